@@ -1,0 +1,129 @@
+"""The one door to SWI-Prolog (via pyswip).
+
+Only integers, fixed atoms and lists cross it: words travel as code lists and
+cells as Row-Col pairs, so no puzzle text is ever read as Prolog source. pyswip
+is imported on first use, so `import pybridge` never loads libswipl. pyswip
+cannot serve two threads at once; a lock makes callers take turns.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pybridge.errors import MissingDependency
+from pybridge.model import Cell
+from pybridge.resources import prolog_path
+
+STRATEGIES = ("given", "sorted", "mrv")
+INSTALL_HINT = (
+    "SWI-Prolog is needed for --engine prolog: install it with "
+    "'apt-get install swi-prolog-nox' (or run ./setup.sh), or use --engine python"
+)
+
+_lock = threading.Lock()
+_prolog: Any = None
+
+
+@dataclass(frozen=True)
+class RawResult:
+    """What run/4 answered, as plain Python values."""
+
+    status: str
+    solutions: list[list[str]]  # per solution: the word of each site, in site order
+    count: int
+    nodes: int
+    backtracks: int
+
+
+def _engine() -> Any:
+    """The Prolog instance with crossword.pl loaded; raises MissingDependency."""
+    global _prolog
+    if _prolog is None:
+        try:
+            from pyswip import Prolog
+        except Exception as exc:  # pyswip raises several kinds when libswipl is absent
+            raise MissingDependency(f"{INSTALL_HINT} ({exc})") from None
+        prolog = Prolog()
+        prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
+        _prolog = prolog
+    return _prolog
+
+
+def available() -> bool:
+    """True when SWI-Prolog can be loaded (loads it as a side effect)."""
+    try:
+        _engine()
+    except MissingDependency:
+        return False
+    return True
+
+
+def _codes(text: str) -> str:
+    return "[" + ",".join(str(ord(ch)) for ch in text) + "]"
+
+
+def _cells(cells: Sequence[Cell]) -> str:
+    return "[" + ",".join(f"{r}-{c}" for r, c in cells) + "]"
+
+
+def _mode(limit: int | None, count: bool) -> str:
+    if count:
+        return "count"
+    return "all" if limit is None else f"first({int(limit)})"
+
+
+def _time_limit(timeout: float | None) -> str:
+    return "none" if timeout is None else repr(float(timeout))
+
+
+def search(
+    words: Sequence[str],
+    sites: Sequence[Sequence[Cell]],
+    givens: Mapping[Cell, str],
+    strategy: str,
+    limit: int | None = 1,
+    count: bool = False,
+    timeout: float | None = None,
+) -> RawResult:
+    """Load the puzzle into Prolog, search it, and forget it again."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}")
+    load = "crossword:load_puzzle([{}],[{}],[{}])".format(
+        ",".join(_codes(w) for w in words),
+        ",".join(_cells(s) for s in sites),
+        ",".join(f"g({r},{c},{ord(ch)})" for (r, c), ch in givens.items()),
+    )
+    run = f"crossword:run({strategy},{_mode(limit, count)},{_time_limit(timeout)},R)"
+    query = f"{load}, {run}, R = result(S,L,C,N,B)"
+    with _lock:
+        prolog = _engine()
+        try:
+            answers = list(prolog.query(query, maxresult=1))
+        finally:
+            list(prolog.query("crossword:reset", maxresult=1))
+    answer = answers[0]
+    lengths = [len(cells) for cells in sites]
+    return RawResult(
+        status=str(answer["S"]),
+        solutions=[_split(_text(joined), lengths) for joined in answer["L"]],
+        count=int(answer["C"]),
+        nodes=int(answer["N"]),
+        backtracks=int(answer["B"]),
+    )
+
+
+def _text(value: bytes | str) -> str:
+    """pyswip hands SWI strings over as UTF-8 bytes."""
+    return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
+def _split(joined: str, lengths: Sequence[int]) -> list[str]:
+    """The words of a solution, from their concatenation in site order."""
+    words, start = [], 0
+    for n in lengths:
+        words.append(joined[start : start + n])
+        start += n
+    return words

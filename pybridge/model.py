@@ -1,0 +1,94 @@
+"""The puzzle and its answers as plain, immutable values.
+
+A `Puzzle` is what a reader produces: the word list and the framework. The
+framework is stored normalised: every row padded to the full width, `#` for a
+blocked cell, `.` for an open cell, any other character a predefined letter.
+`Placement` and `Solution` are what the engines' answers become.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+BLOCK = "#"
+OPEN = "."
+
+Direction = Literal["across", "down"]
+Format = Literal["p99", "fillin"]
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """An exact fill-in puzzle: every word in `words` is placed exactly once."""
+
+    words: tuple[str, ...]
+    grid: tuple[str, ...]
+    format: Format = "p99"
+    source: str = "<puzzle>"
+    # Width of each framework row as written (before padding), so that text
+    # output can reproduce the P-99 layout; empty means "all full width".
+    row_widths: tuple[int, ...] = field(default=(), compare=False)
+
+    @property
+    def height(self) -> int:
+        return len(self.grid)
+
+    @property
+    def width(self) -> int:
+        return max((len(row) for row in self.grid), default=0)
+
+    def is_open(self, cell: Cell) -> bool:
+        r, c = cell
+        return 0 <= r < self.height and 0 <= c < len(self.grid[r]) and self.grid[r][c] != BLOCK
+
+    def given(self, cell: Cell) -> str | None:
+        """The predefined letter at `cell`, or None."""
+        ch = self.grid[cell[0]][cell[1]]
+        return None if ch in (BLOCK, OPEN) else ch
+
+    def __str__(self) -> str:
+        from pybridge.render import framework_text
+
+        return framework_text(self)
+
+    def _repr_html_(self) -> str:
+        from pybridge.render import grid_html
+
+        return grid_html(self, self.grid)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One word in one site: printed-crossword number, direction, 0-based row/col."""
+
+    number: int
+    direction: Direction
+    row: int
+    col: int
+    length: int
+    word: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.number}-{self.direction.capitalize()}"
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A filled framework: `grid` rows use `#` for blocked cells."""
+
+    puzzle: Puzzle = field(repr=False, compare=False)
+    grid: tuple[str, ...]
+    placements: tuple[Placement, ...]
+
+    def __str__(self) -> str:
+        from pybridge.render import solution_text
+
+        return solution_text(self)
+
+    def _repr_html_(self) -> str:
+        from pybridge.render import grid_html
+
+        return grid_html(self.puzzle, self.grid)

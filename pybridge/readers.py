@@ -1,0 +1,397 @@
+"""Readers for the two puzzle formats, turning a file into a `Puzzle`.
+
+P-99 (`.dat`): the word list, one word per line; one or more blank lines; the
+framework, one row per line: `.` an open cell, a letter a predefined cell, a
+space a blocked cell.
+
+Fill-in: a grid file (`_` open, `#` blocked, a letter or digit predefined) and
+a separate word file, one word per line.
+
+Decisions worth knowing (each one is tested):
+
+* Text is UTF-8; a leading byte-order mark is dropped; CRLF, CR and LF line
+  endings are all accepted, and so is a missing final newline; text is
+  normalised to Unicode NFC, so a decomposed `Ä` matches a composed one.
+  Lines and columns in error messages count characters of that normalised text.
+* Whitespace-only lines count as blank.  Blank lines are allowed where the
+  format separates things (between the P-99 words and framework) and at the
+  end of a file, nowhere else: a blank line inside a framework, a grid or a
+  word list is an error, and so is a blank line before the first word or row.
+  So a P-99 framework row made only of blocked cells cannot be written; it
+  would be blank.
+* Words: every character must be a letter (`str.isalpha`, so `Ä`, `ß` and
+  Cyrillic are fine) for P-99, a letter or digit (`str.isalnum`) for fill-in.
+  Trailing spaces and tabs are ignored; leading ones are an error (in P-99 a
+  line starting with a space is a framework row).  Case is kept: words and
+  predefined letters match case-sensitively.
+* A tab in a P-99 framework is rejected: its width is ambiguous, and every
+  column matters.
+* Rows may be ragged in both formats; short rows are padded with blocked
+  cells.  `Puzzle.row_widths` keeps each row's width as written: for P-99
+  trailing spaces included (so output can reproduce the layout), for fill-in
+  without trailing spaces and tabs, which are ignored there.
+* Sniffing (`sniff`) picks fill-in when `_` and `#` together outnumber `.`,
+  P-99 otherwise.  `load` uses the format it is given, if any.
+
+The grammars (grammar/p99.lark, grammar/fillin.lark) make every line one
+token, which keeps parsing fast; the characters inside a line are checked
+here, so that an error can point at the exact column.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+from lark import Lark, Token, Transformer, Tree, UnexpectedInput, UnexpectedToken
+from lark.exceptions import VisitError
+
+from pybridge.errors import InputError
+from pybridge.model import BLOCK, OPEN, Format, Puzzle
+from pybridge.resources import grammar_path
+
+BOM = "\ufeff"
+FORMATS: tuple[Format, ...] = ("p99", "fillin")
+
+# ---------------------------------------------------------------- file text
+
+
+def _unify_newlines(text: str) -> str:
+    return text.removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
+
+
+def normalise(text: str) -> str:
+    """The text the grammars parse: no BOM, LF endings, NFC, final newline."""
+    text = unicodedata.normalize("NFC", _unify_newlines(text))
+    return text if text == "" or text.endswith("\n") else text + "\n"
+
+
+def _encoding_error(data: bytes, err: UnicodeDecodeError, source: str) -> InputError:
+    before = _unify_newlines(data[: err.start].decode("utf-8")).split("\n")
+    shown = _unify_newlines(data.decode("utf-8", errors="replace")).split("\n")
+    return InputError(
+        f"not valid UTF-8 (byte 0x{data[err.start]:02x}): save the file as UTF-8",
+        source,
+        len(before),
+        len(before[-1]) + 1,
+        shown[len(before) - 1],
+    )
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The decoded text of `path`; InputError if it cannot be read or decoded."""
+    source = os.fspath(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise InputError(f"cannot read the file: {err.strerror or err}", source) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise _encoding_error(data, err, source) from None
+
+
+# ---------------------------------------------------------------- characters
+
+
+def _describe(ch: str) -> str:
+    """A character as an error message shows it."""
+    if ch == " ":
+        return "a space"
+    if ch == "\t":
+        return "a tab"
+    if ch.isprintable():
+        return f"'{ch}'"
+    return f"U+{ord(ch):04X}"
+
+
+def _first_bad(text: str, ok: Callable[[str], bool]) -> int | None:
+    """Index of the first character of `text` that `ok` rejects, or None."""
+    return next((i for i, ch in enumerate(text) if not ok(ch)), None)
+
+
+# Each check takes a whole line (one C-level call in the common, valid case)
+# or a single character (to find the culprit when the line is bad).
+
+
+def _is_framework(text: str) -> bool:
+    given = text.replace(".", "").replace(" ", "")
+    return given == "" or given.isalpha()
+
+
+def _is_grid(text: str) -> bool:
+    given = text.replace("_", "").replace("#", "")
+    return given == "" or given.isalnum()
+
+
+def _line_text(token: Token) -> str:
+    return str(token).removesuffix("\n")
+
+
+def _content(token: Token) -> str:
+    """A word or fill-in row: the line without its trailing spaces and tabs."""
+    return str(token).rstrip(" \t\n")
+
+
+def _check(token: Token, text: str, ok: Callable[[str], bool], expected: str, source: str) -> str:
+    """`text` (taken from `token`'s line) if `ok` accepts it, else InputError."""
+    bad = None if ok(text) else _first_bad(text, ok)
+    if bad is None:
+        return text
+    message = f"expected {expected}, found {_describe(text[bad])}"
+    raise InputError(message, source, token.line, bad + 1, _line_text(token))
+
+
+def _padded(rows: list[str]) -> tuple[str, ...]:
+    width = max(len(row) for row in rows)
+    return tuple(row.ljust(width, BLOCK) for row in rows)
+
+
+# ---------------------------------------------------------------- builders
+
+
+class _P99Builder(Transformer[Token, Any]):
+    """Checks every character of a P-99 parse tree and builds the Puzzle."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(visit_tokens=False)
+        self.source = source
+
+    def words(self, lines: list[Token]) -> tuple[str, ...]:
+        expected = "a letter (a word is made of letters only)"
+        return tuple(
+            _check(line, _content(line), str.isalpha, expected, self.source) for line in lines
+        )
+
+    def framework(self, lines: list[Token]) -> list[str]:
+        return [self._row(line) for line in lines]
+
+    def _row(self, line: Token) -> str:
+        row = _line_text(line)
+        tab = row.find("\t")
+        if tab >= 0:
+            message = "tab in framework: use spaces for blocked cells"
+            raise InputError(message, self.source, line.line, tab + 1, row)
+        expected = "'.' (open), a letter (given) or a space (blocked) in the framework"
+        return _check(line, row, _is_framework, expected, self.source)
+
+    def start(self, parts: list[Any]) -> Puzzle:
+        words, rows = parts
+        grid = _padded([row.replace(" ", BLOCK) for row in rows])
+        widths = tuple(len(row) for row in rows)
+        return Puzzle(words, grid, "p99", self.source, widths)
+
+
+class _FillinBuilder(Transformer[Token, Any]):
+    """Checks every character of a fill-in grid or word file."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(visit_tokens=False)
+        self.source = source
+
+    def grid(self, lines: list[Token]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        expected = "'_' (open), '#' (blocked), a letter or a digit (given)"
+        rows = [_check(line, _content(line), _is_grid, expected, self.source) for line in lines]
+        return _padded([row.replace("_", OPEN) for row in rows]), tuple(len(r) for r in rows)
+
+    def words(self, lines: list[Token]) -> tuple[str, ...]:
+        expected = "a letter or a digit (one word per line)"
+        return tuple(
+            _check(line, _content(line), str.isalnum, expected, self.source) for line in lines
+        )
+
+
+# ---------------------------------------------------------------- syntax errors
+
+
+class _Complaint(NamedTuple):
+    """What a syntax error means, and where to point: at the offending line
+    (`line`), at its first non-letter (`word`, whose message has `{found}`),
+    at the blank line before it (`blank`), or at the end of the file (`end`)."""
+
+    message: str
+    where: Literal["line", "word", "blank", "end"]
+
+
+# Malformed examples for lark's `match_examples`: each parse fails in the
+# parser state the complaint is about.  Runs of one and of two lines are both
+# given because a state also counts the depth of the parse stack.
+_P99_COMPLAINTS: Mapping[_Complaint, list[str]] = {
+    _Complaint("the file is empty: expected the word list, a blank line, then the framework", "end"): [
+        ""
+    ],
+    _Complaint("the word list is empty: the file must start with the words, one per line", "line"): [
+        "\n"
+    ],
+    _Complaint(
+        "expected a word, found {found}: the file must start with the word list, one word per line",
+        "word",
+    ): [". .\n"],
+    _Complaint(
+        "expected a word or a blank line, found {found}: "
+        "a blank line must separate the word list from the framework",
+        "word",
+    ): ["A\n. .\n", "A\nB\n. .\n"],
+    _Complaint(
+        "the framework is missing: expected a blank line after the word list, then the framework",
+        "end",
+    ): ["A\n", "A\nB\n"],
+    _Complaint("the framework is missing: expected framework rows after the blank line", "end"): [
+        "A\n\n",
+        "A\n\n\n",
+    ],
+    _Complaint(
+        "blank line inside the framework: blank lines may only separate the word list "
+        "from the framework and end the file",
+        "blank",
+    ): ["A\n\n.\n\n.\n", "A\n\n.\n\n\n.\n"],
+}
+
+_GRID_COMPLAINTS: Mapping[_Complaint, list[str]] = {
+    _Complaint("the grid is empty: expected one row per line", "end"): [""],
+    _Complaint("expected a grid row: the grid must start on the first line", "line"): ["\n"],
+    _Complaint("blank line inside the grid: blank lines may only end the file", "blank"): [
+        "_\n\n_\n",
+        "_\n\n\n_\n",
+    ],
+}
+
+_WORDS_COMPLAINTS: Mapping[_Complaint, list[str]] = {
+    _Complaint("the word list is empty: expected one word per line", "end"): [""],
+    _Complaint("expected a word: the word list must start on the first line", "line"): ["\n"],
+    _Complaint("blank line inside the word list: blank lines may only end the file", "blank"): [
+        "a\n\nb\n",
+        "a\n\n\nb\n",
+    ],
+}
+
+
+def _first_of_blank_run(lines: list[str], line: int) -> int:
+    """The first line of the run of blank lines that ends at 1-based `line`."""
+    while line > 1 and lines[line - 2].strip(" \t") == "":
+        line -= 1
+    return line
+
+
+def _located(complaint: _Complaint, token: Token, lines: list[str], source: str) -> InputError:
+    if complaint.where == "end" or token.type == "$END":
+        return InputError(complaint.message, source, max(len(lines), 1))
+    line = _first_of_blank_run(lines, token.line - 1) if complaint.where == "blank" else token.line
+    text = lines[line - 1]
+    bad = _first_bad(text, str.isalpha) if complaint.where == "word" else None
+    found = _describe(text[bad]) if bad is not None else "nothing"
+    return InputError(complaint.message.format(found=found), source, line, (bad or 0) + 1, text)
+
+
+def _syntax_error(
+    err: UnexpectedInput,
+    text: str,
+    source: str,
+    parse: Callable[[str], Tree[Token]],
+    complaints: Mapping[_Complaint, list[str]],
+) -> InputError:
+    lines = text.split("\n")[:-1]
+    if not isinstance(err, UnexpectedToken):
+        # Every line is some token, so lark only ever reports unexpected tokens;
+        # this keeps its position should that change.
+        return InputError("unexpected text", source, err.line, err.column)
+    complaint = err.match_examples(parse, complaints, token_type_match_fallback=True)
+    if complaint is None:
+        complaint = _Complaint("unexpected line", "line")
+    return _located(complaint, err.token, lines, source)
+
+
+# ---------------------------------------------------------------- parsing
+
+
+@cache
+def _parser(name: str) -> Lark:
+    start = ["grid", "words"] if name == "fillin" else ["start"]
+    return Lark(grammar_path(f"{name}.lark").read_text(encoding="utf-8"), parser="lalr", start=start)
+
+
+def _parse(
+    name: str,
+    start: str,
+    text: str,
+    source: str,
+    builder: Transformer[Token, Any],
+    complaints: Mapping[_Complaint, list[str]],
+) -> Any:
+    """Parse normalised `text` from rule `start` and run `builder` over the tree."""
+    parser = _parser(name)
+
+    def parse(sample: str) -> Tree[Token]:
+        return parser.parse(sample, start=start)
+
+    try:
+        tree = parse(text)
+    except UnexpectedInput as err:
+        raise _syntax_error(err, text, source, parse, complaints) from None
+    try:
+        return builder.transform(tree)
+    except VisitError as err:
+        # lark wraps what a transformer raises; ours is the user's error.
+        if isinstance(err.orig_exc, InputError):
+            raise err.orig_exc from None
+        raise
+
+
+def parse_p99(text: str, source: str = "<p99>") -> Puzzle:
+    """The puzzle in P-99 `text`; `source` names it in errors."""
+    puzzle: Puzzle = _parse(
+        "p99", "start", normalise(text), source, _P99Builder(source), _P99_COMPLAINTS
+    )
+    return puzzle
+
+
+def parse_fillin(
+    grid_text: str,
+    words_text: str,
+    grid_source: str = "<grid>",
+    words_source: str = "<words>",
+) -> Puzzle:
+    """The fill-in puzzle made of a grid text and a word-list text."""
+    grid_builder = _FillinBuilder(grid_source)
+    words_builder = _FillinBuilder(words_source)
+    grid_text = normalise(grid_text)
+    words_text = normalise(words_text)
+    grid, widths = _parse("fillin", "grid", grid_text, grid_source, grid_builder, _GRID_COMPLAINTS)
+    words = _parse("fillin", "words", words_text, words_source, words_builder, _WORDS_COMPLAINTS)
+    return Puzzle(words, grid, "fillin", grid_source, widths)
+
+
+def sniff(text: str) -> Format:
+    """The likely format of a puzzle text: fill-in grids are made of `_` and
+    `#`, P-99 frameworks of `.` and spaces, so the more frequent marks win."""
+    fillin_marks = text.count("_") + text.count("#")
+    return "fillin" if fillin_marks > text.count(".") else "p99"
+
+
+def load(
+    path: str | os.PathLike[str],
+    words: str | os.PathLike[str] | None = None,
+    format: Format | None = None,
+) -> Puzzle:
+    """Read a puzzle file; `words` is the word file a fill-in puzzle needs,
+    `format` ("p99" or "fillin") overrides sniffing."""
+    if format is not None and format not in FORMATS:
+        raise ValueError(f"unknown puzzle format {format!r}; expected one of {FORMATS}")
+    source = os.fspath(path)
+    text = read_text(path)
+    kind = format or sniff(text)
+    if kind == "p99":
+        if words is not None:
+            message = (
+                "this is a P-99 file, which holds its own word list: --words is only for "
+                "fill-in puzzles (use --format fillin if this is a fill-in grid)"
+            )
+            raise InputError(message, source)
+        return parse_p99(text, source)
+    if words is None:
+        raise InputError("a fill-in puzzle needs its word list: pass --words FILE", source)
+    return parse_fillin(text, read_text(words), source, os.fspath(words))

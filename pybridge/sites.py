@@ -1,0 +1,96 @@
+"""Sites (the slots words go into) and the crossings between them.
+
+A site is a maximal horizontal or vertical run of two or more open cells.
+Sites are numbered as in a printed crossword: cells are scanned row by row,
+and every cell that starts an across or a down site gets the next number.
+The canonical order of sites - used by both engines, by the facts handed to
+Prolog and by every listing - is by number, across before down.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pybridge.model import BLOCK, Cell, Direction, Puzzle
+
+MIN_LENGTH = 2
+
+
+@dataclass(frozen=True)
+class Site:
+    index: int
+    number: int
+    direction: Direction
+    row: int
+    col: int
+    cells: tuple[Cell, ...]
+
+    @property
+    def length(self) -> int:
+        return len(self.cells)
+
+    @property
+    def label(self) -> str:
+        return f"{self.number}-{self.direction.capitalize()}"
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """Site `a` at position `i` shares its cell with site `b` at position `j`."""
+
+    a: int
+    i: int
+    b: int
+    j: int
+
+
+_RUN = re.compile(f"[^{re.escape(BLOCK)}]{{{MIN_LENGTH},}}")
+
+
+def _runs(lines: list[str]) -> Iterator[tuple[int, int, int]]:
+    """(line, start, length) of every run of open cells long enough to be a site."""
+    for n, line in enumerate(lines):
+        for match in _RUN.finditer(line):
+            yield n, match.start(), match.end() - match.start()
+
+
+def find_sites(puzzle: Puzzle) -> tuple[Site, ...]:
+    """All sites of `puzzle` in canonical order (number, across before down)."""
+    rows = list(puzzle.grid)
+    columns = ["".join(row[c] for row in rows) for c in range(puzzle.width)]
+    across = {(r, c): tuple((r, c + k) for k in range(n)) for r, c, n in _runs(rows)}
+    down = {(r, c): tuple((r + k, c) for k in range(n)) for c, r, n in _runs(columns)}
+    sites: list[Site] = []
+    for number, start in enumerate(sorted(across.keys() | down.keys()), start=1):
+        for direction, runs in (("across", across), ("down", down)):
+            if start in runs:
+                d: Direction = "across" if direction == "across" else "down"
+                sites.append(Site(len(sites), number, d, start[0], start[1], runs[start]))
+    return tuple(sites)
+
+
+def find_crossings(sites: tuple[Site, ...]) -> tuple[Crossing, ...]:
+    """Every pair of sites sharing a cell, as (a, i, b, j) with a < b."""
+    seen: dict[Cell, tuple[int, int]] = {}
+    crossings: list[Crossing] = []
+    for site in sites:
+        for i, cell in enumerate(site.cells):
+            if cell in seen:
+                a, ai = seen[cell]
+                crossings.append(Crossing(a, ai, site.index, i))
+            else:
+                seen[cell] = (site.index, i)
+    return tuple(sorted(crossings, key=lambda x: (x.a, x.i, x.b, x.j)))
+
+
+def uncovered_cells(puzzle: Puzzle, sites: tuple[Site, ...]) -> list[Cell]:
+    """Open cells that belong to no site (a run of one cell both ways)."""
+    covered = {cell for site in sites for cell in site.cells}
+    return [
+        (r, c)
+        for r in range(puzzle.height)
+        for c in range(puzzle.width)
+        if puzzle.is_open((r, c)) and (r, c) not in covered
+    ]

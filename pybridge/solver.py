@@ -1,0 +1,236 @@
+"""Solve a Puzzle with either engine: the pre-check, the choice of engine,
+and turning an engine's words-per-site into Solutions and an Outcome."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from collections.abc import Generator, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pybridge import engine as python_engine
+from pybridge.model import BLOCK, Cell, Placement, Puzzle, Solution
+from pybridge.sites import Site, find_sites
+
+STRATEGIES = ("given", "sorted", "mrv")
+DEFAULT_STRATEGY = "mrv"
+ENGINES = ("prolog", "python")
+
+Status = Literal["solved", "unsolvable", "timeout"]
+
+
+@dataclass
+class Stats:
+    engine: str
+    strategy: str
+    nodes: int = 0
+    backtracks: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Outcome:
+    status: Status
+    solutions: list[Solution] = field(default_factory=list)
+    count: int | None = None
+    reason: str | None = None
+    stats: Stats = field(default_factory=lambda: Stats("python", DEFAULT_STRATEGY))
+
+
+_NUMBER_WORDS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty",
+)
+
+
+def _letters(n: int) -> str:
+    return f"{_NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else n}-letter"
+
+
+def length_mismatch(puzzle: Puzzle, sites: Sequence[Site]) -> str | None:
+    """Why the word lengths cannot match the site lengths, or None if they can."""
+    words = Counter(len(w) for w in puzzle.words)
+    slots = Counter(site.length for site in sites)
+    if words == slots:
+        return None
+    parts = [
+        f"{words[n]} {_letters(n)} word{'s' * (words[n] != 1)} "
+        f"for {slots[n]} {_letters(n)} site{'s' * (slots[n] != 1)}"
+        for n in sorted(words.keys() | slots.keys())
+        if words[n] != slots[n]
+    ]
+    return "word and site lengths differ: " + "; ".join(parts)
+
+
+def choose_engine(engine: str | None) -> str:
+    """The engine to use: as asked, or prolog when SWI-Prolog loads, else python."""
+    if engine is not None:
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}: choose from {', '.join(ENGINES)}")
+        return engine
+    from pybridge import bridge
+
+    if bridge.available():
+        return "prolog"
+    print("crossword: SWI-Prolog not found, using --engine python", file=sys.stderr)
+    return "python"
+
+
+def _givens(puzzle: Puzzle, sites: Sequence[Site]) -> dict[Cell, str]:
+    cells = {cell for site in sites for cell in site.cells}
+    return {cell: ch for cell in sorted(cells) if (ch := puzzle.given(cell)) is not None}
+
+
+def make_solution(puzzle: Puzzle, sites: Sequence[Site], words: Sequence[str]) -> Solution:
+    """A Solution from the word of each site (in site order)."""
+    rows = [list(row) for row in puzzle.grid]
+    for site, word in zip(sites, words, strict=True):
+        for (r, c), ch in zip(site.cells, word, strict=True):
+            rows[r][c] = ch
+    grid = tuple("".join(BLOCK if ch == BLOCK else ch for ch in row) for row in rows)
+    placements = tuple(
+        Placement(s.number, s.direction, s.row, s.col, s.length, w)
+        for s, w in zip(sites, words, strict=True)
+    )
+    return Solution(puzzle, grid, placements)
+
+
+def run(
+    puzzle: Puzzle,
+    *,
+    engine: str | None = None,
+    strategy: str = DEFAULT_STRATEGY,
+    limit: int | None = 1,
+    count: bool = False,
+    timeout: float | None = None,
+) -> Outcome:
+    """Search `puzzle`: up to `limit` solutions (None: all), or with `count`
+    count them all without keeping them."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}: choose from {', '.join(STRATEGIES)}")
+    if timeout is not None and timeout <= 0:
+        raise ValueError("timeout must be a positive number of seconds")
+    chosen = choose_engine(engine)
+    stats = Stats(chosen, strategy)
+    started = time.perf_counter()
+    sites = find_sites(puzzle)
+    reason = length_mismatch(puzzle, sites)
+    if reason is not None:
+        stats.seconds = time.perf_counter() - started
+        return Outcome("unsolvable", [], 0 if count else None, reason, stats)
+    search = _prolog_search if chosen == "prolog" else _python_search
+    status, found, n = search(puzzle, sites, strategy, limit, count, timeout, stats)
+    stats.seconds = time.perf_counter() - started
+    solutions = [make_solution(puzzle, sites, words) for words in found]
+    reason = "the search space is exhausted" if status == "unsolvable" else None
+    return Outcome(status, solutions, n if count else None, reason, stats)
+
+
+_SearchResult = tuple[Status, list[list[str]], int]
+
+
+def _prolog_search(
+    puzzle: Puzzle,
+    sites: Sequence[Site],
+    strategy: str,
+    limit: int | None,
+    count: bool,
+    timeout: float | None,
+    stats: Stats,
+) -> _SearchResult:
+    from pybridge import bridge
+
+    raw = bridge.search(
+        puzzle.words,
+        [s.cells for s in sites],
+        _givens(puzzle, sites),
+        strategy,
+        limit=limit,
+        count=count,
+        timeout=timeout,
+    )
+    stats.nodes, stats.backtracks = raw.nodes, raw.backtracks
+    status: Status = "solved" if raw.status == "solved" else (
+        "timeout" if raw.status == "timeout" else "unsolvable"
+    )
+    return status, raw.solutions, raw.count
+
+
+def _python_steps(
+    puzzle: Puzzle, sites: Sequence[Site], strategy: str, counters: python_engine.Counters
+) -> Generator[list[str], None, None]:
+    return python_engine.search(
+        puzzle.words, [s.cells for s in sites], _givens(puzzle, sites), strategy, counters
+    )
+
+
+def _deadline(timeout: float | None) -> float | None:
+    return None if timeout is None else time.perf_counter() + timeout
+
+
+def _python_search(
+    puzzle: Puzzle,
+    sites: Sequence[Site],
+    strategy: str,
+    limit: int | None,
+    count: bool,
+    timeout: float | None,
+    stats: Stats,
+) -> _SearchResult:
+    counters = python_engine.Counters(deadline=_deadline(timeout))
+    found: list[list[str]] = []
+    n = 0
+    timed_out = False
+    steps = _python_steps(puzzle, sites, strategy, counters)
+    try:
+        for words in steps:
+            n += 1
+            if not count:
+                found.append(words)
+                if limit is not None and n >= limit:
+                    break
+    except python_engine.SearchTimeout:
+        timed_out = True
+    finally:
+        steps.close()
+    stats.nodes, stats.backtracks = counters.nodes, counters.backtracks
+    status: Status = "timeout" if timed_out else ("solved" if n else "unsolvable")
+    return status, found, n
+
+
+def solve(
+    puzzle: Puzzle,
+    *,
+    engine: str | None = None,
+    strategy: str = DEFAULT_STRATEGY,
+    timeout: float | None = None,
+    limit: int | None = None,
+) -> Iterator[Solution]:
+    """The solutions of `puzzle`, in the engine's order. The Python engine
+    produces them lazily; the Prolog engine runs its search on the first
+    request (up to `limit` solutions, all by default). Raises TimeoutError
+    when `timeout` seconds pass before the search is done."""
+    chosen = choose_engine(engine)
+    if chosen == "prolog":
+        outcome = run(puzzle, engine=chosen, strategy=strategy, limit=limit, timeout=timeout)
+        yield from outcome.solutions
+        if outcome.status == "timeout":
+            raise TimeoutError(f"no further solution found within {timeout} s")
+        return
+    sites = find_sites(puzzle)
+    if length_mismatch(puzzle, sites) is not None:
+        return
+    counters = python_engine.Counters(deadline=_deadline(timeout))
+    steps = _python_steps(puzzle, sites, strategy, counters)
+    try:
+        for n, words in enumerate(steps, start=1):
+            yield make_solution(puzzle, sites, words)
+            if limit is not None and n >= limit:
+                return
+    except python_engine.SearchTimeout:
+        raise TimeoutError(f"no further solution found within {timeout} s") from None
+    finally:
+        steps.close()

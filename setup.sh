@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Prepare a checkout for development and tests: SWI-Prolog on the system, and
+# .venv holding this package (editable) with its test tools.
+# Safe to run again: each step is skipped when it is already done.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+
+VENV=.venv
+STAMP=$VENV/.crossword-setup-stamp
+LOG=$VENV/setup-pip.log
+
+say() { printf 'setup: %s\n' "$*"; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 2; }
+
+# --- SWI-Prolog -------------------------------------------------------------
+
+apt_install_swipl() {
+    local -a run=()
+    if [[ $(id -u) -ne 0 ]]; then
+        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+            run=(sudo -n)
+        else
+            return 1
+        fi
+    fi
+    command -v apt-get >/dev/null 2>&1 || return 1
+    say "installing SWI-Prolog (Debian package swi-prolog-nox) with apt-get..."
+    local log
+    log=$(mktemp)
+    if ! { "${run[@]}" apt-get update -qq &&
+           "${run[@]}" env DEBIAN_FRONTEND=noninteractive \
+               apt-get install -y -qq swi-prolog-nox; } >"$log" 2>&1; then
+        tail -n 20 "$log" >&2
+        rm -f "$log"
+        die "apt-get could not install swi-prolog-nox (output above)"
+    fi
+    rm -f "$log"
+}
+
+ensure_swipl() {
+    command -v swipl >/dev/null 2>&1 && return 0
+    if ! apt_install_swipl; then
+        cat >&2 <<'EOF'
+setup: error: SWI-Prolog (the `swipl` command) is not installed, and this script
+cannot install it (it needs root, password-less sudo, or apt-get).
+Install it yourself, then run ./setup.sh again:
+    Debian/Ubuntu:  sudo apt-get install swi-prolog-nox
+    macOS:          brew install swi-prolog
+    other systems:  https://www.swi-prolog.org/download/stable
+EOF
+        exit 2
+    fi
+    command -v swipl >/dev/null 2>&1 || die "swi-prolog-nox was installed but swipl is not on PATH"
+}
+
+# --- Python virtual environment ---------------------------------------------
+
+python_ok() {  # is "$1" a Python >= 3.11?
+    "$1" -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1
+}
+
+pick_python() {
+    local candidate
+    for candidate in ${PYTHON:-} python3 python3.13 python3.12 python3.11; do
+        if command -v "$candidate" >/dev/null 2>&1 && python_ok "$candidate"; then
+            echo "$candidate"
+            return 0
+        fi
+    done
+    local found="none"
+    command -v python3 >/dev/null 2>&1 && found=$(python3 -V 2>&1)
+    die "Python 3.11 or newer is needed (python3 here is: $found); install it, or set PYTHON=/path/to/python3.11"
+}
+
+ensure_venv() {
+    if [[ -x $VENV/bin/python ]]; then
+        python_ok "$VENV/bin/python" && return 0
+        die "$VENV uses $("$VENV/bin/python" -V 2>&1), but 3.11 or newer is needed; remove $VENV and run ./setup.sh again"
+    fi
+    local python
+    python=$(pick_python)
+    say "creating $VENV with $("$python" -V 2>&1)..."
+    "$python" -m venv "$VENV" ||
+        die "could not create $VENV (on Debian/Ubuntu: apt-get install python3-venv)"
+}
+
+ensure_package() {
+    local key
+    key="$(sha256sum pyproject.toml | cut -d' ' -f1) $("$VENV/bin/python" -V 2>&1)"
+    if [[ -f $STAMP && $(cat "$STAMP") == "$key" ]]; then
+        return 0
+    fi
+    say "installing the package and its test tools into $VENV (pip)..."
+    if ! PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/python" -m pip install -q -e '.[test]' \
+        >"$LOG" 2>&1; then
+        tail -n 30 "$LOG" >&2
+        die "pip install failed; full output in $LOG"
+    fi
+    echo "$key" >"$STAMP"
+}
+
+ensure_swipl
+ensure_venv
+ensure_package
+say "ready ($(swipl --version 2>/dev/null | head -n 1); $("$VENV/bin/python" -V 2>&1) in $VENV)"
