@@ -64,7 +64,7 @@ def _unify_newlines(text: str) -> str:
     return text.removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
 
 
-def normalise(text: str) -> str:
+def _normalise(text: str) -> str:
     """The text the grammars parse: no BOM, LF endings, NFC, final newline."""
     text = unicodedata.normalize("NFC", _unify_newlines(text))
     return text if text == "" or text.endswith("\n") else text + "\n"
@@ -221,12 +221,12 @@ class _Complaint(NamedTuple):
 # parser state the complaint is about.  Runs of one and of two lines are both
 # given because a state also counts the depth of the parse stack.
 _P99_COMPLAINTS: Mapping[_Complaint, list[str]] = {
-    _Complaint("the file is empty: expected the word list, a blank line, then the framework", "end"): [
-        ""
-    ],
-    _Complaint("the word list is empty: the file must start with the words, one per line", "line"): [
-        "\n"
-    ],
+    _Complaint(
+        "the file is empty: expected the word list, a blank line, then the framework", "end"
+    ): [""],
+    _Complaint(
+        "the word list is empty: the file must start with the words, one per line", "line"
+    ): ["\n"],
     _Complaint(
         "expected a word, found {found}: the file must start with the word list, one word per line",
         "word",
@@ -280,7 +280,9 @@ def _first_of_blank_run(lines: list[str], line: int) -> int:
 def _located(complaint: _Complaint, token: Token, lines: list[str], source: str) -> InputError:
     if complaint.where == "end" or token.type == "$END":
         return InputError(complaint.message, source, max(len(lines), 1))
-    line = _first_of_blank_run(lines, token.line - 1) if complaint.where == "blank" else token.line
+    line = token.line or 1
+    if complaint.where == "blank":
+        line = _first_of_blank_run(lines, line - 1)
     text = lines[line - 1]
     bad = _first_bad(text, str.isalpha) if complaint.where == "word" else None
     found = _describe(text[bad]) if bad is not None else "nothing"
@@ -299,7 +301,9 @@ def _syntax_error(
         # Every line is some token, so lark only ever reports unexpected tokens;
         # this keeps its position should that change.
         return InputError("unexpected text", source, err.line, err.column)
-    complaint = err.match_examples(parse, complaints, token_type_match_fallback=True)
+    complaint: _Complaint | None = err.match_examples(
+        parse, complaints.items(), token_type_match_fallback=True
+    )
     if complaint is None:
         complaint = _Complaint("unexpected line", "line")
     return _located(complaint, err.token, lines, source)
@@ -311,7 +315,9 @@ def _syntax_error(
 @cache
 def _parser(name: str) -> Lark:
     start = ["grid", "words"] if name == "fillin" else ["start"]
-    return Lark(grammar_path(f"{name}.lark").read_text(encoding="utf-8"), parser="lalr", start=start)
+    return Lark(
+        grammar_path(f"{name}.lark").read_text(encoding="utf-8"), parser="lalr", start=start
+    )
 
 
 def _parse(
@@ -344,7 +350,7 @@ def _parse(
 def parse_p99(text: str, source: str = "<p99>") -> Puzzle:
     """The puzzle in P-99 `text`; `source` names it in errors."""
     puzzle: Puzzle = _parse(
-        "p99", "start", normalise(text), source, _P99Builder(source), _P99_COMPLAINTS
+        "p99", "start", _normalise(text), source, _P99Builder(source), _P99_COMPLAINTS
     )
     return puzzle
 
@@ -358,8 +364,8 @@ def parse_fillin(
     """The fill-in puzzle made of a grid text and a word-list text."""
     grid_builder = _FillinBuilder(grid_source)
     words_builder = _FillinBuilder(words_source)
-    grid_text = normalise(grid_text)
-    words_text = normalise(words_text)
+    grid_text = _normalise(grid_text)
+    words_text = _normalise(words_text)
     grid, widths = _parse("fillin", "grid", grid_text, grid_source, grid_builder, _GRID_COMPLAINTS)
     words = _parse("fillin", "words", words_text, words_source, words_builder, _WORDS_COMPLAINTS)
     return Puzzle(words, grid, "fillin", grid_source, widths)

@@ -1,0 +1,219 @@
+/*  Tests of crossword.pl: load_puzzle/3, run/4 and reset/0.
+
+    Run from the repository root:
+
+        swipl -g "load_test_files([]), run_tests" -t halt prolog/crossword.pl
+
+    The puzzles are tiny and written out as facts below; the counts of nodes
+    and backtracks follow the definitions in crossword.pl's header (the
+    Python engine gives the same numbers, which tests/test_engines.py checks
+    on larger puzzles).
+*/
+
+:- begin_tests(crossword).
+
+:- use_module(crossword).
+
+%   run/4 returns each solution as one string, the words of the sites in
+%   site order run together; as_strings/2 writes expected solutions that way.
+as_strings(Fills, Strings) :-
+    maplist(fill_string, Fills, Strings).
+
+fill_string(Words, String) :-
+    append(Words, Codes),
+    string_codes(String, Codes).
+
+%   Two 2-letter sites crossing at their first cell.
+cross_sites([[0-0, 0-1], [0-0, 1-0]]).
+
+%   A 3x3 ring (rows 0 and 2 across, columns 0 and 2 down) and a separate
+%   2-letter site; two fills: the ring read one way or mirrored.
+ring_words([`abc`, `ade`, `cfg`, `ehg`, `xy`]).
+ring_sites([ [0-0, 0-1, 0-2], [0-0, 1-0, 2-0], [0-2, 1-2, 2-2],
+             [2-0, 2-1, 2-2], [4-0, 4-1] ]).
+ring_fills(Strings) :-
+    as_strings([ [`abc`, `ade`, `cfg`, `ehg`, `xy`],
+                 [`ade`, `abc`, `ehg`, `cfg`, `xy`] ], Strings).
+
+strategy(given).
+strategy(sorted).
+strategy(mrv).
+
+%   solve(+Words, +Sites, +Givens, +Strategy, +Mode, -Result)
+solve(Words, Sites, Givens, Strategy, Mode, Result) :-
+    load_puzzle(Words, Sites, Givens),
+    run(Strategy, Mode, none, Result).
+
+no_facts :-
+    \+ crossword:word(_, _),
+    \+ crossword:site(_, _),
+    \+ crossword:given(_, _, _),
+    \+ crossword:found(_).
+
+test(cross_every_strategy, [forall(strategy(S)), true(R == result(solved, Sols, 2, 4, 0))]) :-
+    cross_sites(Sites),
+    solve([`ab`, `ac`], Sites, [], S, all, R),
+    as_strings([[`ab`, `ac`], [`ac`, `ab`]], Sols).
+
+test(ring_given, true(R == result(solved, Fills, 2, 16, 16))) :-
+    ring_words(Words), ring_sites(Sites), ring_fills(Fills),
+    solve(Words, Sites, [], given, all, R).
+
+%   The 2-letter word has the rarest length, so sorted places it first and
+%   once, where given places it last, once per fill of the ring.
+test(ring_sorted, true(R == result(solved, Fills, 2, 15, 16))) :-
+    ring_words(Words), ring_sites(Sites), ring_fills(Fills),
+    solve(Words, Sites, [], sorted, all, R).
+
+test(ring_mrv, true(R == result(solved, Fills, 2, 11, 2))) :-
+    ring_words(Words), ring_sites(Sites), ring_fills(Fills),
+    solve(Words, Sites, [], mrv, all, R).
+
+test(first_one, [forall(strategy(S)), true(R = result(solved, [First], 1, _, _))]) :-
+    ring_words(Words), ring_sites(Sites), ring_fills([First|_]),
+    solve(Words, Sites, [], S, first(1), R).
+
+test(first_more_than_there_are, [forall(strategy(S)), true(Sols == Fills)]) :-
+    ring_words(Words), ring_sites(Sites), ring_fills(Fills),
+    solve(Words, Sites, [], S, first(5), result(solved, Sols, 2, _, _)).
+
+test(count_keeps_no_solutions, [forall(strategy(S)), true(Sols-N == []-2)]) :-
+    ring_words(Words), ring_sites(Sites),
+    solve(Words, Sites, [], S, count, result(solved, Sols, N, _, _)).
+
+test(given_letter, [forall(strategy(S)), true(Sols == ["acab"])]) :-
+    cross_sites(Sites),
+    solve([`ab`, `ac`], Sites, [g(0, 1, 0'c)], S, all, result(solved, Sols, 1, _, _)).
+
+test(given_letter_counts, true(NB == [given-(2-1), sorted-(2-1), mrv-(2-0)])) :-
+    cross_sites(Sites),
+    findall(S-(N-B),
+            ( strategy(S),
+              solve([`ab`, `ac`], Sites, [g(0, 1, 0'c)], S, all, result(_, _, _, N, B)) ),
+            NB).
+
+%   A given letter outside every site is ignored.
+test(given_outside_sites, [forall(strategy(S)), true(Count == 2)]) :-
+    cross_sites(Sites),
+    solve([`ab`, `ac`], Sites, [g(5, 5, 0'z)], S, count, result(solved, [], Count, _, _)).
+
+test(duplicate_words_apart, [forall(strategy(S)), true(R = result(solved, ["abab"], 1, _, 0))]) :-
+    solve([`ab`, `ab`], [[0-0, 0-1], [2-0, 2-1]], [], S, all, R).
+
+test(duplicate_words_crossing, [forall(strategy(S)), true(Sols-N == ["aaaa"]-1)]) :-
+    cross_sites(Sites),
+    solve([`aa`, `aa`], Sites, [], S, all, result(solved, Sols, N, _, _)).
+
+%   Three copies over three separate sites: one grid, not 3! = 6.
+test(triplicate_count, [forall(strategy(S)), true(N == 1)]) :-
+    solve([`xy`, `xy`, `xy`], [[0-0, 0-1], [2-0, 2-1], [4-0, 4-1]], [], S, count,
+          result(solved, [], N, _, _)).
+
+%   Two copies and one other word over three separate sites: three grids.
+test(duplicates_with_other_word, [forall(strategy(S)), true(N == 3)]) :-
+    solve([`xy`, `xy`, `zw`], [[0-0, 0-1], [2-0, 2-1], [4-0, 4-1]], [], S, count,
+          result(solved, [], N, _, _)).
+
+test(unsolvable, [forall(strategy(S)), true(R = result(unsolvable, [], 0, 2, 2))]) :-
+    cross_sites(Sites),
+    solve([`ab`, `cd`], Sites, [], S, all, R).
+
+test(unsolvable_count, [forall(strategy(S)), true(Sols-N == []-0)]) :-
+    cross_sites(Sites),
+    solve([`ab`, `cd`], Sites, [], S, count, result(unsolvable, Sols, N, _, _)).
+
+test(given_letter_blocks_all, [forall(strategy(S)), true(Status == unsolvable)]) :-
+    cross_sites(Sites),
+    solve([`ab`, `ac`], Sites, [g(0, 0, 0'z)], S, all, result(Status, _, _, _, _)).
+
+%   Twelve separate 3-letter sites, one of them starting with a given 'q'
+%   that no word has: given (and sorted, all lengths being equal) try the
+%   11! placements of the other words before each dead end, far more than
+%   the time limit allows; mrv sees the empty site at once.
+big_dead_end(Words, Sites, [g(22, 0, 0'q)]) :-
+    numlist(0, 11, Ks),
+    maplist(dead_end_word, Ks, Words),
+    maplist(dead_end_site, Ks, Sites).
+
+dead_end_word(K, [0'a, C, 0'c]) :- C is 0'a + K.
+dead_end_site(K, [R-0, R-1, R-2]) :- R is 2 * K.
+
+test(time_limit, [forall(member(S, [given, sorted])), true(Status-Sols-N == timeout-[]-0)]) :-
+    big_dead_end(Words, Sites, Givens),
+    load_puzzle(Words, Sites, Givens),
+    run(S, all, 0.2, result(Status, Sols, N, Nodes, Backtracks)),
+    assertion(Nodes > 1000),
+    assertion(Backtracks > 1000).
+
+test(time_limit_mrv_is_quick, true(R == result(unsolvable, [], 0, 0, 1))) :-
+    big_dead_end(Words, Sites, Givens),
+    load_puzzle(Words, Sites, Givens),
+    run(mrv, all, 0.2, R).
+
+%   A timed-out run leaves the puzzle loaded and the next run unaffected.
+test(after_time_limit, true(R2 == result(solved, ["abac"], 1, 2, 0))) :-
+    big_dead_end(Words, Sites, Givens),
+    load_puzzle(Words, Sites, Givens),
+    run(given, all, 0.1, result(timeout, _, _, _, _)),
+    assertion(\+ crossword:found(_)),
+    run(mrv, all, 0.1, result(unsolvable, _, _, _, _)),
+    cross_sites(Cross),
+    load_puzzle([`ab`, `ac`], Cross, []),
+    run(given, first(1), 5, R2).
+
+test(run_twice_same_result, true(R1 == R2)) :-
+    ring_words(Words), ring_sites(Sites),
+    load_puzzle(Words, Sites, []),
+    run(mrv, all, none, R1),
+    run(mrv, all, none, R2).
+
+test(load_replaces_puzzle, true(Sols == ["xy"])) :-
+    cross_sites(Sites),
+    load_puzzle([`ab`, `ac`], Sites, [g(0, 1, 0'c)]),
+    load_puzzle([`xy`], [[3-3, 3-4]], []),
+    findall(W, crossword:word(_, W), Ws),
+    assertion(Ws == [[x, y]]),
+    assertion(\+ crossword:given(_, _, _)),
+    run(given, all, none, result(solved, Sols, 1, _, _)).
+
+test(load_stores_facts) :-
+    cross_sites(Sites),
+    load_puzzle([`ab`, `ac`], Sites, [g(0, 1, 0'c)]),
+    findall(I-W, crossword:word(I, W), Words),
+    assertion(Words == [0-[a, b], 1-[a, c]]),
+    findall(I-C, crossword:site(I, C), Stored),
+    assertion(Stored == [0-[0-0, 0-1], 1-[0-0, 1-0]]),
+    findall(g(R, C, Ch), crossword:given(R, C, Ch), Givens),
+    assertion(Givens == [g(0, 1, c)]).
+
+test(run_leaves_no_solutions, [forall(strategy(S))]) :-
+    ring_words(Words), ring_sites(Sites),
+    load_puzzle(Words, Sites, []),
+    run(S, all, none, result(solved, _, 2, _, _)),
+    assertion(\+ crossword:found(_)).
+
+test(reset_clears_facts, [true(no_facts)]) :-
+    ring_words(Words), ring_sites(Sites),
+    load_puzzle(Words, Sites, [g(0, 0, 0'a)]),
+    assertz(crossword:found("abc")),
+    reset.
+
+%   After reset no puzzle is left: the empty one, with its one empty fill,
+%   and counters that start again from zero.
+test(reset_clears_counters, true(R == result(solved, [""], 1, 0, 0))) :-
+    ring_words(Words), ring_sites(Sites),
+    load_puzzle(Words, Sites, []),
+    run(given, all, none, _),
+    reset,
+    run(mrv, all, none, R).
+
+%   Non-ASCII letters travel as codes and come back unchanged.
+test(unicode_words, true(Sols == ["äßäя"])) :-
+    cross_sites(Sites),
+    solve([[0'ä, 0'я], [0'ä, 0'ß]], Sites, [g(0, 1, 0'ß)], mrv, all,
+          result(solved, Sols, 1, _, _)).
+
+test(empty_puzzle, [forall(strategy(S)), true(R == result(solved, [""], 1, 0, 0))]) :-
+    solve([], [], [], S, all, R).
+
+:- end_tests(crossword).

@@ -1,0 +1,383 @@
+"""The `crossword` command: `solve` one puzzle, `compare` the two engines.
+
+The JSON of `solve --output json` and the exit codes are a contract: scripts
+rely on them, so they change only on purpose (see the --help epilogs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from importlib import metadata
+
+from pybridge import compare
+from pybridge.errors import CrosswordError, InputError, MissingDependency
+from pybridge.readers import FORMATS, load
+from pybridge.render import outcome_json
+from pybridge.solver import DEFAULT_STRATEGY, ENGINES, STRATEGIES, Outcome, Stats, run
+
+EXIT_SOLVED = 0
+EXIT_UNSOLVABLE = 1
+EXIT_BAD_INPUT = 2
+EXIT_TIMEOUT = 3
+EXIT_INTERRUPTED = 130
+
+_EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE, "timeout": EXIT_TIMEOUT}
+
+SOLVE_EPILOG = """\
+exit codes:
+  0    solved: at least one solution (with --count: a count of at least 1)
+  1    proven unsolvable: the search space is exhausted, or the word lengths
+       cannot match the site lengths (the reason is printed)
+  2    bad input, bad usage or a missing dependency (the message is on stderr)
+  3    the time limit (--timeout) was reached before the search finished
+  130  interrupted (Ctrl-C)
+
+Results and verdicts go to stdout; errors, notices and --stats to stderr.
+"""
+
+COMPARE_EPILOG = """\
+Fill-in puzzles need their word file: write PUZZLE:WORDS, or pass --words
+FILE (used for every fill-in puzzle given without a pair), or keep the words
+next to the grid as the corpus does: a grid named puzzleX pairs with wordsX in
+the same folder (puzzle3 with words3, puzzle_t15 with words_t15).
+
+Each repetition re-reads and re-parses the file, then searches; the median
+time of the repetitions is shown. A cell that reaches the time limit is shown
+as "timeout" and not repeated; when both engines time out there is nothing
+to compare, when only one does it is a disagreement in status.
+
+exit codes:
+  0    the engines agree on every puzzle and strategy
+  1    the engines disagree somewhere (lines starting with DISAGREE)
+  2    bad input, bad usage or a missing dependency (the message is on stderr)
+  130  interrupted (Ctrl-C)
+"""
+
+MAIN_EPILOG = """\
+Run `crossword COMMAND --help` for the options and exit codes of a command.
+In short: 0 success, 1 unsolvable (solve) or engines disagree (compare),
+2 bad input or usage, 3 time limit reached (solve), 130 interrupted.
+"""
+
+
+# ---------------------------------------------------------------- argument types
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
+def choice_list(allowed: Sequence[str]) -> Callable[[str], tuple[str, ...]]:
+    """An argument type for a comma-separated selection from `allowed`."""
+
+    def parse(text: str) -> tuple[str, ...]:
+        chosen = tuple(part.strip() for part in text.split(","))
+        unknown = [part for part in chosen if part not in allowed]
+        if unknown:
+            raise argparse.ArgumentTypeError(
+                f"unknown {', '.join(map(repr, unknown))}: choose from {','.join(allowed)}"
+            )
+        if len(set(chosen)) != len(chosen):
+            raise argparse.ArgumentTypeError(f"{text!r} names something twice")
+        return chosen
+
+    return parse
+
+
+def plot_file(text: str) -> str:
+    if not text.lower().endswith((".png", ".svg")):
+        raise argparse.ArgumentTypeError(f"the plot file must end in .png or .svg, got {text!r}")
+    return text
+
+
+# ---------------------------------------------------------------- the parser
+
+
+def _version() -> str:
+    try:
+        return metadata.version("crossword-pybridge")
+    except metadata.PackageNotFoundError:
+        return "(version unknown: the package is not installed)"
+
+
+def _add_solve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    solve = commands.add_parser(
+        "solve",
+        help="solve one puzzle",
+        description="Fill a P-99 or fill-in puzzle; print its solutions.",
+        epilog=SOLVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    solve.add_argument("file", metavar="FILE", help="the puzzle (P-99 .dat or fill-in grid)")
+    solve.add_argument("--words", metavar="FILE", help="the word list of a fill-in puzzle")
+    solve.add_argument("--format", choices=FORMATS, help="the puzzle format (default: sniffed)")
+    solve.add_argument(
+        "--engine",
+        choices=ENGINES,
+        help="search engine (default: prolog when SWI-Prolog loads, else python)",
+    )
+    solve.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default=DEFAULT_STRATEGY,
+        help=f"search order (default: {DEFAULT_STRATEGY})",
+    )
+    how_many = solve.add_mutually_exclusive_group()
+    how_many.add_argument("--all", action="store_true", help="print every solution")
+    how_many.add_argument("--count", action="store_true", help="count the solutions")
+    how_many.add_argument(
+        "--limit", type=positive_int, metavar="N", help="print up to N solutions (default: 1)"
+    )
+    solve.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="give up after this many seconds (exit code 3)",
+    )
+    solve.add_argument(
+        "--output",
+        choices=("text", "json"),
+        default="text",
+        help="text (the filled puzzle) or json (default: text)",
+    )
+    solve.add_argument(
+        "--stats", action="store_true", help="print search statistics to stderr (always in json)"
+    )
+    solve.set_defaults(handler=solve_command)
+
+
+def _add_compare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    bench = commands.add_parser(
+        "compare",
+        help="time both engines and check that they agree",
+        description=(
+            "Solve every puzzle with every engine and strategy, time it, and check that the\n"
+            "Prolog engine and its pure-Python mirror find the same solutions with the same\n"
+            "node and backtrack counts."
+        ),
+        epilog=COMPARE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    bench.add_argument(
+        "files", nargs="+", metavar="FILE", help="a puzzle, or PUZZLE:WORDS for a fill-in puzzle"
+    )
+    bench.add_argument(
+        "--words", metavar="FILE", help="word list for fill-in puzzles given without one"
+    )
+    bench.add_argument(
+        "--engines",
+        type=choice_list(ENGINES),
+        default=ENGINES,
+        help=f"comma-separated (default: {','.join(ENGINES)})",
+    )
+    bench.add_argument(
+        "--strategies",
+        type=choice_list(STRATEGIES),
+        default=STRATEGIES,
+        help=f"comma-separated (default: {','.join(STRATEGIES)})",
+    )
+    bench.add_argument(
+        "--repeat",
+        type=positive_int,
+        default=5,
+        metavar="N",
+        help="runs per cell; the median time is shown (default: 5)",
+    )
+    bench.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=compare.DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time limit of each run (default: {compare.DEFAULT_TIMEOUT:g}; the given order "
+        "can take hours on the larger puzzles)",
+    )
+    bench.add_argument(
+        "--limit",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="solutions to find per run (default: 1)",
+    )
+    bench.add_argument(
+        "--plot",
+        type=plot_file,
+        metavar="FILE",
+        help="also draw the median times to FILE.png or FILE.svg (needs matplotlib)",
+    )
+    bench.add_argument(
+        "--output",
+        choices=("text", "json"),
+        default="text",
+        help="text (tables) or json (default: text)",
+    )
+    bench.set_defaults(handler=compare_command)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="crossword",
+        description="Fill crossword puzzles by backtracking, in SWI-Prolog or in Python.",
+        epilog=MAIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    _add_solve(commands)
+    _add_compare(commands)
+    return parser
+
+
+# ---------------------------------------------------------------- solve
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def _verdict(outcome: Outcome, timeout: float | None) -> list[str]:
+    found = outcome.count if outcome.count is not None else len(outcome.solutions)
+    if outcome.status == "timeout":
+        return [f"time limit of {timeout:g} s reached after {_plural(found, 'solution')}"]
+    lines = [] if outcome.count is None else [_plural(found, "solution")]
+    if outcome.status == "unsolvable":
+        lines.append(f"no solution: {outcome.reason}")
+    return lines
+
+
+def outcome_text(outcome: Outcome, timeout: float | None) -> str:
+    """What `solve` prints on stdout: the solutions, a blank line between two,
+    then the count and the verdict, if any."""
+    blocks = [str(solution) for solution in outcome.solutions]
+    verdict = _verdict(outcome, timeout)
+    if verdict:
+        blocks.append("\n".join(verdict))
+    return "\n\n".join(blocks)
+
+
+def stats_text(stats: Stats) -> str:
+    return (
+        f"stats: engine={stats.engine} strategy={stats.strategy} nodes={stats.nodes} "
+        f"backtracks={stats.backtracks} seconds={stats.seconds:.6f}"
+    )
+
+
+def solve_command(args: argparse.Namespace) -> int:
+    puzzle = load(args.file, args.words, args.format)
+    limit = None if args.all else (args.limit or 1)
+    outcome = run(
+        puzzle,
+        engine=args.engine,
+        strategy=args.strategy,
+        limit=limit,
+        count=args.count,
+        timeout=args.timeout,
+    )
+    if args.output == "json":
+        print(json.dumps(outcome_json(outcome), ensure_ascii=False, indent=2))
+    else:
+        print(outcome_text(outcome, args.timeout))
+        if args.stats:
+            print(stats_text(outcome.stats), file=sys.stderr)
+    return _EXIT_BY_STATUS[outcome.status]
+
+
+# ---------------------------------------------------------------- compare
+
+
+def _usable_engines(engines: Sequence[str]) -> tuple[str, ...]:
+    """`engines` without prolog when SWI-Prolog cannot be loaded (with a notice)."""
+    from pybridge import bridge
+
+    if "prolog" not in engines or bridge.available():
+        return tuple(engines)
+    print("crossword compare: SWI-Prolog not found: skipping the prolog cells", file=sys.stderr)
+    usable = tuple(engine for engine in engines if engine != "prolog")
+    if not usable:
+        raise MissingDependency(bridge.INSTALL_HINT)
+    return usable
+
+
+def compare_command(args: argparse.Namespace) -> int:
+    if args.plot:
+        compare.require_matplotlib()
+    entries = compare.entries(args.files, args.words)
+    engines = _usable_engines(args.engines)
+    report = compare.benchmark(
+        entries,
+        engines,
+        args.strategies,
+        repeat=args.repeat,
+        limit=args.limit,
+        timeout=args.timeout,
+    )
+    if args.output == "json":
+        print(json.dumps(compare.report_json(report), ensure_ascii=False, indent=2))
+    else:
+        print(compare.report_text(report))
+    if args.plot:
+        compare.write_plot(report, args.plot)
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return 1 if report.disagreements else 0
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def _error_text(err: CrosswordError) -> str:
+    # An InputError already starts with "file:line:col: error:".
+    return str(err) if isinstance(err, InputError) else f"crossword: error: {err}"
+
+
+def _interrupt_ends_the_process() -> None:
+    """Let Ctrl-C end the command at once, even in the middle of a Prolog search.
+
+    pyswip starts SWI-Prolog with --nosignals, so Python's handler (and with it
+    KeyboardInterrupt) would only run once the search returned, maybe hours
+    later. The default action ends the process quietly with status 130 in the
+    shell. An ignored SIGINT (a background job) stays ignored.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line `argv` (default: sys.argv[1:]); return the exit code.
+
+    Without `argv` this is the `crossword` process itself, so Ctrl-C ends it at
+    once; called with a list (tests, notebooks) an interrupt returns 130."""
+    if argv is None:
+        _interrupt_ends_the_process()
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, --version, or a usage error (code 2)
+        return done.code if isinstance(done.code, int) else EXIT_BAD_INPUT
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    try:
+        return handler(args)
+    except CrosswordError as err:
+        print(_error_text(err), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED

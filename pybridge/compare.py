@@ -1,0 +1,377 @@
+"""`crossword compare`: time both engines on the same puzzles and check that
+the pure-Python mirror agrees with the Prolog engine.
+
+For every puzzle x strategy x engine, a cell is measured `repeat` times; each
+time the file is read and parsed again, so the times include parsing, as the
+P-99 reference times do. The engines must agree, per puzzle and strategy, on
+the status, the solution grids (in order) and the node and backtrack counts.
+Only when both reach the time limit is there nothing to compare.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pybridge.errors import InputError, MissingDependency
+from pybridge.readers import load, read_text, sniff
+from pybridge.solver import run
+
+DEFAULT_TIMEOUT = 10.0  # seconds per run: the given order runs for hours on some puzzles
+PLOT_HINT = "matplotlib is needed for --plot: pip install 'crossword-pybridge[plot]'"
+COMPARED = ("status", "solutions", "nodes", "backtracks")
+
+# ---------------------------------------------------------------- puzzles
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A puzzle to measure: its file, its word file (fill-in), the name shown."""
+
+    path: str
+    words: str | None
+    name: str
+
+
+def sibling_words(path: str) -> str | None:
+    """The corpus's word file for a grid named puzzleX: wordsX beside it, if it exists."""
+    grid = Path(path)
+    if not grid.name.startswith("puzzle"):
+        return None
+    words = grid.with_name("words" + grid.name.removeprefix("puzzle"))
+    return str(words) if words.is_file() else None
+
+
+def _split_pair(arg: str) -> tuple[str, str | None]:
+    """PUZZLE:WORDS as its two paths; a lone path (which may hold a colon) as itself."""
+    if ":" not in arg or Path(arg).exists():
+        return arg, None
+    puzzle, words = arg.rsplit(":", 1)
+    return puzzle, words
+
+
+def _entry(arg: str, words: str | None) -> tuple[str, str | None]:
+    path, paired = _split_pair(arg)
+    if paired is not None or sniff(read_text(path)) == "p99":
+        return path, paired
+    paired = words or sibling_words(path)
+    if paired is None:
+        message = (
+            "a fill-in puzzle needs its word list: write PUZZLE:WORDS, pass --words FILE, "
+            "or keep wordsX next to puzzleX"
+        )
+        raise InputError(message, path)
+    return path, paired
+
+
+def entries(args: Sequence[str], words: str | None = None) -> list[Entry]:
+    """The puzzles named on the command line, each loaded once to catch bad
+    input before any timing. Shown by file name, or by path if names clash."""
+    pairs = [_entry(arg, words) for arg in args]
+    for path, paired in pairs:
+        load(path, paired)
+    names = [Path(path).name for path, _ in pairs]
+    clash = len(set(names)) != len(names)
+    return [
+        Entry(path, paired, path if clash else name)
+        for (path, paired), name in zip(pairs, names, strict=True)
+    ]
+
+
+# ---------------------------------------------------------------- measuring
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One cell of the table: a puzzle solved by one engine with one strategy."""
+
+    entry: Entry
+    engine: str
+    strategy: str
+    status: str
+    solutions: list[list[str]]  # the grids found, in order, rows padded with '#'
+    nodes: int
+    backtracks: int
+    seconds: list[float]  # one per repetition, parsing included
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+
+def measure(
+    entry: Entry,
+    engine: str,
+    strategy: str,
+    *,
+    repeat: int,
+    limit: int,
+    timeout: float | None,
+) -> Measurement:
+    seconds: list[float] = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        outcome = run(
+            load(entry.path, entry.words),
+            engine=engine,
+            strategy=strategy,
+            limit=limit,
+            timeout=timeout,
+        )
+        seconds.append(time.perf_counter() - started)
+        if outcome.status == "timeout":
+            break  # each further run would only take the whole limit again
+    return Measurement(
+        entry,
+        engine,
+        strategy,
+        outcome.status,
+        [list(solution.grid) for solution in outcome.solutions],
+        outcome.stats.nodes,
+        outcome.stats.backtracks,
+        seconds,
+    )
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    puzzle: str
+    strategy: str
+    field: str  # one of COMPARED
+    prolog: Any
+    python: Any
+
+    def __str__(self) -> str:
+        where = f"DISAGREE {self.puzzle} {self.strategy}: {self.field}"
+        if self.field == "solutions":
+            return f"{where} differ (prolog found {len(self.prolog)}, python {len(self.python)})"
+        text = f"{where} prolog={self.prolog} python={self.python}"
+        if "timeout" in (self.prolog, self.python):
+            text += " (only one engine reached the time limit: a longer --timeout may settle it)"
+        return text
+
+
+def disagreements(prolog: Measurement, python: Measurement) -> list[Disagreement]:
+    """How the two engines' cells for one puzzle and strategy differ."""
+    if prolog.status == python.status == "timeout":
+        return []
+    if "timeout" in (prolog.status, python.status):
+        fields: Sequence[str] = ("status",)  # counts and grids stop wherever the clock hit
+    else:
+        fields = COMPARED
+    name, strategy = prolog.entry.name, prolog.strategy
+    return [
+        Disagreement(name, strategy, field, getattr(prolog, field), getattr(python, field))
+        for field in fields
+        if getattr(prolog, field) != getattr(python, field)
+    ]
+
+
+def time_ratio(prolog: Measurement, python: Measurement) -> float | None:
+    """Python's median time over Prolog's; None when either reached the limit."""
+    if "timeout" in (prolog.status, python.status):
+        return None
+    return python.median / prolog.median
+
+
+@dataclass(frozen=True)
+class Ratio:
+    puzzle: str
+    strategy: str
+    python_over_prolog: float | None
+
+
+@dataclass(frozen=True)
+class Report:
+    measurements: list[Measurement]
+    ratios: list[Ratio]
+    disagreements: list[Disagreement]
+
+    def summary(self) -> dict[str, float | None]:
+        """Per strategy, the median python/prolog ratio over the puzzles."""
+        summary: dict[str, float | None] = {}
+        for ratio in self.ratios:
+            summary.setdefault(ratio.strategy, None)
+        for strategy in summary:
+            known = [
+                r.python_over_prolog
+                for r in self.ratios
+                if r.strategy == strategy and r.python_over_prolog is not None
+            ]
+            summary[strategy] = statistics.median(known) if known else None
+        return summary
+
+
+def benchmark(
+    entries: Sequence[Entry],
+    engines: Sequence[str],
+    strategies: Sequence[str],
+    *,
+    repeat: int = 5,
+    limit: int = 1,
+    timeout: float | None = DEFAULT_TIMEOUT,
+) -> Report:
+    measurements: list[Measurement] = []
+    ratios: list[Ratio] = []
+    found: list[Disagreement] = []
+    for entry in entries:
+        for strategy in strategies:
+            cells = {
+                engine: measure(
+                    entry, engine, strategy, repeat=repeat, limit=limit, timeout=timeout
+                )
+                for engine in engines
+            }
+            measurements.extend(cells.values())
+            if "prolog" in cells and "python" in cells:
+                ratio = time_ratio(cells["prolog"], cells["python"])
+                ratios.append(Ratio(entry.name, strategy, ratio))
+                found.extend(disagreements(cells["prolog"], cells["python"]))
+    return Report(measurements, ratios, found)
+
+
+# ---------------------------------------------------------------- text and JSON
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int) -> list[str]:
+    """Columns padded to fit; the first `left` columns left-aligned, the rest right."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            cell.ljust(width) if i < left else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    return [line(header), *(line(row) for row in rows)]
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def report_text(report: Report) -> str:
+    header = (
+        "puzzle",
+        "strategy",
+        "engine",
+        "status",
+        "solutions",
+        "nodes",
+        "backtracks",
+        "median ms",
+    )
+    rows = [
+        (
+            m.entry.name,
+            m.strategy,
+            m.engine,
+            m.status,
+            str(len(m.solutions)),
+            str(m.nodes),
+            str(m.backtracks),
+            f"{m.median * 1000:.2f}",
+        )
+        for m in report.measurements
+    ]
+    lines = _table(header, rows, left=4)
+    if report.ratios:
+        ratio_rows = [(r.puzzle, r.strategy, _ratio(r.python_over_prolog)) for r in report.ratios]
+        lines += ["", *_table(("puzzle", "strategy", "python/prolog"), ratio_rows, left=2)]
+        verdict = [str(d) for d in report.disagreements] or [
+            "the engines agree on every puzzle and strategy"
+        ]
+        lines += ["", *verdict]
+        lines += ["", "median python/prolog time ratio over the puzzles:"]
+        lines += [f"  {strategy}: {_ratio(v)}" for strategy, v in report.summary().items()]
+    return "\n".join(lines)
+
+
+def _measurement_json(m: Measurement) -> dict[str, Any]:
+    return {
+        "puzzle": m.entry.name,
+        "path": m.entry.path,
+        "words": m.entry.words,
+        "engine": m.engine,
+        "strategy": m.strategy,
+        "status": m.status,
+        "solutions": m.solutions,
+        "nodes": m.nodes,
+        "backtracks": m.backtracks,
+        "median_seconds": m.median,
+        "seconds": m.seconds,
+    }
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    return {
+        "records": [_measurement_json(m) for m in report.measurements],
+        "ratios": [
+            {"puzzle": r.puzzle, "strategy": r.strategy, "python_over_prolog": r.python_over_prolog}
+            for r in report.ratios
+        ],
+        "summary": report.summary(),
+        "disagreements": [
+            {
+                "puzzle": d.puzzle,
+                "strategy": d.strategy,
+                "field": d.field,
+                "prolog": d.prolog,
+                "python": d.python,
+                "message": str(d),
+            }
+            for d in report.disagreements
+        ],
+    }
+
+
+# ---------------------------------------------------------------- plot
+
+
+def require_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise MissingDependency(PLOT_HINT) from None
+
+
+def write_plot(report: Report, path: str) -> None:
+    """A grouped bar chart of the median seconds per puzzle (log scale), one
+    bar per engine x strategy; cells that reached the time limit are hatched."""
+    require_matplotlib()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    puzzles = list(dict.fromkeys(m.entry.name for m in report.measurements))
+    series = list(dict.fromkeys((m.engine, m.strategy) for m in report.measurements))
+    cells = {(m.entry.name, m.engine, m.strategy): m for m in report.measurements}
+    figure = Figure(figsize=(max(6.0, 1.5 * len(puzzles) + 2), 4.5))
+    FigureCanvasAgg(figure)
+    axes = figure.subplots()
+    width = 0.8 / len(series)
+    for k, (engine, strategy) in enumerate(series):
+        shown = [
+            (i, cells[p, engine, strategy])
+            for i, p in enumerate(puzzles)
+            if (p, engine, strategy) in cells
+        ]
+        bars = axes.bar(
+            [i + (k - (len(series) - 1) / 2) * width for i, _ in shown],
+            [m.median for _, m in shown],
+            width,
+            label=f"{engine} {strategy}",
+        )
+        for bar, (_, m) in zip(bars, shown, strict=True):
+            if m.status == "timeout":
+                bar.set_hatch("//")
+    axes.set_yscale("log")
+    axes.set_xticks(range(len(puzzles)), puzzles)
+    axes.set_ylabel("median seconds (parsing included)")
+    axes.set_title("crossword compare (hatched: time limit reached)")
+    axes.legend(fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path)

@@ -1,0 +1,634 @@
+"""Proofs that a puzzle has no solution, each with its reason in words.
+
+Layers, cheapest first (`prove` runs the first four, `explain` all five):
+
+  length       the word lengths and the site lengths differ;
+  no-fit       a site that no listed word fits, or a listed word that fits
+               no site;
+  hall         a pigeonhole: k sites of one length that between them fit
+               fewer than k listed words (found by a maximum matching of sites
+               to word copies, length by length; König's alternating paths
+               from an unmatched site give the set);
+  propagation  letters propagated through the crossings (each cell keeps the
+               letters that the words still fitting its sites agree on), with
+               the pigeonhole and "every copy taken" in the loop, leave a site
+               with no word;
+  search       the exhaustive search finds nothing.
+
+A proof names a core: sites that cannot all be filled. The core's sub-puzzle
+keeps those sites, their predefined letters, the crossings among them and the
+whole word list, and asks for a distinct copy of a listed word in each kept
+site (a word listed k times fills at most k sites). Exact mode's "every word
+placed" cannot be asked of a subset of sites, so a core is unsolvable in this
+weaker sense - which makes it the stronger statement. On the whole puzzle,
+once the lengths match, both senses agree: distinct copies in every site use
+up every word. Two proofs are counting arguments of exact mode instead: a
+length proof, whose core is the sites of the lengths that differ (not a
+sub-puzzle claim: minimal is False), and a word that fits no site, whose core
+is the sites of its length (with one word out, fewer copies than sites remain
+for them, so that core is unsolvable in the weaker sense too). The word-side
+pigeonhole of exact mode (copies that fit fewer sites than there are copies)
+needs no layer of its own: with the lengths matching it exists exactly when a
+site-side one does (König), and only the site side is a sub-puzzle core.
+
+Sub-puzzles are monotone: dropping a site keeps a solution a solution. So the
+deletion-based shrinking in `explain` yields a minimal core in one pass: each
+site it keeps was needed by a superset of the final core (dropping it made
+that superset solvable, found by the search), hence by the core itself. The
+layer and the reason of `explain`'s answer describe that core, derived on its
+own sub-puzzle: a word that fits no site may become the pigeonhole it implies,
+and a propagation core that the search can shrink further becomes "search".
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict, deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from pybridge import engine as python_engine
+from pybridge.model import OPEN, Cell, Puzzle
+from pybridge.sites import Site, find_crossings, find_sites
+from pybridge.solver import length_mismatch, run
+
+Layer = Literal["length", "no-fit", "hall", "propagation", "search"]
+LAYERS: tuple[Layer, ...] = ("length", "no-fit", "hall", "propagation", "search")
+MINIMISE_SECONDS = 10.0  # explain's budget for shrinking the core when no timeout is given
+CORE_MARK = "*"
+
+
+@dataclass(frozen=True)
+class Proof:
+    """Why the puzzle has no solution. `core`: sites that cannot all be
+    filled; `words`: the listed words the argument is about; `nodes`: the
+    size of the exhaustive search ("search" only); `minimal`: dropping any one
+    site of the core makes its sub-puzzle solvable (checked by `explain`)."""
+
+    layer: Layer
+    reason: str
+    core: tuple[Site, ...]
+    words: tuple[str, ...]
+    nodes: int | None = None
+    minimal: bool = True
+
+
+# ---------------------------------------------------------------- the model
+
+# Sets of words are bitmasks: bit u stands for the listed word model.distinct[u].
+
+
+@dataclass(frozen=True)
+class _Model:
+    """The puzzle as the layers see it. Words are numbered once each
+    (`distinct`, in listed order) with their number of `copies`; `masks`
+    gives, per word length, per position, per letter, the words with that
+    letter there."""
+
+    puzzle: Puzzle
+    sites: tuple[Site, ...]
+    distinct: tuple[str, ...]
+    copies: tuple[int, ...]
+    masks: dict[int, list[dict[str, int]]]
+    candidates: tuple[int, ...]  # per site: the words that fit it
+    around: tuple[tuple[tuple[int, int, int], ...], ...]  # per site: (i, other, j)
+
+
+def _model(puzzle: Puzzle, sites: tuple[Site, ...]) -> _Model:
+    listed = Counter(puzzle.words)
+    distinct = tuple(listed)
+    masks: dict[int, list[dict[str, int]]] = {}
+    lengths: dict[int, int] = defaultdict(int)  # length -> the words of that length
+    for u, word in enumerate(distinct):
+        lengths[len(word)] |= 1 << u
+        at = masks.setdefault(len(word), [defaultdict(int) for _ in word])
+        for k, ch in enumerate(word):
+            at[k][ch] |= 1 << u
+    candidates = tuple(_fitting(puzzle, site, masks, lengths[site.length]) for site in sites)
+    around: list[list[tuple[int, int, int]]] = [[] for _ in sites]
+    for crossing in find_crossings(sites):
+        around[crossing.a].append((crossing.i, crossing.b, crossing.j))
+        around[crossing.b].append((crossing.j, crossing.a, crossing.i))
+    copies = tuple(listed[w] for w in distinct)
+    frozen = {n: [dict(at) for at in positions] for n, positions in masks.items()}
+    return _Model(puzzle, sites, distinct, copies, frozen, candidates, tuple(map(tuple, around)))
+
+
+def _fitting(
+    puzzle: Puzzle, site: Site, masks: dict[int, list[dict[str, int]]], same_length: int
+) -> int:
+    """The words of `site`'s length that agree with its predefined letters."""
+    fit = same_length
+    for k, cell in enumerate(site.cells):
+        ch = puzzle.given(cell)
+        if ch is not None and fit:  # no words of this length: no masks either
+            fit &= masks[site.length][k].get(ch, 0)
+    return fit
+
+
+def _bits(mask: int) -> list[int]:
+    """The words of a set, in listed order."""
+    words = []
+    while mask:
+        low = mask & -mask
+        words.append(low.bit_length() - 1)
+        mask ^= low
+    return words
+
+
+def _single(words: int) -> bool:
+    """Whether a (non-empty) set holds a single word."""
+    return words & (words - 1) == 0
+
+
+def _pattern(puzzle: Puzzle, site: Site) -> str:
+    return "".join(puzzle.given(cell) or OPEN for cell in site.cells)
+
+
+def _core(model: _Model, indices: Iterable[int]) -> tuple[Site, ...]:
+    return tuple(model.sites[s] for s in sorted(indices))
+
+
+def _listed(model: _Model, words: int) -> tuple[str, ...]:
+    return tuple(model.distinct[u] for u in _bits(words))
+
+
+def _copies(model: _Model, words: int) -> tuple[str, ...]:
+    """The words of a set, each as often as it is listed."""
+    return tuple(model.distinct[u] for u in _bits(words) for _ in range(model.copies[u]))
+
+
+def _late(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() > deadline
+
+
+# ---------------------------------------------------------------- words
+
+
+def _and(items: Sequence[str], last: str = "and") -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def _where(cell: Cell) -> str:
+    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+
+
+# ---------------------------------------------------------------- length
+
+
+def _length_proof(puzzle: Puzzle, sites: tuple[Site, ...], reason: str) -> Proof:
+    words = Counter(len(w) for w in puzzle.words)
+    slots = Counter(site.length for site in sites)
+    differ = {n for n in words.keys() | slots.keys() if words[n] != slots[n]}
+    core = tuple(site for site in sites if site.length in differ)
+    listed = tuple(w for w in puzzle.words if len(w) in differ)
+    return Proof("length", reason, core, listed, minimal=False)
+
+
+# ---------------------------------------------------------------- no-fit
+
+
+def _site_without_words(model: _Model, kept: frozenset[int]) -> Proof | None:
+    """The first kept site that no listed word fits."""
+    for s in sorted(kept):
+        if model.candidates[s]:
+            continue
+        site = model.sites[s]
+        same_length = tuple(w for w in model.distinct if len(w) == site.length)
+        reason = (
+            f"no listed word fits its letters {_pattern(model.puzzle, site)}"
+            if same_length
+            else f"no {site.length}-letter word is listed"
+        )
+        return Proof("no-fit", reason, (site,), same_length)
+    return None
+
+
+def _word_without_site(model: _Model) -> Proof | None:
+    """Exact mode: a listed word that fits no site; its core is the sites of
+    its length, left with fewer word copies than sites."""
+    placeable = 0
+    for fit in model.candidates:
+        placeable |= fit
+    for u, word in enumerate(model.distinct):
+        if placeable >> u & 1:
+            continue
+        group = [s for s, site in enumerate(model.sites) if site.length == len(word)]
+        left = sum(model.copies[v] for v in _bits(placeable) if len(model.distinct[v]) == len(word))
+        reason = (
+            f"the listed word {word} fits none of the {len(group)} {len(word)}-letter sites, "
+            f"which leaves {_plural(left, 'listed word')} for them"
+        )
+        return Proof("no-fit", reason, _core(model, group), (word,), minimal=False)
+    return None
+
+
+# ---------------------------------------------------------------- hall
+
+
+def _deficient(
+    model: _Model, kept: frozenset[int], domains: Mapping[int, int]
+) -> tuple[list[int], int] | None:
+    """Sites of one length that between them fit fewer word copies than
+    there are sites, with the words they fit; None when every length has a
+    matching that fills all its sites."""
+    groups: dict[int, list[int]] = defaultdict(list)
+    for s in sorted(kept):
+        groups[model.sites[s].length].append(s)
+    for group in groups.values():
+        matching = _Matching(domains, model.copies)
+        for s in group:
+            if not matching.augment(s, set()):
+                return matching.alternating(s)
+    return None
+
+
+class _Matching:
+    """Sites matched to distinct word copies (a word's copies are its
+    capacity), grown by Kuhn's augmenting paths."""
+
+    def __init__(self, domains: Mapping[int, int], copies: Sequence[int]) -> None:
+        self.domains = domains
+        self.copies = copies
+        self.holders: dict[int, list[int]] = defaultdict(list)
+        self.full = 0  # the words whose copies are all taken
+
+    def augment(self, site: int, seen: set[int]) -> bool:
+        """Give `site` a word copy, moving matched sites along an alternating
+        path if need be; False when there is no such path."""
+        free = self.domains[site] & ~self.full
+        if free:  # most sites need no path at all
+            self._take(site, (free & -free).bit_length() - 1)
+            return True
+        for u in _bits(self.domains[site]):
+            if u in seen:
+                continue
+            seen.add(u)
+            held = self.holders[u]
+            for k, other in enumerate(held):
+                if self.augment(other, seen):
+                    held[k] = site
+                    return True
+        return False
+
+    def _take(self, site: int, u: int) -> None:
+        self.holders[u].append(site)
+        if len(self.holders[u]) == self.copies[u]:
+            self.full |= 1 << u
+
+    def alternating(self, start: int) -> tuple[list[int], int]:
+        """The sites and words reachable by alternating paths from `start`,
+        which `augment` could not match. Every such word is used up by sites
+        of the set, so the set has one site more than its words have copies
+        (König)."""
+        sites, words = [start], 0
+        for site in sites:  # grows while it is walked
+            for u in _bits(self.domains[site] & ~words):
+                words |= 1 << u
+                sites.extend(t for t in self.holders[u] if t not in sites)
+        return sites, words
+
+
+def _pigeonhole_reason(model: _Model, sites: list[int], words: int, named: bool) -> str:
+    length = model.sites[sites[0]].length
+    copies = _copies(model, words)
+    group = _plural(len(sites), f"{length}-letter site")
+    which = f"the {group} {_and([model.sites[s].label for s in sorted(sites)])}"
+    fit = f"fit only {_plural(len(copies), 'listed word')}"
+    return f"{which if named else 'these ' + group} {fit}" + (
+        f": {', '.join(copies)}" if copies else ""
+    )
+
+
+def _hall(model: _Model, kept: frozenset[int]) -> Proof | None:
+    found = _deficient(model, kept, {s: model.candidates[s] for s in kept})
+    if found is None:
+        return None
+    sites, words = found
+    reason = _pigeonhole_reason(model, sites, words, named=False)
+    return Proof("hall", reason, _core(model, sites), _copies(model, words), minimal=False)
+
+
+# ---------------------------------------------------------------- propagation
+
+
+@dataclass(frozen=True)
+class _Crossed:
+    """Words left a site because no word left in site `other` has their
+    letter at the crossing (`position` there, `own` in the site itself)."""
+
+    other: int
+    position: int
+    own: int
+
+
+@dataclass(frozen=True)
+class _Taken:
+    """A word left a site: the sites `holders` fit nothing else and use all its copies."""
+
+    word: int
+    holders: tuple[int, ...]
+
+
+class _Propagation:
+    """Letter propagation over the kept sites: a site keeps the words whose
+    letter at each crossing some word left in the crossing site has there.
+    It remembers why words left each site, so that a wipe-out can name the
+    sites it really depends on."""
+
+    def __init__(self, model: _Model, kept: frozenset[int]) -> None:
+        self.model = model
+        self.kept = kept
+        self.domains = {s: model.candidates[s] for s in kept}
+        self.around = {s: [(i, t, j) for i, t, j in model.around[s] if t in kept] for s in kept}
+        self.site_masks = {s: model.masks.get(model.sites[s].length, []) for s in kept}
+        self.causes: dict[int, list[tuple[int, _Crossed | _Taken]]] = defaultdict(list)
+
+    def run(self, deadline: float | None) -> Proof | None:
+        changed = sorted(self.kept)
+        while changed:
+            if _late(deadline):
+                return None
+            proof = self._arc_consistency(changed)
+            if proof is not None:
+                return proof
+            found = _deficient(self.model, self.kept, self.domains)
+            if found is not None:
+                return self._pigeonhole(*found)
+            changed = self._take_used_up()
+        return None
+
+    def _masks(self, site: int, position: int) -> dict[str, int]:
+        return self.model.masks[self.model.sites[site].length][position]
+
+    def _arc_consistency(self, changed: list[int]) -> Proof | None:
+        """Revise the crossing sites of every changed site until nothing changes."""
+        domains, masks = self.domains, self.site_masks
+        queue, queued = deque(changed), set(changed)
+        while queue:
+            x = queue.popleft()
+            queued.discard(x)
+            for i, y, j in self.around[x]:
+                allowed = [ch for ch, m in masks[x][i].items() if domains[x] & m]
+                wanted = masks[y][j]
+                keep = 0
+                for ch in allowed:
+                    keep |= wanted.get(ch, 0)
+                removed = domains[y] & ~keep
+                if not removed:
+                    continue
+                domains[y] &= keep
+                self.causes[y].append((removed, _Crossed(x, i, j)))
+                if not domains[y]:
+                    return self._wipe_out(x, i, y, j, allowed, removed)
+                if y not in queued:
+                    queue.append(y)
+                    queued.add(y)
+        return None
+
+    def _take_used_up(self) -> list[int]:
+        """Remove a word from every other site once as many sites as it has
+        copies fit nothing but it; the sites that lost a word."""
+        holders: dict[int, list[int]] = defaultdict(list)
+        for s in sorted(self.kept):
+            if _single(self.domains[s]):
+                holders[self.domains[s].bit_length() - 1].append(s)
+        used_up = {
+            1 << u: _Taken(u, tuple(held))
+            for u, held in holders.items()
+            if len(held) >= self.model.copies[u] - 1
+        }
+        gone = sum(used_up)  # distinct bits: their sum is their union
+        # a site left with a single word either holds a used-up word or none
+        changed = [
+            s for s in sorted(self.kept) if self.domains[s] & gone and not _single(self.domains[s])
+        ]
+        for s in changed:
+            for u in _bits(self.domains[s] & gone):
+                self.causes[s].append((1 << u, used_up[1 << u]))
+            self.domains[s] &= ~gone
+        return changed
+
+    def _wipe_out(self, x: int, i: int, y: int, j: int, allowed: list[str], last: int) -> Proof:
+        site, other = self.model.sites[y], self.model.sites[x]
+        needed = [ch for ch, m in self._masks(y, j).items() if last & m]
+        reason = (
+            f"once letters are propagated through the crossings, no word is left for "
+            f"{site.label}: the words still fitting it need {_and(sorted(needed), 'or')} at "
+            f"{_where(site.cells[j])}, where those still fitting {other.label} have only "
+            f"{_and(sorted(allowed), 'or')}"
+        )
+        core = self._support([y])
+        words = _listed(self.model, self.model.candidates[y])
+        return Proof("propagation", reason, _core(self.model, core), words, minimal=False)
+
+    def _pigeonhole(self, sites: list[int], words: int) -> Proof:
+        reason = "once letters are propagated through the crossings, " + _pigeonhole_reason(
+            self.model, sites, words, named=True
+        )
+        core = _core(self.model, self._support(sites))
+        return Proof("propagation", reason, core, _copies(self.model, words), minimal=False)
+
+    def _support(self, sites: Iterable[int]) -> set[int]:
+        """`sites` and every site that the loss of their words depends on."""
+        involved = set(sites)
+        todo = [(s, self.model.candidates[s] & ~self.domains[s]) for s in involved]
+        done: set[tuple[int, int]] = set()
+        while todo:
+            site, lost = todo.pop()
+            involved.add(site)
+            for k, (removed, cause) in enumerate(self.causes[site]):
+                if removed & lost and (site, k) not in done:
+                    done.add((site, k))
+                    todo.extend(self._antecedents(site, removed & lost, cause))
+        return involved
+
+    def _antecedents(self, site: int, lost: int, cause: _Crossed | _Taken) -> list[tuple[int, int]]:
+        """The losses (site, words) that `cause` rests on for the words `lost` by `site`."""
+        candidates = self.model.candidates
+        if isinstance(cause, _Taken):
+            return [(z, candidates[z] & ~(1 << cause.word)) for z in cause.holders]
+        x = cause.other
+        letters = [ch for ch, m in self._masks(site, cause.own).items() if lost & m]
+        theirs = self._masks(x, cause.position)
+        needed = 0
+        for ch in letters:
+            needed |= theirs.get(ch, 0)
+        return [(x, candidates[x] & needed)]
+
+
+# ---------------------------------------------------------------- the layers
+
+
+def _cheap(model: _Model, kept: frozenset[int], deadline: float | None) -> Proof | None:
+    """Layers (b)-(d) on the sub-puzzle of `kept`."""
+    return (
+        _site_without_words(model, kept)
+        or _hall(model, kept)
+        or _Propagation(model, kept).run(deadline)
+    )
+
+
+def _prove_exact(model: _Model, deadline: float | None) -> Proof | None:
+    """Layers (b)-(d) on the whole puzzle, whose lengths match."""
+    everything = frozenset(range(len(model.sites)))
+    return (
+        _site_without_words(model, everything)
+        or _word_without_site(model)
+        or _hall(model, everything)
+        or (None if _late(deadline) else _Propagation(model, everything).run(deadline))
+    )
+
+
+def _deadline(timeout: float | None) -> float | None:
+    return None if timeout is None else time.perf_counter() + timeout
+
+
+def prove(puzzle: Puzzle, *, timeout: float | None = None) -> Proof | None:
+    """A proof from the cheap layers (length, no-fit, hall, propagation), or
+    None when none applies within `timeout` seconds. The core is the set of
+    sites the argument uses, not yet shrunk (minimal is False unless it is a
+    single site); a proof here is never wrong, None proves nothing."""
+    deadline = _deadline(timeout)
+    sites = find_sites(puzzle)
+    mismatch = length_mismatch(puzzle, sites)
+    if mismatch is not None:
+        return _length_proof(puzzle, sites, mismatch)
+    return _prove_exact(_model(puzzle, sites), deadline)
+
+
+def explain(
+    puzzle: Puzzle, *, timeout: float | None = None, engine: str = "python"
+) -> Proof | None:
+    """Like `prove`, then the exhaustive search (with `engine`) if no cheap
+    layer applies, then the core shrunk to a minimal one. None when the
+    puzzle has a solution or the time ran out before a proof was found.
+    `timeout` bounds the whole call; without it the search is unbounded and
+    the shrinking gets MINIMISE_SECONDS. When the shrinking runs out of time
+    the core found so far is returned with minimal False."""
+    deadline = _deadline(timeout)
+    sites = find_sites(puzzle)
+    mismatch = length_mismatch(puzzle, sites)
+    if mismatch is not None:
+        return _length_proof(puzzle, sites, mismatch)
+    model = _model(puzzle, sites)
+    proof = _prove_exact(model, deadline) or _searched(model, engine, deadline)
+    if proof is None:
+        return None
+    budget = deadline if deadline is not None else time.perf_counter() + MINIMISE_SECONDS
+    return _minimise(model, proof, budget)
+
+
+# ---------------------------------------------------------------- search
+
+
+def _search_proof(model: _Model, kept: Iterable[int], nodes: int) -> Proof:
+    core = _core(model, kept)
+    words = 0
+    for site in core:
+        words |= model.candidates[site.index]
+    reason = f"the search space is exhausted ({_plural(nodes, 'node')})"
+    return Proof("search", reason, core, _listed(model, words), nodes, minimal=False)
+
+
+def _searched(model: _Model, engine: str, deadline: float | None) -> Proof | None:
+    """Layer (e) on the whole puzzle: a proof if the search exhausts it."""
+    remaining = None if deadline is None else deadline - time.perf_counter()
+    if remaining is not None and remaining <= 0:
+        return None
+    outcome = run(model.puzzle, engine=engine, strategy="mrv", limit=1, timeout=remaining)
+    if outcome.status != "unsolvable":
+        return None
+    return _search_proof(model, range(len(model.sites)), outcome.stats.nodes)
+
+
+def _exhaust(model: _Model, kept: frozenset[int], deadline: float | None) -> int | None:
+    """The node count of the Python engine's search of `kept`'s sub-puzzle
+    when it finds no solution, None when it finds one; SearchTimeout when
+    the deadline passes first. The mrv strategy fills every given site with
+    distinct word copies and does not ask for every word to be used: exactly
+    the sub-puzzle's question."""
+    chosen = _core(model, kept)
+    givens = {
+        cell: ch
+        for site in chosen
+        for cell in site.cells
+        if (ch := model.puzzle.given(cell)) is not None
+    }
+    counters = python_engine.Counters(deadline=deadline)
+    steps = python_engine.search(
+        model.puzzle.words, [site.cells for site in chosen], givens, "mrv", counters
+    )
+    try:
+        found = next(steps, None)
+    finally:
+        steps.close()
+    return counters.nodes if found is None else None
+
+
+def _refute(model: _Model, kept: frozenset[int], deadline: float | None) -> Proof | None:
+    """A proof that the sub-puzzle of `kept` has no solution, or None when it
+    has one; SearchTimeout when the deadline passes first."""
+    proof = _cheap(model, kept, deadline)
+    if proof is not None:
+        return proof
+    nodes = _exhaust(model, kept, deadline)
+    return None if nodes is None else _search_proof(model, kept, nodes)
+
+
+def _minimise(model: _Model, proof: Proof, deadline: float) -> Proof:
+    """Drop the core's sites one at a time, keeping each drop that leaves an
+    unsolvable sub-puzzle (whose own proof may drop more at once)."""
+    for site in proof.core:
+        indices = frozenset(s.index for s in proof.core)
+        if site.index not in indices:
+            continue  # a smaller proof already left it out
+        try:
+            smaller = _refute(model, indices - {site.index}, deadline)
+        except python_engine.SearchTimeout:
+            return replace(proof, minimal=False)
+        if smaller is not None:
+            proof = smaller
+    return replace(proof, minimal=True)
+
+
+# ---------------------------------------------------------------- output
+
+
+def proof_sentence(proof: Proof) -> str:
+    """'3-Across, 7-Down and 9-Across cannot all be filled: <reason>'."""
+    if proof.layer == "length" or not proof.core:
+        return f"the puzzle has no solution: {proof.reason}"
+    labels = [site.label for site in proof.core]
+    both = {1: "", 2: " both"}.get(len(labels), " all")
+    how = f"cannot{both} be filled"
+    return f"{_and(labels)} {how}: {proof.reason}"
+
+
+def proof_json(proof: Proof) -> dict[str, Any]:
+    """The proof as JSON data: layer, reason, core (number and direction of
+    each site), words, and the node count and minimality."""
+    return {
+        "layer": proof.layer,
+        "reason": proof.reason,
+        "core": [{"number": site.number, "direction": site.direction} for site in proof.core],
+        "words": list(proof.words),
+        "nodes": proof.nodes,
+        "minimal": proof.minimal,
+    }
+
+
+def core_grid(puzzle: Puzzle, proof: Proof) -> tuple[str, ...]:
+    """The framework rows with CORE_MARK on every open cell of the core
+    (predefined letters and blocked cells as they are)."""
+    marked = {cell for site in proof.core for cell in site.cells}
+    return tuple(
+        "".join(CORE_MARK if ch == OPEN and (r, c) in marked else ch for c, ch in enumerate(row))
+        for r, row in enumerate(puzzle.grid)
+    )

@@ -1,0 +1,189 @@
+"""Random puzzles that are solvable by construction, for the property tests.
+
+A puzzle is made backwards from its answer: words are laid on an empty grid,
+each crossing an earlier one at a letter they share, every cell left empty
+is blocked, and the word list is read off the filled grid at the sites that
+pybridge.sites finds.  So the word list is exactly the words of one filled
+grid (the planted one), whatever runs the laying happened to merge.
+
+Import it as `from puzzlegen import ...`: pytest puts tests/ on sys.path
+because tests/ is not a package.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+
+from hypothesis import strategies as st
+
+from pybridge.model import BLOCK, OPEN, Cell, Puzzle
+from pybridge.sites import Site, find_sites, uncovered_cells
+
+# Small alphabets make crossings agree often, so puzzles tend to have
+# several fills and words that fit many sites; a larger one gives the
+# opposite, few candidates per site.
+ALPHABETS = ("ab", "abc", "abcd", "abcdefghij")
+
+Grid = tuple[str, ...]
+
+
+def random_puzzle(
+    rng: random.Random,
+    *,
+    sizes: tuple[int, int] = (5, 9),
+    words: tuple[int, int] = (8, 22),
+    max_length: int = 6,
+    alphabet: str | None = None,
+    given_rate: float | None = None,
+    duplicate: bool | None = None,
+) -> tuple[Puzzle, Grid]:
+    """A puzzle and its planted solution grid ('#' blocked, letters open).
+
+    `sizes` bounds the height and width, `words` the number of words laid
+    (runs that touch merge, so the sites can differ), `given_rate` the share
+    of cells whose letter stays predefined and `duplicate` whether one word
+    is copied into a second site; None lets `rng` choose."""
+    alphabet = alphabet or rng.choice(ALPHABETS)
+    height, width = rng.randint(*sizes), rng.randint(*sizes)
+    letters = _lay_words(rng, (height, width), rng.randint(*words), max_length, alphabet)
+    solution = _blocked_elsewhere(letters, height, width)
+    if duplicate if duplicate is not None else rng.random() < 0.3:
+        solution = _copy_a_word(rng, solution)
+    if given_rate is None:
+        given_rate = rng.choice((0.0, 0.0, 0.1, 0.25))
+    framework = _framework(rng, solution, given_rate)
+    listed = words_of(solution, find_sites(_puzzle((), framework)))
+    rng.shuffle(listed)
+    return _puzzle(tuple(listed), framework), solution
+
+
+def break_one_letter(puzzle: Puzzle, rng: random.Random) -> Puzzle:
+    """`puzzle` with one letter of one word changed, so every length still
+    matches; the result may or may not still be solvable."""
+    if not puzzle.words:
+        return puzzle
+    k = rng.randrange(len(puzzle.words))
+    word = puzzle.words[k]
+    i = rng.randrange(len(word))
+    choices = sorted((set("".join(puzzle.words)) | {"z"}) - {word[i]})
+    changed = word[:i] + rng.choice(choices) + word[i + 1 :]
+    listed = (*puzzle.words[:k], changed, *puzzle.words[k + 1 :])
+    return Puzzle(listed, puzzle.grid, puzzle.format, puzzle.source)
+
+
+def words_of(grid: Sequence[str], sites: Sequence[Site]) -> list[str]:
+    """The word `grid` holds at each site, in site order."""
+    return ["".join(grid[r][c] for r, c in site.cells) for site in sites]
+
+
+def puzzles(**options: object) -> st.SearchStrategy[tuple[Puzzle, Grid]]:
+    """Hypothesis strategy: random_puzzle from a drawn seed (so a failing
+    example can be replayed with random.Random(seed))."""
+    return st.integers(0, 2**32 - 1).map(
+        lambda seed: random_puzzle(random.Random(seed), **options)  # type: ignore[arg-type]
+    )
+
+
+# ---------------------------------------------------------------- building
+
+
+def _puzzle(words: tuple[str, ...], framework: Grid) -> Puzzle:
+    return Puzzle(words, framework, "p99", "<random>")
+
+
+def _lay_words(
+    rng: random.Random, shape: tuple[int, int], count: int, max_length: int, alphabet: str
+) -> dict[Cell, str]:
+    """Letters of `count` words (fewer if they do not fit), each after the
+    first through a cell already written. Some puzzles are sparse, like a
+    printed crossword (a word touches others only where it crosses them);
+    the others are dense: words may run alongside and merge into new runs."""
+    sparse = rng.random() < 0.5
+    letters: dict[Cell, str] = {}
+    laid = 0
+    for _ in range(count * 20):
+        if laid == count:
+            break
+        anchor = rng.choice(sorted(letters)) if letters else _anywhere(rng, shape)
+        cells = _word_cells(rng, anchor, shape, max_length)
+        if cells is None or (sparse and _touches(letters, cells)):
+            continue
+        for cell in cells:
+            letters.setdefault(cell, rng.choice(alphabet))
+        laid += 1
+    return letters
+
+
+def _anywhere(rng: random.Random, shape: tuple[int, int]) -> Cell:
+    return rng.randrange(shape[0]), rng.randrange(shape[1])
+
+
+def _word_cells(
+    rng: random.Random, anchor: Cell, shape: tuple[int, int], max_length: int
+) -> list[Cell] | None:
+    """Cells of a word through `anchor`, or None if it would leave the grid."""
+    dr, dc = rng.choice(((0, 1), (1, 0)))
+    length = rng.randint(2, max_length)
+    offset = rng.randrange(length)
+    r0, c0 = anchor[0] - offset * dr, anchor[1] - offset * dc
+    cells = [(r0 + k * dr, c0 + k * dc) for k in range(length)]
+    inside = all(0 <= r < shape[0] and 0 <= c < shape[1] for r, c in cells)
+    return cells if inside else None
+
+
+def _touches(letters: dict[Cell, str], cells: list[Cell]) -> bool:
+    """Whether a word on `cells` would touch written letters other than by
+    crossing them: at its ends, beside a new cell, or by running along."""
+    (r0, c0), (r1, c1) = cells[0], cells[-1]
+    dr, dc = (0, 1) if r0 == r1 else (1, 0)
+    ends = [(r0 - dr, c0 - dc), (r1 + dr, c1 + dc)]
+    beside = [
+        (r + dc * side, c + dr * side)
+        for r, c in cells
+        if (r, c) not in letters
+        for side in (-1, 1)
+    ]
+    along = any(a in letters and b in letters for a, b in itertools.pairwise(cells))
+    return along or any(cell in letters for cell in ends + beside)
+
+
+def _blocked_elsewhere(letters: dict[Cell, str], height: int, width: int) -> Grid:
+    """The filled grid: the letters, blocks everywhere else, and blocks on
+    letters that ended up in no site (a lone cell both ways)."""
+    rows = tuple("".join(letters.get((r, c), BLOCK) for c in range(width)) for r in range(height))
+    puzzle = _puzzle((), rows)
+    lone = set(uncovered_cells(puzzle, find_sites(puzzle)))
+    return tuple(
+        "".join(BLOCK if (r, c) in lone else ch for c, ch in enumerate(row))
+        for r, row in enumerate(rows)
+    )
+
+
+def _copy_a_word(rng: random.Random, solution: Grid) -> Grid:
+    """`solution` with the word of one site written into another site of the
+    same length that it does not cross (unchanged if there is no such pair).
+    The sites through the overwritten cells simply get new words."""
+    sites = find_sites(_puzzle((), solution))
+    pairs = [
+        (a, b)
+        for a in sites
+        for b in sites
+        if a.index != b.index and a.length == b.length and not set(a.cells) & set(b.cells)
+    ]
+    if not pairs:
+        return solution
+    source, target = rng.choice(pairs)
+    rows = [list(row) for row in solution]
+    for (r, c), (sr, sc) in zip(target.cells, source.cells, strict=True):
+        rows[r][c] = solution[sr][sc]
+    return tuple("".join(row) for row in rows)
+
+
+def _framework(rng: random.Random, solution: Grid, given_rate: float) -> Grid:
+    """The empty framework of `solution`, keeping some letters as given."""
+    return tuple(
+        "".join(ch if ch == BLOCK or rng.random() < given_rate else OPEN for ch in row)
+        for row in solution
+    )

@@ -1,0 +1,316 @@
+"""Proofs of unsolvability: each layer on our own unsolvable puzzles, the
+core of every proof checked by an independent brute-force fill (it cannot
+be filled, and it can once any one of its sites is dropped), and soundness
+on random puzzles: a proof never comes for a solvable puzzle."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from puzzlegen import break_one_letter, puzzles
+
+from pybridge.model import Puzzle
+from pybridge.proofs import (
+    LAYERS,
+    Proof,
+    core_grid,
+    explain,
+    proof_json,
+    proof_sentence,
+    prove,
+)
+from pybridge.readers import load
+from pybridge.sites import Site, find_sites
+from pybridge.solver import length_mismatch, run
+
+UNSOLVABLE = Path(__file__).resolve().parents[1] / "data" / "unsolvable"
+
+# Every puzzle of data/unsolvable: the layer prove() reports (None: no cheap
+# layer applies) and the layer explain() reports for the minimal core, with
+# the core's size.
+EXAMPLES: dict[str, tuple[str | None, str, int]] = {
+    "no-fit/split-letters.dat": ("no-fit", "no-fit", 1),
+    "no-fit/stray-word.dat": ("no-fit", "no-fit", 3),
+    "hall/corner.dat": ("hall", "hall", 2),
+    "hall/three-s.dat": ("hall", "hall", 3),
+    "propagation/chomp.dat": ("propagation", "propagation", 3),
+    "propagation/fillin3.grid": ("propagation", "propagation", 4),
+    "search/frame.dat": (None, "search", 4),
+    "search/ring.dat": (None, "search", 3),
+}
+
+
+def load_example(name: str) -> Puzzle:
+    path = UNSOLVABLE / name
+    if path.suffix == ".grid":
+        return load(path, path.with_suffix(".words"))
+    return load(path)
+
+
+# ---------------------------------------------------------------- the oracle
+
+
+def fillable(puzzle: Puzzle, sites: Sequence[Site]) -> bool:
+    """Whether each of `sites` can take its own copy of a listed word, the
+    words agreeing where sites cross and with the predefined letters. Plain
+    backtracking, sharing no code with the engines or the proofs."""
+    left = Counter(puzzle.words)
+    letters = {
+        cell: ch for site in sites for cell in site.cells if (ch := puzzle.given(cell)) is not None
+    }
+
+    def fits(word: str, site: Site) -> bool:
+        return len(word) == site.length and all(
+            letters.get(cell, ch) == ch for cell, ch in zip(site.cells, word, strict=True)
+        )
+
+    def fill(k: int) -> bool:
+        if k == len(sites):
+            return True
+        site = sites[k]
+        for word in [w for w, n in left.items() if n and fits(w, site)]:
+            new = [cell for cell in site.cells if cell not in letters]
+            letters.update(zip(site.cells, word, strict=True))
+            left[word] -= 1
+            if fill(k + 1):
+                return True
+            left[word] += 1
+            for cell in new:
+                del letters[cell]
+        return False
+
+    return fill(0)
+
+
+def assert_minimal_core(puzzle: Puzzle, proof: Proof) -> None:
+    core = list(proof.core)
+    assert core, "a proof names at least one site"
+    assert not fillable(puzzle, core), "the core can be filled"
+    for k in range(len(core)):
+        assert fillable(puzzle, core[:k] + core[k + 1 :]), f"the core without {core[k].label}"
+
+
+def has_solution(puzzle: Puzzle) -> bool:
+    outcome = run(puzzle, engine="python")
+    assert outcome.status != "timeout"
+    return outcome.status == "solved"
+
+
+# ---------------------------------------------------------------- length
+
+
+def test_p7_09c_fails_on_lengths(shared_dir: Path) -> None:
+    puzzle = load(shared_dir / "corpus" / "p99" / "p7_09c.dat")
+    for proof in (prove(puzzle), explain(puzzle)):
+        assert proof is not None
+        assert proof.layer == "length"
+        assert proof.reason == length_mismatch(puzzle, find_sites(puzzle))
+        assert {site.length for site in proof.core} == {5, 6}
+        assert not proof.minimal
+        assert proof_sentence(proof).startswith("the puzzle has no solution: word and site")
+
+
+@pytest.mark.parametrize("name", ["p7_09a", "p7_09b", "p7_09d"])
+def test_solvable_corpus_puzzles_get_no_proof(shared_dir: Path, name: str) -> None:
+    puzzle = load(shared_dir / "corpus" / "p99" / f"{name}.dat")
+    assert prove(puzzle) is None
+    assert explain(puzzle) is None
+
+
+# ---------------------------------------------------------------- our examples
+
+
+def test_every_example_is_listed() -> None:
+    found = {
+        str(path.relative_to(UNSOLVABLE))
+        for path in UNSOLVABLE.rglob("*")
+        if path.suffix in (".dat", ".grid")
+    }
+    assert found == set(EXAMPLES)
+    assert {name.split("/")[0] for name in EXAMPLES} == set(LAYERS) - {"length"}
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+@pytest.mark.parametrize("engine", ["python", "prolog"])
+def test_example_is_unsolvable_with_matching_lengths(name: str, engine: str) -> None:
+    puzzle = load_example(name)
+    assert length_mismatch(puzzle, find_sites(puzzle)) is None
+    outcome = run(puzzle, engine=engine, limit=None)
+    assert outcome.status == "unsolvable"
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_prove_reports_the_cheapest_layer(name: str) -> None:
+    puzzle = load_example(name)
+    layer = EXAMPLES[name][0]
+    proof = prove(puzzle)
+    assert (proof and proof.layer) == layer
+    if proof is not None:
+        assert not fillable(puzzle, proof.core), "prove's core can be filled"
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_explain_finds_a_minimal_core(name: str) -> None:
+    puzzle = load_example(name)
+    _, layer, size = EXAMPLES[name]
+    proof = explain(puzzle)
+    assert proof is not None
+    assert (proof.layer, len(proof.core), proof.minimal) == (layer, size, True)
+    assert name.split("/")[0] == layer
+    assert_minimal_core(puzzle, proof)
+    assert (proof.nodes is not None) == (layer == "search")
+
+
+def test_a_site_no_word_fits() -> None:
+    puzzle = load_example("no-fit/split-letters.dat")
+    proof = prove(puzzle)
+    assert proof is not None
+    assert proof_sentence(proof) == (
+        "1-Across cannot be filled: no listed word fits its letters .H.E."
+    )
+    assert proof.words == ("CHOMP", "TOKEN")
+    assert proof.minimal
+
+
+def test_a_word_that_fits_no_site_blames_the_sites_of_its_length() -> None:
+    puzzle = load_example("no-fit/stray-word.dat")
+    proof = prove(puzzle)
+    assert proof is not None
+    assert [site.label for site in proof.core] == ["1-Down", "2-Down", "3-Down"]
+    assert proof.words == ("PEG",)
+    assert proof.reason == (
+        "the listed word PEG fits none of the 3 3-letter sites, "
+        "which leaves 2 listed words for them"
+    )
+
+
+def test_a_pigeonhole_names_its_sites_and_words() -> None:
+    puzzle = load_example("hall/three-s.dat")
+    proof = prove(puzzle)
+    assert proof is not None
+    assert proof_sentence(proof) == (
+        "1-Across, 1-Down and 3-Down cannot all be filled: "
+        "these 3 4-letter sites fit only 2 listed words: SEAT, STEM"
+    )
+    assert proof.words == ("SEAT", "STEM")
+
+
+def test_a_pigeonhole_counts_copies() -> None:
+    # 1-Down, 2-Down and 3-Down need an R in the middle: only ARK, listed twice.
+    puzzle = Puzzle(
+        ("ARK", "ARK", "EMU", "OWL", "PICTURE", "KITCHEN"), (".......", "R#R#R#.", ".......")
+    )
+    proof = explain(puzzle)
+    assert proof is not None
+    assert proof_sentence(proof) == (
+        "1-Down, 2-Down and 3-Down cannot all be filled: "
+        "these 3 3-letter sites fit only 2 listed words: ARK, ARK"
+    )
+    assert proof.words == ("ARK", "ARK")
+    assert_minimal_core(puzzle, proof)
+
+
+def test_propagation_across_three_sites() -> None:
+    puzzle = load_example("propagation/chomp.dat")
+    proof = explain(puzzle)
+    assert proof is not None
+    assert proof_sentence(proof) == (
+        "1-Down, 3-Down and 4-Across cannot all be filled: once letters are propagated "
+        "through the crossings, no word is left for 4-Across: the words still fitting it "
+        "need N at row 3, column 5, where those still fitting 3-Down have only P"
+    )
+
+
+def test_propagation_can_end_in_a_pigeonhole() -> None:
+    puzzle = load_example("propagation/fillin3.grid")
+    proof = explain(puzzle)
+    assert proof is not None
+    assert proof.reason == (
+        "once letters are propagated through the crossings, the 2 3-letter sites "
+        "1-Across and 6-Down fit only 1 listed word: EVO"
+    )
+    assert proof.words == ("EVO",)
+
+
+def test_search_reports_its_nodes() -> None:
+    puzzle = load_example("search/ring.dat")
+    proof = explain(puzzle)
+    assert proof is not None
+    # the Python engine's mrv search of the three sites places 4 words in all
+    assert proof.nodes == 4
+    assert proof.reason == "the search space is exhausted (4 nodes)"
+
+
+def test_json_and_grid() -> None:
+    puzzle = load_example("hall/corner.dat")
+    proof = explain(puzzle)
+    assert proof is not None
+    assert proof_json(proof) == {
+        "layer": "hall",
+        "reason": "these 2 4-letter sites fit only 1 listed word: SELF",
+        "core": [{"number": 3, "direction": "down"}, {"number": 5, "direction": "across"}],
+        "words": ["SELF"],
+        "nodes": None,
+        "minimal": True,
+    }
+    assert core_grid(puzzle, proof) == ("...T#", ".#P#*", "....*", ".#.#*", "#***F")
+
+
+def test_explain_with_no_time_left_proves_nothing() -> None:
+    assert explain(load_example("search/frame.dat"), timeout=1e-9) is None
+
+
+# ---------------------------------------------------------------- random puzzles
+
+SMALL = {"sizes": (3, 6), "words": (3, 9), "max_length": 5}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(**SMALL))
+def test_a_solvable_puzzle_gets_no_proof(made: tuple[Puzzle, tuple[str, ...]]) -> None:
+    puzzle, _ = made
+    assert prove(puzzle) is None
+    assert explain(puzzle) is None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(**SMALL), st.integers(0, 2**32 - 1))
+def test_a_broken_puzzle_is_proved_unsolvable_exactly_when_it_is(
+    made: tuple[Puzzle, tuple[str, ...]], seed: int
+) -> None:
+    puzzle = break_one_letter(made[0], random.Random(seed))
+    solvable = has_solution(puzzle)
+    cheap = prove(puzzle)
+    if solvable:
+        assert cheap is None, "prove fired on a solvable puzzle"
+        assert explain(puzzle) is None
+        return
+    if cheap is not None:
+        assert not fillable(puzzle, cheap.core)
+    proof = explain(puzzle)
+    assert proof is not None
+    assert proof.minimal
+    assert_minimal_core(puzzle, proof)
+
+
+# ---------------------------------------------------------------- speed
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_the_cheap_layers_are_fast(name: str) -> None:
+    puzzle = load_example(name)
+    best = min(_seconds(puzzle) for _ in range(5))
+    assert best < 0.010
+
+
+def _seconds(puzzle: Puzzle) -> float:
+    started = time.perf_counter()
+    prove(puzzle)
+    return time.perf_counter() - started
