@@ -1,4 +1,5 @@
-"""The `crossword` command: `solve` one puzzle, `compare` the two engines.
+"""The `crossword` command: `solve` one puzzle, `check` whether it can be
+solved (and prove it cannot), `compare` the two engines.
 
 The JSON of `solve --output json` and the exit codes are a contract: scripts
 rely on them, so they change only on purpose (see the --help epilogs).
@@ -12,10 +13,12 @@ import math
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from importlib import metadata
 
-from pybridge import compare
+from pybridge import compare, proofs
 from pybridge.errors import CrosswordError, InputError, MissingDependency
+from pybridge.model import Puzzle
 from pybridge.readers import FORMATS, load
 from pybridge.render import outcome_json
 from pybridge.solver import DEFAULT_STRATEGY, ENGINES, STRATEGIES, Outcome, Stats, run
@@ -38,6 +41,23 @@ exit codes:
   130  interrupted (Ctrl-C)
 
 Results and verdicts go to stdout; errors, notices and --stats to stderr.
+"""
+
+CHECK_EPILOG = """\
+Proof layers, cheapest first: length (word and site lengths differ), no-fit
+(a site no word fits, or a word that fits no site), hall (k sites that fit
+fewer than k words between them), propagation (letters propagated through the
+crossings leave a site or a cell with nothing), search (the exhaustive search
+finds nothing). The core is a set of sites that cannot all be filled, shrunk
+until dropping any one of them makes it fillable; it is drawn with * on its
+open cells.
+
+exit codes:
+  0    solvable (one solution is printed)
+  1    unsolvable (the proof is printed)
+  2    bad input, bad usage or a missing dependency (the message is on stderr)
+  3    the time limit (--timeout) was reached before a verdict
+  130  interrupted (Ctrl-C)
 """
 
 COMPARE_EPILOG = """\
@@ -121,6 +141,24 @@ def _version() -> str:
         return "(version unknown: the package is not installed)"
 
 
+def _add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
+    """The puzzle and how to search it: shared by solve and check."""
+    parser.add_argument("file", metavar="FILE", help="the puzzle (P-99 .dat or fill-in grid)")
+    parser.add_argument("--words", metavar="FILE", help="the word list of a fill-in puzzle")
+    parser.add_argument("--format", choices=FORMATS, help="the puzzle format (default: sniffed)")
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        help="search engine (default: prolog when SWI-Prolog loads, else python)",
+    )
+    parser.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default=DEFAULT_STRATEGY,
+        help=f"search order (default: {DEFAULT_STRATEGY})",
+    )
+
+
 def _add_solve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     solve = commands.add_parser(
         "solve",
@@ -129,25 +167,17 @@ def _add_solve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=SOLVE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    solve.add_argument("file", metavar="FILE", help="the puzzle (P-99 .dat or fill-in grid)")
-    solve.add_argument("--words", metavar="FILE", help="the word list of a fill-in puzzle")
-    solve.add_argument("--format", choices=FORMATS, help="the puzzle format (default: sniffed)")
-    solve.add_argument(
-        "--engine",
-        choices=ENGINES,
-        help="search engine (default: prolog when SWI-Prolog loads, else python)",
-    )
-    solve.add_argument(
-        "--strategy",
-        choices=STRATEGIES,
-        default=DEFAULT_STRATEGY,
-        help=f"search order (default: {DEFAULT_STRATEGY})",
-    )
+    _add_puzzle_arguments(solve)
     how_many = solve.add_mutually_exclusive_group()
     how_many.add_argument("--all", action="store_true", help="print every solution")
     how_many.add_argument("--count", action="store_true", help="count the solutions")
     how_many.add_argument(
         "--limit", type=positive_int, metavar="N", help="print up to N solutions (default: 1)"
+    )
+    how_many.add_argument(
+        "--unique",
+        action="store_true",
+        help="stop at the second solution and say whether exactly one exists",
     )
     solve.add_argument(
         "--timeout",
@@ -165,6 +195,30 @@ def _add_solve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )
     solve.set_defaults(handler=solve_command)
+
+
+def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    check = commands.add_parser(
+        "check",
+        help="say whether a puzzle is solvable, and prove it when it is not",
+        description=(
+            "Decide whether a puzzle has a solution. If it has, print one; if not,\n"
+            "print why: the proof layer, the reason, and a minimal core of sites."
+        ),
+        epilog=CHECK_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_puzzle_arguments(check)
+    check.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="give up after about this many seconds (exit code 3)",
+    )
+    check.add_argument(
+        "--output", choices=("text", "json"), default="text", help="text or json (default: text)"
+    )
+    check.set_defaults(handler=check_command)
 
 
 def _add_compare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -244,6 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     _add_solve(commands)
+    _add_check(commands)
     _add_compare(commands)
     return parser
 
@@ -260,6 +315,9 @@ def _verdict(outcome: Outcome, timeout: float | None) -> list[str]:
     if outcome.status == "timeout":
         return [f"time limit of {timeout:g} s reached after {_plural(found, 'solution')}"]
     lines = [] if outcome.count is None else [_plural(found, "solution")]
+    if outcome.unique is not None:
+        lines.append("unique: exactly one solution" if outcome.unique else
+                     "not unique: at least two solutions (both shown)")
     if outcome.status == "unsolvable":
         lines.append(f"no solution: {outcome.reason}")
     return lines
@@ -291,6 +349,7 @@ def solve_command(args: argparse.Namespace) -> int:
         strategy=args.strategy,
         limit=limit,
         count=args.count,
+        unique=args.unique,
         timeout=args.timeout,
     )
     if args.output == "json":
@@ -299,6 +358,48 @@ def solve_command(args: argparse.Namespace) -> int:
         print(outcome_text(outcome, args.timeout))
         if args.stats:
             print(stats_text(outcome.stats), file=sys.stderr)
+    return _EXIT_BY_STATUS[outcome.status]
+
+
+# ---------------------------------------------------------------- check
+
+
+def check_outcome(args: argparse.Namespace) -> tuple[Puzzle, Outcome]:
+    """Search for one solution; when there is none, explain why with a
+    minimal core (in the time the search left over)."""
+    puzzle = load(args.file, args.words, args.format)
+    outcome = run(puzzle, engine=args.engine, strategy=args.strategy, timeout=args.timeout)
+    if outcome.status != "unsolvable":
+        return puzzle, outcome
+    left = None if args.timeout is None else max(args.timeout - outcome.stats.seconds, 0.05)
+    proof = proofs.explain(puzzle, timeout=left, engine=outcome.stats.engine)
+    if proof is not None:
+        outcome.proof = proof
+        outcome.reason = proof.reason if proof.layer == "length" else proofs.proof_sentence(proof)
+    return puzzle, outcome
+
+
+def check_text(puzzle: Puzzle, outcome: Outcome, timeout: float | None) -> str:
+    if outcome.status == "solved":
+        return f"solvable\n{outcome.solutions[0]}"
+    if outcome.status == "timeout":
+        return f"time limit of {timeout:g} s reached before a verdict"
+    proof = outcome.proof
+    assert proof is not None  # an unsolvable outcome always carries its proof
+    lines = [f"unsolvable (layer: {proof.layer})", proofs.proof_sentence(proof)]
+    if proof.layer != "length" and not proof.minimal:
+        lines.append("(the core may not be minimal: the time ran out while shrinking it)")
+    marked = replace(puzzle, grid=proofs.core_grid(puzzle, proof))
+    lines += [f"core ({proofs.CORE_MARK} marks its open cells):", str(marked)]
+    return "\n".join(lines)
+
+
+def check_command(args: argparse.Namespace) -> int:
+    puzzle, outcome = check_outcome(args)
+    if args.output == "json":
+        print(json.dumps(outcome_json(outcome), ensure_ascii=False, indent=2))
+    else:
+        print(check_text(puzzle, outcome, args.timeout))
     return _EXIT_BY_STATUS[outcome.status]
 
 

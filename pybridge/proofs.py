@@ -182,7 +182,7 @@ def _where(cell: Cell) -> str:
 # ---------------------------------------------------------------- length
 
 
-def _length_proof(puzzle: Puzzle, sites: tuple[Site, ...], reason: str) -> Proof:
+def length_proof(puzzle: Puzzle, sites: tuple[Site, ...], reason: str) -> Proof:
     words = Counter(len(w) for w in puzzle.words)
     slots = Counter(site.length for site in sites)
     differ = {n for n in words.keys() | slots.keys() if words[n] != slots[n]}
@@ -402,7 +402,7 @@ class _Propagation:
         used_up = {
             1 << u: _Taken(u, tuple(held))
             for u, held in holders.items()
-            if len(held) >= self.model.copies[u] - 1
+            if len(held) >= self.model.copies[u]
         }
         gone = sum(used_up)  # distinct bits: their sum is their union
         # a site left with a single word either holds a used-up word or none
@@ -490,33 +490,37 @@ def _deadline(timeout: float | None) -> float | None:
     return None if timeout is None else time.perf_counter() + timeout
 
 
-def prove(puzzle: Puzzle, *, timeout: float | None = None) -> Proof | None:
+def prove(
+    puzzle: Puzzle, *, sites: tuple[Site, ...] | None = None, timeout: float | None = None
+) -> Proof | None:
     """A proof from the cheap layers (length, no-fit, hall, propagation), or
     None when none applies within `timeout` seconds. The core is the set of
     sites the argument uses, not yet shrunk (minimal is False unless it is a
-    single site); a proof here is never wrong, None proves nothing."""
+    single site); a proof here is never wrong, None proves nothing. `sites`
+    saves finding the sites again when the caller has them."""
     deadline = _deadline(timeout)
-    sites = find_sites(puzzle)
+    sites = find_sites(puzzle) if sites is None else sites
     mismatch = length_mismatch(puzzle, sites)
     if mismatch is not None:
-        return _length_proof(puzzle, sites, mismatch)
+        return length_proof(puzzle, sites, mismatch)
     return _prove_exact(_model(puzzle, sites), deadline)
 
 
 def explain(
-    puzzle: Puzzle, *, timeout: float | None = None, engine: str = "python"
+    puzzle: Puzzle, *, timeout: float | None = None, engine: str | None = "python"
 ) -> Proof | None:
-    """Like `prove`, then the exhaustive search (with `engine`) if no cheap
-    layer applies, then the core shrunk to a minimal one. None when the
-    puzzle has a solution or the time ran out before a proof was found.
-    `timeout` bounds the whole call; without it the search is unbounded and
-    the shrinking gets MINIMISE_SECONDS. When the shrinking runs out of time
-    the core found so far is returned with minimal False."""
+    """Like `prove`, then the exhaustive search with `engine` (as in
+    solver.run: None picks one) if no cheap layer applies, then the core
+    shrunk to a minimal one by the Python engine. None when the puzzle has a
+    solution or the time ran out before a proof was found. `timeout` bounds
+    the whole call; without it the search is unbounded and the shrinking
+    gets MINIMISE_SECONDS. When the shrinking runs out of time the core found
+    so far is returned with minimal False."""
     deadline = _deadline(timeout)
     sites = find_sites(puzzle)
     mismatch = length_mismatch(puzzle, sites)
     if mismatch is not None:
-        return _length_proof(puzzle, sites, mismatch)
+        return length_proof(puzzle, sites, mismatch)
     model = _model(puzzle, sites)
     proof = _prove_exact(model, deadline) or _searched(model, engine, deadline)
     if proof is None:
@@ -537,7 +541,7 @@ def _search_proof(model: _Model, kept: Iterable[int], nodes: int) -> Proof:
     return Proof("search", reason, core, _listed(model, words), nodes, minimal=False)
 
 
-def _searched(model: _Model, engine: str, deadline: float | None) -> Proof | None:
+def _searched(model: _Model, engine: str | None, deadline: float | None) -> Proof | None:
     """Layer (e) on the whole puzzle: a proof if the search exhausts it."""
     remaining = None if deadline is None else deadline - time.perf_counter()
     if remaining is not None and remaining <= 0:

@@ -104,6 +104,8 @@ def _describe(ch: str) -> str:
         return "a space"
     if ch == "\t":
         return "a tab"
+    if ch == "'":
+        return "an apostrophe (')"
     if ch.isprintable():
         return f"'{ch}'"
     return f"U+{ord(ch):04X}"

@@ -84,7 +84,8 @@ def _solution_json(solution: Solution) -> dict[str, Any]:
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    """The `--json` document: status, solutions, optional count and reason, stats."""
+    """The `--json` document: status, solutions, then count, reason, proof and
+    unique where known, and stats."""
     doc: dict[str, Any] = {
         "status": outcome.status,
         "solutions": [_solution_json(s) for s in outcome.solutions],
@@ -93,6 +94,12 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         doc["count"] = outcome.count
     if outcome.reason is not None:
         doc["reason"] = outcome.reason
+    if outcome.proof is not None:
+        from pybridge.proofs import proof_json
+
+        doc["proof"] = proof_json(outcome.proof)
+    if outcome.unique is not None:
+        doc["unique"] = outcome.unique
     stats = outcome.stats
     doc["stats"] = {
         "engine": stats.engine,

@@ -8,11 +8,14 @@ import time
 from collections import Counter
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pybridge import engine as python_engine
 from pybridge.model import BLOCK, Cell, Placement, Puzzle, Solution
 from pybridge.sites import Site, find_sites
+
+if TYPE_CHECKING:
+    from pybridge.proofs import Proof
 
 STRATEGIES = ("given", "sorted", "mrv")
 DEFAULT_STRATEGY = "mrv"
@@ -32,11 +35,16 @@ class Stats:
 
 @dataclass
 class Outcome:
+    """What a search came to. `count` is set when counting, `reason` and
+    `proof` when unsolvable, `unique` when uniqueness was asked and settled."""
+
     status: Status
     solutions: list[Solution] = field(default_factory=list)
     count: int | None = None
     reason: str | None = None
     stats: Stats = field(default_factory=lambda: Stats("python", DEFAULT_STRATEGY))
+    proof: Proof | None = None
+    unique: bool | None = None
 
 
 _NUMBER_WORDS = (
@@ -105,10 +113,15 @@ def run(
     strategy: str = DEFAULT_STRATEGY,
     limit: int | None = 1,
     count: bool = False,
+    unique: bool = False,
     timeout: float | None = None,
+    prove: bool = True,
 ) -> Outcome:
-    """Search `puzzle`: up to `limit` solutions (None: all), or with `count`
-    count them all without keeping them."""
+    """Search `puzzle`: up to `limit` solutions (None: all); with `count`
+    count them all without keeping them; with `unique` stop at the second
+    solution and say whether there is exactly one. With `prove` the cheap
+    proofs of pybridge.proofs run first, so an unsolvable puzzle is answered
+    without a search where they can show it (else only lengths are checked)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}: choose from {', '.join(STRATEGIES)}")
     if timeout is not None and timeout <= 0:
@@ -117,16 +130,48 @@ def run(
     stats = Stats(chosen, strategy)
     started = time.perf_counter()
     sites = find_sites(puzzle)
-    reason = length_mismatch(puzzle, sites)
-    if reason is not None:
+    proof = _cheap_proof(puzzle, sites, prove, timeout)
+    if proof is not None:
         stats.seconds = time.perf_counter() - started
-        return Outcome("unsolvable", [], 0 if count else None, reason, stats)
+        return Outcome("unsolvable", [], 0 if count else None, _reason(proof), stats, proof)
     search = _prolog_search if chosen == "prolog" else _python_search
-    status, found, n = search(puzzle, sites, strategy, limit, count, timeout, stats)
+    status, found, n = search(
+        puzzle, sites, strategy, 2 if unique else limit, count, timeout, stats
+    )
     stats.seconds = time.perf_counter() - started
-    solutions = [make_solution(puzzle, sites, words) for words in found]
-    reason = "the search space is exhausted" if status == "unsolvable" else None
-    return Outcome(status, solutions, n if count else None, reason, stats)
+    outcome = Outcome(status, [make_solution(puzzle, sites, w) for w in found], stats=stats)
+    outcome.count = n if count else None
+    if unique and status != "timeout":
+        outcome.unique = n == 1
+    if status == "unsolvable":
+        outcome.proof = _exhausted(puzzle, sites, stats.nodes)
+        outcome.reason = outcome.proof.reason
+    return outcome
+
+
+def _cheap_proof(
+    puzzle: Puzzle, sites: tuple[Site, ...], prove: bool, timeout: float | None
+) -> Proof | None:
+    # Imported here: pybridge.proofs builds on this module.
+    from pybridge import proofs
+
+    if prove:
+        return proofs.prove(puzzle, sites=sites, timeout=timeout)
+    mismatch = length_mismatch(puzzle, sites)
+    return None if mismatch is None else proofs.length_proof(puzzle, sites, mismatch)
+
+
+def _reason(proof: Proof) -> str:
+    from pybridge import proofs
+
+    return proof.reason if proof.layer == "length" else proofs.proof_sentence(proof)
+
+
+def _exhausted(puzzle: Puzzle, sites: tuple[Site, ...], nodes: int) -> Proof:
+    from pybridge import proofs
+
+    reason = f"the search space is exhausted after {nodes} node{'s' * (nodes != 1)}"
+    return proofs.Proof("search", reason, sites, tuple(puzzle.words), nodes, minimal=False)
 
 
 _SearchResult = tuple[Status, list[list[str]], int]
@@ -221,7 +266,7 @@ def solve(
             raise TimeoutError(f"no further solution found within {timeout} s")
         return
     sites = find_sites(puzzle)
-    if length_mismatch(puzzle, sites) is not None:
+    if _cheap_proof(puzzle, sites, True, timeout) is not None:
         return
     counters = python_engine.Counters(deadline=_deadline(timeout))
     steps = _python_steps(puzzle, sites, strategy, counters)

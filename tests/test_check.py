@@ -1,0 +1,103 @@
+"""`crossword check` and `solve --unique`: verdicts, proofs, cores, exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pybridge.cli import main
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(["check", *argv])
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("engine", ["prolog", "python"])
+def test_solvable_puzzle_prints_one_solution(
+    engine: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = check(capsys, str(DATA / "demo.dat"), "--engine", engine)
+    assert code == 0
+    assert out.startswith("solvable\nPYTHON\n")
+
+
+@pytest.mark.parametrize(
+    ("name", "layer", "core"),
+    [
+        ("hall/three-s.dat", "hall", ["1-Across", "1-Down", "3-Down"]),
+        ("propagation/chomp.dat", "propagation", ["1-Down", "3-Down", "4-Across"]),
+        ("search/ring.dat", "search", ["1-Across", "2-Down", "3-Across"]),
+    ],
+)
+def test_unsolvable_puzzle_names_layer_and_core(
+    name: str, layer: str, core: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = check(capsys, str(DATA / "unsolvable" / name))
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0] == f"unsolvable (layer: {layer})"
+    assert lines[1].startswith(", ".join(core[:-1]) + " and " + core[-1] + " cannot all be filled")
+    marked = {(r, c) for r, row in enumerate(lines[3:]) for c, ch in enumerate(row) if ch == "*"}
+    assert marked, "the core's cells are drawn"
+
+
+def test_json_carries_the_minimal_core(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = check(capsys, str(DATA / "unsolvable" / "search" / "ring.dat"), "--output", "json")
+    doc = json.loads(out)
+    assert code == 1
+    assert doc["status"] == "unsolvable"
+    proof = doc["proof"]
+    assert proof["layer"] == "search"
+    assert proof["minimal"] is True
+    assert proof["core"] == [
+        {"number": 1, "direction": "across"},
+        {"number": 2, "direction": "down"},
+        {"number": 3, "direction": "across"},
+    ]
+
+
+def test_length_layer_on_p7_09c(shared_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = check(capsys, str(shared_dir / "corpus" / "p99" / "p7_09c.dat"))
+    assert code == 1
+    assert out.splitlines()[0] == "unsolvable (layer: length)"
+    assert "10 five-letter words for 11 five-letter sites" in out
+    assert "10 six-letter words for 9 six-letter sites" in out
+
+
+def test_solve_reports_a_cheap_proof_without_searching(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = str(DATA / "unsolvable" / "hall" / "three-s.dat")
+    assert main(["solve", path, "--output", "json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["proof"]["layer"] == "hall"
+    assert doc["stats"]["nodes"] == 0
+    assert "cannot all be filled" in doc["reason"]
+
+
+@pytest.mark.parametrize("engine", ["prolog", "python"])
+@pytest.mark.parametrize(("number", "unique"), [("3", False), ("4", True)])
+def test_unique(
+    engine: str, number: str, unique: bool, shared_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fillin = shared_dir / "corpus" / "fillin"
+    argv = ["solve", str(fillin / f"puzzle{number}"), "--words", str(fillin / f"words{number}")]
+    assert main([*argv, "--unique", "--engine", engine, "--output", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["unique"] is unique
+    assert len(doc["solutions"]) == (1 if unique else 2)
+    assert main([*argv, "--unique", "--engine", engine]) == 0
+    verdict = capsys.readouterr().out.splitlines()[-1]
+    assert verdict.startswith("unique" if unique else "not unique")
+
+
+def test_check_timeout_exits_3(capsys: pytest.CaptureFixture[str], shared_dir: Path) -> None:
+    path = shared_dir / "corpus" / "p99" / "p7_09b.dat"
+    code, out = check(capsys, str(path), "--strategy", "given", "--timeout", "0.2")
+    assert code == 3
+    assert out.startswith("time limit of 0.2 s reached")
