@@ -300,10 +300,18 @@ open_site(ByLength, Words, Counts, I-Linked, Vars,
     sort(Linked, Neighbours),
     length(Vars, L),
     (   memberchk(L-Ids, ByLength)
-    ->  include(fits(Vars, Words, Counts), Ids, Domain)
+    ->  initial_domain(Vars, Ids, Words, Counts, Domain)
     ;   Domain = []
     ),
     length(Domain, Size).
+
+%   Every word still has a copy to place here, so a site with no letter yet
+%   takes every word of its length; that shortcut matters for dictionaries.
+initial_domain(Vars, Ids, Words, Counts, Domain) :-
+    (   maplist(var, Vars)
+    ->  Domain = Ids
+    ;   include(fits(Vars, Words, Counts), Ids, Domain)
+    ).
 
 %   ids_by_length(+Words, -ByLength): Length-Ids pairs, Ids ascending.
 ids_by_length(Words, ByLength) :-

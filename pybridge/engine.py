@@ -174,13 +174,19 @@ def _mrv(
     left = Counter(words)
     counts = [left[w] for w in distinct]
     neighbours, crossings = _neighbours(sites)
+    by_length: dict[int, list[int]] = {}
+    for u, word in enumerate(distinct):
+        by_length.setdefault(len(word), []).append(u)
 
     def fitting(site: int, candidates: Sequence[int]) -> tuple[int, ...]:
-        cells = sites[site]
+        """The candidates (all of the site's length) still left that match
+        the letters already in the site."""
+        letters = board.letters
+        fixed = [(k, letters[cell]) for k, cell in enumerate(sites[site]) if cell in letters]
         return tuple(
             u
             for u in candidates
-            if counts[u] > 0 and len(distinct[u]) == len(cells) and board.fits(distinct[u], cells)
+            if counts[u] > 0 and all(distinct[u][k] == ch for k, ch in fixed)
         )
 
     def open_site(site: int, domain: tuple[int, ...]) -> _Open:
@@ -214,8 +220,9 @@ def _mrv(
             counts[u] += 1
             board.erase(written)
 
-    every = range(len(distinct))
-    return step([open_site(i, fitting(i, every)) for i in range(len(sites))])
+    return step(
+        [open_site(i, fitting(i, by_length.get(len(sites[i]), ()))) for i in range(len(sites))]
+    )
 
 
 def _neighbours(sites: Sequence[Sequence[Cell]]) -> tuple[list[set[int]], list[int]]:

@@ -45,3 +45,8 @@ class InputError(CrosswordError):
 
 class MissingDependency(CrosswordError):
     """Something the requested engine needs is not installed."""
+
+
+class UsageError(CrosswordError):
+    """A request that cannot be carried out as asked (e.g. a strategy that
+    does not apply to the puzzle's mode)."""

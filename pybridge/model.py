@@ -15,13 +15,17 @@ BLOCK = "#"
 OPEN = "."
 
 Direction = Literal["across", "down"]
-Format = Literal["p99", "fillin"]
+Format = Literal["p99", "fillin", "cs50", "rp2016", "grid"]
+Mode = Literal["exact", "lexicon"]
 Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
 class Puzzle:
-    """An exact fill-in puzzle: every word in `words` is placed exactly once."""
+    """A framework and its words. In "exact" mode (fill-in puzzles) every
+    word in `words` is placed exactly once; in "lexicon" mode (construction)
+    `words` is a dictionary of distinct entries, each site takes a different
+    one, and most are never used."""
 
     words: tuple[str, ...]
     grid: tuple[str, ...]
@@ -30,6 +34,7 @@ class Puzzle:
     # Width of each framework row as written (before padding), so that text
     # output can reproduce the P-99 layout; empty means "all full width".
     row_widths: tuple[int, ...] = field(default=(), compare=False)
+    mode: Mode = "exact"
 
     @property
     def height(self) -> int:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from pybridge import engine as python_engine
+from pybridge.errors import UsageError
 from pybridge.model import BLOCK, Cell, Placement, Puzzle, Solution
 from pybridge.sites import Site, find_sites
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from pybridge.proofs import Proof
 
 STRATEGIES = ("given", "sorted", "mrv")
+# given and sorted place the listed words one by one, so they need exact mode.
+LEXICON_STRATEGIES = ("mrv",)
 DEFAULT_STRATEGY = "mrv"
 ENGINES = ("prolog", "python")
 
@@ -122,8 +125,7 @@ def run(
     solution and say whether there is exactly one. With `prove` the cheap
     proofs of pybridge.proofs run first, so an unsolvable puzzle is answered
     without a search where they can show it (else only lengths are checked)."""
-    if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}: choose from {', '.join(STRATEGIES)}")
+    check_strategy(puzzle, strategy)
     if timeout is not None and timeout <= 0:
         raise ValueError("timeout must be a positive number of seconds")
     chosen = choose_engine(engine)
@@ -149,6 +151,16 @@ def run(
     return outcome
 
 
+def check_strategy(puzzle: Puzzle, strategy: str) -> None:
+    """Raise UsageError unless `strategy` can search `puzzle`."""
+    allowed = LEXICON_STRATEGIES if puzzle.mode == "lexicon" else STRATEGIES
+    if strategy not in allowed:
+        raise UsageError(
+            f"strategy {strategy!r} does not apply to a {puzzle.mode} puzzle: "
+            f"choose from {', '.join(allowed)}"
+        )
+
+
 def _cheap_proof(
     puzzle: Puzzle, sites: tuple[Site, ...], prove: bool, timeout: float | None
 ) -> Proof | None:
@@ -157,6 +169,8 @@ def _cheap_proof(
 
     if prove:
         return proofs.prove(puzzle, sites=sites, timeout=timeout)
+    if puzzle.mode == "lexicon":  # most words stay unused: lengths need not match
+        return None
     mismatch = length_mismatch(puzzle, sites)
     return None if mismatch is None else proofs.length_proof(puzzle, sites, mismatch)
 
@@ -258,6 +272,7 @@ def solve(
     produces them lazily; the Prolog engine runs its search on the first
     request (up to `limit` solutions, all by default). Raises TimeoutError
     when `timeout` seconds pass before the search is done."""
+    check_strategy(puzzle, strategy)
     chosen = choose_engine(engine)
     if chosen == "prolog":
         outcome = run(puzzle, engine=chosen, strategy=strategy, limit=limit, timeout=timeout)
