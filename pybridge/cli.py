@@ -15,12 +15,14 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from importlib import metadata
+from pathlib import Path
+from typing import Any
 
 from pybridge import compare, proofs
 from pybridge.errors import CrosswordError, InputError, MissingDependency
 from pybridge.model import Puzzle
 from pybridge.readers import FORMATS, load
-from pybridge.render import outcome_json
+from pybridge.render import blocks_text, outcome_json
 from pybridge.solver import DEFAULT_STRATEGY, ENGINES, STRATEGIES, Outcome, Stats, run
 
 EXIT_SOLVED = 0
@@ -34,8 +36,8 @@ _EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE, "timeou
 SOLVE_EPILOG = """\
 exit codes:
   0    solved: at least one solution (with --count: a count of at least 1)
-  1    proven unsolvable: the search space is exhausted, or the word lengths
-       cannot match the site lengths (the reason is printed)
+  1    proven unsolvable: a proof layer (length, no-fit, hall, propagation)
+       or the exhausted search shows it (the reason is printed)
   2    bad input, bad usage or a missing dependency (the message is on stderr)
   3    the time limit (--timeout) was reached before the search finished
   130  interrupted (Ctrl-C)
@@ -131,6 +133,36 @@ def plot_file(text: str) -> str:
     return text
 
 
+OUTPUT_HELP = (
+    "text (the filled puzzle in its own notation), blocks (text with █ for blocked cells), "
+    "json, or png FILE / svg FILE (a picture like a printed crossword; put the puzzle FILE "
+    "before --output); default: text"
+)
+PICTURES = ("png", "svg")
+
+
+class OutputAction(argparse.Action):
+    """--output text|blocks|json, or --output png|svg FILE: stored as (kind, file)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        kind, *rest = [str(v) for v in (values or [])]
+        wanted = 1 if kind in PICTURES else 0
+        if kind not in ("text", "blocks", "json", *PICTURES):
+            parser.error(f"--output: unknown kind {kind!r}: text, blocks, json, png FILE, svg FILE")
+        if len(rest) != wanted:
+            what = f"{kind} takes one FILE" if wanted else f"{kind} takes no FILE"
+            parser.error(f"--output {what}, got {len(rest)} (write the puzzle FILE first)")
+        if rest and not rest[0].lower().endswith(f".{kind}"):
+            parser.error(f"--output {kind}: the file name must end in .{kind}, got {rest[0]!r}")
+        setattr(namespace, self.dest, (kind, rest[0] if rest else None))
+
+
 # ---------------------------------------------------------------- the parser
 
 
@@ -187,9 +219,11 @@ def _add_solve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     solve.add_argument(
         "--output",
-        choices=("text", "json"),
-        default="text",
-        help="text (the filled puzzle) or json (default: text)",
+        nargs="+",
+        action=OutputAction,
+        default=("text", None),
+        metavar=("KIND", "FILE"),
+        help=OUTPUT_HELP,
     )
     solve.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
@@ -216,7 +250,12 @@ def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="give up after about this many seconds (exit code 3)",
     )
     check.add_argument(
-        "--output", choices=("text", "json"), default="text", help="text or json (default: text)"
+        "--output",
+        nargs="+",
+        action=OutputAction,
+        default=("text", None),
+        metavar=("KIND", "FILE"),
+        help=OUTPUT_HELP,
     )
     check.set_defaults(handler=check_command)
 
@@ -316,21 +355,25 @@ def _verdict(outcome: Outcome, timeout: float | None) -> list[str]:
         return [f"time limit of {timeout:g} s reached after {_plural(found, 'solution')}"]
     lines = [] if outcome.count is None else [_plural(found, "solution")]
     if outcome.unique is not None:
-        lines.append("unique: exactly one solution" if outcome.unique else
-                     "not unique: at least two solutions (both shown)")
+        lines.append(
+            "unique: exactly one solution"
+            if outcome.unique
+            else "not unique: at least two solutions (both shown)"
+        )
     if outcome.status == "unsolvable":
         lines.append(f"no solution: {outcome.reason}")
     return lines
 
 
-def outcome_text(outcome: Outcome, timeout: float | None) -> str:
+def outcome_text(outcome: Outcome, timeout: float | None, blocks: bool = False) -> str:
     """What `solve` prints on stdout: the solutions, a blank line between two,
     then the count and the verdict, if any."""
-    blocks = [str(solution) for solution in outcome.solutions]
+    show = blocks_text if blocks else str
+    parts = [show(solution) for solution in outcome.solutions]
     verdict = _verdict(outcome, timeout)
     if verdict:
-        blocks.append("\n".join(verdict))
-    return "\n\n".join(blocks)
+        parts.append("\n".join(verdict))
+    return "\n\n".join(parts)
 
 
 def stats_text(stats: Stats) -> str:
@@ -352,13 +395,33 @@ def solve_command(args: argparse.Namespace) -> int:
         unique=args.unique,
         timeout=args.timeout,
     )
-    if args.output == "json":
+    kind, path = args.output
+    if kind == "json":
         print(json.dumps(outcome_json(outcome), ensure_ascii=False, indent=2))
+    elif kind in PICTURES:
+        print(f"wrote {draw(puzzle, outcome, path)}")
+        if outcome.status != "solved":
+            print("\n".join(_verdict(outcome, args.timeout)))
     else:
-        print(outcome_text(outcome, args.timeout))
-        if args.stats:
-            print(stats_text(outcome.stats), file=sys.stderr)
+        print(outcome_text(outcome, args.timeout, blocks=kind == "blocks"))
+    if args.stats and kind != "json":
+        print(stats_text(outcome.stats), file=sys.stderr)
     return _EXIT_BY_STATUS[outcome.status]
+
+
+def draw(puzzle: Puzzle, outcome: Outcome, path: str) -> Path:
+    """A picture of the first solution, or of the framework with the proof's
+    core marked when there is none."""
+    from pybridge import pictures
+
+    if outcome.solutions:
+        return pictures.write_picture(puzzle, outcome.solutions[0].grid, Path(path))
+    marked = (
+        frozenset(c for site in outcome.proof.core for c in site.cells)
+        if outcome.proof
+        else frozenset()
+    )
+    return pictures.write_picture(puzzle, puzzle.grid, Path(path), marked=marked)
 
 
 # ---------------------------------------------------------------- check
@@ -379,9 +442,12 @@ def check_outcome(args: argparse.Namespace) -> tuple[Puzzle, Outcome]:
     return puzzle, outcome
 
 
-def check_text(puzzle: Puzzle, outcome: Outcome, timeout: float | None) -> str:
+def check_text(
+    puzzle: Puzzle, outcome: Outcome, timeout: float | None, blocks: bool = False
+) -> str:
     if outcome.status == "solved":
-        return f"solvable\n{outcome.solutions[0]}"
+        first = outcome.solutions[0]
+        return f"solvable\n{blocks_text(first) if blocks else first}"
     if outcome.status == "timeout":
         return f"time limit of {timeout:g} s reached before a verdict"
     proof = outcome.proof
@@ -396,10 +462,14 @@ def check_text(puzzle: Puzzle, outcome: Outcome, timeout: float | None) -> str:
 
 def check_command(args: argparse.Namespace) -> int:
     puzzle, outcome = check_outcome(args)
-    if args.output == "json":
+    kind, path = args.output
+    if kind == "json":
         print(json.dumps(outcome_json(outcome), ensure_ascii=False, indent=2))
+    elif kind in PICTURES:
+        print(f"wrote {draw(puzzle, outcome, path)}")
+        print(check_text(puzzle, outcome, args.timeout).splitlines()[0])
     else:
-        print(check_text(puzzle, outcome, args.timeout))
+        print(check_text(puzzle, outcome, args.timeout, blocks=kind == "blocks"))
     return _EXIT_BY_STATUS[outcome.status]
 
 

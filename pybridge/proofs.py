@@ -439,13 +439,17 @@ class _Propagation:
         """`sites` and every site that the loss of their words depends on."""
         involved = set(sites)
         todo = [(s, self.model.candidates[s] & ~self.domains[s]) for s in involved]
-        done: set[tuple[int, int]] = set()
+        # Per site, the lost words whose causes are traced already. It must be
+        # kept per word, not per cause: a cause first reached for some of the
+        # words it removed still owes the antecedents of the others.
+        traced: dict[int, int] = defaultdict(int)
         while todo:
             site, lost = todo.pop()
             involved.add(site)
-            for k, (removed, cause) in enumerate(self.causes[site]):
-                if removed & lost and (site, k) not in done:
-                    done.add((site, k))
+            lost &= ~traced[site]
+            traced[site] |= lost
+            for removed, cause in self.causes[site]:
+                if removed & lost:
                     todo.extend(self._antecedents(site, removed & lost, cause))
         return involved
 

@@ -34,6 +34,14 @@ def solution_text(solution: Solution) -> str:
     return "\n".join(solution.grid)
 
 
+BLOCK_GLYPH = "█"
+
+
+def blocks_text(solution: Solution) -> str:
+    """The filled grid at full width with █ for blocked cells (CS50's look)."""
+    return "\n".join(row.replace(BLOCK, BLOCK_GLYPH) for row in solution.grid)
+
+
 def framework_text(puzzle: Puzzle) -> str:
     """The empty framework as the puzzle's own format writes it."""
     if puzzle.format == "p99":

@@ -101,3 +101,42 @@ def test_check_timeout_exits_3(capsys: pytest.CaptureFixture[str], shared_dir: P
     code, out = check(capsys, str(path), "--strategy", "given", "--timeout", "0.2")
     assert code == 3
     assert out.startswith("time limit of 0.2 s reached")
+
+
+def test_blocks_output_draws_blocked_cells_as_full_blocks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["solve", str(DATA / "duplicates.dat"), "--output", "blocks"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["TREAD", "O███A", "TREAD"]
+
+
+@pytest.mark.parametrize("kind", ["png", "svg"])
+def test_picture_output_writes_the_file_and_says_where(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / f"answer.{kind}"
+    assert main(["solve", str(DATA / "demo.dat"), "--output", kind, str(target)]) == 0
+    assert capsys.readouterr().out.strip() == f"wrote {target}"
+    assert target.stat().st_size > 0
+
+
+def test_check_picture_marks_the_core(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "core.svg"
+    path = str(DATA / "unsolvable" / "hall" / "three-s.dat")
+    assert main(["check", path, "--output", "svg", str(target)]) == 1
+    assert capsys.readouterr().out.splitlines() == [f"wrote {target}", "unsolvable (layer: hall)"]
+    from pybridge.pictures import MARK
+
+    main(["check", path])
+    starred = capsys.readouterr().out.count("*")  # the core's open cells, as text draws them
+    assert target.read_text().count(MARK) == starred > 0
+
+
+@pytest.mark.parametrize(
+    "output", [["png"], ["json", "x.json"], ["png", "x.svg"], ["pdf", "x.pdf"]]
+)
+def test_bad_output_requests_are_usage_errors(
+    output: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", str(DATA / "demo.dat"), "--output", *output]) == 2
+    assert "--output" in capsys.readouterr().err
