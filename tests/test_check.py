@@ -127,9 +127,16 @@ def test_check_picture_marks_the_core(tmp_path: Path, capsys: pytest.CaptureFixt
     assert capsys.readouterr().out.splitlines() == [f"wrote {target}", "unsolvable (layer: hall)"]
     from pybridge.pictures import MARK
 
-    main(["check", path])
-    starred = capsys.readouterr().out.count("*")  # the core's open cells, as text draws them
-    assert target.read_text().count(MARK) == starred > 0
+    from pybridge.readers import load
+    from pybridge.sites import find_sites
+
+    main(["check", path, "--output", "json"])
+    core = {
+        (c["number"], c["direction"]) for c in json.loads(capsys.readouterr().out)["proof"]["core"]
+    }
+    sites = [s for s in find_sites(load(path)) if (s.number, s.direction) in core]
+    cells = {cell for site in sites for cell in site.cells}  # predefined letters included
+    assert target.read_text().count(MARK) == len(cells) > 0
 
 
 @pytest.mark.parametrize(
