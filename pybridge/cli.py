@@ -19,11 +19,20 @@ from pathlib import Path
 from typing import Any
 
 from pybridge import compare, proofs
-from pybridge.errors import CrosswordError, InputError, MissingDependency
+from pybridge.errors import CrosswordError, InputError, MissingDependency, UsageError
+from pybridge.lexicon import GRID_FORMATS, load_dictionary, load_grid
 from pybridge.model import Puzzle
 from pybridge.readers import FORMATS, load
 from pybridge.render import blocks_text, outcome_json
-from pybridge.solver import DEFAULT_STRATEGY, ENGINES, STRATEGIES, Outcome, Stats, run
+from pybridge.solver import (
+    DEFAULT_STRATEGY,
+    ENGINES,
+    STRATEGIES,
+    Outcome,
+    Stats,
+    check_strategy,
+    run,
+)
 
 EXIT_SOLVED = 0
 EXIT_UNSOLVABLE = 1
@@ -175,9 +184,32 @@ def _version() -> str:
 
 def _add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
     """The puzzle and how to search it: shared by solve and check."""
-    parser.add_argument("file", metavar="FILE", help="the puzzle (P-99 .dat or fill-in grid)")
+    parser.add_argument(
+        "file", metavar="FILE", help="the puzzle (P-99 .dat, fill-in grid, or a grid with --dict)"
+    )
     parser.add_argument("--words", metavar="FILE", help="the word list of a fill-in puzzle")
-    parser.add_argument("--format", choices=FORMATS, help="the puzzle format (default: sniffed)")
+    parser.add_argument(
+        "--dict",
+        action="append",
+        dest="dicts",
+        metavar="FILE",
+        help="fill the grid from this dictionary (lexicon mode: each site a different word, "
+        "most unused); repeat to merge several",
+    )
+    parser.add_argument(
+        "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
+    )
+    parser.add_argument(
+        "--grid",
+        type=positive_int,
+        metavar="N",
+        help="the N-th grid of an RP 2016 file (default: every grid in turn)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS + GRID_FORMATS,
+        help="the puzzle format (default: sniffed); cs50, rp2016 and grid go with --dict",
+    )
     parser.add_argument(
         "--engine",
         choices=ENGINES,
@@ -383,8 +415,47 @@ def stats_text(stats: Stats) -> str:
     )
 
 
+def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
+    """The puzzle named on the command line; with --dict, every grid of the
+    file (or the --grid one) with the merged dictionaries as its words."""
+    if not args.dicts:
+        if args.grid is not None or args.encoding is not None:
+            raise UsageError("--grid and --encoding go with --dict")
+        if args.format in GRID_FORMATS:
+            raise UsageError(f"a {args.format} grid is filled from a dictionary: add --dict FILE")
+        return [load(args.file, args.words, args.format)]
+    if args.words is not None:
+        raise UsageError("--words (words to place exactly once) and --dict exclude each other")
+    if args.format in FORMATS:
+        raise UsageError(
+            f"--dict fills a grid ({', '.join(GRID_FORMATS)}), not a {args.format} file"
+        )
+    dictionary = load_dictionary(args.dicts, args.encoding)
+    if dictionary.skipped or dictionary.weighted:
+        print(f"dictionary: {dictionary.summary()}", file=sys.stderr)
+    grids = load_grid(args.file, grid=args.grid, format=args.format)
+    return [replace(grid, words=dictionary.words) for grid in grids]
+
+
 def solve_command(args: argparse.Namespace) -> int:
-    puzzle = load(args.file, args.words, args.format)
+    puzzles = load_puzzles(args)
+    for puzzle in puzzles:
+        check_strategy(puzzle, args.strategy)
+    codes = [solve_one(puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles]
+    return _worst(codes)
+
+
+def _worst(codes: Sequence[int]) -> int:
+    """One exit code for several grids: a time-out, else an unsolvable one, else 0."""
+    for code in (EXIT_TIMEOUT, EXIT_UNSOLVABLE):
+        if code in codes:
+            return code
+    return EXIT_SOLVED
+
+
+def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
+    if many and args.output[0] != "json":
+        print(f"== {puzzle.source}")
     limit = None if args.all else (args.limit or 1)
     outcome = run(
         puzzle,
@@ -397,9 +468,9 @@ def solve_command(args: argparse.Namespace) -> int:
     )
     kind, path = args.output
     if kind == "json":
-        print(json.dumps(outcome_json(outcome), ensure_ascii=False, indent=2))
+        print(json.dumps(_json(puzzle, outcome, many), ensure_ascii=False, indent=2))
     elif kind in PICTURES:
-        print(f"wrote {draw(puzzle, outcome, path)}")
+        print(f"wrote {draw(puzzle, outcome, _numbered(path, puzzle) if many else path)}")
         if outcome.status != "solved":
             print("\n".join(_verdict(outcome, args.timeout)))
     else:
@@ -407,6 +478,22 @@ def solve_command(args: argparse.Namespace) -> int:
     if args.stats and kind != "json":
         print(stats_text(outcome.stats), file=sys.stderr)
     return _EXIT_BY_STATUS[outcome.status]
+
+
+def _json(puzzle: Puzzle, outcome: Outcome, many: bool) -> dict[str, Any]:
+    """The JSON contract; with several grids, one document each (JSON lines
+    would break `json.load`, so each is printed whole, tagged by source)."""
+    doc = outcome_json(outcome)
+    if many:
+        doc = {"source": puzzle.source, **doc}
+    return doc
+
+
+def _numbered(path: str, puzzle: Puzzle) -> str:
+    """'out.png' -> 'out-2.png' for the second grid of a file."""
+    number = puzzle.source.rpartition("#")[2]
+    stem, dot, suffix = path.rpartition(".")
+    return f"{stem}-{number}{dot}{suffix}"
 
 
 def draw(puzzle: Puzzle, outcome: Outcome, path: str) -> Path:
@@ -427,19 +514,18 @@ def draw(puzzle: Puzzle, outcome: Outcome, path: str) -> Path:
 # ---------------------------------------------------------------- check
 
 
-def check_outcome(args: argparse.Namespace) -> tuple[Puzzle, Outcome]:
+def check_outcome(puzzle: Puzzle, args: argparse.Namespace) -> Outcome:
     """Search for one solution; when there is none, explain why with a
     minimal core (in the time the search left over)."""
-    puzzle = load(args.file, args.words, args.format)
     outcome = run(puzzle, engine=args.engine, strategy=args.strategy, timeout=args.timeout)
     if outcome.status != "unsolvable":
-        return puzzle, outcome
+        return outcome
     left = None if args.timeout is None else max(args.timeout - outcome.stats.seconds, 0.05)
     proof = proofs.explain(puzzle, timeout=left, engine=outcome.stats.engine)
     if proof is not None:
         outcome.proof = proof
         outcome.reason = proof.reason if proof.layer == "length" else proofs.proof_sentence(proof)
-    return puzzle, outcome
+    return outcome
 
 
 def check_text(
@@ -461,12 +547,21 @@ def check_text(
 
 
 def check_command(args: argparse.Namespace) -> int:
-    puzzle, outcome = check_outcome(args)
+    puzzles = load_puzzles(args)
+    for puzzle in puzzles:
+        check_strategy(puzzle, args.strategy)
+    return _worst([check_one(puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles])
+
+
+def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     kind, path = args.output
+    if many and kind != "json":
+        print(f"== {puzzle.source}")
+    outcome = check_outcome(puzzle, args)
     if kind == "json":
-        print(json.dumps(outcome_json(outcome), ensure_ascii=False, indent=2))
+        print(json.dumps(_json(puzzle, outcome, many), ensure_ascii=False, indent=2))
     elif kind in PICTURES:
-        print(f"wrote {draw(puzzle, outcome, path)}")
+        print(f"wrote {draw(puzzle, outcome, _numbered(path, puzzle) if many else path)}")
         print(check_text(puzzle, outcome, args.timeout).splitlines()[0])
     else:
         print(check_text(puzzle, outcome, args.timeout, blocks=kind == "blocks"))

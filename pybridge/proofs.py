@@ -11,8 +11,9 @@ Layers, cheapest first (`prove` runs the first four, `explain` all five):
                from an unmatched site give the set);
   propagation  letters propagated through the crossings (each cell keeps the
                letters that the words still fitting its sites agree on), with
-               the pigeonhole and "every copy taken" in the loop, leave a site
-               with no word;
+               the pigeonhole and "every copy taken" (sites that fit nothing
+               but one word use up its copies, so it leaves every other site)
+               in the loop, leave a site with no word;
   search       the exhaustive search finds nothing.
 
 A proof names a core: sites that cannot all be filled. The core's sub-puzzle
@@ -30,6 +31,20 @@ for them, so that core is unsolvable in the weaker sense too). The word-side
 pigeonhole of exact mode (copies that fit fewer sites than there are copies)
 needs no layer of its own: with the lengths matching it exists exactly when a
 site-side one does (König), and only the site side is a sub-puzzle core.
+
+A propagation core is traced back from the sites that ran out of words:
+for each word a site lost, the crossing site (or the sites that took every
+copy) that removed it, and in turn why those lost the words that would have
+kept it, word by word - every site the argument relied on.
+
+In lexicon mode (a dictionary: each word used at most once, most never) a
+solution is that sub-puzzle question asked of every site, so every core is
+a claim in one sense. The length layer and a word that fits no site do not
+apply there: neither says anything when words may stay unused. More sites
+of a length than dictionary words of that length is a pigeonhole that the
+hall layer finds. A lexicon proof names its words only when it counts them
+(hall, a pigeonhole in propagation); the others are about every dictionary
+word of a length.
 
 Sub-puzzles are monotone: dropping a site keeps a solution a solution. So the
 deletion-based shrinking in `explain` yields a minimal core in one pass: each
@@ -62,7 +77,8 @@ CORE_MARK = "*"
 @dataclass(frozen=True)
 class Proof:
     """Why the puzzle has no solution. `core`: sites that cannot all be
-    filled; `words`: the listed words the argument is about; `nodes`: the
+    filled; `words`: the listed words the argument is about (in lexicon
+    mode only those it counts); `nodes`: the
     size of the exhaustive search ("search" only); `minimal`: dropping any one
     site of the core makes its sub-puzzle solvable (checked by `explain`)."""
 
@@ -76,50 +92,83 @@ class Proof:
 
 # ---------------------------------------------------------------- the model
 
-# Sets of words are bitmasks: bit u stands for the listed word model.distinct[u].
+# Sets of words are bitmasks over the words of one length: bit u of a set of
+# n-letter words stands for model.words[n][u]. Every set the layers use is
+# of one length (a site's words, a pigeonhole's words), and numbering words
+# within their length keeps the sets of a big dictionary small.
 
 
 @dataclass(frozen=True)
 class _Model:
-    """The puzzle as the layers see it. Words are numbered once each
-    (`distinct`, in listed order) with their number of `copies`; `masks`
-    gives, per word length, per position, per letter, the words with that
-    letter there."""
+    """The puzzle as the layers see it. `words` gives per length its words,
+    each once, in listed order; `copies` how often each is listed (1 in
+    lexicon mode); `masks` per length, per position, per letter, the words
+    with that letter there."""
 
     puzzle: Puzzle
     sites: tuple[Site, ...]
-    distinct: tuple[str, ...]
-    copies: tuple[int, ...]
+    words: dict[int, tuple[str, ...]]
+    copies: dict[int, tuple[int, ...]]
     masks: dict[int, list[dict[str, int]]]
-    candidates: tuple[int, ...]  # per site: the words that fit it
+    candidates: tuple[int, ...]  # per site: the words of its length that fit it
     around: tuple[tuple[tuple[int, int, int], ...], ...]  # per site: (i, other, j)
+
+    @property
+    def lexicon(self) -> bool:
+        return self.puzzle.mode == "lexicon"
+
+    @property
+    def noun(self) -> str:
+        """What the words are called in reasons."""
+        return "dictionary word" if self.lexicon else "listed word"
+
+    def every(self, length: int) -> int:
+        """The set of all words of `length`."""
+        return (1 << len(self.words.get(length, ()))) - 1
 
 
 def _model(puzzle: Puzzle, sites: tuple[Site, ...]) -> _Model:
-    listed = Counter(puzzle.words)
-    distinct = tuple(listed)
-    masks: dict[int, list[dict[str, int]]] = {}
-    lengths: dict[int, int] = defaultdict(int)  # length -> the words of that length
-    for u, word in enumerate(distinct):
-        lengths[len(word)] |= 1 << u
-        at = masks.setdefault(len(word), [defaultdict(int) for _ in word])
-        for k, ch in enumerate(word):
-            at[k][ch] |= 1 << u
-    candidates = tuple(_fitting(puzzle, site, masks, lengths[site.length]) for site in sites)
+    listed: Mapping[str, int] = (
+        dict.fromkeys(puzzle.words, 1) if puzzle.mode == "lexicon" else Counter(puzzle.words)
+    )
+    # Only words of a site's length can be placed (in exact mode, once the
+    # lengths match, that is every word).
+    grouped: dict[int, list[str]] = {site.length: [] for site in sites}
+    for word in listed:
+        if len(word) in grouped:
+            grouped[len(word)].append(word)
+    words = {n: tuple(group) for n, group in grouped.items() if group}
+    copies = {n: tuple(listed[w] for w in group) for n, group in words.items()}
+    masks = {
+        n: [_letter_sets(column) for column in zip(*group, strict=True)]
+        for n, group in words.items()
+    }
+    candidates = tuple(_fitting(puzzle, site, masks, words) for site in sites)
     around: list[list[tuple[int, int, int]]] = [[] for _ in sites]
     for crossing in find_crossings(sites):
         around[crossing.a].append((crossing.i, crossing.b, crossing.j))
         around[crossing.b].append((crossing.j, crossing.a, crossing.i))
-    copies = tuple(listed[w] for w in distinct)
-    frozen = {n: [dict(at) for at in positions] for n, positions in masks.items()}
-    return _Model(puzzle, sites, distinct, copies, frozen, candidates, tuple(map(tuple, around)))
+    return _Model(puzzle, sites, words, copies, masks, candidates, tuple(map(tuple, around)))
+
+
+def _letter_sets(column: tuple[str, ...]) -> dict[str, int]:
+    """Per letter of `column` (the letters at one position of the words of
+    one length), the words with that letter there. Each set is read as a
+    binary numeral from the column with that letter made 1 and every other
+    0: a loop over the words would cost a big dictionary most of a second."""
+    numeral = "".join(reversed(column))  # the first word is the lowest bit
+    zeros = {ord(ch): "0" for ch in set(column)}
+    return {chr(code): int(numeral.translate({**zeros, code: "1"}), 2) for code in zeros}
 
 
 def _fitting(
-    puzzle: Puzzle, site: Site, masks: dict[int, list[dict[str, int]]], same_length: int
+    puzzle: Puzzle,
+    site: Site,
+    masks: Mapping[int, list[dict[str, int]]],
+    words: Mapping[int, tuple[str, ...]],
 ) -> int:
     """The words of `site`'s length that agree with its predefined letters."""
-    fit = same_length
+    fit = (1 << len(words.get(site.length, ()))) - 1
     for k, cell in enumerate(site.cells):
         ch = puzzle.given(cell)
         if ch is not None and fit:  # no words of this length: no masks either
@@ -150,13 +199,20 @@ def _core(model: _Model, indices: Iterable[int]) -> tuple[Site, ...]:
     return tuple(model.sites[s] for s in sorted(indices))
 
 
-def _listed(model: _Model, words: int) -> tuple[str, ...]:
-    return tuple(model.distinct[u] for u in _bits(words))
+def _listed(model: _Model, length: int, words: int) -> tuple[str, ...]:
+    return tuple(model.words[length][u] for u in _bits(words))
 
 
-def _copies(model: _Model, words: int) -> tuple[str, ...]:
+def _named(model: _Model, length: int, words: int) -> tuple[str, ...]:
+    """The words an argument about every word of `words` names: in lexicon
+    mode none, as they may be a good part of the dictionary."""
+    return () if model.lexicon else _listed(model, length, words)
+
+
+def _copies(model: _Model, length: int, words: int) -> tuple[str, ...]:
     """The words of a set, each as often as it is listed."""
-    return tuple(model.distinct[u] for u in _bits(words) for _ in range(model.copies[u]))
+    group, copies = model.words[length], model.copies[length]
+    return tuple(group[u] for u in _bits(words) for _ in range(copies[u]))
 
 
 def _late(deadline: float | None) -> bool:
@@ -200,29 +256,40 @@ def _site_without_words(model: _Model, kept: frozenset[int]) -> Proof | None:
         if model.candidates[s]:
             continue
         site = model.sites[s]
-        same_length = tuple(w for w in model.distinct if len(w) == site.length)
+        same_length = model.every(site.length)
         reason = (
-            f"no listed word fits its letters {_pattern(model.puzzle, site)}"
+            f"no {model.noun} fits its letters {_pattern(model.puzzle, site)}"
             if same_length
-            else f"no {site.length}-letter word is listed"
+            else _no_words_of_length(model, site.length)
         )
-        return Proof("no-fit", reason, (site,), same_length)
+        return Proof("no-fit", reason, (site,), _named(model, site.length, same_length))
     return None
+
+
+def _no_words_of_length(model: _Model, length: int) -> str:
+    if model.lexicon:
+        return f"the dictionary has no {length}-letter word"
+    return f"no {length}-letter word is listed"
 
 
 def _word_without_site(model: _Model) -> Proof | None:
     """Exact mode: a listed word that fits no site; its core is the sites of
-    its length, left with fewer word copies than sites."""
-    placeable = 0
-    for fit in model.candidates:
-        placeable |= fit
-    for u, word in enumerate(model.distinct):
-        if placeable >> u & 1:
+    its length, left with fewer word copies than sites. A lexicon's words
+    need not all be placed."""
+    if model.lexicon:
+        return None
+    for length, words in model.words.items():
+        group = [s for s, site in enumerate(model.sites) if site.length == length]
+        placeable = 0
+        for s in group:
+            placeable |= model.candidates[s]
+        stray = model.every(length) & ~placeable
+        if not stray:
             continue
-        group = [s for s, site in enumerate(model.sites) if site.length == len(word)]
-        left = sum(model.copies[v] for v in _bits(placeable) if len(model.distinct[v]) == len(word))
+        word = words[_bits(stray)[0]]
+        left = len(_copies(model, length, placeable))
         reason = (
-            f"the listed word {word} fits none of the {len(group)} {len(word)}-letter sites, "
+            f"the listed word {word} fits none of the {len(group)} {length}-letter sites, "
             f"which leaves {_plural(left, 'listed word')} for them"
         )
         return Proof("no-fit", reason, _core(model, group), (word,), minimal=False)
@@ -241,8 +308,8 @@ def _deficient(
     groups: dict[int, list[int]] = defaultdict(list)
     for s in sorted(kept):
         groups[model.sites[s].length].append(s)
-    for group in groups.values():
-        matching = _Matching(domains, model.copies)
+    for length, group in groups.items():
+        matching = _Matching(domains, model.copies.get(length, ()))
         for s in group:
             if not matching.augment(s, set()):
                 return matching.alternating(s)
@@ -297,10 +364,10 @@ class _Matching:
 
 def _pigeonhole_reason(model: _Model, sites: list[int], words: int, named: bool) -> str:
     length = model.sites[sites[0]].length
-    copies = _copies(model, words)
+    copies = _copies(model, length, words)
     group = _plural(len(sites), f"{length}-letter site")
     which = f"the {group} {_and([model.sites[s].label for s in sorted(sites)])}"
-    fit = f"fit only {_plural(len(copies), 'listed word')}"
+    fit = f"fit only {_plural(len(copies), model.noun)}"
     return f"{which if named else 'these ' + group} {fit}" + (
         f": {', '.join(copies)}" if copies else ""
     )
@@ -312,7 +379,8 @@ def _hall(model: _Model, kept: frozenset[int]) -> Proof | None:
         return None
     sites, words = found
     reason = _pigeonhole_reason(model, sites, words, named=False)
-    return Proof("hall", reason, _core(model, sites), _copies(model, words), minimal=False)
+    copies = _copies(model, model.sites[sites[0]].length, words)
+    return Proof("hall", reason, _core(model, sites), copies, minimal=False)
 
 
 # ---------------------------------------------------------------- propagation
@@ -365,7 +433,7 @@ class _Propagation:
         return None
 
     def _masks(self, site: int, position: int) -> dict[str, int]:
-        return self.model.masks[self.model.sites[site].length][position]
+        return self.model.masks[self._length(site)][position]
 
     def _arc_consistency(self, changed: list[int]) -> Proof | None:
         """Revise the crossing sites of every changed site until nothing changes."""
@@ -395,25 +463,29 @@ class _Propagation:
     def _take_used_up(self) -> list[int]:
         """Remove a word from every other site once as many sites as it has
         copies fit nothing but it; the sites that lost a word."""
-        holders: dict[int, list[int]] = defaultdict(list)
+        holders: dict[tuple[int, int], list[int]] = defaultdict(list)  # (length, word)
         for s in sorted(self.kept):
             if _single(self.domains[s]):
-                holders[self.domains[s].bit_length() - 1].append(s)
-        used_up = {
-            1 << u: _Taken(u, tuple(held))
-            for u, held in holders.items()
-            if len(held) >= self.model.copies[u]
-        }
-        gone = sum(used_up)  # distinct bits: their sum is their union
+                holders[self._length(s), self.domains[s].bit_length() - 1].append(s)
+        gone: dict[int, int] = defaultdict(int)  # per length, the words used up
+        for (n, u), held in holders.items():
+            if len(held) >= self.model.copies[n][u]:
+                gone[n] |= 1 << u
         # a site left with a single word either holds a used-up word or none
         changed = [
-            s for s in sorted(self.kept) if self.domains[s] & gone and not _single(self.domains[s])
+            s
+            for s in sorted(self.kept)
+            if self.domains[s] & gone[self._length(s)] and not _single(self.domains[s])
         ]
         for s in changed:
-            for u in _bits(self.domains[s] & gone):
-                self.causes[s].append((1 << u, used_up[1 << u]))
-            self.domains[s] &= ~gone
+            n = self._length(s)
+            for u in _bits(self.domains[s] & gone[n]):
+                self.causes[s].append((1 << u, _Taken(u, tuple(holders[n, u]))))
+            self.domains[s] &= ~gone[n]
         return changed
+
+    def _length(self, site: int) -> int:
+        return self.model.sites[site].length
 
     def _wipe_out(self, x: int, i: int, y: int, j: int, allowed: list[str], last: int) -> Proof:
         site, other = self.model.sites[y], self.model.sites[x]
@@ -425,7 +497,7 @@ class _Propagation:
             f"{_and(sorted(allowed), 'or')}"
         )
         core = self._support([y])
-        words = _listed(self.model, self.model.candidates[y])
+        words = _named(self.model, site.length, self.model.candidates[y])
         return Proof("propagation", reason, _core(self.model, core), words, minimal=False)
 
     def _pigeonhole(self, sites: list[int], words: int) -> Proof:
@@ -433,7 +505,8 @@ class _Propagation:
             self.model, sites, words, named=True
         )
         core = _core(self.model, self._support(sites))
-        return Proof("propagation", reason, core, _copies(self.model, words), minimal=False)
+        copies = _copies(self.model, self._length(sites[0]), words)
+        return Proof("propagation", reason, core, copies, minimal=False)
 
     def _support(self, sites: Iterable[int]) -> set[int]:
         """`sites` and every site that the loss of their words depends on."""
@@ -479,8 +552,17 @@ def _cheap(model: _Model, kept: frozenset[int], deadline: float | None) -> Proof
     )
 
 
-def _prove_exact(model: _Model, deadline: float | None) -> Proof | None:
-    """Layers (b)-(d) on the whole puzzle, whose lengths match."""
+def _length_layer(puzzle: Puzzle, sites: tuple[Site, ...]) -> Proof | None:
+    """Layer (a), exact mode only: a lexicon leaves most words unused, so
+    its lengths need not match."""
+    if puzzle.mode == "lexicon":
+        return None
+    mismatch = length_mismatch(puzzle, sites)
+    return None if mismatch is None else length_proof(puzzle, sites, mismatch)
+
+
+def _prove_whole(model: _Model, deadline: float | None) -> Proof | None:
+    """Layers (b)-(d) on the whole puzzle (in exact mode, once its lengths match)."""
     everything = frozenset(range(len(model.sites)))
     return (
         _site_without_words(model, everything)
@@ -504,10 +586,7 @@ def prove(
     saves finding the sites again when the caller has them."""
     deadline = _deadline(timeout)
     sites = find_sites(puzzle) if sites is None else sites
-    mismatch = length_mismatch(puzzle, sites)
-    if mismatch is not None:
-        return length_proof(puzzle, sites, mismatch)
-    return _prove_exact(_model(puzzle, sites), deadline)
+    return _length_layer(puzzle, sites) or _prove_whole(_model(puzzle, sites), deadline)
 
 
 def explain(
@@ -522,11 +601,11 @@ def explain(
     so far is returned with minimal False."""
     deadline = _deadline(timeout)
     sites = find_sites(puzzle)
-    mismatch = length_mismatch(puzzle, sites)
-    if mismatch is not None:
-        return length_proof(puzzle, sites, mismatch)
+    length = _length_layer(puzzle, sites)
+    if length is not None:
+        return length
     model = _model(puzzle, sites)
-    proof = _prove_exact(model, deadline) or _searched(model, engine, deadline)
+    proof = _prove_whole(model, deadline) or _searched(model, engine, deadline)
     if proof is None:
         return None
     budget = deadline if deadline is not None else time.perf_counter() + MINIMISE_SECONDS
@@ -538,11 +617,12 @@ def explain(
 
 def _search_proof(model: _Model, kept: Iterable[int], nodes: int) -> Proof:
     core = _core(model, kept)
-    words = 0
+    fitting: dict[int, int] = defaultdict(int)  # per length, the words that fit a core site
     for site in core:
-        words |= model.candidates[site.index]
+        fitting[site.length] |= model.candidates[site.index]
+    words = tuple(w for n, fit in fitting.items() for w in _named(model, n, fit))
     reason = f"the search space is exhausted ({_plural(nodes, 'node')})"
-    return Proof("search", reason, core, _listed(model, words), nodes, minimal=False)
+    return Proof("search", reason, core, words, nodes, minimal=False)
 
 
 def _searched(model: _Model, engine: str | None, deadline: float | None) -> Proof | None:
@@ -550,7 +630,9 @@ def _searched(model: _Model, engine: str | None, deadline: float | None) -> Proo
     remaining = None if deadline is None else deadline - time.perf_counter()
     if remaining is not None and remaining <= 0:
         return None
-    outcome = run(model.puzzle, engine=engine, strategy="mrv", limit=1, timeout=remaining)
+    outcome = run(
+        model.puzzle, engine=engine, strategy="mrv", limit=1, timeout=remaining, prove=False
+    )
     if outcome.status != "unsolvable":
         return None
     return _search_proof(model, range(len(model.sites)), outcome.stats.nodes)
@@ -569,10 +651,15 @@ def _exhaust(model: _Model, kept: frozenset[int], deadline: float | None) -> int
         for cell in site.cells
         if (ch := model.puzzle.given(cell)) is not None
     }
+    # mrv sees only the order of the words of each length and their copies
+    words = [
+        word
+        for n, group in model.words.items()
+        for word, copies in zip(group, model.copies[n], strict=True)
+        for _ in range(copies)
+    ]
     counters = python_engine.Counters(deadline=deadline)
-    steps = python_engine.search(
-        model.puzzle.words, [site.cells for site in chosen], givens, "mrv", counters
-    )
+    steps = python_engine.search(words, [site.cells for site in chosen], givens, "mrv", counters)
     try:
         found = next(steps, None)
     finally:

@@ -7,7 +7,7 @@ Every problem is a sentence; rows and columns in sentences count from 1.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from pybridge.model import BLOCK, OPEN, Cell, Direction, Placement, Puzzle, Solution
@@ -87,22 +87,43 @@ def count_problems(listed: Sequence[str], placed: Sequence[str]) -> list[str]:
     ]
 
 
+def repeat_problems(dictionary: set[str], placed: Sequence[tuple[str, str]]) -> list[str]:
+    """Lexicon mode: dictionary words placed in more than one run, given
+    `placed` as (word, run) pairs (words not in the dictionary are reported
+    with their run instead)."""
+    runs_of: dict[str, list[str]] = defaultdict(list)
+    for word, run in placed:
+        runs_of[word].append(run)
+    return [
+        f"word {word!r} is placed {times(len(at))} ({'; '.join(at)}) but may be used only once"
+        for word, at in sorted(runs_of.items())
+        if len(at) > 1 and word in dictionary
+    ]
+
+
 def problems(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:
-    """Every way `grid` fails to be a solution of `puzzle`; empty when it is one."""
+    """Every way `grid` fails to be a solution of `puzzle`; empty when it is
+    one. In exact mode the words placed must be the listed ones, each as
+    often as listed; in lexicon mode each must be in the dictionary, none
+    twice."""
     found = shape_problems(puzzle.grid, grid)
     if found:
         return found
     found = cell_problems(puzzle.grid, grid)
     listed = set(puzzle.words)
-    placed = []
+    book = "dictionary" if puzzle.mode == "lexicon" else "word list"
+    placed = []  # (word, its run)
     for direction, cells in runs(puzzle.grid):
         word = "".join(grid[r][c] for r, c in cells)
         if BLOCK in word or OPEN in word:
             continue  # an unfilled run: its cells are reported already
-        placed.append(word)
+        run = f"{where(cells[0])} {direction}"
+        placed.append((word, run))
         if word not in listed:
-            found.append(f"{where(cells[0])} {direction}: {word!r} is not in the word list")
-    return found + count_problems(puzzle.words, placed)
+            found.append(f"{run}: {word!r} is not in the {book}")
+    if puzzle.mode == "lexicon":
+        return found + repeat_problems(listed, placed)
+    return found + count_problems(puzzle.words, [word for word, _ in placed])
 
 
 def is_solution(puzzle: Puzzle, grid: Sequence[str]) -> bool:

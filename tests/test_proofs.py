@@ -239,6 +239,30 @@ def test_propagation_can_end_in_a_pigeonhole() -> None:
     assert proof.words == ("EVO",)
 
 
+def test_a_propagation_core_keeps_every_site_it_relied_on() -> None:
+    # Found by hypothesis. 2-Across (ccc or cbc) puts c at the top of 3-Down,
+    # which keeps cb and ca; 4-Across then keeps only bb, and so does 5-Down:
+    # two sites, one bb. Without 2-Across, 3-Down = zc, 4-Across = cb and
+    # 5-Down = bb fill, so the core needs 2-Across. The tracing used to lose
+    # it: 4-Across lost cb, ca and zc at once, and when 5-Down's loss first
+    # reached that removal (asking about zc alone) it was marked as traced,
+    # so 4-Across's own loss of cb and ca never led back to 2-Across.
+    puzzle = Puzzle(
+        ("cb", "cb", "bb", "ccc", "cbc", "ca", "zc"),
+        ("#.####", "...###", ".#..##", ".##..#"),
+    )
+    assert not has_solution(puzzle)
+    proof = prove(puzzle)
+    assert proof is not None
+    assert proof.layer == "propagation"
+    assert [site.label for site in proof.core] == ["2-Across", "3-Down", "4-Across", "5-Down"]
+    assert not fillable(puzzle, proof.core)
+    explained = explain(puzzle)
+    assert explained is not None
+    assert explained.core == proof.core
+    assert_minimal_core(puzzle, explained)
+
+
 def test_search_reports_its_nodes() -> None:
     puzzle = load_example("search/ring.dat")
     proof = explain(puzzle)
@@ -298,6 +322,145 @@ def test_a_broken_puzzle_is_proved_unsolvable_exactly_when_it_is(
     assert proof is not None
     assert proof.minimal
     assert_minimal_core(puzzle, proof)
+
+
+# ---------------------------------------------------------------- lexicon mode
+
+
+def lexicon(words: tuple[str, ...], grid: tuple[str, ...]) -> Puzzle:
+    return Puzzle(words, grid, format="grid", mode="lexicon")
+
+
+def test_a_solvable_lexicon_gets_no_proof() -> None:
+    # C A T    across CAT, BAP; down CUB, TOP; the other words stay unused
+    # U # O
+    # B A P
+    puzzle = lexicon(("ZEN", "CAT", "BAP", "ODE", "CUB", "TOP", "EMU"), ("...", ".#.", "..."))
+    assert has_solution(puzzle)
+    assert prove(puzzle) is None
+    assert explain(puzzle) is None
+
+
+def test_a_lexicon_word_fills_one_site_only() -> None:
+    puzzle = lexicon(("CAT", "DOGS"), ("...#...",))
+    for proof in (prove(puzzle), explain(puzzle)):
+        assert proof is not None
+        assert proof.layer == "hall"
+        assert proof_sentence(proof) == (
+            "1-Across and 2-Across cannot both be filled: "
+            "these 2 3-letter sites fit only 1 dictionary word: CAT"
+        )
+        assert proof.words == ("CAT",)
+    assert_minimal_core(puzzle, proof)
+
+
+def test_a_lexicon_with_no_word_for_a_letter() -> None:
+    puzzle = lexicon(("CAT", "DOG", "QUAY"), ("Q..",))
+    proof = prove(puzzle)
+    assert proof is not None
+    assert proof_sentence(proof) == (
+        "1-Across cannot be filled: no dictionary word fits its letters Q.."
+    )
+    assert proof.words == ()  # the argument is about every 3-letter word
+    assert proof.minimal
+
+
+def test_a_lexicon_without_words_of_a_length() -> None:
+    proof = prove(lexicon(("CAT", "DOG"), ("....",)))
+    assert proof is not None
+    assert proof.reason == "the dictionary has no 4-letter word"
+
+
+def test_a_lexicon_leaves_words_unused() -> None:
+    # Exact mode would fail on lengths and on words that fit no site.
+    puzzle = lexicon(("CAT", "CA", "QUIZ", "ZZZ"), ("...", "A##"))
+    assert has_solution(puzzle)
+    assert prove(puzzle) is None
+
+
+def test_a_lexicon_crossing_contradiction() -> None:
+    puzzle = lexicon(("CAT", "OX", "DOG", "QUIZ"), ("...", ".##"))
+    proof = prove(puzzle)
+    assert proof is not None
+    assert proof_sentence(proof) == (
+        "1-Across and 1-Down cannot both be filled: once letters are propagated through "
+        "the crossings, no word is left for 1-Down: the words still fitting it need O at "
+        "row 1, column 1, where those still fitting 1-Across have only C or D"
+    )
+    explained = explain(puzzle)
+    assert explained is not None
+    assert explained.layer == "propagation"
+    assert_minimal_core(puzzle, explained)
+
+
+def test_a_lexicon_that_only_the_search_refutes() -> None:
+    # AB or CD in both sites, crossing at their first letters: the same word twice.
+    puzzle = lexicon(("AB", "CD"), ("..", ".#"))
+    assert not has_solution(puzzle)
+    assert prove(puzzle) is None
+    proof = explain(puzzle)
+    assert proof is not None
+    assert (proof.layer, proof.words, proof.minimal) == ("search", (), True)
+    assert_minimal_core(puzzle, proof)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(**SMALL), st.integers(0, 2**32 - 1))
+def test_a_lexicon_is_proved_unsolvable_exactly_when_it_is(
+    made: tuple[Puzzle, tuple[str, ...]], seed: int
+) -> None:
+    puzzle = random_lexicon(made[0], random.Random(seed))
+    if has_solution(puzzle):
+        assert prove(puzzle) is None, "prove fired on a solvable lexicon"
+        assert explain(puzzle) is None
+        return
+    cheap = prove(puzzle)
+    if cheap is not None:
+        assert not fillable(puzzle, cheap.core)
+    proof = explain(puzzle)
+    assert proof is not None
+    assert proof.minimal
+    assert_minimal_core(puzzle, proof)
+
+
+def random_lexicon(puzzle: Puzzle, rng: random.Random) -> Puzzle:
+    """A dictionary around the puzzle's words: some dropped, some with a
+    letter changed, some random words added; as often solvable as not."""
+    alphabet = sorted({*"".join(puzzle.words), "z"})
+    words = [w for w in dict.fromkeys(puzzle.words) if rng.random() < 0.8]
+    for k, word in enumerate(words):
+        if rng.random() < 0.3:
+            i = rng.randrange(len(word))
+            words[k] = word[:i] + rng.choice(alphabet) + word[i + 1 :]
+    for _ in range(rng.randint(0, 6)):
+        words.append("".join(rng.choices(alphabet, k=rng.randint(2, 5))))
+    rng.shuffle(words)
+    return lexicon(tuple(dict.fromkeys(words)), puzzle.grid)
+
+
+def scowl55(shared_dir: Path) -> tuple[str, ...]:
+    path = shared_dir / "bench" / "dicts" / "scowl55.txt"
+    return tuple(dict.fromkeys(w.strip().upper() for w in path.open(encoding="utf-8")))
+
+
+def vanbeek(shared_dir: Path, name: str) -> tuple[str, ...]:
+    path = shared_dir / "bench" / "grids" / "vanbeek" / f"{name}.txt"
+    return tuple(line for line in path.read_text(encoding="utf-8").splitlines() if line)
+
+
+def test_a_big_dictionary_is_proved_on_quickly(shared_dir: Path) -> None:
+    words = scowl55(shared_dir)
+    puzzle = lexicon(words, vanbeek(shared_dir, "g15.01"))  # 78 sites, filled by other solvers
+    sites = find_sites(puzzle)
+    assert len(sites) == 78
+    assert prove(puzzle, sites=sites) is None
+    best = min(_seconds(puzzle) for _ in range(3))
+    assert best < 0.5
+    long = lexicon(words, vanbeek(shared_dir, "g23.01"))  # a 23-letter site
+    proof = prove(long)
+    assert proof is not None
+    assert proof.reason == "the dictionary has no 23-letter word"
+    assert [site.length for site in proof.core] == [23]
 
 
 # ---------------------------------------------------------------- speed

@@ -12,6 +12,7 @@ from conftest import SOLVED, corpus_puzzle, known_solution, solution_from_rows
 
 from pybridge.model import Puzzle, Solution
 from pybridge.sites import find_sites
+from pybridge.solver import run
 from pybridge.verify import is_solution, problems, runs, solution_problems, times
 
 # C A T      across CAT, BAP; down CUB, TOP
@@ -231,3 +232,50 @@ def test_placements_swapped_across_lengths_are_rejected(shared_dir: Path, name: 
         f"{b.label}: word {a.word!r} has {a.length} letters "
         f"but the placement's length is {b.length}",
     ]
+
+
+# ---------------------------------------------------------------- lexicon mode
+
+# The crossing grid's words in a dictionary of others, each usable once.
+LEXICON = dataclasses.replace(
+    CROSSING, words=("ZEN", "CAT", "BAP", "ODE", "CUB", "TOP"), format="grid", mode="lexicon"
+)
+LEXICON_APART = Puzzle(("ABC", "DEF", "GHI"), ("...#...",), "grid", mode="lexicon")
+
+
+def test_a_lexicon_fill_needs_no_word_but_its_own() -> None:
+    assert problems(LEXICON, CROSSING_ROWS) == []
+    assert solution_problems(solution_from_rows(LEXICON, CROSSING_ROWS)) == []
+    assert problems(LEXICON_APART, ["ABC#GHI"]) == []
+
+
+def test_a_lexicon_fill_with_a_word_not_in_the_dictionary() -> None:
+    assert problems(LEXICON, ["COT", "U#O", "BAP"]) == [
+        "row 1, column 1 across: 'COT' is not in the dictionary"
+    ]
+
+
+def test_a_lexicon_word_used_twice() -> None:
+    assert problems(LEXICON_APART, ["ABC#ABC"]) == [
+        "word 'ABC' is placed twice (row 1, column 1 across; row 1, column 5 across) "
+        "but may be used only once"
+    ]
+    assert not is_solution(LEXICON_APART, ["ABC#ABC"])
+
+
+def test_a_repeated_word_not_in_the_dictionary_is_reported_at_its_runs() -> None:
+    assert problems(LEXICON_APART, ["XYZ#XYZ"]) == [
+        "row 1, column 1 across: 'XYZ' is not in the dictionary",
+        "row 1, column 5 across: 'XYZ' is not in the dictionary",
+    ]
+
+
+def test_an_unfilled_lexicon_cell_is_reported_alone() -> None:
+    assert problems(LEXICON, ["CA.", "U#O", "BAP"]) == ["row 1, column 3: open cell is left empty"]
+
+
+def test_every_lexicon_fill_of_the_engine_is_accepted() -> None:
+    outcome = run(LEXICON, engine="python", limit=None, prove=False)
+    assert [s.grid for s in outcome.solutions] == [tuple(CROSSING_ROWS), ("CUB", "A#A", "TOP")]
+    for solution in outcome.solutions:
+        assert solution_problems(solution) == []

@@ -1,0 +1,452 @@
+"""Readers for construction ("lexicon") mode: empty grids to fill and the
+dictionaries to fill them from.
+
+Grids (`load_grid`), each read as a list of `Puzzle`s in mode "lexicon" with
+no words (the caller attaches a dictionary), rows normalised as everywhere:
+`#` blocked, `.` open, a letter given, short rows padded with `#`:
+
+* CS50 structure files: `_` an open cell, *any* other character (`#`, a
+  space, a tab, `.`) blocked.  As in CS50's own reader every line is a row:
+  an empty line inside or at the end of the file is a row of blocked cells.
+  `row_widths` counts every character written, trailing spaces included.
+* Plain grids (`../shared/bench/grids`): `.` open, `#` blocked, a letter a
+  given cell, upper-cased as dictionary entries are (a letter whose upper
+  case is two letters, like `ß`, is an error: a cell holds one letter).
+  Trailing spaces and tabs are ignored; blank lines may only end the file
+  (the line structure of fill-in grids, so the grammar is grammar/fillin.lark's).
+* RP 2016 grid files: see grammar/rp2016.lark.  Every header and row is
+  checked (two whole numbers in a header, exactly `cols` values of 0 or 1 in
+  a row, exactly `rows` rows, a blank line after the last); a header `0 0`
+  ends the file and nothing after it is read, not even checked; a file
+  without `0 0` ends at its end.  A file that holds several grids names each
+  one `file#N` (1-based) in `Puzzle.source`; `grid=N` picks one.
+* The format is sniffed unless given: a first non-blank line of two whole
+  numbers is RP 2016, a text with a `_` is CS50, anything else a plain grid.
+  Grid files are UTF-8 text, decoded and normalised as the exact-mode reader
+  does (pybridge.readers), and their errors look the same.
+
+Dictionaries (`load_dictionary`), one entry per line:
+
+* Encoding: UTF-8 when the bytes are valid UTF-8, cp1252 otherwise (the
+  encoding used is kept per file); `encoding=` forces one, and then bytes it
+  cannot decode are an error pointing at their line and column.  A leading
+  byte-order mark is dropped; CRLF, CR and LF endings are all accepted.
+* Entries are upper-cased with `str.upper` (locale-independent: `i` becomes
+  `I` in every language), then normalised to Unicode NFC.  Accents stay (`é`
+  becomes `É`, never `E`); `ß` becomes `SS`, the crossword convention.
+* Hyphens, apostrophes (`'` and the typographic U+2019) and spaces are
+  removed, as crosswords write such entries (`E-MAIL` -> `EMAIL`, `N'T` ->
+  `NT`, `ICE CREAM` -> `ICECREAM`), and leading or trailing whitespace (tabs
+  too) is stripped.  An entry that still holds anything but letters
+  (`str.isalpha`: a digit, a tab inside, other punctuation) is skipped and
+  counted in `Dictionary.skipped` under its reason, e.g. "with '!'".  Empty
+  lines, and lines left empty by the removals, are ignored without a count.
+  One-letter entries are kept (no site is that short, so they never fit).
+* Weighted dictionaries: when every non-blank line of a file is `WORD
+  number` (as in RP 2016's valued fill), the word is taken and the weight
+  ignored; the file is listed in `Dictionary.weighted`.
+* Duplicates (after normalisation, within and across files) are kept once,
+  in the order of first occurrence, and counted as "duplicate".  Several
+  files are merged in the order given.
+* A missing file, or a file without a single usable entry, is an InputError.
+
+Loading is whole-text work (str methods, one list comprehension whose
+per-line cost is `str.isalpha`; hashing for duplicates costs most): 0.15 to
+0.3 s for the 246,000 words of debian-wbritish-huge on a busy 2-core machine.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from lark import Token, Transformer
+
+from pybridge.errors import InputError, UsageError
+from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.readers import (
+    _GRID_COMPLAINTS,
+    _check,
+    _Complaint,
+    _content,
+    _describe,
+    _line_text,
+    _normalise,
+    _padded,
+    _parse,
+    _unify_newlines,
+    read_text,
+)
+
+GridFormat = Literal["cs50", "rp2016", "grid"]
+GRID_FORMATS: tuple[GridFormat, ...] = ("cs50", "rp2016", "grid")
+
+# ---------------------------------------------------------------- dictionaries
+
+
+@dataclass(frozen=True)
+class Dictionary:
+    """The merged entries of one or more dictionary files.
+
+    `skipped` counts, by reason, the lines not added as a new word;
+    `encodings[i]` is the encoding `sources[i]` was read in; `weighted` lists
+    the files whose `WORD weight` lines had their weights ignored."""
+
+    words: tuple[str, ...]
+    skipped: Mapping[str, int]
+    sources: tuple[str, ...]
+    encodings: tuple[str, ...]
+    weighted: tuple[str, ...] = ()
+
+    def summary(self) -> str:
+        """One line saying what was read and what was left out."""
+        files = ", ".join(f"{s} ({e})" for s, e in zip(self.sources, self.encodings, strict=True))
+        count = len(self.words)
+        parts = [f"{count} word{'' if count == 1 else 's'} from {files}"]
+        if self.weighted:
+            parts.append(f"weights ignored in {', '.join(self.weighted)}")
+        if self.skipped:
+            reasons = sorted(self.skipped.items(), key=lambda item: (-item[1], item[0]))
+            parts.append("skipped " + ", ".join(f"{n} {reason}" for reason, n in reasons))
+        return "; ".join(parts)
+
+
+DETECTED_ENCODINGS = ("utf-8", "cp1252")
+DUPLICATE = "duplicate"
+
+# What crosswords drop from an entry: hyphens, apostrophes, spaces.
+_JOINERS = ("-", "'", "\u2019", " ")
+
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:E[-+]?\d+)?"
+_WEIGHTED_LINE = re.compile(rf"[ \t]*\S+[ \t]+{_NUMBER}[ \t]*")
+_WEIGHT = re.compile(r"[ \t]+\S+[ \t]*$", re.MULTILINE)
+
+
+def _codec(encoding: str | None) -> str | None:
+    """The canonical name of a requested encoding (None: detect)."""
+    if encoding is None:
+        return None
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        raise UsageError(f"unknown encoding {encoding!r} (try utf-8 or cp1252)") from None
+
+
+def _read_bytes(source: str) -> bytes:
+    try:
+        return Path(source).read_bytes()
+    except OSError as err:
+        raise InputError(f"cannot read the dictionary: {err.strerror or err}", source) from None
+
+
+def _decoding_error(
+    data: bytes, err: UnicodeDecodeError, encoding: str, forced: bool, source: str
+) -> InputError:
+    before = _unify_newlines(data[: err.start].decode(encoding, errors="replace")).split("\n")
+    shown = _unify_newlines(data.decode(encoding, errors="replace")).split("\n")
+    byte = f"byte 0x{data[err.start]:02x}"
+    if forced:
+        message = f"not valid {encoding} ({byte}): leave out the encoding to detect UTF-8 or cp1252"
+    else:
+        message = f"neither UTF-8 nor cp1252 ({byte}): give the file's encoding (--encoding)"
+    line = len(before)
+    return InputError(message, source, line, len(before[-1]) + 1, shown[line - 1])
+
+
+def _decode(data: bytes, codec: str | None, source: str) -> tuple[str, str]:
+    """The text of `data` and the encoding that decoded it."""
+    candidates = (codec,) if codec else DETECTED_ENCODINGS
+    for encoding in candidates:
+        try:
+            return data.decode(encoding), encoding
+        except UnicodeDecodeError as err:
+            failure = err
+    raise _decoding_error(data, failure, candidates[-1], codec is not None, source)
+
+
+def _without_weights(text: str) -> str | None:
+    """`text` with the weights cut off, if every non-blank line is `WORD
+    number`; None if it is not a weighted dictionary."""
+    first = text.lstrip().split("\n", 1)[0]
+    if not _WEIGHTED_LINE.fullmatch(first):  # cheap test before the full one
+        return None
+    lines = text.split("\n")
+    if not all(_WEIGHTED_LINE.fullmatch(line) or line.strip() == "" for line in lines):
+        return None
+    return _WEIGHT.sub("", text)
+
+
+def _reason(ch: str) -> str:
+    if ch.isdigit():
+        return "with a digit"
+    if ch == "\t":
+        return "with a tab inside"
+    return f"with {_describe(ch)}"
+
+
+def _repaired(line: str, skipped: Counter[str]) -> str:
+    """The entry on a line that is not all letters: stripped of surrounding
+    whitespace, or "" (and counted in `skipped`) if it still is not."""
+    entry = line.strip()
+    if entry == "" or entry.isalpha():
+        return entry
+    skipped[_reason(next(ch for ch in entry if not ch.isalpha()))] += 1
+    return ""
+
+
+def _entries(text: str, skipped: Counter[str]) -> dict[str, None]:
+    """The distinct entries of normalised dictionary text, in order."""
+    for joiner in _JOINERS:
+        text = text.replace(joiner, "")
+    # The usual line is all letters already: only the others cost a call.
+    lines = [line if line.isalpha() else _repaired(line, skipped) for line in text.split("\n")]
+    entries = dict.fromkeys(lines)
+    entries.pop("", None)
+    duplicates = len(lines) - lines.count("") - len(entries)
+    if duplicates:
+        skipped[DUPLICATE] += duplicates
+    return entries
+
+
+def _no_entry(source: str, skipped: Counter[str]) -> InputError:
+    message = "no usable entry in this dictionary: expected one word per line"
+    if skipped:
+        reasons = ", ".join(f"{n} {reason}" for reason, n in skipped.most_common())
+        message += f" (skipped {reasons})"
+    return InputError(message, source)
+
+
+def load_dictionary(
+    paths: Sequence[str | os.PathLike[str]], encoding: str | None = None
+) -> Dictionary:
+    """The merged, normalised entries of the dictionary files `paths`;
+    `encoding` forces an encoding instead of detecting UTF-8 or cp1252."""
+    if not paths:
+        raise ValueError("load_dictionary needs at least one file")
+    codec = _codec(encoding)
+    words: dict[str, None] = {}
+    skipped: Counter[str] = Counter()
+    sources, encodings, weighted = [], [], []
+    for path in paths:
+        source = os.fspath(path)
+        text, used = _decode(_read_bytes(source), codec, source)
+        text = unicodedata.normalize("NFC", _unify_newlines(text).upper())
+        unweighted = _without_weights(text)
+        if unweighted is not None:
+            text = unweighted
+            weighted.append(source)
+        own: Counter[str] = Counter()
+        entries = _entries(text, own)
+        if not entries:
+            raise _no_entry(source, own)
+        known = len(words)
+        words.update(entries)
+        seen_before = len(entries) - (len(words) - known)  # in an earlier file
+        if seen_before:
+            own[DUPLICATE] += seen_before
+        skipped.update(own)
+        sources.append(source)
+        encodings.append(used)
+    return Dictionary(
+        tuple(words), dict(skipped), tuple(sources), tuple(encodings), tuple(weighted)
+    )
+
+
+# ---------------------------------------------------------------- grids
+
+_RP2016_HEADER = re.compile(r"[ \t]*[0-9]+[ \t]+[0-9]+[ \t]*")
+_VALUE = re.compile(r"\S+")
+_CS50_BLOCKED = re.compile(r"[^_]")
+
+
+def sniff_grid(text: str) -> GridFormat:
+    """The likely format of a grid text (see the module docstring)."""
+    first = next((line for line in text.split("\n") if line.strip()), "")
+    if _RP2016_HEADER.fullmatch(first):
+        return "rp2016"
+    return "cs50" if "_" in text else "grid"
+
+
+def _cs50_rows(text: str, source: str) -> list[str]:
+    lines = text.split("\n")[:-1]  # the normalised text ends with a newline
+    if not any(lines):
+        raise InputError(
+            "the structure file is empty: expected one row per line "
+            "('_' open, any other character blocked)",
+            source,
+        )
+    return lines
+
+
+def _is_plain_row(text: str) -> bool:
+    given = text.replace(OPEN, "").replace(BLOCK, "")
+    return given == "" or given.isalpha()
+
+
+class _PlainGridBuilder(Transformer[Token, Any]):
+    """Checks every cell of a plain grid and upper-cases its given letters."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(visit_tokens=False)
+        self.source = source
+
+    def grid(self, lines: list[Token]) -> list[str]:
+        expected = "'.' (open), '#' (blocked) or a letter (given)"
+        return [
+            self._upper(line, _check(line, _content(line), _is_plain_row, expected, self.source))
+            for line in lines
+        ]
+
+    def _upper(self, line: Token, row: str) -> str:
+        upper = row.upper()
+        if len(upper) == len(row):  # upper-casing only ever lengthens a row
+            return upper
+        bad = next(i for i, ch in enumerate(row) if len(ch.upper()) != 1)
+        message = (
+            f"{_describe(row[bad])} is {row[bad].upper()} in upper case, more than one "
+            "letter: a given cell holds one letter"
+        )
+        raise InputError(message, self.source, line.line, bad + 1, _line_text(line))
+
+
+class _RP2016Builder(Transformer[Token, Any]):
+    """Reads the numbers of each block of an RP 2016 file: a list of grids."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(visit_tokens=False)
+        self.source = source
+
+    def block(self, lines: list[Token]) -> list[Token]:
+        return lines
+
+    def start(self, blocks: list[list[Token]]) -> list[tuple[str, ...]]:
+        grids: list[tuple[str, ...]] = []
+        for block in blocks:
+            rows, cols = self._header(block[0])
+            if rows == cols == 0:
+                break  # `0 0` ends the file: what follows is never read
+            grids.append(self._grid(block, rows, cols))
+        if not grids:
+            header = blocks[0][0]
+            message = "the file ends (`0 0`) before its first grid: expected a header `rows cols`"
+            raise self._error(header, _indent(header) + 1, message)
+        return grids
+
+    def _error(self, line: Token, column: int, message: str) -> InputError:
+        return InputError(message, self.source, line.line, column, _line_text(line))
+
+    def _header(self, line: Token) -> tuple[int, int]:
+        values = _values(line)
+        expected = "expected the grid header `rows cols`"
+        for column, value in values[:2]:
+            if not (value.isascii() and value.isdigit()):
+                raise self._error(line, column, f"{expected} (two whole numbers), found '{value}'")
+        if len(values) == 1:
+            message = f"{expected}: two numbers, found one"
+            raise self._error(line, len(_line_text(line)) + 1, message)
+        if len(values) > 2:
+            message = f"{expected}: two numbers, found more (is the header missing?)"
+            raise self._error(line, values[2][0], message)
+        rows, cols = (int(value) for _, value in values)
+        if (rows == 0) != (cols == 0):
+            message = "a grid needs at least one row and one column (`0 0` ends the file)"
+            raise self._error(line, values[0 if rows == 0 else 1][0], message)
+        return rows, cols
+
+    def _grid(self, block: list[Token], rows: int, cols: int) -> tuple[str, ...]:
+        header, body = block[0], block[1:]
+        grid = tuple(self._row(line, cols, header.line) for line in body[:rows])
+        if len(body) > rows:
+            extra = body[rows]
+            message = (
+                f"the header on line {header.line} says {rows} rows: "
+                "expected a blank line after the last one, found another row"
+            )
+            raise self._error(extra, _indent(extra) + 1, message)
+        if len(body) < rows:
+            last = block[-1]
+            message = (
+                f"the header on line {header.line} says {rows} rows, found {len(body)}: "
+                "expected another row after this line"
+            )
+            raise self._error(last, len(_line_text(last)) + 1, message)
+        return grid
+
+    def _row(self, line: Token, cols: int, header_line: int | None) -> str:
+        values = _values(line)
+        counted = f"expected {cols} values (the header on line {header_line} says {cols} columns)"
+        for index, (column, value) in enumerate(values):
+            if index == cols:
+                raise self._error(line, column, f"{counted}, found more")
+            if value not in ("0", "1"):
+                message = f"expected 0 (open) or 1 (black), separated by spaces, found '{value}'"
+                raise self._error(line, column, message)
+        if len(values) < cols:
+            message = f"{counted}, found {len(values)}"
+            raise self._error(line, len(_line_text(line)) + 1, message)
+        return "".join(BLOCK if value == "1" else OPEN for _, value in values)
+
+
+def _values(line: Token) -> list[tuple[int, str]]:
+    """The whitespace-separated values of a line, with their 1-based columns."""
+    return [(match.start() + 1, match.group()) for match in _VALUE.finditer(_line_text(line))]
+
+
+def _indent(line: Token) -> int:
+    text = _line_text(line)
+    return len(text) - len(text.lstrip())
+
+
+_RP2016_COMPLAINTS: Mapping[_Complaint, list[str]] = {
+    _Complaint("the file is empty: expected a grid header `rows cols`", "end"): ["", "\n"],
+}
+
+
+def _lexicon_puzzle(rows: list[str] | tuple[str, ...], format: GridFormat, source: str) -> Puzzle:
+    widths = tuple(len(row) for row in rows)
+    return Puzzle((), _padded(list(rows)), format, source, widths, mode="lexicon")
+
+
+def parse_grid(text: str, source: str = "<grid>", format: GridFormat | None = None) -> list[Puzzle]:
+    """Every grid in `text`: one, or several for an RP 2016 file."""
+    if format is not None and format not in GRID_FORMATS:
+        raise ValueError(f"unknown grid format {format!r}; expected one of {GRID_FORMATS}")
+    text = _normalise(text)
+    kind = format or sniff_grid(text)
+    if kind == "cs50":
+        rows = [
+            _CS50_BLOCKED.sub(BLOCK, line).replace("_", OPEN) for line in _cs50_rows(text, source)
+        ]
+        return [_lexicon_puzzle(rows, "cs50", source)]
+    if kind == "grid":
+        builder = _PlainGridBuilder(source)
+        rows = _parse("fillin", "grid", text, source, builder, _GRID_COMPLAINTS)
+        return [_lexicon_puzzle(rows, "grid", source)]
+    builder_rp = _RP2016Builder(source)
+    grids = _parse("rp2016", "start", text, source, builder_rp, _RP2016_COMPLAINTS)
+    names = [source] if len(grids) == 1 else [f"{source}#{n}" for n in range(1, len(grids) + 1)]
+    return [_lexicon_puzzle(grid, "rp2016", name) for grid, name in zip(grids, names, strict=True)]
+
+
+def load_grid(
+    path: str | os.PathLike[str], grid: int | None = None, format: GridFormat | None = None
+) -> list[Puzzle]:
+    """The grids of the file `path` (sniffing its format unless `format` is
+    given), or only its `grid`-th one (1-based)."""
+    source = os.fspath(path)
+    puzzles = parse_grid(read_text(path), source, format)
+    if grid is None:
+        return puzzles
+    if not 1 <= grid <= len(puzzles):
+        count = f"{len(puzzles)} grid" + ("" if len(puzzles) == 1 else "s")
+        raise InputError(
+            f"there is no grid {grid}: the file holds {count}, numbered from 1", source
+        )
+    return [puzzles[grid - 1]]
