@@ -63,7 +63,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -450,3 +450,20 @@ def load_grid(
             f"there is no grid {grid}: the file holds {count}, numbered from 1", source
         )
     return [puzzles[grid - 1]]
+
+
+def load_lexicon_puzzle(
+    path: str | os.PathLike[str],
+    dictionary: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    *,
+    grid: int | None = None,
+    format: GridFormat | None = None,
+    encoding: str | None = None,
+) -> Puzzle:
+    """One grid of `path` with `dictionary` (a path or several, merged) as its
+    words. A file of several grids needs `grid` to say which."""
+    paths = [dictionary] if isinstance(dictionary, (str, os.PathLike)) else list(dictionary)
+    grids = load_grid(path, grid=grid, format=format)
+    if len(grids) != 1:
+        raise UsageError(f"{os.fspath(path)} holds {len(grids)} grids: say which with grid=N")
+    return replace(grids[0], words=load_dictionary(paths, encoding).words)

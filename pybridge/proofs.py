@@ -155,7 +155,8 @@ def _letter_sets(column: tuple[str, ...]) -> dict[str, int]:
     """Per letter of `column` (the letters at one position of the words of
     one length), the words with that letter there. Each set is read as a
     binary numeral from the column with that letter made 1 and every other
-    0: a loop over the words would cost a big dictionary most of a second."""
+    0, a few times faster than a loop over the words: for a dictionary of
+    many thousand words the tables are most of the cost of a proof."""
     numeral = "".join(reversed(column))  # the first word is the lowest bit
     zeros = {ord(ch): "0" for ch in set(column)}
     return {chr(code): int(numeral.translate({**zeros, code: "1"}), 2) for code in zeros}
@@ -211,7 +212,7 @@ def _named(model: _Model, length: int, words: int) -> tuple[str, ...]:
 
 def _copies(model: _Model, length: int, words: int) -> tuple[str, ...]:
     """The words of a set, each as often as it is listed."""
-    group, copies = model.words[length], model.copies[length]
+    group, copies = model.words.get(length, ()), model.copies.get(length, ())
     return tuple(group[u] for u in _bits(words) for _ in range(copies[u]))
 
 

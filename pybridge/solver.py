@@ -51,9 +51,27 @@ class Outcome:
 
 
 _NUMBER_WORDS = (
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen", "twenty",
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
 )
 
 
@@ -185,7 +203,8 @@ def _exhausted(puzzle: Puzzle, sites: tuple[Site, ...], nodes: int) -> Proof:
     from pybridge import proofs
 
     reason = f"the search space is exhausted after {nodes} node{'s' * (nodes != 1)}"
-    return proofs.Proof("search", reason, sites, tuple(puzzle.words), nodes, minimal=False)
+    words = tuple(puzzle.words) if puzzle.mode == "exact" else ()  # not a whole dictionary
+    return proofs.Proof("search", reason, sites, words, nodes, minimal=False)
 
 
 _SearchResult = tuple[Status, list[list[str]], int]
@@ -212,8 +231,10 @@ def _prolog_search(
         timeout=timeout,
     )
     stats.nodes, stats.backtracks = raw.nodes, raw.backtracks
-    status: Status = "solved" if raw.status == "solved" else (
-        "timeout" if raw.status == "timeout" else "unsolvable"
+    status: Status = (
+        "solved"
+        if raw.status == "solved"
+        else ("timeout" if raw.status == "timeout" else "unsolvable")
     )
     return status, raw.solutions, raw.count
 
@@ -260,6 +281,22 @@ def _python_search(
     return status, found, n
 
 
+def _prolog_batches(
+    puzzle: Puzzle, strategy: str, timeout: float | None, limit: int | None
+) -> Iterator[Solution]:
+    given, batch = 0, 1
+    while True:
+        want = batch if limit is None else min(batch, limit)
+        outcome = run(puzzle, engine="prolog", strategy=strategy, limit=want, timeout=timeout)
+        yield from outcome.solutions[given:]
+        given = len(outcome.solutions)
+        if outcome.status == "timeout":
+            raise TimeoutError(f"no further solution found within {timeout} s")
+        if given < want or given == limit:
+            return
+        batch *= 8
+
+
 def solve(
     puzzle: Puzzle,
     *,
@@ -268,17 +305,17 @@ def solve(
     timeout: float | None = None,
     limit: int | None = None,
 ) -> Iterator[Solution]:
-    """The solutions of `puzzle`, in the engine's order. The Python engine
-    produces them lazily; the Prolog engine runs its search on the first
-    request (up to `limit` solutions, all by default). Raises TimeoutError
-    when `timeout` seconds pass before the search is done."""
+    """The solutions of `puzzle`, in the engine's order (up to `limit`; all
+    by default). The Python engine produces them lazily. The Prolog engine
+    answers a search at a time, so it is asked for 1 solution, then 8, 64, ...
+    (each search starting afresh and skipping those already given): the
+    first solution costs one search, and any number costs at most about
+    twice the searches of one. Raises TimeoutError when one search takes
+    longer than `timeout` seconds."""
     check_strategy(puzzle, strategy)
     chosen = choose_engine(engine)
     if chosen == "prolog":
-        outcome = run(puzzle, engine=chosen, strategy=strategy, limit=limit, timeout=timeout)
-        yield from outcome.solutions
-        if outcome.status == "timeout":
-            raise TimeoutError(f"no further solution found within {timeout} s")
+        yield from _prolog_batches(puzzle, strategy, timeout, limit)
         return
     sites = find_sites(puzzle)
     if _cheap_proof(puzzle, sites, True, timeout) is not None:
