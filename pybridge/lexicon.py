@@ -72,17 +72,17 @@ from lark import Token, Transformer
 from pybridge.errors import InputError, UsageError
 from pybridge.model import BLOCK, OPEN, Puzzle
 from pybridge.readers import (
-    _GRID_COMPLAINTS,
-    _check,
-    _Complaint,
-    _content,
-    _describe,
-    _line_text,
-    _normalise,
-    _padded,
-    _parse,
-    _unify_newlines,
+    GRID_COMPLAINTS,
+    Complaint,
+    check_line,
+    describe_char,
+    line_content,
+    line_text,
+    normalise,
+    padded,
+    parse_with,
     read_text,
+    unify_newlines,
 )
 
 GridFormat = Literal["cs50", "rp2016", "grid"]
@@ -149,8 +149,8 @@ def _read_bytes(source: str) -> bytes:
 def _decoding_error(
     data: bytes, err: UnicodeDecodeError, encoding: str, forced: bool, source: str
 ) -> InputError:
-    before = _unify_newlines(data[: err.start].decode(encoding, errors="replace")).split("\n")
-    shown = _unify_newlines(data.decode(encoding, errors="replace")).split("\n")
+    before = unify_newlines(data[: err.start].decode(encoding, errors="replace")).split("\n")
+    shown = unify_newlines(data.decode(encoding, errors="replace")).split("\n")
     byte = f"byte 0x{data[err.start]:02x}"
     if forced:
         message = f"not valid {encoding} ({byte}): leave out the encoding to detect UTF-8 or cp1252"
@@ -188,7 +188,7 @@ def _reason(ch: str) -> str:
         return "with a digit"
     if ch == "\t":
         return "with a tab inside"
-    return f"with {_describe(ch)}"
+    return f"with {describe_char(ch)}"
 
 
 def _repaired(line: str, skipped: Counter[str]) -> str:
@@ -237,7 +237,7 @@ def load_dictionary(
     for path in paths:
         source = os.fspath(path)
         text, used = _decode(_read_bytes(source), codec, source)
-        text = unicodedata.normalize("NFC", _unify_newlines(text).upper())
+        text = unicodedata.normalize("NFC", unify_newlines(text).upper())
         unweighted = _without_weights(text)
         if unweighted is not None:
             text = unweighted
@@ -300,7 +300,9 @@ class _PlainGridBuilder(Transformer[Token, Any]):
     def grid(self, lines: list[Token]) -> list[str]:
         expected = "'.' (open), '#' (blocked) or a letter (given)"
         return [
-            self._upper(line, _check(line, _content(line), _is_plain_row, expected, self.source))
+            self._upper(
+                line, check_line(line, line_content(line), _is_plain_row, expected, self.source)
+            )
             for line in lines
         ]
 
@@ -310,10 +312,10 @@ class _PlainGridBuilder(Transformer[Token, Any]):
             return upper
         bad = next(i for i, ch in enumerate(row) if len(ch.upper()) != 1)
         message = (
-            f"{_describe(row[bad])} is {row[bad].upper()} in upper case, more than one "
+            f"{describe_char(row[bad])} is {row[bad].upper()} in upper case, more than one "
             "letter: a given cell holds one letter"
         )
-        raise InputError(message, self.source, line.line, bad + 1, _line_text(line))
+        raise InputError(message, self.source, line.line, bad + 1, line_text(line))
 
 
 class _RP2016Builder(Transformer[Token, Any]):
@@ -340,7 +342,7 @@ class _RP2016Builder(Transformer[Token, Any]):
         return grids
 
     def _error(self, line: Token, column: int, message: str) -> InputError:
-        return InputError(message, self.source, line.line, column, _line_text(line))
+        return InputError(message, self.source, line.line, column, line_text(line))
 
     def _header(self, line: Token) -> tuple[int, int]:
         values = _values(line)
@@ -350,7 +352,7 @@ class _RP2016Builder(Transformer[Token, Any]):
                 raise self._error(line, column, f"{expected} (two whole numbers), found '{value}'")
         if len(values) == 1:
             message = f"{expected}: two numbers, found one"
-            raise self._error(line, len(_line_text(line)) + 1, message)
+            raise self._error(line, len(line_text(line)) + 1, message)
         if len(values) > 2:
             message = f"{expected}: two numbers, found more (is the header missing?)"
             raise self._error(line, values[2][0], message)
@@ -376,7 +378,7 @@ class _RP2016Builder(Transformer[Token, Any]):
                 f"the header on line {header.line} says {rows} rows, found {len(body)}: "
                 "expected another row after this line"
             )
-            raise self._error(last, len(_line_text(last)) + 1, message)
+            raise self._error(last, len(line_text(last)) + 1, message)
         return grid
 
     def _row(self, line: Token, cols: int, header_line: int | None) -> str:
@@ -390,35 +392,35 @@ class _RP2016Builder(Transformer[Token, Any]):
                 raise self._error(line, column, message)
         if len(values) < cols:
             message = f"{counted}, found {len(values)}"
-            raise self._error(line, len(_line_text(line)) + 1, message)
+            raise self._error(line, len(line_text(line)) + 1, message)
         return "".join(BLOCK if value == "1" else OPEN for _, value in values)
 
 
 def _values(line: Token) -> list[tuple[int, str]]:
     """The whitespace-separated values of a line, with their 1-based columns."""
-    return [(match.start() + 1, match.group()) for match in _VALUE.finditer(_line_text(line))]
+    return [(match.start() + 1, match.group()) for match in _VALUE.finditer(line_text(line))]
 
 
 def _indent(line: Token) -> int:
-    text = _line_text(line)
+    text = line_text(line)
     return len(text) - len(text.lstrip())
 
 
-_RP2016_COMPLAINTS: Mapping[_Complaint, list[str]] = {
-    _Complaint("the file is empty: expected a grid header `rows cols`", "end"): ["", "\n"],
+_RP2016_COMPLAINTS: Mapping[Complaint, list[str]] = {
+    Complaint("the file is empty: expected a grid header `rows cols`", "end"): ["", "\n"],
 }
 
 
 def _lexicon_puzzle(rows: list[str] | tuple[str, ...], format: GridFormat, source: str) -> Puzzle:
     widths = tuple(len(row) for row in rows)
-    return Puzzle((), _padded(list(rows)), format, source, widths, mode="lexicon")
+    return Puzzle((), padded(list(rows)), format, source, widths, mode="lexicon")
 
 
 def parse_grid(text: str, source: str = "<grid>", format: GridFormat | None = None) -> list[Puzzle]:
     """Every grid in `text`: one, or several for an RP 2016 file."""
     if format is not None and format not in GRID_FORMATS:
         raise ValueError(f"unknown grid format {format!r}; expected one of {GRID_FORMATS}")
-    text = _normalise(text)
+    text = normalise(text)
     kind = format or sniff_grid(text)
     if kind == "cs50":
         rows = [
@@ -427,10 +429,10 @@ def parse_grid(text: str, source: str = "<grid>", format: GridFormat | None = No
         return [_lexicon_puzzle(rows, "cs50", source)]
     if kind == "grid":
         builder = _PlainGridBuilder(source)
-        rows = _parse("fillin", "grid", text, source, builder, _GRID_COMPLAINTS)
+        rows = parse_with("fillin", "grid", text, source, builder, GRID_COMPLAINTS)
         return [_lexicon_puzzle(rows, "grid", source)]
     builder_rp = _RP2016Builder(source)
-    grids = _parse("rp2016", "start", text, source, builder_rp, _RP2016_COMPLAINTS)
+    grids = parse_with("rp2016", "start", text, source, builder_rp, _RP2016_COMPLAINTS)
     names = [source] if len(grids) == 1 else [f"{source}#{n}" for n in range(1, len(grids) + 1)]
     return [_lexicon_puzzle(grid, "rp2016", name) for grid, name in zip(grids, names, strict=True)]
 

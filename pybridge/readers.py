@@ -60,19 +60,19 @@ FORMATS: tuple[Format, ...] = ("p99", "fillin")
 # ---------------------------------------------------------------- file text
 
 
-def _unify_newlines(text: str) -> str:
+def unify_newlines(text: str) -> str:
     return text.removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _normalise(text: str) -> str:
+def normalise(text: str) -> str:
     """The text the grammars parse: no BOM, LF endings, NFC, final newline."""
-    text = unicodedata.normalize("NFC", _unify_newlines(text))
+    text = unicodedata.normalize("NFC", unify_newlines(text))
     return text if text == "" or text.endswith("\n") else text + "\n"
 
 
 def _encoding_error(data: bytes, err: UnicodeDecodeError, source: str) -> InputError:
-    before = _unify_newlines(data[: err.start].decode("utf-8")).split("\n")
-    shown = _unify_newlines(data.decode("utf-8", errors="replace")).split("\n")
+    before = unify_newlines(data[: err.start].decode("utf-8")).split("\n")
+    shown = unify_newlines(data.decode("utf-8", errors="replace")).split("\n")
     return InputError(
         f"not valid UTF-8 (byte 0x{data[err.start]:02x}): save the file as UTF-8",
         source,
@@ -98,7 +98,7 @@ def read_text(path: str | os.PathLike[str]) -> str:
 # ---------------------------------------------------------------- characters
 
 
-def _describe(ch: str) -> str:
+def describe_char(ch: str) -> str:
     """A character as an error message shows it."""
     if ch == " ":
         return "a space"
@@ -130,25 +130,27 @@ def _is_grid(text: str) -> bool:
     return given == "" or given.isalnum()
 
 
-def _line_text(token: Token) -> str:
+def line_text(token: Token) -> str:
     return str(token).removesuffix("\n")
 
 
-def _content(token: Token) -> str:
+def line_content(token: Token) -> str:
     """A word or fill-in row: the line without its trailing spaces and tabs."""
     return str(token).rstrip(" \t\n")
 
 
-def _check(token: Token, text: str, ok: Callable[[str], bool], expected: str, source: str) -> str:
+def check_line(
+    token: Token, text: str, ok: Callable[[str], bool], expected: str, source: str
+) -> str:
     """`text` (taken from `token`'s line) if `ok` accepts it, else InputError."""
     bad = None if ok(text) else _first_bad(text, ok)
     if bad is None:
         return text
-    message = f"expected {expected}, found {_describe(text[bad])}"
-    raise InputError(message, source, token.line, bad + 1, _line_text(token))
+    message = f"expected {expected}, found {describe_char(text[bad])}"
+    raise InputError(message, source, token.line, bad + 1, line_text(token))
 
 
-def _padded(rows: list[str]) -> tuple[str, ...]:
+def padded(rows: list[str]) -> tuple[str, ...]:
     width = max(len(row) for row in rows)
     return tuple(row.ljust(width, BLOCK) for row in rows)
 
@@ -166,24 +168,25 @@ class _P99Builder(Transformer[Token, Any]):
     def words(self, lines: list[Token]) -> tuple[str, ...]:
         expected = "a letter (a word is made of letters only)"
         return tuple(
-            _check(line, _content(line), str.isalpha, expected, self.source) for line in lines
+            check_line(line, line_content(line), str.isalpha, expected, self.source)
+            for line in lines
         )
 
     def framework(self, lines: list[Token]) -> list[str]:
         return [self._row(line) for line in lines]
 
     def _row(self, line: Token) -> str:
-        row = _line_text(line)
+        row = line_text(line)
         tab = row.find("\t")
         if tab >= 0:
             message = "tab in framework: use spaces for blocked cells"
             raise InputError(message, self.source, line.line, tab + 1, row)
         expected = "'.' (open), a letter (given) or a space (blocked) in the framework"
-        return _check(line, row, _is_framework, expected, self.source)
+        return check_line(line, row, _is_framework, expected, self.source)
 
     def start(self, parts: list[Any]) -> Puzzle:
         words, rows = parts
-        grid = _padded([row.replace(" ", BLOCK) for row in rows])
+        grid = padded([row.replace(" ", BLOCK) for row in rows])
         widths = tuple(len(row) for row in rows)
         return Puzzle(words, grid, "p99", self.source, widths)
 
@@ -197,20 +200,23 @@ class _FillinBuilder(Transformer[Token, Any]):
 
     def grid(self, lines: list[Token]) -> tuple[tuple[str, ...], tuple[int, ...]]:
         expected = "'_' (open), '#' (blocked), a letter or a digit (given)"
-        rows = [_check(line, _content(line), _is_grid, expected, self.source) for line in lines]
-        return _padded([row.replace("_", OPEN) for row in rows]), tuple(len(r) for r in rows)
+        rows = [
+            check_line(line, line_content(line), _is_grid, expected, self.source) for line in lines
+        ]
+        return padded([row.replace("_", OPEN) for row in rows]), tuple(len(r) for r in rows)
 
     def words(self, lines: list[Token]) -> tuple[str, ...]:
         expected = "a letter or a digit (one word per line)"
         return tuple(
-            _check(line, _content(line), str.isalnum, expected, self.source) for line in lines
+            check_line(line, line_content(line), str.isalnum, expected, self.source)
+            for line in lines
         )
 
 
 # ---------------------------------------------------------------- syntax errors
 
 
-class _Complaint(NamedTuple):
+class Complaint(NamedTuple):
     """What a syntax error means, and where to point: at the offending line
     (`line`), at its first non-letter (`word`, whose message has `{found}`),
     at the blank line before it (`blank`), or at the end of the file (`end`)."""
@@ -222,50 +228,50 @@ class _Complaint(NamedTuple):
 # Malformed examples for lark's `match_examples`: each parse fails in the
 # parser state the complaint is about.  Runs of one and of two lines are both
 # given because a state also counts the depth of the parse stack.
-_P99_COMPLAINTS: Mapping[_Complaint, list[str]] = {
-    _Complaint(
+_P99_COMPLAINTS: Mapping[Complaint, list[str]] = {
+    Complaint(
         "the file is empty: expected the word list, a blank line, then the framework", "end"
     ): [""],
-    _Complaint(
-        "the word list is empty: the file must start with the words, one per line", "line"
-    ): ["\n"],
-    _Complaint(
+    Complaint("the word list is empty: the file must start with the words, one per line", "line"): [
+        "\n"
+    ],
+    Complaint(
         "expected a word, found {found}: the file must start with the word list, one word per line",
         "word",
     ): [". .\n"],
-    _Complaint(
+    Complaint(
         "expected a word or a blank line, found {found}: "
         "a blank line must separate the word list from the framework",
         "word",
     ): ["A\n. .\n", "A\nB\n. .\n"],
-    _Complaint(
+    Complaint(
         "the framework is missing: expected a blank line after the word list, then the framework",
         "end",
     ): ["A\n", "A\nB\n"],
-    _Complaint("the framework is missing: expected framework rows after the blank line", "end"): [
+    Complaint("the framework is missing: expected framework rows after the blank line", "end"): [
         "A\n\n",
         "A\n\n\n",
     ],
-    _Complaint(
+    Complaint(
         "blank line inside the framework: blank lines may only separate the word list "
         "from the framework and end the file",
         "blank",
     ): ["A\n\n.\n\n.\n", "A\n\n.\n\n\n.\n"],
 }
 
-_GRID_COMPLAINTS: Mapping[_Complaint, list[str]] = {
-    _Complaint("the grid is empty: expected one row per line", "end"): [""],
-    _Complaint("expected a grid row: the grid must start on the first line", "line"): ["\n"],
-    _Complaint("blank line inside the grid: blank lines may only end the file", "blank"): [
+GRID_COMPLAINTS: Mapping[Complaint, list[str]] = {
+    Complaint("the grid is empty: expected one row per line", "end"): [""],
+    Complaint("expected a grid row: the grid must start on the first line", "line"): ["\n"],
+    Complaint("blank line inside the grid: blank lines may only end the file", "blank"): [
         "_\n\n_\n",
         "_\n\n\n_\n",
     ],
 }
 
-_WORDS_COMPLAINTS: Mapping[_Complaint, list[str]] = {
-    _Complaint("the word list is empty: expected one word per line", "end"): [""],
-    _Complaint("expected a word: the word list must start on the first line", "line"): ["\n"],
-    _Complaint("blank line inside the word list: blank lines may only end the file", "blank"): [
+_WORDS_COMPLAINTS: Mapping[Complaint, list[str]] = {
+    Complaint("the word list is empty: expected one word per line", "end"): [""],
+    Complaint("expected a word: the word list must start on the first line", "line"): ["\n"],
+    Complaint("blank line inside the word list: blank lines may only end the file", "blank"): [
         "a\n\nb\n",
         "a\n\n\nb\n",
     ],
@@ -279,7 +285,7 @@ def _first_of_blank_run(lines: list[str], line: int) -> int:
     return line
 
 
-def _located(complaint: _Complaint, token: Token, lines: list[str], source: str) -> InputError:
+def _located(complaint: Complaint, token: Token, lines: list[str], source: str) -> InputError:
     if complaint.where == "end" or token.type == "$END":
         return InputError(complaint.message, source, max(len(lines), 1))
     line = token.line or 1
@@ -287,7 +293,7 @@ def _located(complaint: _Complaint, token: Token, lines: list[str], source: str)
         line = _first_of_blank_run(lines, line - 1)
     text = lines[line - 1]
     bad = _first_bad(text, str.isalpha) if complaint.where == "word" else None
-    found = _describe(text[bad]) if bad is not None else "nothing"
+    found = describe_char(text[bad]) if bad is not None else "nothing"
     return InputError(complaint.message.format(found=found), source, line, (bad or 0) + 1, text)
 
 
@@ -296,18 +302,18 @@ def _syntax_error(
     text: str,
     source: str,
     parse: Callable[[str], Tree[Token]],
-    complaints: Mapping[_Complaint, list[str]],
+    complaints: Mapping[Complaint, list[str]],
 ) -> InputError:
     lines = text.split("\n")[:-1]
     if not isinstance(err, UnexpectedToken):
         # Every line is some token, so lark only ever reports unexpected tokens;
         # this keeps its position should that change.
         return InputError("unexpected text", source, err.line, err.column)
-    complaint: _Complaint | None = err.match_examples(
+    complaint: Complaint | None = err.match_examples(
         parse, complaints.items(), token_type_match_fallback=True
     )
     if complaint is None:
-        complaint = _Complaint("unexpected line", "line")
+        complaint = Complaint("unexpected line", "line")
     return _located(complaint, err.token, lines, source)
 
 
@@ -322,13 +328,13 @@ def _parser(name: str) -> Lark:
     )
 
 
-def _parse(
+def parse_with(
     name: str,
     start: str,
     text: str,
     source: str,
     builder: Transformer[Token, Any],
-    complaints: Mapping[_Complaint, list[str]],
+    complaints: Mapping[Complaint, list[str]],
 ) -> Any:
     """Parse normalised `text` from rule `start` and run `builder` over the tree."""
     parser = _parser(name)
@@ -351,8 +357,8 @@ def _parse(
 
 def parse_p99(text: str, source: str = "<p99>") -> Puzzle:
     """The puzzle in P-99 `text`; `source` names it in errors."""
-    puzzle: Puzzle = _parse(
-        "p99", "start", _normalise(text), source, _P99Builder(source), _P99_COMPLAINTS
+    puzzle: Puzzle = parse_with(
+        "p99", "start", normalise(text), source, _P99Builder(source), _P99_COMPLAINTS
     )
     return puzzle
 
@@ -366,10 +372,14 @@ def parse_fillin(
     """The fill-in puzzle made of a grid text and a word-list text."""
     grid_builder = _FillinBuilder(grid_source)
     words_builder = _FillinBuilder(words_source)
-    grid_text = _normalise(grid_text)
-    words_text = _normalise(words_text)
-    grid, widths = _parse("fillin", "grid", grid_text, grid_source, grid_builder, _GRID_COMPLAINTS)
-    words = _parse("fillin", "words", words_text, words_source, words_builder, _WORDS_COMPLAINTS)
+    grid_text = normalise(grid_text)
+    words_text = normalise(words_text)
+    grid, widths = parse_with(
+        "fillin", "grid", grid_text, grid_source, grid_builder, GRID_COMPLAINTS
+    )
+    words = parse_with(
+        "fillin", "words", words_text, words_source, words_builder, _WORDS_COMPLAINTS
+    )
     return Puzzle(words, grid, "fillin", grid_source, widths)
 
 
