@@ -183,7 +183,7 @@ def _version() -> str:
 
 
 def _add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
-    """The puzzle and how to search it: shared by solve and check."""
+    """The puzzle, how to search it and what to print: shared by solve and check."""
     parser.add_argument(
         "file", metavar="FILE", help="the puzzle (P-99 .dat, fill-in grid, or a grid with --dict)"
     )
@@ -221,6 +221,20 @@ def _add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_STRATEGY,
         help=f"search order (default: {DEFAULT_STRATEGY})",
     )
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="give up after this many seconds (exit code 3)",
+    )
+    parser.add_argument(
+        "--output",
+        nargs="+",
+        action=OutputAction,
+        default=("text", None),
+        metavar=("KIND", "FILE"),
+        help=OUTPUT_HELP,
+    )
 
 
 def _add_solve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -244,20 +258,6 @@ def _add_solve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="stop at the second solution and say whether exactly one exists",
     )
     solve.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        metavar="SECONDS",
-        help="give up after this many seconds (exit code 3)",
-    )
-    solve.add_argument(
-        "--output",
-        nargs="+",
-        action=OutputAction,
-        default=("text", None),
-        metavar=("KIND", "FILE"),
-        help=OUTPUT_HELP,
-    )
-    solve.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )
     solve.set_defaults(handler=solve_command)
@@ -275,20 +275,6 @@ def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_puzzle_arguments(check)
-    check.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        metavar="SECONDS",
-        help="give up after about this many seconds (exit code 3)",
-    )
-    check.add_argument(
-        "--output",
-        nargs="+",
-        action=OutputAction,
-        default=("text", None),
-        metavar=("KIND", "FILE"),
-        help=OUTPUT_HELP,
-    )
     check.set_defaults(handler=check_command)
 
 
