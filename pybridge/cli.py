@@ -297,6 +297,14 @@ def _add_compare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--words", metavar="FILE", help="word list for fill-in puzzles given without one"
     )
     bench.add_argument(
+        "--dict",
+        action="append",
+        dest="dicts",
+        metavar="FILE",
+        help="fill every grid of every FILE from this dictionary (construction mode; "
+        "repeat to merge); only the strategies that apply to it are run",
+    )
+    bench.add_argument(
         "--engines",
         type=choice_list(ENGINES),
         default=ENGINES,
@@ -573,7 +581,9 @@ def _usable_engines(engines: Sequence[str]) -> tuple[str, ...]:
 def compare_command(args: argparse.Namespace) -> int:
     if args.plot:
         compare.require_matplotlib()
-    entries = compare.entries(args.files, args.words)
+    if args.words and args.dicts:
+        raise UsageError("--words (words to place exactly once) and --dict exclude each other")
+    entries = compare.entries(args.files, args.words, args.dicts or ())
     engines = _usable_engines(args.engines)
     report = compare.benchmark(
         entries,

@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from pybridge.errors import InputError, MissingDependency
+from pybridge.lexicon import load_dictionary, load_grid, load_lexicon_puzzle
+from pybridge.model import Puzzle
 from pybridge.readers import load, read_text, sniff
-from pybridge.solver import run
+from pybridge.solver import LEXICON_STRATEGIES, run
 
 DEFAULT_TIMEOUT = 10.0  # seconds per run: the given order runs for hours on some puzzles
 PLOT_HINT = "matplotlib is needed for --plot: pip install 'crossword-pybridge[plot]'"
@@ -30,11 +32,24 @@ COMPARED = ("status", "solutions", "nodes", "backtracks")
 
 @dataclass(frozen=True)
 class Entry:
-    """A puzzle to measure: its file, its word file (fill-in), the name shown."""
+    """A puzzle to measure: its file, its word file (fill-in) or its
+    dictionaries and grid number (construction mode), the name shown."""
 
     path: str
     words: str | None
     name: str
+    dictionaries: tuple[str, ...] = ()
+    grid: int | None = None
+
+    def load(self) -> Puzzle:
+        """Read the puzzle (and its dictionaries) afresh: timings include it."""
+        if not self.dictionaries:
+            return load(self.path, self.words)
+        return load_lexicon_puzzle(self.path, self.dictionaries, grid=self.grid)
+
+    def strategies(self, asked: Sequence[str]) -> list[str]:
+        """The asked strategies that apply to this puzzle's mode."""
+        return [s for s in asked if not self.dictionaries or s in LEXICON_STRATEGIES]
 
 
 def sibling_words(path: str) -> str | None:
@@ -68,9 +83,14 @@ def _entry(arg: str, words: str | None) -> tuple[str, str | None]:
     return path, paired
 
 
-def entries(args: Sequence[str], words: str | None = None) -> list[Entry]:
+def entries(
+    args: Sequence[str], words: str | None = None, dictionaries: Sequence[str] = ()
+) -> list[Entry]:
     """The puzzles named on the command line, each loaded once to catch bad
-    input before any timing. Shown by file name, or by path if names clash."""
+    input before any timing. Shown by file name, or by path if names clash.
+    With `dictionaries`, every grid of every file is filled from them."""
+    if dictionaries:
+        return _grid_entries(args, tuple(dictionaries))
     pairs = [_entry(arg, words) for arg in args]
     for path, paired in pairs:
         load(path, paired)
@@ -80,6 +100,17 @@ def entries(args: Sequence[str], words: str | None = None) -> list[Entry]:
         Entry(path, paired, path if clash else name)
         for (path, paired), name in zip(pairs, names, strict=True)
     ]
+
+
+def _grid_entries(paths: Sequence[str], dictionaries: tuple[str, ...]) -> list[Entry]:
+    load_dictionary(dictionaries)  # bad input stops the command before any timing
+    found = []
+    for path in paths:
+        grids = load_grid(path)
+        for number, grid in enumerate(grids, start=1):
+            name = Path(grid.source).name
+            found.append(Entry(path, None, name, dictionaries, number if len(grids) > 1 else None))
+    return found
 
 
 # ---------------------------------------------------------------- measuring
@@ -116,7 +147,7 @@ def measure(
     for _ in range(repeat):
         started = time.perf_counter()
         outcome = run(
-            load(entry.path, entry.words),
+            entry.load(),
             engine=engine,
             strategy=strategy,
             limit=limit,
@@ -219,7 +250,7 @@ def benchmark(
     ratios: list[Ratio] = []
     found: list[Disagreement] = []
     for entry in entries:
-        for strategy in strategies:
+        for strategy in entry.strategies(strategies):
             cells = {
                 engine: measure(
                     entry, engine, strategy, repeat=repeat, limit=limit, timeout=timeout

@@ -184,9 +184,7 @@ def _mrv(
         letters = board.letters
         fixed = [(k, letters[cell]) for k, cell in enumerate(sites[site]) if cell in letters]
         return tuple(
-            u
-            for u in candidates
-            if counts[u] > 0 and all(distinct[u][k] == ch for k, ch in fixed)
+            u for u in candidates if counts[u] > 0 and all(distinct[u][k] == ch for k, ch in fixed)
         )
 
     def open_site(site: int, domain: tuple[int, ...]) -> _Open:

@@ -156,3 +156,21 @@ def test_grid_formats_need_a_dictionary(
     grid = shared_dir / "corpus" / "cs50" / "structure0.txt"
     assert main(["solve", str(grid), "--format", "cs50"]) == 2
     assert "add --dict FILE" in capsys.readouterr().err
+
+
+def test_compare_fills_every_grid_of_a_file_from_a_dictionary(
+    shared_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rp = shared_dir / "corpus" / "rp2016"
+    argv = ["compare", str(rp / "grids" / "grilles1.txt"), "--repeat", "1", "--output", "json"]
+    argv += ["--dict", str(rp / "dicts" / "850-mots-us.txt")]
+    assert main(argv) == 0  # the engines agree
+    records = json.loads(capsys.readouterr().out)["records"]
+    # given and sorted need exact mode, so only mrv runs, on each of the 3 grids
+    assert {r["strategy"] for r in records} == {"mrv"}
+    assert [r["puzzle"] for r in records if r["engine"] == "python"] == [
+        "grilles1.txt#1",
+        "grilles1.txt#2",
+        "grilles1.txt#3",
+    ]
+    assert {r["status"] for r in records} == {"unsolvable"}
