@@ -173,7 +173,8 @@ def _mrv(
     distinct = list(dict.fromkeys(words))  # first-listed order
     left = Counter(words)
     counts = [left[w] for w in distinct]
-    neighbours, crossings = _neighbours(sites)
+    shared = _shared_positions(sites)
+    crossings = [sum(map(len, around.values())) for around in shared]
     by_length: dict[int, list[int]] = {}
     for u, word in enumerate(distinct):
         by_length.setdefault(len(word), []).append(u)
@@ -187,12 +188,24 @@ def _mrv(
             u for u in candidates if counts[u] > 0 and all(distinct[u][k] == ch for k, ch in fixed)
         )
 
+    def narrowed(s: _Open, filled: int) -> tuple[int, ...]:
+        """`fitting`, checking only the letters `filled` just wrote into s:
+        the domain already matches every older letter."""
+        cells = sites[s.index]
+        checks = [(k, board.letters[cells[k]]) for k in shared[s.index][filled]]
+        if len(checks) == 1:  # sites cross once in a crossword grid
+            ((k, ch),) = checks
+            return tuple(u for u in s.domain if distinct[u][k] == ch and counts[u] > 0)
+        return tuple(
+            u for u in s.domain if counts[u] > 0 and all(distinct[u][k] == c for k, c in checks)
+        )
+
     def open_site(site: int, domain: tuple[int, ...]) -> _Open:
         return _Open((len(domain), -crossings[site], site), domain)
 
     def update(s: _Open, filled: int, used: int) -> _Open:
-        if s.index in neighbours[filled]:
-            domain = fitting(s.index, s.domain)
+        if filled in shared[s.index]:
+            domain = narrowed(s, filled)
         elif counts[used] == 0 and used in s.domain:
             domain = tuple(u for u in s.domain if u != used)
         else:
@@ -223,17 +236,17 @@ def _mrv(
     )
 
 
-def _neighbours(sites: Sequence[Sequence[Cell]]) -> tuple[list[set[int]], list[int]]:
-    """For each site: the sites sharing a cell with it, and its number of crossings."""
+def _shared_positions(sites: Sequence[Sequence[Cell]]) -> list[dict[int, list[int]]]:
+    """For each site: every other site it crosses, with the positions (in
+    this site) of the cells they share."""
     owners: dict[Cell, list[int]] = {}
     for i, cells in enumerate(sites):
         for cell in cells:
             owners.setdefault(cell, []).append(i)
-    neighbours: list[set[int]] = [set() for _ in sites]
-    crossings = [0] * len(sites)
+    shared: list[dict[int, list[int]]] = [{} for _ in sites]
     for i, cells in enumerate(sites):
-        for cell in cells:
-            others = [j for j in owners[cell] if j != i]
-            neighbours[i].update(others)
-            crossings[i] += len(others)
-    return neighbours, crossings
+        for k, cell in enumerate(cells):
+            for j in owners[cell]:
+                if j != i:
+                    shared[i].setdefault(j, []).append(k)
+    return shared
