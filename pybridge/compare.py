@@ -111,6 +111,7 @@ def measure(
     repeat: int,
     limit: int,
     timeout: float | None,
+    seed: int | None = None,
 ) -> Measurement:
     seconds: list[float] = []
     for _ in range(repeat):
@@ -121,6 +122,7 @@ def measure(
             strategy=strategy,
             limit=limit,
             timeout=timeout,
+            seed=seed,
         )
         seconds.append(time.perf_counter() - started)
         if outcome.status == "timeout":
@@ -214,6 +216,7 @@ def benchmark(
     repeat: int = 5,
     limit: int = 1,
     timeout: float | None = DEFAULT_TIMEOUT,
+    seed: int | None = None,
 ) -> Report:
     measurements: list[Measurement] = []
     ratios: list[Ratio] = []
@@ -222,7 +225,13 @@ def benchmark(
         for strategy in strategies:
             cells = {
                 engine: measure(
-                    entry, engine, strategy, repeat=repeat, limit=limit, timeout=timeout
+                    entry,
+                    engine,
+                    strategy,
+                    repeat=repeat,
+                    limit=limit,
+                    timeout=timeout,
+                    seed=seed,
                 )
                 for engine in engines
             }

@@ -18,9 +18,11 @@ from pybridge.sites import Site, find_sites
 if TYPE_CHECKING:
     from pybridge.proofs import Proof
 
-STRATEGIES = ("given", "sorted", "mrv")
-# given and sorted place the listed words one by one, so they need exact mode.
-LEXICON_STRATEGIES = ("mrv",)
+STRATEGIES = ("given", "sorted", "mrv", "ac3", "lcv", "cs50")
+# given and sorted place the listed words one by one, so they need exact mode
+# and take no seed; the domain strategies do both modes and take a seed.
+LEXICON_STRATEGIES = ("mrv", "ac3", "lcv", "cs50")
+SEEDED_STRATEGIES = LEXICON_STRATEGIES
 DEFAULT_STRATEGY = "mrv"
 ENGINES = ("prolog", "python")
 
@@ -119,13 +121,17 @@ def run(
     unique: bool = False,
     timeout: float | None = None,
     prove: bool = True,
+    seed: int | None = None,
 ) -> Outcome:
     """Search `puzzle`: up to `limit` solutions (None: all); with `count`
     count them all without keeping them; with `unique` stop at the second
     solution and say whether there is exactly one. With `prove` the cheap
     proofs of pybridge.proofs run first, so an unsolvable puzzle is answered
-    without a search where they can show it (else only lengths are checked)."""
+    without a search where they can show it (else only lengths are checked).
+    A `seed` (an integer >= 0) shuffles the domains and breaks site ties at
+    random; the same seed gives the same answer in both engines."""
     check_strategy(puzzle, strategy)
+    check_seed(strategy, seed)
     if timeout is not None and timeout <= 0:
         raise ValueError("timeout must be a positive number of seconds")
     chosen = choose_engine(engine)
@@ -138,7 +144,7 @@ def run(
         return Outcome("unsolvable", [], 0 if count else None, _reason(proof), stats, proof)
     search = _prolog_search if chosen == "prolog" else _python_search
     status, found, n = search(
-        puzzle, sites, strategy, 2 if unique else limit, count, timeout, stats
+        puzzle, sites, strategy, 2 if unique else limit, count, timeout, stats, seed
     )
     stats.seconds = time.perf_counter() - started
     outcome = Outcome(status, [make_solution(puzzle, sites, w) for w in found], stats=stats)
@@ -158,6 +164,19 @@ def check_strategy(puzzle: Puzzle, strategy: str) -> None:
         raise UsageError(
             f"strategy {strategy!r} does not apply to a {puzzle.mode} puzzle: "
             f"choose from {', '.join(allowed)}"
+        )
+
+
+def check_seed(strategy: str, seed: int | None) -> None:
+    """Raise ValueError unless `seed` is None or an integer >= 0, and
+    UsageError when `strategy` takes no seed."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    if strategy not in SEEDED_STRATEGIES:
+        raise UsageError(
+            f"strategy {strategy!r} takes no seed: choose from {', '.join(SEEDED_STRATEGIES)}"
         )
 
 
@@ -199,6 +218,7 @@ def _prolog_search(
     count: bool,
     timeout: float | None,
     stats: Stats,
+    seed: int | None,
 ) -> _SearchResult:
     from pybridge import bridge
 
@@ -210,6 +230,7 @@ def _prolog_search(
         limit=limit,
         count=count,
         timeout=timeout,
+        seed=seed,
     )
     stats.nodes, stats.backtracks = raw.nodes, raw.backtracks
     status: Status = "solved" if raw.status == "solved" else (
@@ -219,11 +240,15 @@ def _prolog_search(
 
 
 def _python_steps(
-    puzzle: Puzzle, sites: Sequence[Site], strategy: str, counters: python_engine.Counters
+    puzzle: Puzzle,
+    sites: Sequence[Site],
+    strategy: str,
+    counters: python_engine.Counters,
+    seed: int | None,
 ) -> Generator[list[str], None, None]:
-    return python_engine.search(
-        puzzle.words, [s.cells for s in sites], _givens(puzzle, sites), strategy, counters
-    )
+    cells = [s.cells for s in sites]
+    givens = _givens(puzzle, sites)
+    return python_engine.search(puzzle.words, cells, givens, strategy, counters, seed)
 
 
 def _deadline(timeout: float | None) -> float | None:
@@ -238,12 +263,13 @@ def _python_search(
     count: bool,
     timeout: float | None,
     stats: Stats,
+    seed: int | None,
 ) -> _SearchResult:
     counters = python_engine.Counters(deadline=_deadline(timeout))
     found: list[list[str]] = []
     n = 0
     timed_out = False
-    steps = _python_steps(puzzle, sites, strategy, counters)
+    steps = _python_steps(puzzle, sites, strategy, counters, seed)
     try:
         for words in steps:
             n += 1
@@ -267,15 +293,19 @@ def solve(
     strategy: str = DEFAULT_STRATEGY,
     timeout: float | None = None,
     limit: int | None = None,
+    seed: int | None = None,
 ) -> Iterator[Solution]:
     """The solutions of `puzzle`, in the engine's order. The Python engine
     produces them lazily; the Prolog engine runs its search on the first
     request (up to `limit` solutions, all by default). Raises TimeoutError
-    when `timeout` seconds pass before the search is done."""
+    when `timeout` seconds pass before the search is done. `seed` as for run()."""
     check_strategy(puzzle, strategy)
+    check_seed(strategy, seed)
     chosen = choose_engine(engine)
     if chosen == "prolog":
-        outcome = run(puzzle, engine=chosen, strategy=strategy, limit=limit, timeout=timeout)
+        outcome = run(
+            puzzle, engine=chosen, strategy=strategy, limit=limit, timeout=timeout, seed=seed
+        )
         yield from outcome.solutions
         if outcome.status == "timeout":
             raise TimeoutError(f"no further solution found within {timeout} s")
@@ -284,7 +314,7 @@ def solve(
     if _cheap_proof(puzzle, sites, True, timeout) is not None:
         return
     counters = python_engine.Counters(deadline=_deadline(timeout))
-    steps = _python_steps(puzzle, sites, strategy, counters)
+    steps = _python_steps(puzzle, sites, strategy, counters, seed)
     try:
         for n, words in enumerate(steps, start=1):
             yield make_solution(puzzle, sites, words)

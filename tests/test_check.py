@@ -126,7 +126,6 @@ def test_check_picture_marks_the_core(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["check", path, "--output", "svg", str(target)]) == 1
     assert capsys.readouterr().out.splitlines() == [f"wrote {target}", "unsolvable (layer: hall)"]
     from pybridge.pictures import MARK
-
     from pybridge.readers import load
     from pybridge.sites import find_sites
 
