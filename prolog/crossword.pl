@@ -12,30 +12,66 @@
               site order (by number, across before down).
       sorted  as given, but words and sites in length-frequency order: rare
               lengths first, ties to the longer length, stable otherwise.
-      mrv     next the open site with the fewest distinct words that still
-              fit; ties to more crossings, then to the lower site index.
-              Fails at once when an open site has no fitting word.
+      mrv     forward checking.  Every open site keeps a domain: the distinct
+              words with a copy left that fit the letters in the site, in
+              order of first listing.  Next the open site with the smallest
+              domain; ties to more crossings, then to the lower site index.
+              Fails at once when an open site has an empty domain.  Each
+              domain word is placed in turn; then the domains of the filled
+              site's neighbours are filtered again and a word whose last
+              copy was used leaves every other domain.
+      ac3     mrv, after making the domains arc consistent: D(x) loses u
+              when no v in D(y) has v[j] = u[i], for a crossing at position
+              i of x and j of y (v may be u itself: only letters count).
+              The queue starts with every arc x->y, x in site order, then
+              x's crossings in order of position in x; when D(x) shrinks,
+              the arcs z->x of x's crossings (in the same order) not queued
+              are appended.  The fixpoint does not depend on that order.
+              A domain that empties ends the pass: the search then fails at
+              its first step, 0 nodes and 1 backtrack.
+      lcv     mrv's choice of site, but the chosen site's words are tried
+              least constraining first: cost(u) = the sum, over the
+              crossings of the site with a site t still open, of the words
+              of D(t) whose letter at the crossing differs from u's;
+              ascending cost, ties in domain order.
+      cs50    ac3's domains, then lcv's search (CS50's crossword solver:
+              arc consistency, mrv with the degree tie-break, lcv).
+
+    A seed (run/5) applies to mrv, ac3, lcv and cs50 (given and sorted take
+    none).  The PRNG is Knuth's MMIX LCG: state0 = Seed mod 2^64, next =
+    (state * 6364136223846793005 + 1442695040888963407) mod 2^64, a draw is
+    the new state >> 33, random_below(N) = draw mod N.  It is used only at
+    the start: first a Fisher-Yates shuffle of the distinct words (positions
+    in order of first listing; for I from D-1 down to 1, J = random_below(I+1),
+    swap positions I and J), whose order then replaces first listing in
+    every domain; then one draw per site, in site order, which breaks site
+    ties before the index: key (domain size, -crossings, draw, index).
+    Without a seed every draw is 0 and the order is the unseeded one.
 
     Identical words are interchangeable: in given/sorted a copy of a word
-    only goes to a site after the site of its previous copy; mrv tries each
-    distinct word once.  So every grid is found exactly once.
+    only goes to a site after the site of its previous copy; the domain
+    strategies try each distinct word once.  So every grid is found once.
 
     Counters: a node is a word placed in a site (a unification that
     succeeded); a backtrack is a dead end: a tried word that clashes with its
-    site (given, sorted) or an open site left with no fitting word (mrv).
+    site (given, sorted) or an open site left with an empty domain (the
+    domain strategies).
 
-    No I/O here: the caller reads the result of run/4.
+    No I/O here: the caller reads the result of run/5.
 */
 
 :- module(crossword,
           [ load_puzzle/3,              % +Words, +Sites, +Givens
             run/4,                      % +Strategy, +Mode, +TimeLimit, -Result
+            run/5,                      % +Strategy, +Seed, +Mode, +TimeLimit, -Result
             reset/0
           ]).
 
 :- use_module(library(apply)).
 :- use_module(library(lists)).
 :- use_module(library(assoc)).
+:- use_module(library(error)).
+:- use_module(library(ordsets)).
 :- use_module(library(pairs)).
 :- use_module(library(time)).
 
@@ -85,8 +121,11 @@ code_char(Code, Char) :-
     char_code(Char, Code).
 
 %!  run(+Strategy, +Mode, +TimeLimit, -Result) is det.
+%!  run(+Strategy, +Seed, +Mode, +TimeLimit, -Result) is det.
 %
-%   Search the loaded puzzle.  Mode is first(N) (stop after N solutions),
+%   Search the loaded puzzle.  Seed is none (run/4) or an integer >= 0 for
+%   the random tie-breaks and shuffled domains of the domain strategies
+%   (see the header).  Mode is first(N) (stop after N solutions),
 %   all, or count (count every solution without keeping them).  TimeLimit
 %   is a positive number of seconds or none.  Result is
 %   result(Status, Solutions, Count, Nodes, Backtracks) where Status is
@@ -98,12 +137,17 @@ code_char(Code, Char) :-
 %      run(mrv, all, none, R).
 %   R = result(solved, ["abac", "acab"], 2, 4, 0).
 
-run(Strategy, Mode, TimeLimit, result(Status, Solutions, Count, Nodes, Backtracks)) :-
+run(Strategy, Mode, TimeLimit, Result) :-
+    run(Strategy, none, Mode, TimeLimit, Result).
+
+run(Strategy, Seed, Mode, TimeLimit, result(Status, Solutions, Count, Nodes, Backtracks)) :-
+    must_be(oneof([given, sorted, mrv, ac3, lcv, cs50]), Strategy),
+    seed_applies(Seed, Strategy),
     reset_counters,
     retractall(found(_)),
     board(Board),
     mode_limit(Mode, Max, Keep),
-    Collect = collect(Strategy, Board, Max, Keep),
+    Collect = collect(Strategy, Seed, Board, Max, Keep),
     (   catch(within(TimeLimit, Collect), time_limit_exceeded, fail)
     ->  TimedOut = false
     ;   TimedOut = true
@@ -114,6 +158,14 @@ run(Strategy, Mode, TimeLimit, result(Status, Solutions, Count, Nodes, Backtrack
     findall(S, found(S), Solutions),
     retractall(found(_)),
     status(TimedOut, Count, Status).
+
+seed_applies(none, _) :- !.
+seed_applies(Seed, Strategy) :-
+    must_be(nonneg, Seed),
+    (   domain_strategy(Strategy, _, _)
+    ->  true
+    ;   domain_error(seeded_strategy, Strategy)
+    ).
 
 mode_limit(first(N), N, true).
 mode_limit(all, none, true).
@@ -126,10 +178,10 @@ status(true, _, timeout) :- !.
 status(false, 0, unsolvable) :- !.
 status(false, _, solved).
 
-%   collect(+Strategy, +Board, +Max, +Keep) succeeds once, after Max
+%   collect(+Strategy, +Seed, +Board, +Max, +Keep) succeeds once, after Max
 %   solutions or when the search space is exhausted.
-collect(Strategy, Board, Max, Keep) :-
-    (   search(Strategy, Board),
+collect(Strategy, Seed, Board, Max, Keep) :-
+    (   search(Strategy, Seed, Board),
         flag(cw_solutions, N0, N0+1),
         keep_solution(Keep, Board),
         Max \== none,
@@ -178,24 +230,34 @@ bind_given(Assoc, R-C-Char) :-
     ;   true
     ).
 
-%!  search(+Strategy, +Board) is nondet.
+%!  search(+Strategy, +Seed, +Board) is nondet.
 %
 %   Bind every site of Board to a listed word, each word used exactly once.
 
-search(given, Board) :-
+search(given, _, Board) :-
     findall(W, word(_, W), Words),
     numbered_sites(Board, Sites),
     place_in_order(Words, Sites).
-search(sorted, Board) :-
+search(sorted, _, Board) :-
     findall(W, word(_, W), Words0),
     length_frequency_order(Words0, Words),
     length_frequency_order(Board, Board1),
     numbered_sites(Board1, Sites),
     place_in_order(Words, Sites).
-search(mrv, Board) :-
-    distinct_words(Words, Counts),
-    open_sites(Board, Words, Counts, Open),
-    mrv(Open, Words, Counts).
+search(Strategy, Seed, Board) :-
+    domain_strategy(Strategy, Consistency, Values),
+    length(Board, NSites),
+    distinct_words(Seed, NSites, Words, Counts, Draws),
+    open_sites(Board, Words, Counts, Draws, Open0),
+    consistent(Consistency, Open0, Words, Open),
+    mrv(Open, Values, Words, Counts).
+
+%   domain_strategy(?Strategy, ?Consistency, ?Values): what a domain
+%   strategy does before the search, and in which order it tries words.
+domain_strategy(mrv, forward, domain).
+domain_strategy(ac3, arcs, domain).
+domain_strategy(lcv, forward, least_constraining).
+domain_strategy(cs50, arcs, least_constraining).
 
 %   length_frequency_order(+Lists, -Sorted): Lists ordered by how often
 %   their length occurs (rare first), ties to the longer length, stable
@@ -264,17 +326,20 @@ fill(Vars, Chars) :-
         fail
     ).
 
-%   distinct_words(-Words, -Counts): Words is words(W1, ...) holding each
-%   distinct word once, in order of first listing; Counts is counts(C1, ...)
-%   with how many copies of each are still to be placed.  Counts is updated
-%   with setarg/3, which is undone on backtracking.
-distinct_words(Words, Counts) :-
+%   distinct_words(+Seed, +NSites, -Words, -Counts, -Draws): Words is
+%   words(W1, ...) holding each distinct word once, in order of first
+%   listing (shuffled with a seed); Counts is counts(C1, ...) with how many
+%   copies of each are still to be placed; Draws holds each site's random
+%   tie-break (all 0 without a seed).  Counts is updated with setarg/3,
+%   which is undone on backtracking.
+distinct_words(Seed, NSites, Words, Counts, Draws) :-
     findall(W-I, word(I, W), Pairs),
     msort(Pairs, Sorted),
     group_pairs_by_key(Sorted, Groups),
     maplist(first_and_count, Groups, Keyed),
     keysort(Keyed, ByFirst),
-    pairs_values(ByFirst, WordCounts),
+    pairs_values(ByFirst, WordCounts0),
+    random_order(Seed, NSites, WordCounts0, WordCounts, Draws),
     pairs_keys_values(WordCounts, Distinct, Cs),
     Words =.. [words|Distinct],
     Counts =.. [counts|Cs].
@@ -283,21 +348,70 @@ distinct_words(Words, Counts) :-
 first_and_count(W-[First|More], First-(W-N)) :-
     length([First|More], N).
 
-%   open_sites(+Board, +Words, +Counts, -Open): one o(Key, Vars, Domain,
-%   Neighbours) per site.  Domain lists the indices (into Words) of the
-%   words that fit, in order; Key = k(DomainSize, NegCrossings, Index)
-%   orders sites for mrv: smallest domain, then most crossings, then index.
-open_sites(Board, Words, Counts, Open) :-
-    findall(I-Cells, site(I, Cells), Sites),
-    site_links(Sites, Links),
-    ids_by_length(Words, ByLength),
-    maplist(open_site(ByLength, Words, Counts), Links, Board, Open).
+%   random_order(+Seed, +NSites, +Items0, -Items, -Draws): Items0 shuffled
+%   (Fisher-Yates) and one draw per site, in that order (see the header).
+random_order(none, NSites, Items, Items, Draws) :-
+    !,
+    length(Draws, NSites),
+    maplist(=(0), Draws).
+random_order(Seed, NSites, Items0, Items, Draws) :-
+    State0 is Seed mod 2^64,
+    Slots =.. [items|Items0],
+    length(Items0, D),
+    Last is D - 1,
+    shuffle_from(Last, Slots, State0, State),
+    Slots =.. [_|Items],
+    prng_draws(NSites, State, Draws, _).
 
-open_site(ByLength, Words, Counts, I-Linked, Vars,
-          o(k(Size, Neg, I), Vars, Domain, Neighbours)) :-
-    length(Linked, Crossings),
-    Neg is -Crossings,
-    sort(Linked, Neighbours),
+%   shuffle_from(+I, !Slots, +State0, -State): for I down to 1, swap the
+%   items at positions I and random_below(I+1) (0-based).
+shuffle_from(I, Slots, State0, State) :-
+    (   I < 1
+    ->  State = State0
+    ;   Bound is I + 1,
+        random_below(Bound, State0, State1, J),
+        swap_args(I, J, Slots),
+        I1 is I - 1,
+        shuffle_from(I1, Slots, State1, State)
+    ).
+
+swap_args(I, J, Slots) :-
+    A is I + 1,
+    B is J + 1,
+    arg(A, Slots, X),
+    arg(B, Slots, Y),
+    setarg(A, Slots, Y),
+    setarg(B, Slots, X).
+
+%   prng_draws(+N, +State0, -Draws, -State): N draws of the LCG.
+prng_draws(N, State0, Draws, State) :-
+    length(Draws, N),
+    foldl(prng_draw, Draws, State0, State).
+
+prng_draw(Draw, State0, State) :-
+    State is (State0 * 6364136223846793005 + 1442695040888963407) mod 2^64,
+    Draw is State >> 33.
+
+random_below(Bound, State0, State, Value) :-
+    prng_draw(Draw, State0, State),
+    Value is Draw mod Bound.
+
+%   open_sites(+Board, +Words, +Counts, +Draws, -Open): one o(Key, Vars,
+%   Domain, Crossings) per site.  Domain lists the indices (into Words) of
+%   the words that fit, in order; Crossings lists x(I, T, J): position I of
+%   this site is position J of site T.  Key = k(DomainSize, NegCrossings,
+%   Draw, Index) orders sites: smallest domain, then most crossings, then
+%   the random draw (0 without a seed), then index.
+open_sites(Board, Words, Counts, Draws, Open) :-
+    findall(I-Cells, site(I, Cells), Sites),
+    site_crossings(Sites, Links),
+    ids_by_length(Words, ByLength),
+    maplist(open_site(ByLength, Words, Counts), Links, Board, Draws, Open).
+
+open_site(ByLength, Words, Counts, I-Crossings, Vars, Draw,
+          o(k(Size, Neg, Draw, I), Vars, Domain, Crossings)) :-
+    length(Crossings, N),
+    Neg is -N,
     length(Vars, L),
     (   memberchk(L-Ids, ByLength)
     ->  initial_domain(Vars, Ids, Words, Counts, Domain)
@@ -324,13 +438,16 @@ id_length(Chars, L-Id, Id, Next) :-
     length(Chars, L),
     Next is Id + 1.
 
-%   site_links(+Sites, -Links): for every site in order, I-Linked where
-%   Linked holds the index of the other site at each of its crossings.
-site_links(Sites, Links) :-
-    findall(Cell-I, ( member(I-Cells, Sites), member(Cell, Cells) ), CellSites),
-    msort(CellSites, Sorted),
+%   site_crossings(+Sites, -Links): for every site in order, I-Crossings
+%   with one x(P, T, Q) per cell it shares (position P here, Q in site T),
+%   sorted.
+site_crossings(Sites, Links) :-
+    findall(Cell-(I-P), ( member(I-Cells, Sites), nth0(P, Cells, Cell) ), Owners),
+    msort(Owners, Sorted),
     group_pairs_by_key(Sorted, Shared),
-    findall(I-J, ( member(_-Is, Shared), member(I, Is), member(J, Is), I \== J ), Pairs),
+    findall(I-x(P, T, Q),
+            ( member(_-Os, Shared), member(I-P, Os), member(T-Q, Os), I \== T ),
+            Pairs),
     msort(Pairs, SortedPairs),
     group_pairs_by_key(SortedPairs, Grouped),
     pairs_keys(Sites, Indices),
@@ -348,43 +465,147 @@ fits(Vars, Words, Counts, Id) :-
     arg(Id, Words, Chars),
     \+ Vars \= Chars.
 
-mrv([], _, _) :- !.
-mrv([First|Others], Words, Counts) :-
-    foldl(better_site, Others, First, Best),
-    mrv(Best, [First|Others], Words, Counts).
+%   consistent(+Consistency, +Open0, +Words, -Open): the open sites with
+%   their domains as the search starts: as they are (forward), or arc
+%   consistent (arcs).
+consistent(forward, Open, _, Open).
+consistent(arcs, Open0, Words, Open) :-
+    maplist(site_domain, Open0, Domains0),
+    Domains =.. [domains|Domains0],
+    findall(a(X, I, Y, J), ( member(o(k(_, _, _, X), _, _, Xs), Open0),
+                             member(x(I, Y, J), Xs) ), Arcs),
+    ac3(Arcs, Open0, Words, Domains),
+    maplist(with_domain(Domains), Open0, Open).
 
-%   mrv(+Best, +Open, +Words, +Counts): fill Best, the chosen open site,
-%   with each word of its domain in turn, then go on with the rest.
-mrv(o(k(_, _, I), Vars, Domain, Neighbours), Open, Words, Counts) :-
+site_domain(o(_, _, Domain, _), Domain).
+
+with_domain(Domains, o(k(_, Neg, Draw, X), Vars, _, Xs), o(k(Size, Neg, Draw, X), Vars, D, Xs)) :-
+    X1 is X + 1,
+    arg(X1, Domains, D),
+    length(D, Size).
+
+%   ac3(+Queue, +Open, +Words, !Domains): revise the arc at the head of the
+%   queue; when D(x) shrinks, queue the arcs into x.  Stops at the fixpoint
+%   or at the first empty domain.  Domains holds D(x) at argument x+1.
+ac3([], _, _, _).
+ac3([Arc|Queue], Open, Words, Domains) :-
+    Arc = a(X, I, Y, J),
+    X1 is X + 1,
+    Y1 is Y + 1,
+    arg(X1, Domains, DX),
+    arg(Y1, Domains, DY),
+    letters_at(DY, J, Words, Letters),
+    include(letter_in(I, Words, Letters), DX, DX1),
+    (   same_length(DX, DX1)
+    ->  ac3(Queue, Open, Words, Domains)
+    ;   setarg(X1, Domains, DX1),
+        (   DX1 == []
+        ->  true
+        ;   arcs_into(X, Open, Queue, Into),
+            append(Queue, Into, Queue1),
+            ac3(Queue1, Open, Words, Domains)
+        )
+    ).
+
+%   arcs_into(+X, +Open, +Queue, -Arcs): the arcs z->x along x's crossings,
+%   in their order, that are not queued already.
+arcs_into(X, Open, Queue, Arcs) :-
+    memberchk(o(k(_, _, _, X), _, _, Xs), Open),
+    findall(a(Z, K, X, L), ( member(x(L, Z, K), Xs),
+                             \+ memberchk(a(Z, K, X, L), Queue) ), Arcs).
+
+%   letters_at(+Ids, +Position, +Words, -Letters): the letters the words
+%   have at Position, as an ordered set.
+letters_at(Ids, Position, Words, Letters) :-
+    maplist(letter_at(Position, Words), Ids, All),
+    sort(All, Letters).
+
+letter_at(Position, Words, Id, Letter) :-
+    arg(Id, Words, Chars),
+    nth0(Position, Chars, Letter).
+
+letter_in(Position, Words, Letters, Id) :-
+    letter_at(Position, Words, Id, Letter),
+    ord_memberchk(Letter, Letters).
+
+mrv([], _, _, _) :- !.
+mrv([First|Others], Values, Words, Counts) :-
+    foldl(better_site, Others, First, Best),
+    mrv(Best, [First|Others], Values, Words, Counts).
+
+%   mrv(+Best, +Open, +Values, +Words, +Counts): fill Best, the chosen open
+%   site, with each word of its domain in turn (in Values order), then go on
+%   with the rest.
+mrv(Best, Open, Values, Words, Counts) :-
+    Best = o(k(_, _, _, I), Vars, Domain, Crossings),
     (   Domain == []
     ->  flag(cw_backtracks, B, B+1),
         fail
     ;   true
     ),
-    member(Id, Domain),
+    value_order(Values, Best, Open, Words, Ordered),
+    member(Id, Ordered),
     arg(Id, Words, Chars),
     Vars = Chars,
     flag(cw_nodes, N, N+1),
     arg(Id, Counts, C0),
     C is C0 - 1,
     setarg(Id, Counts, C),
-    next_open(Open, I, Neighbours, Id, C, Words, Counts, Open1, none, Best1),
+    next_open(Open, I, Crossings, Id, C, Words, Counts, Open1, none, Best1),
     (   Open1 == []
     ->  true
-    ;   mrv(Best1, Open1, Words, Counts)
+    ;   mrv(Best1, Open1, Values, Words, Counts)
     ).
 
-%   next_open(+Open, +Filled, +Neighbours, +Id, +Left, +Words, +Counts,
+%   value_order(+Values, +Site, +Open, +Words, -Ids): the words of Site's
+%   domain in the order they are tried.
+value_order(domain, o(_, _, Domain, _), _, _, Domain).
+value_order(least_constraining, o(_, _, Domain, Crossings), Open, Words, Ids) :-
+    open_tallies(Crossings, Open, Words, Tallies),
+    maplist(lcv_keyed(Tallies, Words), Domain, Keyed),
+    keysort(Keyed, Sorted),
+    pairs_values(Sorted, Ids).
+
+%   open_tallies(+Crossings, +Open, +Words, -Tallies): for each crossing
+%   with a site T still open, t(I, Size, Tally): position I in the chosen
+%   site, the size of D(T) and Letter-Count for T's letters at the crossing.
+open_tallies([], _, _, []).
+open_tallies([x(I, T, J)|Xs], Open, Words, Tallies) :-
+    (   memberchk(o(k(_, _, _, T), _, DT, _), Open)
+    ->  maplist(letter_at(J, Words), DT, Letters),
+        msort(Letters, Sorted),
+        clumped(Sorted, Tally),
+        length(DT, Size),
+        Tallies = [t(I, Size, Tally)|Rest]
+    ;   Tallies = Rest
+    ),
+    open_tallies(Xs, Open, Words, Rest).
+
+lcv_keyed(Tallies, Words, Id, Cost-Id) :-
+    arg(Id, Words, Chars),
+    foldl(ruled_out(Chars), Tallies, 0, Cost).
+
+%   ruled_out(+Chars, +Tally, +Cost0, -Cost): add the words of D(T) whose
+%   letter at the crossing differs from the one Chars puts there.
+ruled_out(Chars, t(I, Size, Tally), Cost0, Cost) :-
+    nth0(I, Chars, Letter),
+    (   memberchk(Letter-Same, Tally)
+    ->  true
+    ;   Same = 0
+    ),
+    Cost is Cost0 + Size - Same.
+
+%   next_open(+Open, +Filled, +Crossings, +Id, +Left, +Words, +Counts,
 %             -Open1, +Best0, -Best): one pass that drops the filled
 %   site, updates the others and picks the next best.
 next_open([], _, _, _, _, _, _, [], Best, Best).
-next_open([S0|Ss], I, Ns, Id, Left, Words, Counts, Open, Best0, Best) :-
-    (   S0 = o(k(_, _, I), _, _, _)
-    ->  next_open(Ss, I, Ns, Id, Left, Words, Counts, Open, Best0, Best)
-    ;   update_site(Ns, Id, Left, Words, Counts, S0, S),
+next_open([S0|Ss], I, Xs, Id, Left, Words, Counts, Open, Best0, Best) :-
+    (   S0 = o(k(_, _, _, I), _, _, _)
+    ->  next_open(Ss, I, Xs, Id, Left, Words, Counts, Open, Best0, Best)
+    ;   update_site(Xs, Id, Left, Words, Counts, S0, S),
         Open = [S|Open1],
         better_site(S, Best0, Best1),
-        next_open(Ss, I, Ns, Id, Left, Words, Counts, Open1, Best1, Best)
+        next_open(Ss, I, Xs, Id, Left, Words, Counts, Open1, Best1, Best)
     ).
 
 %   better_site(+Site, +Best0, -Best): Site if its key is smaller.
@@ -397,12 +618,13 @@ better_site(S, B0, B) :-
     ;   B = B0
     ).
 
-%   update_site(+Neighbours, +Id, +Left, +Words, +Counts, +Site0, -Site):
-%   a neighbour of the filled site has new letters, so its domain is
-%   filtered again; elsewhere only the word just used can drop out.
-update_site(Neighbours, Id, Left, Words, Counts, Site0, Site) :-
-    Site0 = o(k(_, Neg, J), V, D0, Ns),
-    (   memberchk(J, Neighbours)
+%   update_site(+Crossings, +Id, +Left, +Words, +Counts, +Site0, -Site):
+%   a neighbour of the filled site (one on its Crossings) has new letters,
+%   so its domain is filtered again; elsewhere only the word just used can
+%   drop out.
+update_site(Crossings, Id, Left, Words, Counts, Site0, Site) :-
+    Site0 = o(k(_, Neg, Draw, J), V, D0, Xs),
+    (   memberchk(x(_, J, _), Crossings)
     ->  include(fits(V, Words, Counts), D0, D)
     ;   Left =:= 0,
         memberchk(Id, D0)
@@ -412,5 +634,5 @@ update_site(Neighbours, Id, Left, Words, Counts, Site0, Site) :-
     (   D == D0
     ->  Site = Site0
     ;   length(D, Size),
-        Site = o(k(Size, Neg, J), V, D, Ns)
+        Site = o(k(Size, Neg, Draw, J), V, D, Xs)
     ).

@@ -1,4 +1,4 @@
-/*  Tests of crossword.pl: load_puzzle/3, run/4 and reset/0.
+/*  Tests of crossword.pl: load_puzzle/3, run/4, run/5 and reset/0.
 
     Run from the repository root:
 
@@ -38,6 +38,9 @@ ring_fills(Strings) :-
 strategy(given).
 strategy(sorted).
 strategy(mrv).
+strategy(ac3).
+strategy(lcv).
+strategy(cs50).
 
 %   solve(+Words, +Sites, +Givens, +Strategy, +Mode, -Result)
 solve(Words, Sites, Givens, Strategy, Mode, Result) :-
@@ -85,7 +88,8 @@ test(given_letter, [forall(strategy(S)), true(Sols == ["acab"])]) :-
     cross_sites(Sites),
     solve([`ab`, `ac`], Sites, [g(0, 1, 0'c)], S, all, result(solved, Sols, 1, _, _)).
 
-test(given_letter_counts, true(NB == [given-(2-1), sorted-(2-1), mrv-(2-0)])) :-
+test(given_letter_counts,
+     true(NB == [given-(2-1), sorted-(2-1), mrv-(2-0), ac3-(2-0), lcv-(2-0), cs50-(2-0)])) :-
     cross_sites(Sites),
     findall(S-(N-B),
             ( strategy(S),
@@ -215,5 +219,97 @@ test(unicode_words, true(Sols == ["äßäя"])) :-
 
 test(empty_puzzle, [forall(strategy(S)), true(R == result(solved, [""], 1, 0, 0))]) :-
     solve([], [], [], S, all, R).
+
+%   The domain strategies (see the header of crossword.pl).
+
+domain_strategy(mrv).
+domain_strategy(ac3).
+domain_strategy(lcv).
+domain_strategy(cs50).
+
+%   1-Across and 2-Down sharing the second cell of 1-Across.
+corner_sites([[0-0, 0-1], [0-1, 1-1]]).
+
+test(new_strategies_cross, [forall(domain_strategy(S)), true(R == result(solved, Sols, 2, 4, 0))]) :-
+    cross_sites(Sites),
+    solve([`ab`, `ac`], Sites, [], S, all, R),
+    as_strings([[`ab`, `ac`], [`ac`, `ab`]], Sols).
+
+%   No word starts with b or d: arc consistency empties a domain before
+%   the search, which then fails at its first step.
+test(ac3_wipe_out, [forall(member(S, [ac3, cs50])), true(R == result(unsolvable, [], 0, 0, 1))]) :-
+    corner_sites(Sites),
+    solve([`ab`, `cd`], Sites, [], S, all, R).
+
+test(mrv_without_arcs, true(R == result(unsolvable, [], 0, 2, 2))) :-
+    corner_sites(Sites),
+    solve([`ab`, `cd`], Sites, [], mrv, all, R).
+
+%   xq cannot cross (no word starts with q), bc cannot either (none ends
+%   in c at the crossing): ac3 leaves one word per site.
+test(ac3_prunes, true(NB == [mrv-(4-2), ac3-(2-0), lcv-(4-2), cs50-(2-0)])) :-
+    corner_sites(Sites),
+    findall(S-(N-B),
+            ( domain_strategy(S),
+              solve([`xq`, `ab`, `bc`], Sites, [], S, all, result(solved, ["abbc"], 1, N, B)) ),
+            NB).
+
+%   Both sites start at the shared cell: xy leaves the other site no word
+%   (its only x-word is itself, used up), ab and ac leave two a-words.
+test(lcv_first, true(R == result(solved, ["abac"], 1, 2, 0))) :-
+    cross_sites(Sites),
+    solve([`xy`, `ab`, `ac`], Sites, [], lcv, first(1), R).
+
+test(mrv_first_tries_xy, true(R == result(solved, ["abac"], 1, 3, 1))) :-
+    cross_sites(Sites),
+    solve([`xy`, `ab`, `ac`], Sites, [], mrv, first(1), R).
+
+test(lcv_all, true(R == result(solved, ["abac", "acab"], 2, 5, 1))) :-
+    cross_sites(Sites),
+    solve([`xy`, `ab`, `ac`], Sites, [], lcv, all, R).
+
+%   The LCG: ((1 * 6364136223846793005 + 1442695040888963407) mod 2^64) >> 33
+%   is 908834774; the Python engine's Lcg gives the same three draws.
+test(prng_seed_1, true(Draws == [908834774, 1093944153, 1392341196])) :-
+    crossword:prng_draws(3, 1, Draws, _).
+
+test(prng_seed_mod_2_64, true(Draw == 908834774)) :-
+    State is 2^64 + 1,
+    load_puzzle([`ab`], [[0-0, 0-1]], []),
+    run(mrv, State, all, none, result(solved, ["ab"], 1, 1, 0)),
+    crossword:prng_draws(1, 1, [Draw], _).
+
+%   Seed 0 shuffles the ring's words so that the mirrored fill comes first;
+%   seed 1 keeps the unseeded order (values from the Python engine).
+test(seeded_ring, true(Rs == [0-(Mirrored-11-2), 1-(Fills-11-2)])) :-
+    ring_words(Words), ring_sites(Sites), ring_fills(Fills),
+    reverse(Fills, Mirrored),
+    load_puzzle(Words, Sites, []),
+    findall(Seed-(Sols-N-B),
+            ( member(Seed, [0, 1]), run(mrv, Seed, all, none, result(solved, Sols, 2, N, B)) ),
+            Rs).
+
+test(seeded_cs50_ring, true(R == result(solved, Mirrored, 2, 9, 0))) :-
+    ring_words(Words), ring_sites(Sites), ring_fills(Fills),
+    reverse(Fills, Mirrored),
+    load_puzzle(Words, Sites, []),
+    run(cs50, 2, all, none, R).
+
+test(same_seed_same_result, [forall(domain_strategy(S)), true(R1 == R2)]) :-
+    ring_words(Words), ring_sites(Sites),
+    load_puzzle(Words, Sites, []),
+    run(S, 12345, all, none, R1),
+    run(S, 12345, all, none, R2).
+
+test(no_seed_for_given, [forall(member(S, [given, sorted])),
+                         error(domain_error(seeded_strategy, S))]) :-
+    cross_sites(Sites),
+    load_puzzle([`ab`, `ac`], Sites, []),
+    run(S, 1, all, none, _).
+
+test(seed_must_be_nonneg, error(type_error(nonneg, -1))) :-
+    cross_sites(Sites),
+    load_puzzle([`ab`, `ac`], Sites, []),
+    run(mrv, -1, all, none, _).
 
 :- end_tests(crossword).

@@ -17,7 +17,7 @@ from pybridge.errors import MissingDependency
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
 
-STRATEGIES = ("given", "sorted", "mrv")
+STRATEGIES = ("given", "sorted", "mrv", "ac3", "lcv", "cs50")
 INSTALL_HINT = (
     "SWI-Prolog is needed for --engine prolog: install it with "
     "'apt-get install swi-prolog-nox' (or run ./setup.sh), or use --engine python"
@@ -75,6 +75,10 @@ def _mode(limit: int | None, count: bool) -> str:
     return "all" if limit is None else f"first({int(limit)})"
 
 
+def _seed(seed: int | None) -> str:
+    return "none" if seed is None else str(int(seed))
+
+
 def _time_limit(timeout: float | None) -> str:
     return "none" if timeout is None else repr(float(timeout))
 
@@ -87,6 +91,7 @@ def search(
     limit: int | None = 1,
     count: bool = False,
     timeout: float | None = None,
+    seed: int | None = None,
 ) -> RawResult:
     """Load the puzzle into Prolog, search it, and forget it again."""
     if strategy not in STRATEGIES:
@@ -96,7 +101,7 @@ def search(
         ",".join(_cells(s) for s in sites),
         ",".join(f"g({r},{c},{ord(ch)})" for (r, c), ch in givens.items()),
     )
-    run = f"crossword:run({strategy},{_mode(limit, count)},{_time_limit(timeout)},R)"
+    run = f"crossword:run({strategy},{_seed(seed)},{_mode(limit, count)},{_time_limit(timeout)},R)"
     query = f"{load}, {run}, R = result(S,L,C,N,B)"
     with _lock:
         prolog = _engine()

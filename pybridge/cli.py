@@ -27,9 +27,11 @@ from pybridge.render import blocks_text, outcome_json
 from pybridge.solver import (
     DEFAULT_STRATEGY,
     ENGINES,
+    SEEDED_STRATEGIES,
     STRATEGIES,
     Outcome,
     Stats,
+    check_seed,
     check_strategy,
     run,
 )
@@ -109,6 +111,16 @@ def positive_int(text: str) -> int:
     return value
 
 
+def seed_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    return value
+
+
 def positive_seconds(text: str) -> float:
     try:
         value = float(text)
@@ -148,6 +160,20 @@ OUTPUT_HELP = (
     "before --output); default: text"
 )
 PICTURES = ("png", "svg")
+STRATEGY_HELP = (
+    "search order: given (words in listed order), sorted (rare lengths first), mrv (the site "
+    "with the fewest fitting words next, forward checking), ac3 (mrv after arc consistency), "
+    "lcv (mrv, least constraining word first), cs50 (ac3 + lcv); given and sorted need a word "
+    f"list, not --dict (default: {DEFAULT_STRATEGY})"
+)
+SEED_HELP = (
+    "random tie-breaks and shuffled domains; same seed, same answer in both engines "
+    f"(an integer >= 0; for {', '.join(SEEDED_STRATEGIES)}; default: no randomness)"
+)
+
+
+def _add_seed(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=seed_number, metavar="N", help=SEED_HELP)
 
 
 class OutputAction(argparse.Action):
@@ -219,8 +245,9 @@ def _add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
         "--strategy",
         choices=STRATEGIES,
         default=DEFAULT_STRATEGY,
-        help=f"search order (default: {DEFAULT_STRATEGY})",
+        help=STRATEGY_HELP,
     )
+    _add_seed(parser)
     parser.add_argument(
         "--timeout",
         type=positive_seconds,
@@ -313,9 +340,10 @@ def _add_compare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     bench.add_argument(
         "--strategies",
         type=choice_list(STRATEGIES),
-        default=STRATEGIES,
-        help=f"comma-separated (default: {','.join(STRATEGIES)})",
+        help=f"comma-separated (default: {','.join(STRATEGIES)}; "
+        f"with --seed: {','.join(SEEDED_STRATEGIES)})",
     )
+    _add_seed(bench)
     bench.add_argument(
         "--repeat",
         type=positive_int,
@@ -435,6 +463,7 @@ def solve_command(args: argparse.Namespace) -> int:
     puzzles = load_puzzles(args)
     for puzzle in puzzles:
         check_strategy(puzzle, args.strategy)
+    check_seed(args.strategy, args.seed)
     codes = [solve_one(puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles]
     return _worst(codes)
 
@@ -459,6 +488,7 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
         count=args.count,
         unique=args.unique,
         timeout=args.timeout,
+        seed=args.seed,
     )
     kind, path = args.output
     if kind == "json":
@@ -511,7 +541,9 @@ def draw(puzzle: Puzzle, outcome: Outcome, path: str) -> Path:
 def check_outcome(puzzle: Puzzle, args: argparse.Namespace) -> Outcome:
     """Search for one solution; when there is none, explain why with a
     minimal core (in the time the search left over)."""
-    outcome = run(puzzle, engine=args.engine, strategy=args.strategy, timeout=args.timeout)
+    outcome = run(
+        puzzle, engine=args.engine, strategy=args.strategy, timeout=args.timeout, seed=args.seed
+    )
     if outcome.status != "unsolvable":
         return outcome
     left = None if args.timeout is None else max(args.timeout - outcome.stats.seconds, 0.05)
@@ -544,6 +576,7 @@ def check_command(args: argparse.Namespace) -> int:
     puzzles = load_puzzles(args)
     for puzzle in puzzles:
         check_strategy(puzzle, args.strategy)
+    check_seed(args.strategy, args.seed)
     return _worst([check_one(puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles])
 
 
@@ -583,15 +616,19 @@ def compare_command(args: argparse.Namespace) -> int:
         compare.require_matplotlib()
     if args.words and args.dicts:
         raise UsageError("--words (words to place exactly once) and --dict exclude each other")
+    strategies = args.strategies or (STRATEGIES if args.seed is None else SEEDED_STRATEGIES)
+    for strategy in strategies:
+        check_seed(strategy, args.seed)
     entries = compare.entries(args.files, args.words, args.dicts or ())
     engines = _usable_engines(args.engines)
     report = compare.benchmark(
         entries,
         engines,
-        args.strategies,
+        strategies,
         repeat=args.repeat,
         limit=args.limit,
         timeout=args.timeout,
+        seed=args.seed,
     )
     if args.output == "json":
         print(json.dumps(compare.report_json(report), ensure_ascii=False, indent=2))

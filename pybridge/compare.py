@@ -142,6 +142,7 @@ def measure(
     repeat: int,
     limit: int,
     timeout: float | None,
+    seed: int | None = None,
 ) -> Measurement:
     seconds: list[float] = []
     for _ in range(repeat):
@@ -152,6 +153,7 @@ def measure(
             strategy=strategy,
             limit=limit,
             timeout=timeout,
+            seed=seed,
         )
         seconds.append(time.perf_counter() - started)
         if outcome.status == "timeout":
@@ -245,6 +247,7 @@ def benchmark(
     repeat: int = 5,
     limit: int = 1,
     timeout: float | None = DEFAULT_TIMEOUT,
+    seed: int | None = None,
 ) -> Report:
     measurements: list[Measurement] = []
     ratios: list[Ratio] = []
@@ -253,7 +256,13 @@ def benchmark(
         for strategy in entry.strategies(strategies):
             cells = {
                 engine: measure(
-                    entry, engine, strategy, repeat=repeat, limit=limit, timeout=timeout
+                    entry,
+                    engine,
+                    strategy,
+                    repeat=repeat,
+                    limit=limit,
+                    timeout=timeout,
+                    seed=seed,
                 )
                 for engine in engines
             }

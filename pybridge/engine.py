@@ -11,14 +11,23 @@ crossword.pl's header and must stay identical to it.
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from pybridge.model import Cell
 
-STRATEGIES = ("given", "sorted", "mrv")
+# Domain strategies: (arc consistency first?, least constraining word first?)
+DOMAIN_STRATEGIES = {
+    "mrv": (False, False),
+    "ac3": (True, False),
+    "lcv": (False, True),
+    "cs50": (True, True),
+}
+STRATEGIES = ("given", "sorted", *DOMAIN_STRATEGIES)
 _CLOCK_EVERY = 512  # nodes between looks at the clock
+T = TypeVar("T")
 
 
 class SearchTimeout(Exception):
@@ -42,6 +51,26 @@ class Counters:
 
     def dead_end(self) -> None:
         self.backtracks += 1
+
+
+class Lcg:
+    """Knuth's MMIX linear congruential generator, as crossword.pl has it."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed % 2**64
+
+    def draw(self) -> int:
+        self.state = (self.state * 6364136223846793005 + 1442695040888963407) % 2**64
+        return self.state >> 33
+
+    def below(self, bound: int) -> int:
+        return self.draw() % bound
+
+    def shuffle(self, items: list[T]) -> None:
+        """Fisher-Yates, in place: position i swaps with random_below(i + 1)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
 
 
 class Board:
@@ -81,8 +110,12 @@ def search(
     givens: Mapping[Cell, str],
     strategy: str,
     counters: Counters,
+    seed: int | None = None,
 ) -> Generator[list[str], None, None]:
-    """Yield each solution as the word of every site, in site order."""
+    """Yield each solution as the word of every site, in site order. A seed
+    shuffles the domains and breaks site ties at random (domain strategies)."""
+    if seed is not None and strategy not in DOMAIN_STRATEGIES:
+        raise ValueError(f"strategy {strategy!r} takes no seed")
     board = Board(givens)
     if strategy == "given":
         steps = _in_order(list(words), list(range(len(sites))), sites, board, counters)
@@ -90,8 +123,10 @@ def search(
         order = length_frequency_order([len(s) for s in sites])
         word_order = length_frequency_order([len(w) for w in words])
         steps = _in_order([words[k] for k in word_order], order, sites, board, counters)
-    elif strategy == "mrv":
-        steps = _mrv(words, sites, board, counters)
+    elif strategy in DOMAIN_STRATEGIES:
+        arcs, least_constraining = DOMAIN_STRATEGIES[strategy]
+        domains = _Domains(words, sites, board, counters, seed, least_constraining)
+        steps = domains.search(arcs)
     else:
         raise ValueError(f"unknown strategy {strategy!r}")
     for _ in steps:
@@ -153,46 +188,103 @@ def _in_order(
 
 @dataclass(frozen=True)
 class _Open:
-    """An unfilled site for mrv: `key` orders sites (smallest domain, most
-    crossings, lowest index); `domain` lists the distinct words that fit."""
+    """An unfilled site: `key` orders sites (smallest domain, most crossings,
+    random draw, lowest index); `domain` lists the distinct words that fit."""
 
-    key: tuple[int, int, int]
+    key: tuple[int, int, int, int]
     domain: tuple[int, ...]
 
     @property
     def index(self) -> int:
-        return self.key[2]
+        return self.key[3]
 
 
-def _mrv(
-    words: Sequence[str],
-    sites: Sequence[Sequence[Cell]],
-    board: Board,
-    counters: Counters,
-) -> Iterator[None]:
-    distinct = list(dict.fromkeys(words))  # first-listed order
-    left = Counter(words)
-    counts = [left[w] for w in distinct]
-    shared = _shared_positions(sites)
-    crossings = [sum(map(len, around.values())) for around in shared]
-    by_length: dict[int, list[int]] = {}
-    for u, word in enumerate(distinct):
-        by_length.setdefault(len(word), []).append(u)
+Crossing = tuple[int, int, int]  # (i, t, j): position i here is position j of site t
 
-    def fitting(site: int, candidates: Sequence[int]) -> tuple[int, ...]:
+
+class _Domains:
+    """mrv, ac3, lcv and cs50: forward checking over the domains of the open
+    sites, words named by their index in `distinct`."""
+
+    def __init__(
+        self,
+        words: Sequence[str],
+        sites: Sequence[Sequence[Cell]],
+        board: Board,
+        counters: Counters,
+        seed: int | None,
+        least_constraining: bool,
+    ) -> None:
+        self.distinct = list(dict.fromkeys(words))  # first-listed order
+        self.draws = [0] * len(sites)
+        if seed is not None:
+            rng = Lcg(seed)
+            rng.shuffle(self.distinct)
+            self.draws = [rng.draw() for _ in sites]
+        left = Counter(words)
+        self.counts = [left[w] for w in self.distinct]
+        self.sites, self.board, self.counters = sites, board, counters
+        self.crossings = _crossings(sites)
+        # per site: each site it crosses -> the positions (here) of the shared cells
+        self.shared: list[dict[int, list[int]]] = [{} for _ in sites]
+        for s, xs in enumerate(self.crossings):
+            for i, t, _ in xs:
+                self.shared[s].setdefault(t, []).append(i)
+        self.least_constraining = least_constraining
+
+    def search(self, arcs: bool) -> Iterator[None]:
+        by_length: dict[int, list[int]] = {}
+        for u, word in enumerate(self.distinct):
+            by_length.setdefault(len(word), []).append(u)
+        domains = [
+            self.fitting(i, by_length.get(len(cells), ())) for i, cells in enumerate(self.sites)
+        ]
+        if arcs:
+            self.arc_consistent(domains)
+        return self.step([self.open_site(i, d) for i, d in enumerate(domains)])
+
+    def fitting(self, site: int, candidates: Sequence[int]) -> tuple[int, ...]:
         """The candidates (all of the site's length) still left that match
         the letters already in the site."""
-        letters = board.letters
-        fixed = [(k, letters[cell]) for k, cell in enumerate(sites[site]) if cell in letters]
+        letters = self.board.letters
+        fixed = [(k, letters[cell]) for k, cell in enumerate(self.sites[site]) if cell in letters]
+        distinct, counts = self.distinct, self.counts
         return tuple(
             u for u in candidates if counts[u] > 0 and all(distinct[u][k] == ch for k, ch in fixed)
         )
 
-    def narrowed(s: _Open, filled: int) -> tuple[int, ...]:
+    def open_site(self, site: int, domain: tuple[int, ...]) -> _Open:
+        key = (len(domain), -len(self.crossings[site]), self.draws[site], site)
+        return _Open(key, domain)
+
+    def arc_consistent(self, domains: list[tuple[int, ...]]) -> None:
+        """AC-3 over the crossings, in place; stops at the first empty domain
+        (the search then fails at once). The queue order is crossword.pl's."""
+        queue = deque((x, i, y, j) for x, xs in enumerate(self.crossings) for i, y, j in xs)
+        queued = set(queue)
+        distinct = self.distinct
+        while queue:
+            arc = queue.popleft()
+            queued.discard(arc)
+            x, i, y, j = arc
+            letters = {distinct[v][j] for v in domains[y]}
+            kept = tuple(u for u in domains[x] if distinct[u][i] in letters)
+            if len(kept) == len(domains[x]):
+                continue
+            domains[x] = kept
+            if not kept:
+                return
+            for p, z, q in self.crossings[x]:  # the arcs z->x, in x's crossing order
+                if (z, q, x, p) not in queued:
+                    queue.append((z, q, x, p))
+                    queued.add((z, q, x, p))
+
+    def narrowed(self, s: _Open, filled: int) -> tuple[int, ...]:
         """`fitting`, checking only the letters `filled` just wrote into s:
         the domain already matches every older letter."""
-        cells = sites[s.index]
-        checks = [(k, board.letters[cells[k]]) for k in shared[s.index][filled]]
+        cells, letters = self.sites[s.index], self.board.letters
+        checks = [(k, letters[cells[k]]) for k in self.shared[s.index][filled]]
+        distinct, counts = self.distinct, self.counts
         if len(checks) == 1:  # sites cross once in a crossword grid
             ((k, ch),) = checks
             return tuple(u for u in s.domain if distinct[u][k] == ch and counts[u] > 0)
@@ -200,53 +292,61 @@ def _mrv(
             u for u in s.domain if counts[u] > 0 and all(distinct[u][k] == c for k, c in checks)
         )
 
-    def open_site(site: int, domain: tuple[int, ...]) -> _Open:
-        return _Open((len(domain), -crossings[site], site), domain)
-
-    def update(s: _Open, filled: int, used: int) -> _Open:
-        if filled in shared[s.index]:
-            domain = narrowed(s, filled)
-        elif counts[used] == 0 and used in s.domain:
+    def update(self, s: _Open, filled: int, used: int) -> _Open:
+        if filled in self.shared[s.index]:
+            domain = self.narrowed(s, filled)
+        elif self.counts[used] == 0 and used in s.domain:
             domain = tuple(u for u in s.domain if u != used)
         else:
             return s
-        return s if domain == s.domain else open_site(s.index, domain)
+        return s if domain == s.domain else self.open_site(s.index, domain)
 
-    def step(open_sites: list[_Open]) -> Iterator[None]:
+    def value_order(self, best: _Open, rest: Sequence[_Open]) -> Sequence[int]:
+        """The words of the chosen site's domain in the order they are tried:
+        as listed, or least constraining first (stable on ties)."""
+        if not self.least_constraining:
+            return best.domain
+        distinct = self.distinct
+        open_domains = {s.index: s.domain for s in rest}
+        tallies = [
+            (i, len(domain), Counter(distinct[v][j] for v in domain))
+            for i, t, j in self.crossings[best.index]
+            if (domain := open_domains.get(t)) is not None
+        ]
+        return sorted(
+            best.domain,
+            key=lambda u: sum(size - tally[distinct[u][i]] for i, size, tally in tallies),
+        )
+
+    def step(self, open_sites: list[_Open]) -> Iterator[None]:
         if not open_sites:
             yield None
             return
         best = min(open_sites, key=lambda s: s.key)
         if not best.domain:
-            counters.dead_end()
+            self.counters.dead_end()
             return
         rest = [s for s in open_sites if s is not best]
-        cells = sites[best.index]
-        for u in best.domain:
-            written = board.place(distinct[u], cells)
+        cells = self.sites[best.index]
+        for u in self.value_order(best, rest):
+            written = self.board.place(self.distinct[u], cells)
             assert written is not None  # the domain holds only fitting words
-            counters.node()
-            counts[u] -= 1
-            yield from step([update(s, best.index, u) for s in rest])
-            counts[u] += 1
-            board.erase(written)
-
-    return step(
-        [open_site(i, fitting(i, by_length.get(len(sites[i]), ()))) for i in range(len(sites))]
-    )
+            self.counters.node()
+            self.counts[u] -= 1
+            yield from self.step([self.update(s, best.index, u) for s in rest])
+            self.counts[u] += 1
+            self.board.erase(written)
 
 
-def _shared_positions(sites: Sequence[Sequence[Cell]]) -> list[dict[int, list[int]]]:
-    """For each site: every other site it crosses, with the positions (in
-    this site) of the cells they share."""
-    owners: dict[Cell, list[int]] = {}
-    for i, cells in enumerate(sites):
-        for cell in cells:
-            owners.setdefault(cell, []).append(i)
-    shared: list[dict[int, list[int]]] = [{} for _ in sites]
-    for i, cells in enumerate(sites):
-        for k, cell in enumerate(cells):
-            for j in owners[cell]:
-                if j != i:
-                    shared[i].setdefault(j, []).append(k)
-    return shared
+def _crossings(sites: Sequence[Sequence[Cell]]) -> list[list[Crossing]]:
+    """For each site, its crossings (i, t, j), sorted: position i of the site
+    is position j of site t."""
+    owners: dict[Cell, list[tuple[int, int]]] = {}
+    for s, cells in enumerate(sites):
+        for p, cell in enumerate(cells):
+            owners.setdefault(cell, []).append((s, p))
+    crossings: list[list[Crossing]] = [[] for _ in sites]
+    for shared in owners.values():
+        for s, p in shared:
+            crossings[s].extend((p, t, q) for t, q in shared if t != s)
+    return [sorted(xs) for xs in crossings]

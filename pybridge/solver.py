@@ -18,9 +18,11 @@ from pybridge.sites import Site, find_sites
 if TYPE_CHECKING:
     from pybridge.proofs import Proof
 
-STRATEGIES = ("given", "sorted", "mrv")
-# given and sorted place the listed words one by one, so they need exact mode.
-LEXICON_STRATEGIES = ("mrv",)
+STRATEGIES = ("given", "sorted", "mrv", "ac3", "lcv", "cs50")
+# given and sorted place the listed words one by one, so they need exact mode
+# and take no seed; the domain strategies do both modes and take a seed.
+LEXICON_STRATEGIES = ("mrv", "ac3", "lcv", "cs50")
+SEEDED_STRATEGIES = LEXICON_STRATEGIES
 DEFAULT_STRATEGY = "mrv"
 ENGINES = ("prolog", "python")
 
@@ -137,13 +139,17 @@ def run(
     unique: bool = False,
     timeout: float | None = None,
     prove: bool = True,
+    seed: int | None = None,
 ) -> Outcome:
     """Search `puzzle`: up to `limit` solutions (None: all); with `count`
     count them all without keeping them; with `unique` stop at the second
     solution and say whether there is exactly one. With `prove` the cheap
     proofs of pybridge.proofs run first, so an unsolvable puzzle is answered
-    without a search where they can show it (else only lengths are checked)."""
+    without a search where they can show it (else only lengths are checked).
+    A `seed` (an integer >= 0) shuffles the domains and breaks site ties at
+    random; the same seed gives the same answer in both engines."""
     check_strategy(puzzle, strategy)
+    check_seed(strategy, seed)
     if timeout is not None and timeout <= 0:
         raise ValueError("timeout must be a positive number of seconds")
     chosen = choose_engine(engine)
@@ -156,7 +162,7 @@ def run(
         return Outcome("unsolvable", [], 0 if count else None, _reason(proof), stats, proof)
     search = _prolog_search if chosen == "prolog" else _python_search
     status, found, n = search(
-        puzzle, sites, strategy, 2 if unique else limit, count, timeout, stats
+        puzzle, sites, strategy, 2 if unique else limit, count, timeout, stats, seed
     )
     stats.seconds = time.perf_counter() - started
     outcome = Outcome(status, [make_solution(puzzle, sites, w) for w in found], stats=stats)
@@ -176,6 +182,19 @@ def check_strategy(puzzle: Puzzle, strategy: str) -> None:
         raise UsageError(
             f"strategy {strategy!r} does not apply to a {puzzle.mode} puzzle: "
             f"choose from {', '.join(allowed)}"
+        )
+
+
+def check_seed(strategy: str, seed: int | None) -> None:
+    """Raise ValueError unless `seed` is None or an integer >= 0, and
+    UsageError when `strategy` takes no seed."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    if strategy not in SEEDED_STRATEGIES:
+        raise UsageError(
+            f"strategy {strategy!r} takes no seed: choose from {', '.join(SEEDED_STRATEGIES)}"
         )
 
 
@@ -218,6 +237,7 @@ def _prolog_search(
     count: bool,
     timeout: float | None,
     stats: Stats,
+    seed: int | None,
 ) -> _SearchResult:
     from pybridge import bridge
 
@@ -229,6 +249,7 @@ def _prolog_search(
         limit=limit,
         count=count,
         timeout=timeout,
+        seed=seed,
     )
     stats.nodes, stats.backtracks = raw.nodes, raw.backtracks
     status: Status = (
@@ -240,11 +261,15 @@ def _prolog_search(
 
 
 def _python_steps(
-    puzzle: Puzzle, sites: Sequence[Site], strategy: str, counters: python_engine.Counters
+    puzzle: Puzzle,
+    sites: Sequence[Site],
+    strategy: str,
+    counters: python_engine.Counters,
+    seed: int | None,
 ) -> Generator[list[str], None, None]:
-    return python_engine.search(
-        puzzle.words, [s.cells for s in sites], _givens(puzzle, sites), strategy, counters
-    )
+    cells = [s.cells for s in sites]
+    givens = _givens(puzzle, sites)
+    return python_engine.search(puzzle.words, cells, givens, strategy, counters, seed)
 
 
 def _deadline(timeout: float | None) -> float | None:
@@ -259,12 +284,13 @@ def _python_search(
     count: bool,
     timeout: float | None,
     stats: Stats,
+    seed: int | None,
 ) -> _SearchResult:
     counters = python_engine.Counters(deadline=_deadline(timeout))
     found: list[list[str]] = []
     n = 0
     timed_out = False
-    steps = _python_steps(puzzle, sites, strategy, counters)
+    steps = _python_steps(puzzle, sites, strategy, counters, seed)
     try:
         for words in steps:
             n += 1
@@ -282,12 +308,14 @@ def _python_search(
 
 
 def _prolog_batches(
-    puzzle: Puzzle, strategy: str, timeout: float | None, limit: int | None
+    puzzle: Puzzle, strategy: str, timeout: float | None, limit: int | None, seed: int | None
 ) -> Iterator[Solution]:
     given, batch = 0, 1
     while True:
         want = batch if limit is None else min(batch, limit)
-        outcome = run(puzzle, engine="prolog", strategy=strategy, limit=want, timeout=timeout)
+        outcome = run(
+            puzzle, engine="prolog", strategy=strategy, limit=want, timeout=timeout, seed=seed
+        )
         yield from outcome.solutions[given:]
         given = len(outcome.solutions)
         if outcome.status == "timeout":
@@ -304,6 +332,7 @@ def solve(
     strategy: str = DEFAULT_STRATEGY,
     timeout: float | None = None,
     limit: int | None = None,
+    seed: int | None = None,
 ) -> Iterator[Solution]:
     """The solutions of `puzzle`, in the engine's order (up to `limit`; all
     by default). The Python engine produces them lazily. The Prolog engine
@@ -311,17 +340,18 @@ def solve(
     (each search starting afresh and skipping those already given): the
     first solution costs one search, and any number costs at most about
     twice the searches of one. Raises TimeoutError when one search takes
-    longer than `timeout` seconds."""
+    longer than `timeout` seconds. `seed` as for run()."""
     check_strategy(puzzle, strategy)
+    check_seed(strategy, seed)
     chosen = choose_engine(engine)
     if chosen == "prolog":
-        yield from _prolog_batches(puzzle, strategy, timeout, limit)
+        yield from _prolog_batches(puzzle, strategy, timeout, limit, seed)
         return
     sites = find_sites(puzzle)
     if _cheap_proof(puzzle, sites, True, timeout) is not None:
         return
     counters = python_engine.Counters(deadline=_deadline(timeout))
-    steps = _python_steps(puzzle, sites, strategy, counters)
+    steps = _python_steps(puzzle, sites, strategy, counters, seed)
     try:
         for n, words in enumerate(steps, start=1):
             yield make_solution(puzzle, sites, words)
