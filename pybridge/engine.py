@@ -249,6 +249,8 @@ class _Domains:
         letters = self.board.letters
         fixed = [(k, letters[cell]) for k, cell in enumerate(self.sites[site]) if cell in letters]
         distinct, counts = self.distinct, self.counts
+        if not fixed:  # an empty site: only the counts matter (a C-speed filter)
+            return tuple(filter(counts.__getitem__, candidates))
         return tuple(
             u for u in candidates if counts[u] > 0 and all(distinct[u][k] == ch for k, ch in fixed)
         )
@@ -296,7 +298,8 @@ class _Domains:
         if filled in self.shared[s.index]:
             domain = self.narrowed(s, filled)
         elif self.counts[used] == 0 and used in s.domain:
-            domain = tuple(u for u in s.domain if u != used)
+            at = s.domain.index(used)
+            domain = s.domain[:at] + s.domain[at + 1 :]
         else:
             return s
         return s if domain == s.domain else self.open_site(s.index, domain)
