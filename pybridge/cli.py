@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -41,6 +42,7 @@ EXIT_UNSOLVABLE = 1
 EXIT_BAD_INPUT = 2
 EXIT_TIMEOUT = 3
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell reports a program killed by it
 
 _EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE, "timeout": EXIT_TIMEOUT}
 
@@ -52,6 +54,7 @@ exit codes:
   2    bad input, bad usage or a missing dependency (the message is on stderr)
   3    the time limit (--timeout) was reached before the search finished
   130  interrupted (Ctrl-C)
+  141  the output pipe was closed early (e.g. by `| head`)
 
 Results and verdicts go to stdout; errors, notices and --stats to stderr.
 """
@@ -71,6 +74,7 @@ exit codes:
   2    bad input, bad usage or a missing dependency (the message is on stderr)
   3    the time limit (--timeout) was reached before a verdict
   130  interrupted (Ctrl-C)
+  141  the output pipe was closed early (e.g. by `| head`)
 """
 
 COMPARE_EPILOG = """\
@@ -89,6 +93,7 @@ exit codes:
   1    the engines disagree somewhere (lines starting with DISAGREE)
   2    bad input, bad usage or a missing dependency (the message is on stderr)
   130  interrupted (Ctrl-C)
+  141  the output pipe was closed early (e.g. by `| head`)
 """
 
 MAIN_EPILOG = """\
@@ -680,3 +685,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE

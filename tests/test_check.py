@@ -146,3 +146,19 @@ def test_bad_output_requests_are_usage_errors(
 ) -> None:
     assert main(["solve", str(DATA / "demo.dat"), "--output", *output]) == 2
     assert "--output" in capsys.readouterr().err
+
+
+def test_a_closed_output_pipe_ends_quietly(shared_dir: Path) -> None:
+    import subprocess
+    import sys
+
+    cs50 = shared_dir / "corpus" / "cs50"
+    argv = [sys.executable, "-m", "pybridge", "solve", str(cs50 / "structure0.txt")]
+    argv += ["--dict", str(cs50 / "words2.txt"), "--engine", "python", "--limit", "5000"]
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout is not None
+    assert child.stderr is not None
+    child.stdout.read(100)
+    child.stdout.close()  # as `| head` does
+    assert child.wait(timeout=60) == 141
+    assert b"Traceback" not in child.stderr.read()
