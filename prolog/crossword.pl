@@ -36,8 +36,27 @@
               ascending cost, ties in domain order.
       cs50    ac3's domains, then lcv's search (CS50's crossword solver:
               arc consistency, mrv with the degree tie-break, lcv).
+      cbj     mrv with conflict-directed backjumping (FC-CBJ, Prosser
+              1993).  Depth d = the number of sites filled when a site is
+              chosen (the first choice is depth 0).  Each open site s keeps
+              pruned(s), the depths to blame for the words D(s) lost: a
+              placement at depth d that shrinks D(s) adds d, except that a
+              word used up that leaves D(s) adds the depths of every
+              placement of a copy of it (blaming the last copy alone would
+              lose solutions).  At depth d with chosen site b: if D(b) is
+              empty (a dead end) the conflict set is pruned(b).  Else CS =
+              {} and each word of D(b) is placed in turn and depth d+1
+              searched; once the subtree is exhausted with conflict set C':
+              if no solution was found at or below this level since it was
+              entered and d is not in C', the level gives up its other
+              words and answers C' (the backjump); otherwise, with no
+              solution yet, CS := CS + (C' - {d}).  When all words are
+              tried the answer is {0, ..., d-1} if a solution was found
+              below (chronological, so enumeration stays complete), else
+              CS + pruned(b).  Solutions and their order are mrv's; only
+              the counts differ (never more nodes).
 
-    A seed (run/5) applies to mrv, ac3, lcv and cs50 (given and sorted take
+    A seed (run/5) applies to mrv, ac3, lcv, cs50 and cbj (given and sorted take
     none).  The PRNG is Knuth's MMIX LCG: state0 = Seed mod 2^64, next =
     (state * 6364136223846793005 + 1442695040888963407) mod 2^64, a draw is
     the new state >> 33, random_below(N) = draw mod N.  It is used only at
@@ -95,7 +114,8 @@ reset :-
 reset_counters :-
     flag(cw_nodes, _, 0),
     flag(cw_backtracks, _, 0),
-    flag(cw_solutions, _, 0).
+    flag(cw_solutions, _, 0),
+    flag(cw_leaves, _, 0).
 
 %!  load_puzzle(+Words:list(list(code)), +Sites:list(list(pair)),
 %!              +Givens:list(compound)) is det.
@@ -141,7 +161,7 @@ run(Strategy, Mode, TimeLimit, Result) :-
     run(Strategy, none, Mode, TimeLimit, Result).
 
 run(Strategy, Seed, Mode, TimeLimit, result(Status, Solutions, Count, Nodes, Backtracks)) :-
-    must_be(oneof([given, sorted, mrv, ac3, lcv, cs50]), Strategy),
+    must_be(oneof([given, sorted, mrv, ac3, lcv, cs50, cbj]), Strategy),
     seed_applies(Seed, Strategy),
     reset_counters,
     retractall(found(_)),
@@ -250,7 +270,7 @@ search(Strategy, Seed, Board) :-
     distinct_words(Seed, NSites, Words, Counts, Draws),
     open_sites(Board, Words, Counts, Draws, Open0),
     consistent(Consistency, Open0, Words, Open),
-    mrv(Open, Values, Words, Counts).
+    domain_search(Strategy, Open, Values, Words, Counts).
 
 %   domain_strategy(?Strategy, ?Consistency, ?Values): what a domain
 %   strategy does before the search, and in which order it tries words.
@@ -258,6 +278,13 @@ domain_strategy(mrv, forward, domain).
 domain_strategy(ac3, arcs, domain).
 domain_strategy(lcv, forward, least_constraining).
 domain_strategy(cs50, arcs, least_constraining).
+domain_strategy(cbj, forward, domain).
+
+domain_search(cbj, Open, _, Words, Counts) :-
+    !,
+    cbj(Open, Words, Counts).
+domain_search(_, Open, Values, Words, Counts) :-
+    mrv(Open, Values, Words, Counts).
 
 %   length_frequency_order(+Lists, -Sorted): Lists ordered by how often
 %   their length occurs (rare first), ties to the longer length, stable
@@ -635,4 +662,122 @@ update_site(Crossings, Id, Left, Words, Counts, Site0, Site) :-
     ->  Site = Site0
     ;   length(D, Size),
         Site = o(k(Size, Neg, Draw, J), V, D, Xs)
+    ).
+
+
+%   cbj(+Open, +Words, +Counts): mrv's search with conflict-directed
+%   backjumping (see the header).  Each open site travels as Site-Pruned,
+%   Pruned the ordered set of depths that pruned its domain.  Copies holds
+%   per word the depths that placed a copy of it (setarg/3, undone on
+%   backtracking).  A level that finally fails leaves its conflict set in
+%   the global variable cw_conflict for its parent to read; the flag
+%   cw_leaves counts the solutions, so a level sees whether any was found
+%   below it.
+cbj([], _, _) :-
+    !,
+    flag(cw_leaves, L, L+1).
+cbj(Open0, Words, Counts) :-
+    functor(Counts, _, N),
+    length(Empty, N),
+    maplist(=([]), Empty),
+    Copies =.. [copies|Empty],
+    maplist(unpruned, Open0, [First|Others]),
+    foldl(better_entry, Others, First, Best),
+    cbj_level(Best, [First|Others], c(Words, Counts, Copies), 0).
+
+unpruned(Site, Site-[]).
+
+better_entry(E, none, E) :- !.
+better_entry(S-P, S0-P0, B) :-
+    arg(1, S, K),
+    arg(1, S0, K0),
+    (   K @< K0
+    ->  B = S-P
+    ;   B = S0-P0
+    ).
+
+%   cbj_level(+Best, +Open, +W, +Depth): fill Best, the chosen site,
+%   at Depth; succeeds once per solution below.
+cbj_level(Best, Open, W, Depth) :-
+    Best = o(_, _, Domain, _)-Pruned,
+    (   Domain == []
+    ->  flag(cw_backtracks, B, B+1),
+        nb_setval(cw_conflict, Pruned),
+        fail
+    ;   flag(cw_leaves, Before, Before),
+        cbj_words(Domain, Best, Open, W, Depth, Before, [])
+    ).
+
+%   cbj_words(+Ids, +Best, +Open, +W, +Depth, +Before, +Conflicts): try
+%   each word in turn; after a subtree without solutions that did not
+%   involve Depth, fail at once (the child's set stays in cw_conflict).
+cbj_words([], _-Pruned, _, _, Depth, Before, Conflicts) :-
+    flag(cw_leaves, Now, Now),
+    (   Now > Before                    % stay chronological after a solution
+    ->  Last is Depth - 1,
+        numlist_or_empty(0, Last, Set)
+    ;   ord_union(Conflicts, Pruned, Set)
+    ),
+    nb_setval(cw_conflict, Set),
+    fail.
+cbj_words([Id|Ids], Best, Open, W, Depth, Before, Conflicts) :-
+    (   cbj_place(Id, Best, Open, W, Depth)
+    ;   flag(cw_leaves, Now, Now),
+        (   Now > Before
+        ->  Conflicts1 = Conflicts
+        ;   nb_getval(cw_conflict, Child),
+            ord_memberchk(Depth, Child),
+            ord_del_element(Child, Depth, Rest),
+            ord_union(Conflicts, Rest, Conflicts1)
+        ),
+        cbj_words(Ids, Best, Open, W, Depth, Before, Conflicts1)
+    ).
+
+numlist_or_empty(Low, High, List) :-
+    findall(X, between(Low, High, X), List).
+
+cbj_place(Id, o(k(_, _, _, I), Vars, _, Crossings)-_, Open, W, Depth) :-
+    W = c(Words, Counts, Copies),
+    arg(Id, Words, Chars),
+    Vars = Chars,
+    flag(cw_nodes, N, N+1),
+    arg(Id, Counts, C0),
+    C is C0 - 1,
+    setarg(Id, Counts, C),
+    arg(Id, Copies, Ds0),
+    ord_add_element(Ds0, Depth, Ds),
+    setarg(Id, Copies, Ds),
+    Change = u(I, Crossings, Id, C, Ds, Depth, Words, Counts),
+    cbj_next(Open, Change, Open1, none, Best1),
+    (   Open1 == []
+    ->  flag(cw_leaves, L, L+1)
+    ;   Depth1 is Depth + 1,
+        cbj_level(Best1, Open1, W, Depth1)
+    ).
+
+%   cbj_next(+Open, +Change, -Open1, +Best0, -Best): next_open/10 for
+%   Site-Pruned entries.
+cbj_next([], _, [], Best, Best).
+cbj_next([E0|Es], Change, Open, Best0, Best) :-
+    arg(1, Change, I),
+    (   E0 = o(k(_, _, _, I), _, _, _)-_
+    ->  cbj_next(Es, Change, Open, Best0, Best)
+    ;   cbj_update(Change, E0, E),
+        Open = [E|Open1],
+        better_entry(E, Best0, Best1),
+        cbj_next(Es, Change, Open1, Best1, Best)
+    ).
+
+%   cbj_update(+Change, +Entry0, -Entry): update_site/7, and blame for a
+%   shrunk domain: Depth, or when the word just placed was used up and
+%   leaves the domain, every depth that placed a copy of it.
+cbj_update(u(_, Xs, Id, Left, Ds, Depth, Words, Counts), S0-P0, S-P) :-
+    update_site(Xs, Id, Left, Words, Counts, S0, S),
+    S0 = o(_, _, D0, _),
+    (   S == S0
+    ->  P = P0
+    ;   Left =:= 0,
+        memberchk(Id, D0)
+    ->  ord_union(P0, Ds, P)
+    ;   ord_add_element(P0, Depth, P)
     ).

@@ -41,6 +41,7 @@ strategy(mrv).
 strategy(ac3).
 strategy(lcv).
 strategy(cs50).
+strategy(cbj).
 
 %   solve(+Words, +Sites, +Givens, +Strategy, +Mode, -Result)
 solve(Words, Sites, Givens, Strategy, Mode, Result) :-
@@ -89,7 +90,8 @@ test(given_letter, [forall(strategy(S)), true(Sols == ["acab"])]) :-
     solve([`ab`, `ac`], Sites, [g(0, 1, 0'c)], S, all, result(solved, Sols, 1, _, _)).
 
 test(given_letter_counts,
-     true(NB == [given-(2-1), sorted-(2-1), mrv-(2-0), ac3-(2-0), lcv-(2-0), cs50-(2-0)])) :-
+     true(NB == [given-(2-1), sorted-(2-1), mrv-(2-0), ac3-(2-0), lcv-(2-0), cs50-(2-0),
+                 cbj-(2-0)])) :-
     cross_sites(Sites),
     findall(S-(N-B),
             ( strategy(S),
@@ -226,6 +228,7 @@ domain_strategy(mrv).
 domain_strategy(ac3).
 domain_strategy(lcv).
 domain_strategy(cs50).
+domain_strategy(cbj).
 
 %   1-Across and 2-Down sharing the second cell of 1-Across.
 corner_sites([[0-0, 0-1], [0-1, 1-1]]).
@@ -247,7 +250,7 @@ test(mrv_without_arcs, true(R == result(unsolvable, [], 0, 2, 2))) :-
 
 %   xq cannot cross (no word starts with q), bc cannot either (none ends
 %   in c at the crossing): ac3 leaves one word per site.
-test(ac3_prunes, true(NB == [mrv-(4-2), ac3-(2-0), lcv-(4-2), cs50-(2-0)])) :-
+test(ac3_prunes, true(NB == [mrv-(4-2), ac3-(2-0), lcv-(4-2), cs50-(2-0), cbj-(4-2)])) :-
     corner_sites(Sites),
     findall(S-(N-B),
             ( domain_strategy(S),
@@ -311,5 +314,28 @@ test(seed_must_be_nonneg, error(type_error(nonneg, -1))) :-
     cross_sites(Sites),
     load_puzzle([`ab`, `ac`], Sites, []),
     run(mrv, -1, all, none, _).
+
+%   3-Down and 4-Across share their second letter, so they would need the
+%   same word of {ac, ab}.  mrv also tries 1-Down's second word; cbj blames
+%   the dead ends on 3-Down alone and jumps back over 1-Down.
+corner_words([`caa`, `ac`, `aab`, `ab`]).
+corner_four([[0-0, 1-0, 2-0], [1-0, 1-1, 1-2], [1-1, 2-1], [2-0, 2-1]]).
+
+test(cbj_backjumps, true(NB == [mrv-(5-3), cbj-(4-2)])) :-
+    corner_words(Words), corner_four(Sites),
+    load_puzzle(Words, Sites, []),
+    findall(S-(N-B), ( member(S, [mrv, cbj]),
+                       run(S, all, none, result(unsolvable, [], 0, N, B)) ), NB).
+
+test(cbj_ring_like_mrv, true(R == result(solved, Fills, 2, 11, 2))) :-
+    ring_words(Words), ring_sites(Sites), ring_fills(Fills),
+    load_puzzle(Words, Sites, []),
+    run(cbj, all, none, R).
+
+test(cbj_seeded_like_mrv, true(R1 == R2)) :-
+    ring_words(Words), ring_sites(Sites),
+    load_puzzle(Words, Sites, []),
+    run(mrv, 0, all, none, R1),
+    run(cbj, 0, all, none, R2).
 
 :- end_tests(crossword).

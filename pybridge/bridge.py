@@ -17,7 +17,7 @@ from pybridge.errors import MissingDependency
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
 
-STRATEGIES = ("given", "sorted", "mrv", "ac3", "lcv", "cs50")
+STRATEGIES = ("given", "sorted", "mrv", "ac3", "lcv", "cs50", "cbj")
 INSTALL_HINT = (
     "SWI-Prolog is needed for --engine prolog: install it with "
     "'apt-get install swi-prolog-nox' (or run ./setup.sh), or use --engine python"

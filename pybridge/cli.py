@@ -167,7 +167,8 @@ PICTURES = ("png", "svg")
 STRATEGY_HELP = (
     "search order: given (words in listed order), sorted (rare lengths first), mrv (the site "
     "with the fewest fitting words next, forward checking), ac3 (mrv after arc consistency), "
-    "lcv (mrv, least constraining word first), cs50 (ac3 + lcv); given and sorted need a word "
+    "lcv (mrv, least constraining word first), cs50 (ac3 + lcv), cbj (mrv with "
+    "conflict-directed backjumping); given and sorted need a word "
     f"list, not --dict (default: {DEFAULT_STRATEGY})"
 )
 SEED_HELP = (

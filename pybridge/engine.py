@@ -24,6 +24,7 @@ DOMAIN_STRATEGIES = {
     "ac3": (True, False),
     "lcv": (False, True),
     "cs50": (True, True),
+    "cbj": (False, False),  # mrv's choices, with conflict-directed backjumping
 }
 STRATEGIES = ("given", "sorted", *DOMAIN_STRATEGIES)
 _CLOCK_EVERY = 512  # nodes between looks at the clock
@@ -126,7 +127,7 @@ def search(
     elif strategy in DOMAIN_STRATEGIES:
         arcs, least_constraining = DOMAIN_STRATEGIES[strategy]
         domains = _Domains(words, sites, board, counters, seed, least_constraining)
-        steps = domains.search(arcs)
+        steps = domains.search(arcs, backjump=strategy == "cbj")
     else:
         raise ValueError(f"unknown strategy {strategy!r}")
     for _ in steps:
@@ -200,6 +201,8 @@ class _Open:
 
 
 Crossing = tuple[int, int, int]  # (i, t, j): position i here is position j of site t
+Depths = frozenset[int]
+Pruned = tuple[_Open, Depths]  # an open site and the depths that pruned its domain
 
 
 class _Domains:
@@ -231,8 +234,11 @@ class _Domains:
             for i, t, _ in xs:
                 self.shared[s].setdefault(t, []).append(i)
         self.least_constraining = least_constraining
+        self.solutions = 0  # found so far: cbj asks whether a subtree had any
+        # cbj: for each word, the depths of the placements of its copies
+        self.placed_at: list[Depths] = [frozenset()] * len(self.distinct)
 
-    def search(self, arcs: bool) -> Iterator[None]:
+    def search(self, arcs: bool, backjump: bool = False) -> Iterator[None]:
         by_length: dict[int, list[int]] = {}
         for u, word in enumerate(self.distinct):
             by_length.setdefault(len(word), []).append(u)
@@ -241,7 +247,10 @@ class _Domains:
         ]
         if arcs:
             self.arc_consistent(domains)
-        return self.step([self.open_site(i, d) for i, d in enumerate(domains)])
+        open_sites = [self.open_site(i, d) for i, d in enumerate(domains)]
+        if backjump:
+            return self.backjump([(s, frozenset()) for s in open_sites], 0)
+        return self.step(open_sites)
 
     def fitting(self, site: int, candidates: Sequence[int]) -> tuple[int, ...]:
         """The candidates (all of the site's length) still left that match
@@ -339,6 +348,55 @@ class _Domains:
             yield from self.step([self.update(s, best.index, u) for s in rest])
             self.counts[u] += 1
             self.board.erase(written)
+
+    def backjump(self, open_sites: list[Pruned], depth: int) -> Generator[None, None, Depths]:
+        """cbj: mrv's search, where each open site also carries the depths
+        whose placements pruned its domain. Yields per solution and returns
+        the conflict set of the subtree once it is exhausted (see
+        crossword.pl's header)."""
+        if not open_sites:
+            self.solutions += 1
+            yield None
+            return frozenset()  # never read: the parent has found a solution
+        best, pruned = min(open_sites, key=lambda entry: entry[0].key)
+        if not best.domain:
+            self.counters.dead_end()
+            return pruned
+        rest = [entry for entry in open_sites if entry[0] is not best]
+        cells, before = self.sites[best.index], self.solutions
+        conflicts: set[int] = set()
+        for u in best.domain:
+            written = self.board.place(self.distinct[u], cells)
+            assert written is not None  # the domain holds only fitting words
+            self.counters.node()
+            self.counts[u] -= 1
+            copies = self.placed_at[u]
+            self.placed_at[u] = copies | {depth}
+            narrowed = [self.pruned(s, p, best.index, u, depth) for s, p in rest]
+            child = yield from self.backjump(narrowed, depth + 1)
+            self.placed_at[u] = copies
+            self.counts[u] += 1
+            self.board.erase(written)
+            if self.solutions > before:
+                continue  # the level answers every earlier depth, whatever child says
+            if depth not in child:
+                return child  # this placement played no part in the failure
+            conflicts |= child - {depth}
+        if self.solutions > before:  # stay chronological so enumeration is complete
+            return frozenset(range(depth))
+        return frozenset(conflicts) | pruned
+
+    def pruned(self, s: _Open, by: Depths, filled: int, used: int, depth: int) -> Pruned:
+        """`update`, adding the depths to blame when the domain shrank: the
+        current one, and when the word just placed was used up and leaves
+        the domain, every depth that placed a copy of it (together they
+        used it up: blaming the last alone would lose solutions)."""
+        updated = self.update(s, filled, used)
+        if updated is s:
+            return s, by
+        if self.counts[used] == 0 and used in s.domain:
+            return updated, by | self.placed_at[used]
+        return updated, by | {depth}
 
 
 def _crossings(sites: Sequence[Sequence[Cell]]) -> list[list[Crossing]]:

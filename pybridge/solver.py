@@ -18,10 +18,10 @@ from pybridge.sites import Site, find_sites
 if TYPE_CHECKING:
     from pybridge.proofs import Proof
 
-STRATEGIES = ("given", "sorted", "mrv", "ac3", "lcv", "cs50")
+STRATEGIES = ("given", "sorted", "mrv", "ac3", "lcv", "cs50", "cbj")
 # given and sorted place the listed words one by one, so they need exact mode
 # and take no seed; the domain strategies do both modes and take a seed.
-LEXICON_STRATEGIES = ("mrv", "ac3", "lcv", "cs50")
+LEXICON_STRATEGIES = ("mrv", "ac3", "lcv", "cs50", "cbj")
 SEEDED_STRATEGIES = LEXICON_STRATEGIES
 DEFAULT_STRATEGY = "mrv"
 ENGINES = ("prolog", "python")
