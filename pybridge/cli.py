@@ -26,6 +26,7 @@ from pybridge.model import Puzzle
 from pybridge.readers import FORMATS, load
 from pybridge.render import blocks_text, outcome_json
 from pybridge.solver import (
+    DEFAULT_LEXICON_STRATEGY,
     DEFAULT_STRATEGY,
     ENGINES,
     SEEDED_STRATEGIES,
@@ -169,7 +170,7 @@ STRATEGY_HELP = (
     "with the fewest fitting words next, forward checking), ac3 (mrv after arc consistency), "
     "lcv (mrv, least constraining word first), cs50 (ac3 + lcv), cbj (mrv with "
     "conflict-directed backjumping); given and sorted need a word "
-    f"list, not --dict (default: {DEFAULT_STRATEGY})"
+    f"list, not --dict (default: {DEFAULT_STRATEGY}, or {DEFAULT_LEXICON_STRATEGY} with --dict)"
 )
 SEED_HELP = (
     "random tie-breaks and shuffled domains; same seed, same answer in both engines "
@@ -249,7 +250,6 @@ def _add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strategy",
         choices=STRATEGIES,
-        default=DEFAULT_STRATEGY,
         help=STRATEGY_HELP,
     )
     _add_seed(parser)

@@ -24,6 +24,9 @@ STRATEGIES = ("given", "sorted", "mrv", "ac3", "lcv", "cs50", "cbj")
 LEXICON_STRATEGIES = ("mrv", "ac3", "lcv", "cs50", "cbj")
 SEEDED_STRATEGIES = LEXICON_STRATEGIES
 DEFAULT_STRATEGY = "mrv"
+# With a large dictionary the order of the words matters most: lcv fills RP
+# 2016's grid C from 133k words in 24 nodes where mrv needs 293.
+DEFAULT_LEXICON_STRATEGY = "lcv"
 ENGINES = ("prolog", "python")
 
 Status = Literal["solved", "unsolvable", "timeout"]
@@ -129,11 +132,16 @@ def make_solution(puzzle: Puzzle, sites: Sequence[Site], words: Sequence[str]) -
     return Solution(puzzle, grid, placements)
 
 
+def default_strategy(puzzle: Puzzle) -> str:
+    """mrv for exact puzzles, lcv for a grid filled from a dictionary."""
+    return DEFAULT_LEXICON_STRATEGY if puzzle.mode == "lexicon" else DEFAULT_STRATEGY
+
+
 def run(
     puzzle: Puzzle,
     *,
     engine: str | None = None,
-    strategy: str = DEFAULT_STRATEGY,
+    strategy: str | None = None,
     limit: int | None = 1,
     count: bool = False,
     unique: bool = False,
@@ -147,7 +155,9 @@ def run(
     proofs of pybridge.proofs run first, so an unsolvable puzzle is answered
     without a search where they can show it (else only lengths are checked).
     A `seed` (an integer >= 0) shuffles the domains and breaks site ties at
-    random; the same seed gives the same answer in both engines."""
+    random; the same seed gives the same answer in both engines. `strategy`
+    None is default_strategy(puzzle)."""
+    strategy = strategy or default_strategy(puzzle)
     check_strategy(puzzle, strategy)
     check_seed(strategy, seed)
     if timeout is not None and timeout <= 0:
@@ -175,8 +185,10 @@ def run(
     return outcome
 
 
-def check_strategy(puzzle: Puzzle, strategy: str) -> None:
-    """Raise UsageError unless `strategy` can search `puzzle`."""
+def check_strategy(puzzle: Puzzle, strategy: str | None) -> None:
+    """Raise UsageError unless `strategy` (None: the default) can search `puzzle`."""
+    if strategy is None:
+        return
     allowed = LEXICON_STRATEGIES if puzzle.mode == "lexicon" else STRATEGIES
     if strategy not in allowed:
         raise UsageError(
@@ -185,14 +197,14 @@ def check_strategy(puzzle: Puzzle, strategy: str) -> None:
         )
 
 
-def check_seed(strategy: str, seed: int | None) -> None:
+def check_seed(strategy: str | None, seed: int | None) -> None:
     """Raise ValueError unless `seed` is None or an integer >= 0, and
-    UsageError when `strategy` takes no seed."""
+    UsageError when `strategy` takes no seed (None, a default, takes one)."""
     if seed is None:
         return
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
-    if strategy not in SEEDED_STRATEGIES:
+    if strategy is not None and strategy not in SEEDED_STRATEGIES:
         raise UsageError(
             f"strategy {strategy!r} takes no seed: choose from {', '.join(SEEDED_STRATEGIES)}"
         )
@@ -329,7 +341,7 @@ def solve(
     puzzle: Puzzle,
     *,
     engine: str | None = None,
-    strategy: str = DEFAULT_STRATEGY,
+    strategy: str | None = None,
     timeout: float | None = None,
     limit: int | None = None,
     seed: int | None = None,
@@ -340,7 +352,8 @@ def solve(
     (each search starting afresh and skipping those already given): the
     first solution costs one search, and any number costs at most about
     twice the searches of one. Raises TimeoutError when one search takes
-    longer than `timeout` seconds. `seed` as for run()."""
+    longer than `timeout` seconds. `strategy` and `seed` as for run()."""
+    strategy = strategy or default_strategy(puzzle)
     check_strategy(puzzle, strategy)
     check_seed(strategy, seed)
     chosen = choose_engine(engine)
