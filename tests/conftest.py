@@ -9,6 +9,7 @@ unnoticed.  The helpers below turn the corpus's known answers into Solutions.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,18 @@ SHARED: Path = Path(__file__).resolve().parents[1].parent / "shared"
 
 def shared_required() -> bool:
     return os.environ.get("CROSSWORD_REQUIRE_SHARED", "") not in ("", "0")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_dictionary_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Tests never write into the user's real dictionary cache."""
+    saved = os.environ.get("CROSSWORD_CACHE_DIR")
+    os.environ["CROSSWORD_CACHE_DIR"] = str(tmp_path_factory.mktemp("dictionary-cache"))
+    yield
+    if saved is None:
+        del os.environ["CROSSWORD_CACHE_DIR"]
+    else:
+        os.environ["CROSSWORD_CACHE_DIR"] = saved
 
 
 @pytest.fixture(scope="session")

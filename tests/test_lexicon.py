@@ -1,21 +1,42 @@
 """Readers for construction mode (pybridge.lexicon): every grid and
 dictionary of ../shared loads as documented, normalisation and merging of
-dictionaries, and bad input reported with its file, line and column."""
+dictionaries, the dictionary cache, and bad input reported with its file,
+line and column."""
 
 from __future__ import annotations
 
 import csv
+import os
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pybridge import lexicon
 from pybridge.errors import InputError, UsageError
-from pybridge.lexicon import load_dictionary, load_grid, parse_grid, sniff_grid
+from pybridge.lexicon import (
+    Dictionary,
+    cache_dir,
+    load_dictionary,
+    load_grid,
+    parse_grid,
+    sniff_grid,
+)
 from pybridge.model import Puzzle
 from pybridge.sites import find_sites
+
+
+@pytest.fixture(scope="module", autouse=True)
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every dictionary loaded here is cached in a temporary folder, never in
+    the user's cache (module-scoped, so hypothesis tests may use it too)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CROSSWORD_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        patch.delenv("CROSSWORD_NO_CACHE", raising=False)
+        yield
 
 
 def corpus(shared: Path, *parts: str) -> Path:
@@ -444,3 +465,208 @@ def test_empty_and_missing_dictionaries(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="cannot read the dictionary") as missing:
         load_dictionary([tmp_path / "nope.txt"])
     assert missing.value.source == str(tmp_path / "nope.txt")
+
+
+# ---------------------------------------------------------------- dictionary cache
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty cache folder of this test's own (not created yet)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("CROSSWORD_CACHE_DIR", str(folder))
+    return folder
+
+
+def counted_decodes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The sources decoded from now on, one entry per decoding."""
+    decoded: list[str] = []
+    decode = lexicon._decode
+
+    def counting(data: bytes, codec: str | None, source: str) -> tuple[str, str]:
+        decoded.append(source)
+        return decode(data, codec, source)
+
+    monkeypatch.setattr(lexicon, "_decode", counting)
+    return decoded
+
+
+def uncached(paths: list[Path], encoding: str | None = None) -> Dictionary:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CROSSWORD_NO_CACHE", "1")
+        return load_dictionary(paths, encoding)
+
+
+def mixed_files(tmp_path: Path) -> list[Path]:
+    """Files with duplicates within and across them, skipped lines, cp1252
+    bytes and weights: everything a cache entry has to carry."""
+    return [
+        write(tmp_path, "a.txt", "Apple\nbanana\napple\n3D\nn't\n"),
+        write(tmp_path, "b.txt", "Banana\ncaf\xe9\nx!\n".encode("cp1252")),
+        write(tmp_path, "w.txt", "cafe 1.5\nNT 2\nzed 3\n"),
+    ]
+
+
+def test_cached_loads_equal_uncached_ones(tmp_path: Path, cache: Path) -> None:
+    paths = mixed_files(tmp_path)
+    expected = uncached(paths)
+    assert expected.skipped == {"duplicate": 3, "with a digit": 1, "with '!'": 1}
+    assert expected.encodings == ("utf-8", "cp1252", "utf-8")
+    assert expected.weighted == (str(paths[2]),)
+    assert not cache.exists()
+    assert load_dictionary(paths) == expected  # writes the entries
+    assert len(list(cache.glob("*.words"))) == 3
+    assert load_dictionary(paths) == expected  # reads them
+    for order in (paths[::-1], [paths[1], paths[0], paths[1]]):
+        assert load_dictionary(order) == uncached(order)
+    assert load_dictionary(paths, "latin-1") == uncached(paths, "latin-1")
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["22600-mots-fr.txt"],
+        ["133000-mots-us.txt"],
+        ["weighted_dicoANDROIDE_ThibaultGigant.txt"],
+        ["850-mots-us.txt", "58000-mots-us.txt", "850-mots-us.txt"],
+    ],
+)
+def test_cached_shared_dictionaries_equal_uncached_ones(
+    shared: Path, cache: Path, names: list[str]
+) -> None:
+    paths = [rp_dict(shared, name) for name in names]
+    expected = uncached(paths)
+    assert load_dictionary(paths) == expected
+    assert load_dictionary(paths) == expected
+
+
+def test_a_second_load_reads_the_cache_until_the_file_changes(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decoded = counted_decodes(monkeypatch)
+    path = write(tmp_path, "d.txt", "one\ntwo\n")
+    first = load_dictionary([path])
+    assert load_dictionary([path]) == first
+    assert decoded == [str(path)]
+    write(tmp_path, "d.txt", "one\ntwo\nthree\n")
+    assert load_dictionary([path]).words == ("ONE", "TWO", "THREE")
+    assert len(decoded) == 2
+    load_dictionary([path], encoding="utf-8")  # a forced encoding has entries of its own
+    assert len(decoded) == 3
+    assert len(list(cache.glob("*.words"))) == 3
+
+
+def test_the_same_bytes_elsewhere_share_an_entry(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decoded = counted_decodes(monkeypatch)
+    here, there = write(tmp_path, "a.txt", "ab\n"), write(tmp_path, "b.txt", "ab\n")
+    assert load_dictionary([here]).sources == (str(here),)
+    assert load_dictionary([there]).sources == (str(there),)
+    assert decoded == [str(here)]
+
+
+def spoil_truncate(data: bytes) -> bytes:
+    return data[:-3]
+
+
+def spoil_body(data: bytes) -> bytes:
+    return data.replace(b"BANANA", b"BANANO")
+
+
+def spoil_header(data: bytes) -> bytes:
+    return b'["not", "an", "entry"]' + data[data.index(b"\n") :]
+
+
+def spoil_format(data: bytes) -> bytes:
+    return data.replace(b'"format": 1', b'"format": 0', 1)
+
+
+def spoil_counts(data: bytes) -> bytes:
+    return data.replace(b'"duplicate": 1', b'"duplicate": "one"', 1)
+
+
+def spoil_bytes(data: bytes) -> bytes:
+    return b"\xff\xfe\x00" + data[3:]
+
+
+def spoil_all(data: bytes) -> bytes:
+    return b""
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [spoil_truncate, spoil_body, spoil_header, spoil_format, spoil_counts, spoil_bytes, spoil_all],
+)
+def test_a_bad_entry_is_ignored_and_rewritten(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, spoil: Callable[[bytes], bytes]
+) -> None:
+    path = mixed_files(tmp_path)[0]
+    expected = load_dictionary([path])
+    [entry] = cache.glob("*.words")
+    good = entry.read_bytes()
+    spoiled = spoil(good)
+    assert spoiled != good
+    entry.write_bytes(spoiled)
+    decoded = counted_decodes(monkeypatch)
+    assert load_dictionary([path]) == expected
+    assert decoded == [str(path)]
+    assert entry.read_bytes() == good
+
+
+@pytest.mark.parametrize(("value", "cached"), [("1", False), ("yes", False), ("0", True)])
+def test_crossword_no_cache_turns_it_off(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, value: str, cached: bool
+) -> None:
+    monkeypatch.setenv("CROSSWORD_NO_CACHE", value)
+    decoded = counted_decodes(monkeypatch)
+    path = write(tmp_path, "d.txt", "ab\n")
+    load_dictionary([path])
+    assert load_dictionary([path]).words == ("AB",)
+    assert cache.exists() is cached
+    assert len(decoded) == (1 if cached else 2)
+
+
+def test_an_unusable_cache_still_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path, "d.txt", "ab\ncd\n")
+    blocker = write(tmp_path, "a-file", "not a folder")
+    monkeypatch.setenv("CROSSWORD_CACHE_DIR", str(blocker / "cache"))  # cannot be created
+    assert load_dictionary([path]).words == ("AB", "CD")
+    monkeypatch.setenv("CROSSWORD_CACHE_DIR", str(blocker))  # not a folder
+    assert load_dictionary([path]).words == ("AB", "CD")
+    assert blocker.read_text() == "not a folder"
+
+
+def test_a_failed_write_leaves_no_temporary_file(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def failing(source: object, target: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", failing)
+    path = write(tmp_path, "d.txt", "ab\n")
+    assert load_dictionary([path]).words == ("AB",)
+    assert list(cache.iterdir()) == []
+
+
+def test_entries_are_written_whole(tmp_path: Path, cache: Path) -> None:
+    path = mixed_files(tmp_path)[0]
+    load_dictionary([path])
+    [entry] = cache.iterdir()  # no temporary file left beside it
+    header, body = entry.read_text(encoding="utf-8").split("\n", 1)
+    assert body == "APPLE\nBANANA\nNT"
+    assert '"encoding": "utf-8"' in header
+
+
+def test_where_the_cache_lives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CROSSWORD_CACHE_DIR")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_dir() == tmp_path / "xdg" / "crossword-pybridge"
+    for ignored in ("", "relative/cache"):
+        monkeypatch.setenv("XDG_CACHE_HOME", ignored)
+        assert cache_dir() == tmp_path / "home" / ".cache" / "crossword-pybridge"
+    monkeypatch.setenv("CROSSWORD_CACHE_DIR", str(tmp_path / "mine"))
+    assert cache_dir() == tmp_path / "mine"
+    monkeypatch.setenv("CROSSWORD_NO_CACHE", "1")
+    assert cache_dir() is None
