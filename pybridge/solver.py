@@ -171,9 +171,8 @@ def run(
         stats.seconds = time.perf_counter() - started
         return Outcome("unsolvable", [], 0 if count else None, _reason(proof), stats, proof)
     search = _prolog_search if chosen == "prolog" else _python_search
-    status, found, n = search(
-        puzzle, sites, strategy, 2 if unique else limit, count, timeout, stats, seed
-    )
+    request = _Request(puzzle, sites, strategy, 2 if unique else limit, count, timeout, seed)
+    status, found, n = search(request, stats)
     stats.seconds = time.perf_counter() - started
     outcome = Outcome(status, [make_solution(puzzle, sites, w) for w in found], stats=stats)
     outcome.count = n if count else None
@@ -241,27 +240,32 @@ def _exhausted(puzzle: Puzzle, sites: tuple[Site, ...], nodes: int) -> Proof:
 _SearchResult = tuple[Status, list[list[str]], int]
 
 
-def _prolog_search(
-    puzzle: Puzzle,
-    sites: Sequence[Site],
-    strategy: str,
-    limit: int | None,
-    count: bool,
-    timeout: float | None,
-    stats: Stats,
-    seed: int | None,
-) -> _SearchResult:
+@dataclass(frozen=True)
+class _Request:
+    """One search, as either engine takes it."""
+
+    puzzle: Puzzle
+    sites: Sequence[Site]
+    strategy: str
+    limit: int | None
+    count: bool
+    timeout: float | None
+    seed: int | None
+
+
+def _prolog_search(request: _Request, stats: Stats) -> _SearchResult:
     from pybridge import bridge
 
+    puzzle, sites = request.puzzle, request.sites
     raw = bridge.search(
         puzzle.words,
         [s.cells for s in sites],
         _givens(puzzle, sites),
-        strategy,
-        limit=limit,
-        count=count,
-        timeout=timeout,
-        seed=seed,
+        request.strategy,
+        limit=request.limit,
+        count=request.count,
+        timeout=request.timeout,
+        seed=request.seed,
     )
     stats.nodes, stats.backtracks = raw.nodes, raw.backtracks
     status: Status = (
@@ -288,25 +292,17 @@ def _deadline(timeout: float | None) -> float | None:
     return None if timeout is None else time.perf_counter() + timeout
 
 
-def _python_search(
-    puzzle: Puzzle,
-    sites: Sequence[Site],
-    strategy: str,
-    limit: int | None,
-    count: bool,
-    timeout: float | None,
-    stats: Stats,
-    seed: int | None,
-) -> _SearchResult:
-    counters = python_engine.Counters(deadline=_deadline(timeout))
+def _python_search(request: _Request, stats: Stats) -> _SearchResult:
+    counters = python_engine.Counters(deadline=_deadline(request.timeout))
     found: list[list[str]] = []
     n = 0
     timed_out = False
-    steps = _python_steps(puzzle, sites, strategy, counters, seed)
+    steps = _python_steps(request.puzzle, request.sites, request.strategy, counters, request.seed)
+    limit = request.limit
     try:
         for words in steps:
             n += 1
-            if not count:
+            if not request.count:
                 found.append(words)
                 if limit is not None and n >= limit:
                     break
