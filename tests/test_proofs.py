@@ -127,13 +127,33 @@ def test_solvable_corpus_puzzles_get_no_proof(shared_dir: Path, name: str) -> No
 # ---------------------------------------------------------------- our examples
 
 
+# The length layer's own examples: a counting argument, not a sub-puzzle core.
+LENGTH_EXAMPLES = {
+    "length/mouse.dat": "3 three-letter words for 4 three-letter sites; "
+    "1 five-letter word for 0 five-letter sites",
+    "length/short.dat": "1 two-letter word for 0 two-letter sites; "
+    "3 three-letter words for 4 three-letter sites",
+}
+
+
+@pytest.mark.parametrize("name", LENGTH_EXAMPLES)
+def test_length_examples_name_every_mismatched_length(name: str) -> None:
+    puzzle = load_example(name)
+    for proof in (prove(puzzle), explain(puzzle)):
+        assert proof is not None
+        assert proof.layer == "length"
+        assert proof.reason == f"word and site lengths differ: {LENGTH_EXAMPLES[name]}"
+    for engine in ("prolog", "python"):
+        assert run(puzzle, engine=engine, prove=False).status == "unsolvable"
+
+
 def test_every_example_is_listed() -> None:
     found = {
         str(path.relative_to(UNSOLVABLE))
         for path in UNSOLVABLE.rglob("*")
         if path.suffix in (".dat", ".grid")
     }
-    assert found == set(EXAMPLES)
+    assert found == set(EXAMPLES) | set(LENGTH_EXAMPLES)
     assert {name.split("/")[0] for name in EXAMPLES} == set(LAYERS) - {"length"}
 
 
