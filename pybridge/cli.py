@@ -1,5 +1,6 @@
 """The `crossword` command: `solve` one puzzle, `check` whether it can be
-solved (and prove it cannot), `compare` the two engines.
+solved (and prove it cannot), `compare` the two engines, `bench` a suite of
+grids filled from a dictionary.
 
 The JSON of `solve --output json` and the exit codes are a contract: scripts
 rely on them, so they change only on purpose (see the --help epilogs).
@@ -13,15 +14,16 @@ import math
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from pybridge import compare, proofs
+from pybridge import bench, compare, proofs
 from pybridge.errors import CrosswordError, InputError, MissingDependency, UsageError
-from pybridge.lexicon import GRID_FORMATS, load_dictionary, load_grid
+from pybridge.lexicon import GRID_FORMATS, Dictionary, load_dictionary, load_grid
 from pybridge.model import Puzzle
 from pybridge.readers import FORMATS, load
 from pybridge.render import blocks_text, outcome_json
@@ -29,6 +31,7 @@ from pybridge.solver import (
     DEFAULT_LEXICON_STRATEGY,
     DEFAULT_STRATEGY,
     ENGINES,
+    LEXICON_STRATEGIES,
     SEEDED_STRATEGIES,
     STRATEGIES,
     Outcome,
@@ -95,6 +98,20 @@ exit codes:
   2    bad input, bad usage or a missing dependency (the message is on stderr)
   130  interrupted (Ctrl-C)
   141  the output pipe was closed early (e.g. by `| head`)
+"""
+
+BENCH_EPILOG = """\
+Each GRID is a grid file (every grid of an RP 2016 file is a row of its own)
+or a folder, whose *.txt grid files are taken in name order (files that are
+not grids to fill are skipped). Each run's seconds are its search time; the
+dictionary is read once per process and its load time reported apart.
+Every fill found is verified; a wrong one is printed as WRONG.
+
+exit codes:
+  0    every run ended (solved, unsolvable or timeout) and every fill is right
+  1    some fill failed verification (a WRONG cell; the problems are on stderr)
+  2    bad input, bad usage or a missing dependency (the message is on stderr)
+  130  interrupted (Ctrl-C)
 """
 
 MAIN_EPILOG = """\
@@ -386,6 +403,74 @@ def _add_compare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     bench.set_defaults(handler=compare_command)
 
 
+def _add_bench(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "bench",
+        help="fill a suite of grids from a dictionary and tabulate the runs",
+        description=(
+            "Fill every grid from the dictionary with every engine and strategy under a time\n"
+            "limit; print one row per grid and the solved count and median time per column."
+        ),
+        epilog=BENCH_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("grids", nargs="+", metavar="GRID", help="a grid file or a folder of them")
+    parser.add_argument(
+        "--dict",
+        action="append",
+        dest="dicts",
+        required=True,
+        metavar="FILE",
+        help="the dictionary to fill from (repeat to merge several)",
+    )
+    parser.add_argument(
+        "--engines",
+        type=choice_list(ENGINES),
+        default=("python", "prolog"),
+        help="comma-separated (default: python,prolog)",
+    )
+    parser.add_argument(
+        "--strategies",
+        type=choice_list(LEXICON_STRATEGIES),
+        default=bench.DEFAULT_STRATEGIES,
+        help=f"comma-separated, from {','.join(LEXICON_STRATEGIES)} (default: "
+        f"{','.join(bench.DEFAULT_STRATEGIES)})",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=bench.DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time limit of each run (default: {bench.DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)"
+    )
+    _add_seed(parser)
+    parser.add_argument("--csv", metavar="FILE", help="also write one line per run to FILE")
+    parser.add_argument("--json", metavar="FILE", help="also write the runs and summary to FILE")
+    parser.add_argument(
+        "--plot",
+        type=plot_file,
+        metavar="FILE",
+        help="draw a cactus plot (grids solved against time) to FILE.png or FILE.svg, "
+        "with the peers' figures (needs matplotlib)",
+    )
+    parser.add_argument(
+        "--peers-dir",
+        type=Path,
+        default=bench.PEERS_DIR,
+        metavar="DIR",
+        help="peers' measured figures for the plot (default: ../shared/bench/peers, if there)",
+    )
+    parser.add_argument(
+        "--peer",
+        choices=(bench.QXW,),
+        help="also run this solver on the same grids (qxw: Qxw's batch fill, `qxw -b`)",
+    )
+    parser.set_defaults(handler=bench_command)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="crossword",
@@ -398,6 +483,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_solve(commands)
     _add_check(commands)
     _add_compare(commands)
+    _add_bench(commands)
     return parser
 
 
@@ -603,13 +689,13 @@ def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
 # ---------------------------------------------------------------- compare
 
 
-def _usable_engines(engines: Sequence[str]) -> tuple[str, ...]:
+def _usable_engines(engines: Sequence[str], command: str = "compare") -> tuple[str, ...]:
     """`engines` without prolog when SWI-Prolog cannot be loaded (with a notice)."""
     from pybridge import bridge
 
     if "prolog" not in engines or bridge.available():
         return tuple(engines)
-    print("crossword compare: SWI-Prolog not found: skipping the prolog cells", file=sys.stderr)
+    print(f"crossword {command}: SWI-Prolog not found: skipping the prolog cells", file=sys.stderr)
     usable = tuple(engine for engine in engines if engine != "prolog")
     if not usable:
         raise MissingDependency(bridge.INSTALL_HINT)
@@ -643,6 +729,67 @@ def compare_command(args: argparse.Namespace) -> int:
         compare.write_plot(report, args.plot)
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 1 if report.disagreements else 0
+
+
+# ---------------------------------------------------------------- bench
+
+
+def _bench_checks(args: argparse.Namespace, grids: Sequence[bench.Grid]) -> None:
+    """What must hold before any run: matplotlib for --plot, Qxw for --peer."""
+    if args.plot:
+        bench.require_matplotlib()
+    if args.peer == bench.QXW:
+        if bench.qxw_program() is None:
+            raise MissingDependency(bench.QXW_HINT)
+        given = [grid.name for grid in grids if not bench.blank_grid(grid.puzzle)]
+        if given:
+            raise UsageError(f"--peer qxw fills blank grids only; these have letters: {given}")
+
+
+def bench_command(args: argparse.Namespace) -> int:
+    grids = bench.load_suite(args.grids)
+    _bench_checks(args, grids)
+    started = time.perf_counter()
+    dictionary = load_dictionary(args.dicts)
+    load_seconds = time.perf_counter() - started
+    engines = _usable_engines(args.engines, "bench")
+    todo = bench.cells(grids, engines, args.strategies, args.peer == bench.QXW)
+    done = bench.progress_printer(len(todo), sys.stderr) if sys.stderr.isatty() else None
+    runs = bench.run_suite(
+        todo, dictionary, timeout=args.timeout, seed=args.seed, jobs=args.jobs, done=done
+    )
+    print(f"dictionary: {dictionary.summary()}; loaded in {load_seconds:.2f} s")
+    print(bench.table_text(runs))
+    for run_ in runs:
+        for problem in run_.problems:
+            print(f"WRONG {run_.grid} {run_.label}: {problem}", file=sys.stderr)
+    _bench_files(args, runs, dictionary, load_seconds)
+    return EXIT_UNSOLVABLE if any(run_.wrong for run_ in runs) else 0
+
+
+def _bench_files(
+    args: argparse.Namespace,
+    runs: Sequence[bench.Run],
+    dictionary: Dictionary,
+    load_seconds: float,
+) -> None:
+    if args.csv:
+        bench.write_csv(runs, args.csv)
+    if args.json:
+        settings = {
+            "engines": list(args.engines),
+            "strategies": list(args.strategies),
+            "timeout": args.timeout,
+            "jobs": args.jobs,
+            "seed": args.seed,
+            "peer": args.peer,
+        }
+        report = bench.report_json(runs, dictionary, load_seconds, settings)
+        Path(args.json).write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+    if args.plot:
+        peers = bench.relevant_peers(args.peers_dir, (run_.grid for run_ in runs))
+        bench.write_cactus(runs, peers, args.plot, args.timeout)
+        print(f"plot written to {args.plot}", file=sys.stderr)
 
 
 # ---------------------------------------------------------------- entry point

@@ -1,0 +1,566 @@
+"""`crossword bench`: fill a suite of grids from a dictionary with every
+engine x strategy under a time limit, and tabulate what came of each run.
+
+A *cell* is one grid run once by one engine with one strategy (or by a peer
+solver, Qxw, on the same grid in the same run). The dictionary is read once
+per process, timed once and reported apart; a run's seconds are the search
+time of `solver.run` (the proofs included, the grid and dictionary reading
+not). Every solved grid is checked with pybridge.verify: a wrong one is a
+loud error. With several jobs the cells run in worker processes, each with
+its own Prolog (pyswip is not thread-safe) and its own copy of the words.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import csv
+import multiprocessing
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from pybridge.errors import InputError, MissingDependency, UsageError
+from pybridge.lexicon import Dictionary, load_dictionary, load_grid
+from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.sites import find_sites
+from pybridge.solver import run
+from pybridge.verify import problems
+
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_STRATEGIES = ("lcv",)
+PEERS_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "peers"
+PLOT_HINT = "matplotlib is needed for --plot: pip install 'crossword-pybridge[plot]'"
+QXW = "qxw"
+QXW_HINT = (
+    "qxw is not installed (looked for qxw on PATH and /usr/games/qxw): "
+    "install it with `apt-get install qxw` (Debian/Ubuntu) to run --peer qxw"
+)
+SHORTEST = 0.001  # seconds: a peer's 0.00 would vanish from a log scale
+QXW_NO_FILL = 4  # qxw -b's exit status when it proves there is no fill
+
+# ---------------------------------------------------------------- grids
+
+
+@dataclass(frozen=True)
+class Grid:
+    """One grid of the suite: its puzzle (no words yet) and the name shown."""
+
+    name: str
+    path: str
+    puzzle: Puzzle
+
+    @property
+    def size(self) -> str:
+        return f"{self.puzzle.height}x{self.puzzle.width}"
+
+
+def _is_fillable(puzzle: Puzzle) -> bool:
+    """Whether a grid has a cell to fill: a word list or an answer read as a
+    plain grid has only given letters."""
+    return any(OPEN in row for row in puzzle.grid)
+
+
+def _grid_name(source: str) -> str:
+    """'dir/g05.01.txt' -> 'g05.01'; 'dir/grilles1.txt#3' -> 'grilles1#3'."""
+    path, hash_, number = source.partition("#")
+    return Path(path).stem + hash_ + number
+
+
+def _file_grids(path: Path, named: bool) -> list[Puzzle]:
+    """The grids of a file; a file met in a folder that is not a grid to
+    fill is skipped, while a named one must be (its error stops the run)."""
+    try:
+        puzzles = load_grid(path)
+    except InputError:
+        if named:
+            raise
+        return []
+    fillable = [puzzle for puzzle in puzzles if _is_fillable(puzzle)]
+    if named and not fillable:
+        raise InputError("no open cell to fill: expected a grid with '.' cells", str(path))
+    return fillable
+
+
+def load_suite(args: Sequence[str]) -> list[Grid]:
+    """Every grid of the files named, and of the *.txt files (sorted) in the
+    folders named, in that order."""
+    grids: list[Grid] = []
+    for arg in args:
+        folder = Path(arg)
+        if folder.is_dir():
+            found = [p for path in sorted(folder.glob("*.txt")) for p in _file_grids(path, False)]
+            if not found:
+                raise InputError("no grid file (*.txt) in this folder", arg)
+        else:
+            found = _file_grids(folder, True)
+        grids += [Grid(_grid_name(p.source), p.source, p) for p in found]
+    names = [grid.name for grid in grids]
+    if len(set(names)) == len(names):
+        return grids
+    return [replace(grid, name=grid.puzzle.source) for grid in grids]  # names clash: paths
+
+
+# ---------------------------------------------------------------- one run
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A run to make: a grid by an engine with a strategy (engine "qxw": the peer)."""
+
+    grid: Grid
+    engine: str
+    strategy: str
+
+    @property
+    def label(self) -> str:
+        return label(self.engine, self.strategy)
+
+
+def label(engine: str, strategy: str) -> str:
+    return engine if engine == QXW else f"{engine} {strategy}"
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one cell came to. `problems` lists why a claimed fill is wrong;
+    nodes and backtracks are None for a peer, which does not count them."""
+
+    grid: str
+    size: str
+    engine: str
+    strategy: str
+    status: str  # solved, unsolvable, timeout
+    seconds: float
+    nodes: int | None
+    backtracks: int | None
+    problems: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return label(self.engine, self.strategy)
+
+    @property
+    def wrong(self) -> bool:
+        return bool(self.problems)
+
+
+# The words and dictionary files of this process: set once, before any run,
+# in the main process or by each worker's initializer.
+_WORDS: tuple[str, ...] = ()
+_DICTIONARIES: tuple[str, ...] = ()
+
+
+def use_dictionary(paths: Sequence[str], words: Sequence[str] | None = None) -> None:
+    """Make the dictionary `paths` (already read as `words`, or read now) the
+    one every run in this process fills from."""
+    global _WORDS, _DICTIONARIES
+    _DICTIONARIES = tuple(paths)
+    _WORDS = tuple(words) if words is not None else load_dictionary(paths).words
+
+
+def run_cell(cell: Cell, timeout: float, seed: int | None) -> Run:
+    puzzle = replace(cell.grid.puzzle, words=_WORDS)
+    if cell.engine == QXW:
+        status, seconds, grid = run_qxw(puzzle, _DICTIONARIES, timeout)
+        nodes: int | None = None
+        backtracks: int | None = None
+    else:
+        outcome = run(
+            puzzle, engine=cell.engine, strategy=cell.strategy, timeout=timeout, seed=seed
+        )
+        status, seconds = outcome.status, outcome.stats.seconds
+        grid = outcome.solutions[0].grid if outcome.solutions else None
+        nodes, backtracks = outcome.stats.nodes, outcome.stats.backtracks
+    wrong = tuple(problems(puzzle, grid)) if status == "solved" and grid is not None else ()
+    name, size = cell.grid.name, cell.grid.size
+    return Run(name, size, cell.engine, cell.strategy, status, seconds, nodes, backtracks, wrong)
+
+
+# ---------------------------------------------------------------- the peer: Qxw
+
+
+def qxw_program() -> str | None:
+    """Qxw's batch program: Debian installs it as /usr/games/qxw."""
+    return shutil.which("qxw") or shutil.which("qxw", path="/usr/games")
+
+
+def blank_grid(puzzle: Puzzle) -> bool:
+    """Whether every non-blocked cell is open (no given letter): what Qxw's deck can say."""
+    return all(ch in (OPEN, BLOCK) for row in puzzle.grid for ch in row)
+
+
+def qxw_deck(puzzle: Puzzle) -> str:
+    """Qxw's batch input: one line per light (our site), the numbers of its
+    cells; lights that cross share the number of the crossing cell."""
+    numbers: dict[tuple[int, int], int] = {}
+    lines = []
+    for site in find_sites(puzzle):
+        cells = [numbers.setdefault(cell, len(numbers)) for cell in site.cells]
+        lines.append(" ".join(f"{n:02d}" for n in cells))
+    return "\n".join(lines) + "\n"
+
+
+def _qxw_grid(puzzle: Puzzle, output: str) -> tuple[str, ...] | None:
+    """The grid filled with the words of Qxw's `W<light> WORD` lines; None if
+    a light is missing."""
+    words = {}
+    for line in output.splitlines():
+        tag, _, word = line.partition(" ")
+        if tag[:1] == "W" and tag[1:].isdigit():
+            words[int(tag[1:])] = word.strip().upper()
+    rows = [list(row) for row in puzzle.grid]
+    for index, site in enumerate(find_sites(puzzle)):
+        placed = words.get(index)
+        if placed is None or len(placed) != site.length:
+            return None
+        for (r, c), letter in zip(site.cells, placed, strict=True):
+            rows[r][c] = letter
+    return tuple("".join(row) for row in rows)
+
+
+def run_qxw(
+    puzzle: Puzzle, dictionaries: Sequence[str], timeout: float
+) -> tuple[str, float, tuple[str, ...] | None]:
+    """Qxw's batch fill of `puzzle` from the same dictionary files: status,
+    wall seconds (Qxw reads its dictionary inside them) and the grid filled.
+    Qxw keeps the words of a fill distinct by itself."""
+    program = qxw_program()
+    if program is None:
+        raise MissingDependency(QXW_HINT)
+    dictionary_args = [arg for path in dictionaries for arg in ("-d", path)]
+    with _deck_file(qxw_deck(puzzle)) as deck:
+        started = time.perf_counter()
+        try:
+            done = subprocess.run(
+                [program, "-b", *dictionary_args, deck],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
+        except subprocess.TimeoutExpired:
+            return "timeout", time.perf_counter() - started, None
+        seconds = time.perf_counter() - started
+    if done.returncode == QXW_NO_FILL:
+        return "unsolvable", seconds, None
+    grid = _qxw_grid(puzzle, done.stdout)
+    if done.returncode != 0 or grid is None:
+        raise UsageError(f"qxw -b failed (status {done.returncode}): {done.stderr.strip()}")
+    return "solved", seconds, grid
+
+
+@contextlib.contextmanager
+def _deck_file(text: str) -> Iterator[str]:
+    """A temporary deck file holding `text`, removed afterwards."""
+    handle, path = tempfile.mkstemp(suffix=".qxd", prefix="crossword-bench-")
+    try:
+        with os.fdopen(handle, "w", encoding="ascii") as out:
+            out.write(text)
+        yield path
+    finally:
+        os.unlink(path)
+
+
+# ---------------------------------------------------------------- the suite
+
+
+def cells(
+    grids: Sequence[Grid], engines: Sequence[str], strategies: Sequence[str], peer: bool
+) -> list[Cell]:
+    """Every run of the suite, grid by grid."""
+    found = []
+    for grid in grids:
+        found += [Cell(grid, e, s) for e in engines for s in strategies]
+        if peer:
+            found.append(Cell(grid, QXW, ""))
+    return found
+
+
+def run_suite(
+    todo: Sequence[Cell],
+    dictionary: Dictionary,
+    *,
+    timeout: float,
+    seed: int | None = None,
+    jobs: int = 1,
+    done: Callable[[Run, int], None] | None = None,
+) -> list[Run]:
+    """The runs of `todo`, in its order; `done(run, k)` hears of the k-th to finish."""
+    if jobs == 1:
+        use_dictionary(dictionary.sources, dictionary.words)
+        runs = []
+        for k, cell in enumerate(todo, start=1):
+            runs.append(run_cell(cell, timeout, seed))
+            if done:
+                done(runs[-1], k)
+        return runs
+    return _run_parallel(todo, dictionary.sources, timeout, seed, jobs, done)
+
+
+def _run_parallel(
+    todo: Sequence[Cell],
+    dictionaries: Sequence[str],
+    timeout: float,
+    seed: int | None,
+    jobs: int,
+    done: Callable[[Run, int], None] | None,
+) -> list[Run]:
+    # spawn, not fork: a forked copy of a loaded SWI-Prolog is not safe to use
+    context = multiprocessing.get_context("spawn")
+    results: list[Run | None] = [None] * len(todo)
+    with concurrent.futures.ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=use_dictionary, initargs=(tuple(dictionaries),)
+    ) as pool:
+        futures = {pool.submit(run_cell, cell, timeout, seed): i for i, cell in enumerate(todo)}
+        for k, future in enumerate(concurrent.futures.as_completed(futures), start=1):
+            results[futures[future]] = future.result()
+            if done:
+                done(future.result(), k)
+    return [result for result in results if result is not None]
+
+
+def progress_printer(total: int, stream: TextIO) -> Callable[[Run, int], None]:
+    """A one-line progress report, rewritten in place: '[12/72] g15.03 lcv python solved 0.84 s'."""
+
+    def show(done: Run, k: int) -> None:
+        what = done.engine if done.engine == QXW else f"{done.strategy} {done.engine}"
+        line = f"[{k}/{total}] {done.grid} {what} {done.status} {done.seconds:.2f} s"
+        stream.write(f"\r{line}\x1b[K" + ("\n" if k == total else ""))
+        stream.flush()
+
+    return show
+
+
+# ---------------------------------------------------------------- summary
+
+
+def columns(runs: Iterable[Run]) -> list[str]:
+    """The labels of the table's column groups, in the order first run."""
+    return list(dict.fromkeys(r.label for r in runs))
+
+
+def column_summary(runs: Sequence[Run]) -> dict[str, Any]:
+    """Counts per status, and the median seconds on the grids solved."""
+    solved = [r.seconds for r in runs if r.status == "solved" and not r.wrong]
+    return {
+        "engine": runs[0].engine,
+        "strategy": runs[0].strategy,
+        "runs": len(runs),
+        "solved": len(solved),
+        "unsolvable": sum(r.status == "unsolvable" for r in runs),
+        "timeout": sum(r.status == "timeout" for r in runs),
+        "wrong": sum(r.wrong for r in runs),
+        "median_seconds": statistics.median(solved) if solved else None,
+    }
+
+
+def summary(runs: Sequence[Run]) -> dict[str, dict[str, Any]]:
+    return {name: column_summary([r for r in runs if r.label == name]) for name in columns(runs)}
+
+
+# ---------------------------------------------------------------- text, CSV and JSON
+
+
+def _status(r: Run) -> str:
+    return "WRONG" if r.wrong else r.status
+
+
+def _nodes(r: Run) -> str:
+    return "-" if r.nodes is None else str(r.nodes)
+
+
+def table_text(runs: Sequence[Run]) -> str:
+    """One row per grid, a group of columns (status, seconds, nodes) per
+    engine x strategy; a footer with the solved count and the median seconds."""
+    names = columns(runs)
+    grids = list(dict.fromkeys(r.grid for r in runs))
+    by_cell = {(r.grid, r.label): r for r in runs}
+    header = ["grid", "size"] + [h for _ in names for h in ("status", "s", "nodes")]
+    rows = []
+    for grid in grids:
+        row = [grid, next(r.size for r in runs if r.grid == grid)]
+        for name in names:
+            r = by_cell[grid, name]
+            row += [_status(r), f"{r.seconds:.2f}", _nodes(r)]
+        rows.append(row)
+    totals = [summary(runs)[name] for name in names]
+    rows.append(
+        ["solved", ""] + [c for t in totals for c in (f"{t['solved']}/{t['runs']}", "", "")]
+    )
+    rows.append(
+        ["median", ""] + [c for t in totals for c in ("", _median(t["median_seconds"]), "")]
+    )
+    return "\n".join(_aligned(names, header, rows))
+
+
+def _median(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _aligned(names: Sequence[str], header: list[str], rows: list[list[str]]) -> list[str]:
+    """Columns padded to fit, under a line naming each group of three."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for g, name in enumerate(names):  # a group is at least as wide as its name
+        first = 2 + 3 * g
+        short = len(name) - (sum(widths[first : first + 3]) + 4)
+        if short > 0:
+            widths[first + 1] += short
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            cell.ljust(w) if i < 2 or (i - 2) % 3 == 0 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    groups = "  ".join(
+        [" " * widths[0], " " * widths[1]]
+        + [name.ljust(sum(widths[2 + 3 * g : 5 + 3 * g]) + 4) for g, name in enumerate(names)]
+    )
+    return [groups.rstrip(), line(header), *(line(row) for row in rows)]
+
+
+CSV_FIELDS = ("grid", "size", "engine", "strategy", "status", "seconds", "nodes", "backtracks")
+
+
+def _run_record(r: Run) -> dict[str, Any]:
+    record = asdict(r)
+    record["problems"] = list(r.problems)
+    return record
+
+
+def write_csv(runs: Sequence[Run], path: str) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow((*CSV_FIELDS, "problems"))
+        for r in runs:
+            record = _run_record(r)
+            writer.writerow([record[f] for f in CSV_FIELDS] + ["; ".join(r.problems)])
+
+
+def dictionary_json(dictionary: Dictionary, load_seconds: float) -> dict[str, Any]:
+    return {
+        "sources": list(dictionary.sources),
+        "encodings": list(dictionary.encodings),
+        "words": len(dictionary.words),
+        "skipped": dict(dictionary.skipped),
+        "summary": dictionary.summary(),
+        "load_seconds": load_seconds,
+    }
+
+
+def report_json(
+    runs: Sequence[Run], dictionary: Dictionary, load_seconds: float, settings: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "dictionary": dictionary_json(dictionary, load_seconds),
+        "settings": settings,
+        "runs": [_run_record(r) for r in runs],
+        "summary": summary(runs),
+    }
+
+
+# ---------------------------------------------------------------- peers' figures
+
+
+@dataclass(frozen=True)
+class Peer:
+    """A solver measured elsewhere: the seconds it took on the grids it
+    filled, and every grid it was run on."""
+
+    name: str
+    seconds: dict[str, float]
+    grids: frozenset[str]
+
+
+def _peer_columns(header: Sequence[str]) -> list[tuple[str, int, int]]:
+    """(name, status column, seconds column) for each NAME_status column
+    followed by a NAME_s... column, as in combined_vanbeek_scowl55.tsv."""
+    found = []
+    for i, column in enumerate(header):
+        name = column.removesuffix("_status")
+        if name != column and i + 1 < len(header) and header[i + 1].startswith(f"{name}_s"):
+            found.append((name, i, i + 1))
+    return found
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def read_peers(directory: Path) -> list[Peer]:
+    """The solvers of every *.tsv in `directory` that has a `grid` column and
+    NAME_status / NAME_s... pairs; SAT is a fill, anything else is not."""
+    peers: list[Peer] = []
+    for path in sorted(directory.glob("*.tsv")):
+        lines = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()]
+        if not lines or "grid" not in lines[0]:
+            continue
+        where = lines[0].index("grid")
+        body = [row for row in lines[1:] if len(row) == len(lines[0])]
+        for name, status, seconds in _peer_columns(lines[0]):
+            times = {
+                row[where]: value
+                for row in body
+                if row[status] == "SAT" and (value := _number(row[seconds])) is not None
+            }
+            peers.append(Peer(name, times, frozenset(row[where] for row in body)))
+    return peers
+
+
+def relevant_peers(directory: Path | None, grids: Iterable[str]) -> list[Peer]:
+    """The peers measured on some of the grids run, limited to those grids."""
+    if directory is None or not directory.is_dir():
+        return []
+    ran = set(grids)
+    return [
+        Peer(p.name, {g: s for g, s in p.seconds.items() if g in ran}, p.grids & ran)
+        for p in read_peers(directory)
+        if p.grids & ran
+    ]
+
+
+# ---------------------------------------------------------------- cactus plot
+
+
+def require_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise MissingDependency(PLOT_HINT) from None
+
+
+def write_cactus(runs: Sequence[Run], peers: Sequence[Peer], path: str, timeout: float) -> None:
+    """Grids solved (x) against the time it took to solve that many (y, log
+    scale): a line per engine x strategy, the peers dashed beside them."""
+    require_matplotlib()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(7.0, 4.5))
+    FigureCanvasAgg(figure)
+    axes = figure.subplots()
+    for name in columns(runs):
+        times = sorted(r.seconds for r in runs if r.label == name and r.status == "solved")
+        axes.plot(range(1, len(times) + 1), times, marker=".", label=name)
+    for peer in peers:
+        times = sorted(max(s, SHORTEST) for s in peer.seconds.values())
+        axes.plot(range(1, len(times) + 1), times, linestyle="--", label=f"{peer.name} (peer)")
+    grids = len(dict.fromkeys(r.grid for r in runs))
+    axes.set_yscale("log")
+    axes.set_xlim(0, grids + 1)
+    axes.set_xlabel(f"grids solved (of {grids})")
+    axes.set_ylabel("seconds")
+    axes.set_title(f"crossword bench: time limit {timeout:g} s per grid")
+    axes.legend(fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path)
