@@ -26,7 +26,7 @@ DOMAIN_STRATEGIES = {
     "cs50": (True, True),
     "cbj": (False, False),  # mrv's choices, with conflict-directed backjumping
 }
-STRATEGIES = ("given", "sorted", *DOMAIN_STRATEGIES)
+STRATEGIES = ("given", "sorted", *DOMAIN_STRATEGIES, "wdeg")
 _CLOCK_EVERY = 512  # nodes between looks at the clock
 T = TypeVar("T")
 
@@ -115,8 +115,13 @@ def search(
 ) -> Generator[list[str], None, None]:
     """Yield each solution as the word of every site, in site order. A seed
     shuffles the domains and breaks site ties at random (domain strategies)."""
-    if seed is not None and strategy not in DOMAIN_STRATEGIES:
+    if seed is not None and strategy not in (*DOMAIN_STRATEGIES, "wdeg"):
         raise ValueError(f"strategy {strategy!r} takes no seed")
+    if strategy == "wdeg":
+        from pybridge import wdeg  # it builds on this module
+
+        yield from wdeg.search(words, sites, givens, counters, seed)
+        return
     board = Board(givens)
     if strategy == "given":
         steps = _in_order(list(words), list(range(len(sites))), sites, board, counters)

@@ -1,0 +1,397 @@
+"""wdeg: the fast strategy for filling a grid from a dictionary.
+
+A site's domain is a bitset (a Python int) over the dictionary's words of
+its length; `Table.masks[p][c]` is the set of those words with letter c at
+position p, so "the words that fit" is a few big-integer ANDs.
+
+The search (crossword.pl's wdeg mirrors it; the counters are the engines'):
+
+  Propagation.  Letter-level arc consistency over the crossings, to a
+      fixpoint: when D(s) changes, each open site t crossing it (position i
+      of s is position j of t) keeps only the words whose letter j is one
+      that some word of D(s) has at i.  A FIFO queue of sites, each queued
+      once at a time, starting with the changed site; neighbours in the
+      order of s's crossings.  A domain that empties is a dead end (one
+      backtrack) and adds 1 to the weight of the crossing that emptied it.
+  Choice of site (dom/wdeg).  Among the open sites of the current region,
+      the one with the smallest |D(s)| / wdeg(s), wdeg(s) being the sum of
+      the weights (all 1 at the start) of its crossings with open sites;
+      compared as |D(s)| * wdeg(t) < |D(t)| * wdeg(s), so a site with no
+      open crossing comes last; ties to the lower site index.
+  Order of words.  The words of D(s) by index, rotated to start at a
+      random one (one draw when |D(s)| > 1); the first SCORED of them sorted
+      by the product, over the crossings with open sites, of the number of
+      words of the crossing site that would keep it (most first, stable),
+      the rest after them unsorted.
+  Placing a word (a node).  D(s) becomes the word alone, the word leaves
+      the domains of the other open sites of its length (no word twice),
+      and the changed sites are propagated in the order: s, then those
+      sites in index order.
+  Regions.  Before each choice the open sites of the current region are
+      split into connected parts (sites joined by crossings); a region of
+      several parts fills them one after another, smallest first (ties to
+      the lowest site index), each part searched on its own.  When a later
+      part fails just after an earlier part was filled, it is tried alone
+      once, from the domains it had at the split: if it fails alone too,
+      no other fill of the earlier parts can help (they only take words
+      away from it), and the split fails at once.
+  Restarts.  A run stops when it has placed LIMIT words without a solution;
+      the next run starts again from the root with the weights it learned
+      and the random draws where they were, and a limit 3/2 as large.  The
+      first limit is twice the number of sites plus 10.  Once a run finds a
+      solution it runs on without a limit, so it enumerates every fill
+      exactly once; a run that ends within its limit is a complete search.
+
+The random draws are MMIX LCG draws (engine.Lcg), from the seed or from 0.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Generator, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pybridge.engine import Counters, Lcg
+from pybridge.model import Cell
+
+SCORED = 256  # words of a domain ordered by look-ahead; the rest follow unscored
+FIRST_LIMIT_EXTRA = 10
+
+
+@dataclass(frozen=True)
+class Table:
+    """The dictionary's words of one length, as bitsets."""
+
+    words: tuple[str, ...]
+    full: int  # every word
+    masks: tuple[dict[str, int], ...]  # per position: letter -> the words with it there
+
+
+def _mask(column: str, letter: str, alphabet: set[str]) -> int:
+    """Bit k set when column[k] is `letter`."""
+    table = {ord(c): "0" for c in alphabet}
+    table[ord(letter)] = "1"
+    return int(column.translate(table)[::-1], 2)
+
+
+def _table(words: tuple[str, ...]) -> Table:
+    masks = []
+    for p in range(len(words[0])):
+        column = "".join(w[p] for w in words)
+        alphabet = set(column)
+        masks.append({c: _mask(column, c, alphabet) for c in sorted(alphabet)})
+    return Table(words, (1 << len(words)) - 1, tuple(masks))
+
+
+@lru_cache(maxsize=4)
+def tables(words: tuple[str, ...]) -> dict[int, Table]:
+    """The distinct words by length, in order of first listing."""
+    by_length: dict[int, list[str]] = {}
+    for word in dict.fromkeys(words):
+        by_length.setdefault(len(word), []).append(word)
+    return {n: _table(tuple(ws)) for n, ws in sorted(by_length.items())}
+
+
+def copies(words: Sequence[str], table: dict[int, Table]) -> dict[int, list[int]]:
+    """How many times each distinct word is listed, per length, in table order."""
+    listed = Counter(words)
+    return {n: [listed[w] for w in t.words] for n, t in table.items()}
+
+
+def members(domain: int) -> list[int]:
+    """The indices of the set bits, ascending."""
+    text = bin(domain)[:1:-1]
+    found, k = [], text.find("1")
+    while k >= 0:
+        found.append(k)
+        k = text.find("1", k + 1)
+    return found
+
+
+class Restart(Exception):
+    """A run reached its node limit before its first solution."""
+
+
+Link = tuple[int, int, int, int]  # (i, t, j, crossing id): position i here is position j of t
+
+
+class Search:
+    """One wdeg search: state, propagation, choices, regions and restarts."""
+
+    def __init__(
+        self,
+        words: Sequence[str],
+        sites: Sequence[Sequence[Cell]],
+        givens: Mapping[Cell, str],
+        counters: Counters,
+        seed: int | None,
+    ) -> None:
+        self.tables = tables(tuple(words))
+        self.left = copies(words, self.tables)  # copies not yet placed
+        self.lengths = [len(cells) for cells in sites]
+        self.links, self.weights = _links(sites)
+        self.by_length: dict[int, list[int]] = {}
+        for s, n in enumerate(self.lengths):
+            self.by_length.setdefault(n, []).append(s)
+        self.root = [self._initial(cells, givens) for cells in sites]
+        self.counters = counters
+        self.lcg = Lcg(seed or 0)
+        self.dom: list[int] = []
+        self.open: list[bool] = []
+        self.limit: int | None = None
+        self.placed = 0  # words placed in this run
+
+    def _initial(self, cells: Sequence[Cell], givens: Mapping[Cell, str]) -> int:
+        table = self.tables.get(len(cells))
+        if table is None:
+            return 0
+        domain = table.full
+        for p, cell in enumerate(cells):
+            if cell in givens:
+                domain &= table.masks[p].get(givens[cell], 0)
+        return domain
+
+    def solutions(self) -> Iterator[list[str]]:
+        """Each fill, as the word of every site in site order."""
+        sites = range(len(self.lengths))
+        self.dom, self.open = list(self.root), [True] * len(self.lengths)
+        if not self.propagate(list(sites)):
+            return
+        self.root = list(self.dom)
+        limit = 2 * len(self.lengths) + FIRST_LIMIT_EXTRA
+        while True:
+            self.dom, self.open = list(self.root), [True] * len(self.lengths)
+            self.limit, self.placed = limit, 0
+            try:
+                for _ in self.fill(list(sites)):
+                    self.limit = None
+                    yield self.words()
+                return
+            except Restart:
+                limit = limit * 3 // 2
+
+    def words(self) -> list[str]:
+        return [
+            self.tables[n].words[d.bit_length() - 1]
+            for n, d in zip(self.lengths, self.dom, strict=True)
+        ]
+
+    # -- propagation -------------------------------------------------------
+
+    def propagate(self, changed: list[int]) -> bool:
+        """Letter-level arc consistency from the `changed` sites; False on a wipe-out."""
+        queue, queued = deque(changed), set(changed)
+        dom, open_ = self.dom, self.open
+        while queue:
+            s = queue.popleft()
+            queued.discard(s)
+            source = self.tables[self.lengths[s]].masks
+            for i, t, j, crossing in self.links[s]:
+                if not open_[t]:
+                    continue
+                target = self.tables[self.lengths[t]].masks[j]
+                kept = dom[t] & self._allowed(dom[s], source[i], target)
+                if kept == dom[t]:
+                    continue
+                if not kept:
+                    self.weights[crossing] += 1
+                    self.counters.dead_end()
+                    return False
+                dom[t] = kept
+                if t not in queued:
+                    queue.append(t)
+                    queued.add(t)
+        return True
+
+    @staticmethod
+    def _allowed(domain: int, here: dict[str, int], there: dict[str, int]) -> int:
+        """The words over there whose letter is one the domain has here."""
+        allowed = 0
+        for letter, words in here.items():
+            if domain & words and letter in there:
+                allowed |= there[letter]
+        return allowed
+
+    def place(self, s: int, k: int) -> bool:
+        """Put word k in site s and propagate; False on a wipe-out. The
+        caller restores the domains, s's openness and the word's copies."""
+        n = self.lengths[s]
+        self.open[s] = False
+        self.left[n][k] -= 1
+        bit = 1 << k
+        self.dom[s] = bit
+        changed = [s]
+        if self.left[n][k]:
+            return self.propagate(changed)
+        for t in self.by_length[n]:
+            if self.open[t] and self.dom[t] & bit:
+                self.dom[t] ^= bit
+                if not self.dom[t]:
+                    self.counters.dead_end()
+                    return False
+                changed.append(t)
+        return self.propagate(changed)
+
+    # -- choices -----------------------------------------------------------
+
+    def wdeg(self, s: int) -> int:
+        return sum(self.weights[x] for _, t, _, x in self.links[s] if self.open[t])
+
+    def choose(self, region: Sequence[int]) -> int:
+        """The site of smallest |D| / wdeg (ties: lowest index; region ascending)."""
+        best, best_size, best_weight = -1, 0, 0
+        for s in region:
+            size, weight = self.dom[s].bit_count(), self.wdeg(s)
+            if best < 0 or size * best_weight < best_size * weight:
+                best, best_size, best_weight = s, size, weight
+        return best
+
+    def order(self, s: int) -> list[int]:
+        """The words of D(s) to try, in turn (see the module's header)."""
+        candidates = members(self.dom[s])
+        if len(candidates) > 1:
+            r = self.lcg.below(len(candidates))
+            candidates = candidates[r:] + candidates[:r]
+        looks = [
+            (i, self.tables[self.lengths[t]].masks[j], self.dom[t])
+            for i, t, j, _ in self.links[s]
+            if self.open[t]
+        ]
+        if not looks or len(candidates) == 1:
+            return candidates
+        words = self.tables[self.lengths[s]].words
+        counts: list[dict[str, int]] = [{} for _ in looks]
+
+        def keeps(k: int) -> int:
+            product = 1
+            for (i, masks, domain), seen in zip(looks, counts, strict=True):
+                letter = words[k][i]
+                n = seen.get(letter)
+                if n is None:
+                    n = seen[letter] = (domain & masks.get(letter, 0)).bit_count()
+                product *= n
+            return -product
+
+        head = sorted(candidates[:SCORED], key=keeps)
+        return head + candidates[SCORED:]
+
+    # -- search ------------------------------------------------------------
+
+    def fill(self, region: list[int]) -> Generator[None, None, None]:
+        """Fill the open sites of `region`; yields once per fill of them."""
+        left = [s for s in region if self.open[s]]
+        if not left:
+            yield
+            return
+        parts = self.parts(left)
+        if len(parts) == 1:
+            yield from self.branch(left)
+        else:
+            yield from self.chain(parts, list(self.dom))
+
+    def branch(self, region: list[int]) -> Iterator[None]:
+        s = self.choose(region)
+        saved, left = list(self.dom), self.left[self.lengths[s]]
+        for k in self.order(s):
+            self.node()
+            try:
+                if self.place(s, k):
+                    yield from self.fill(region)
+            finally:  # also when a probe (fills_alone) is closed midway
+                self.dom[:] = saved
+                self.open[s] = True
+                left[k] += 1
+
+    def node(self) -> None:
+        self.counters.node()
+        self.placed += 1
+        if self.limit is not None and self.placed > self.limit:
+            raise Restart
+
+    def chain(
+        self, parts: list[list[int]], at_split: list[int], done: Sequence[int] = ()
+    ) -> Iterator[None]:
+        """Fill the parts one after another (see Regions in the header);
+        `done`: the sites filled since the split, in earlier parts."""
+        head, rest = parts[0], parts[1:]
+        if not rest:
+            yield from self.fill(head)
+            return
+        tried_alone = False
+        for _ in self.fill(head):
+            filled = False
+            for _ in self.chain(rest, at_split, [*done, *head]):
+                filled = True
+                yield
+            if not filled and not tried_alone:
+                tried_alone = True
+                if not self.fills_alone(rest, at_split, [*done, *head]):
+                    return
+
+    def fills_alone(self, parts: list[list[int]], at_split: list[int], done: list[int]) -> bool:
+        """Whether `parts` can be filled as they were at the split: their
+        domains then, and the copies of the words `done` took back."""
+        saved = list(self.dom)
+        sites = [s for part in parts for s in part]
+        for s in sites:
+            self.dom[s] = at_split[s]
+        taken = [(self.left[self.lengths[s]], self.dom[s].bit_length() - 1) for s in done]
+        for left, k in taken:
+            left[k] += 1
+        probe = self.fill(sites)
+        try:
+            return next(probe, False) is None
+        finally:
+            probe.close()
+            self.dom[:] = saved
+            for left, k in taken:
+                left[k] -= 1
+
+    def parts(self, left: list[int]) -> list[list[int]]:
+        """The connected parts of the open sites `left`: smallest first, ties
+        to the lowest index; each part ascending."""
+        seen: set[int] = set()
+        parts = []
+        for start in left:
+            if start in seen:
+                continue
+            seen.add(start)
+            part, stack = [start], [start]
+            while stack:
+                s = stack.pop()
+                for _, t, _, _ in self.links[s]:
+                    if self.open[t] and t not in seen:
+                        seen.add(t)
+                        part.append(t)
+                        stack.append(t)
+            parts.append(sorted(part))
+        return sorted(parts, key=lambda p: (len(p), p[0]))
+
+
+def _links(sites: Sequence[Sequence[Cell]]) -> tuple[list[list[Link]], list[int]]:
+    """Each site's crossings (in order of position), and a weight of 1 per crossing."""
+    where: dict[Cell, list[tuple[int, int]]] = {}
+    for s, cells in enumerate(sites):
+        for i, cell in enumerate(cells):
+            where.setdefault(cell, []).append((s, i))
+    links: list[list[Link]] = [[] for _ in sites]
+    ids: dict[frozenset[tuple[int, int]], int] = {}
+    for s, cells in enumerate(sites):
+        for i, cell in enumerate(cells):
+            for t, j in where[cell]:
+                if t != s:
+                    x = ids.setdefault(frozenset(((s, i), (t, j))), len(ids))
+                    links[s].append((i, t, j, x))
+    return links, [1] * len(ids)
+
+
+def search(
+    words: Sequence[str],
+    sites: Sequence[Sequence[Cell]],
+    givens: Mapping[Cell, str],
+    counters: Counters,
+    seed: int | None = None,
+) -> Iterator[list[str]]:
+    """Yield each fill of the sites from the (distinct) words, as the word of every site."""
+    return Search(words, sites, givens, counters, seed).solutions()
