@@ -50,7 +50,14 @@ def tables(words: tuple[str, ...]) -> dict[int, Table]:
 
 def members(words: int) -> list[int]:
     """The indices of a set's words, ascending."""
-    text = bin(words)[:1:-1]
+    if words.bit_count() <= 16:  # a few words: peel them off, lowest first
+        found = []
+        while words:
+            low = words & -words
+            found.append(low.bit_length() - 1)
+            words ^= low
+        return found
+    text = bin(words)[:1:-1]  # else read the binary numeral, which costs per bit
     found, k = [], text.find("1")
     while k >= 0:
         found.append(k)

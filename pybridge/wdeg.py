@@ -55,6 +55,7 @@ from pybridge.model import Cell
 
 SCORED = 256  # words of a domain ordered by look-ahead; the rest follow unscored
 FEW = 128  # domains this small are read word by word, larger ones letter by letter
+LOST_FEW = 8
 FIRST_LIMIT_EXTRA = 10
 
 
@@ -153,6 +154,8 @@ class Search:
             s = queue.popleft()
             queued.discard(s)
             links = [link for link in self.links[s] if open_[link[1]]]
+            if not links:
+                continue
             last = sup[s]
             now = self.letters(s, last, {link[0] for link in links})
             sup[s] = (dom[s], now)
@@ -185,21 +188,21 @@ class Search:
         domain, table = self.dom[s], self.tables[self.lengths[s]]
         known = list(last[1]) if last is not None else [frozenset()] * self.lengths[s]
         if domain.bit_count() <= FEW:
-            words = [table.words[k] for k in members(domain)]
+            columns = list(zip(*[table.words[k] for k in members(domain)], strict=True))
             for p in positions:
-                known[p] = frozenset(w[p] for w in words)
+                known[p] = frozenset(columns[p])
         elif last is None:
             for p in positions:
                 known[p] = frozenset(c for c, ws in table.masks[p].items() if domain & ws)
-        elif (lost := last[0] & ~domain).bit_count() > FEW:
+        elif (lost := last[0] & ~domain).bit_count() > LOST_FEW:
             for p in positions:
                 masks = table.masks[p]
                 known[p] = frozenset(c for c in known[p] if domain & masks[c])
-        else:
-            gone = [table.words[k] for k in members(lost)]
+        elif lost:
+            columns = list(zip(*[table.words[k] for k in members(lost)], strict=True))
             for p in positions:
                 masks = table.masks[p]
-                known[p] = known[p] - {c for c in {w[p] for w in gone} if not domain & masks[c]}
+                known[p] = known[p] - {c for c in set(columns[p]) if not domain & masks[c]}
         return tuple(known)
 
     def place(self, s: int, k: int) -> bool:
