@@ -9,6 +9,7 @@ are kept for the last few word lists seen.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -18,6 +19,7 @@ class Table:
     """The distinct words of one length, as bitsets."""
 
     words: tuple[str, ...]
+    copies: tuple[int, ...]  # how many times each word is listed
     full: int  # every word
     masks: tuple[dict[str, int], ...]  # per position: letter -> the words with it there
 
@@ -29,23 +31,22 @@ def _letter_sets(column: str) -> dict[str, int]:
     faster than a loop over the words."""
     numeral = column[::-1]  # the first word is the lowest bit
     zeros = {ord(ch): "0" for ch in set(column)}
-    return {
-        chr(code): int(numeral.translate({**zeros, code: "1"}), 2) for code in sorted(zeros)
-    }
+    return {chr(code): int(numeral.translate({**zeros, code: "1"}), 2) for code in sorted(zeros)}
 
 
-def _table(words: tuple[str, ...]) -> Table:
+def _table(listed: dict[str, int]) -> Table:
+    words = tuple(listed)
     masks = tuple(_letter_sets("".join(w[p] for w in words)) for p in range(len(words[0])))
-    return Table(words, (1 << len(words)) - 1, masks)
+    return Table(words, tuple(listed.values()), (1 << len(words)) - 1, masks)
 
 
 @lru_cache(maxsize=4)
 def tables(words: tuple[str, ...]) -> dict[int, Table]:
     """The distinct words by length (ascending), in order of first listing."""
-    by_length: dict[int, list[str]] = {}
-    for word in dict.fromkeys(words):
-        by_length.setdefault(len(word), []).append(word)
-    return {n: _table(tuple(group)) for n, group in sorted(by_length.items())}
+    by_length: dict[int, dict[str, int]] = {}
+    for word, n in Counter(words).items():  # a Counter keeps the order of first listing
+        by_length.setdefault(len(word), {})[word] = n
+    return {n: _table(group) for n, group in sorted(by_length.items())}
 
 
 def members(words: int) -> list[int]:

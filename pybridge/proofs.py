@@ -134,10 +134,10 @@ def _model(puzzle: Puzzle, sites: tuple[Site, ...]) -> _Model:
     # lengths match, that is every word).
     lengths = sorted({site.length for site in sites} & table.keys())
     words = {n: table[n].words for n in lengths}
-    listed = Counter(puzzle.words) if puzzle.mode == "exact" else None
+    # a lexicon's words are distinct (a dictionary lists a word once)
     copies = {
-        n: (1,) * len(group) if listed is None else tuple(listed[w] for w in group)
-        for n, group in words.items()
+        n: table[n].copies if puzzle.mode == "exact" else (1,) * len(table[n].words)
+        for n in lengths
     }
     masks = {n: list(table[n].masks) for n in lengths}
     candidates = tuple(_fitting(puzzle, site, masks, words) for site in sites)

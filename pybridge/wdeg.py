@@ -46,10 +46,10 @@ The random draws are MMIX LCG draws (engine.Lcg), from the seed or from 0.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Generator, Iterator, Mapping, Sequence
 
-from pybridge.bitsets import Table, members, tables
+from pybridge.bitsets import members, tables
 from pybridge.engine import Counters, Lcg
 from pybridge.model import Cell
 
@@ -57,12 +57,7 @@ SCORED = 256  # words of a domain ordered by look-ahead; the rest follow unscore
 FEW = 128  # domains this small are read word by word, larger ones letter by letter
 LOST_FEW = 8
 FIRST_LIMIT_EXTRA = 10
-
-
-def copies(words: Sequence[str], table: dict[int, Table]) -> dict[int, list[int]]:
-    """How many times each distinct word is listed, per length, in table order."""
-    listed = Counter(words)
-    return {n: [listed[w] for w in t.words] for n, t in table.items()}
+GROWTH = (3, 2)  # each run's limit is the last one's times 3/2
 
 
 class Restart(Exception):
@@ -87,7 +82,7 @@ class Search:
         seed: int | None,
     ) -> None:
         self.tables = tables(tuple(words))
-        self.left = copies(words, self.tables)  # copies not yet placed
+        self.left = {n: list(t.copies) for n, t in self.tables.items()}  # copies not placed
         self.lengths = [len(cells) for cells in sites]
         self.links, self.weights = _links(sites)
         self.by_length: dict[int, list[int]] = {}
@@ -131,7 +126,7 @@ class Search:
                     yield self.words()
                 return
             except Restart:
-                limit = limit * 3 // 2
+                limit = limit * GROWTH[0] // GROWTH[1]
 
     def words(self) -> list[str]:
         return [
