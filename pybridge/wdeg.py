@@ -180,8 +180,10 @@ class Search:
         keep their last letters, or none): from the words themselves when
         there are few of them, else from the letters of the last revision,
         of which only a letter of a word lost since can go."""
-        domain, table = self.dom[s], self.tables[self.lengths[s]]
+        domain, table = self.dom[s], self.tables.get(self.lengths[s])
         known = list(last[1]) if last is not None else [frozenset()] * self.lengths[s]
+        if not domain or table is None:  # no word fits: no letter anywhere
+            return (frozenset(),) * self.lengths[s]
         if domain.bit_count() <= FEW:
             columns = list(zip(*[table.words[k] for k in members(domain)], strict=True))
             for p in positions:

@@ -32,13 +32,11 @@ def test_members_are_the_set_bits(words: int) -> None:
 def test_the_masks_say_which_words_have_which_letter_where(listed: list[str]) -> None:
     table = tables(tuple(listed))
     assert sorted(w for t in table.values() for w in t.words) == sorted(set(listed))
-    for n, t in table.items():
+    for t in table.values():
         assert t.full == (1 << len(t.words)) - 1
         for p, masks in enumerate(t.masks):
             for letter, mask in masks.items():
-                assert [t.words[k] for k in members(mask)] == [
-                    w for w in t.words if w[p] == letter
-                ]
+                assert [t.words[k] for k in members(mask)] == [w for w in t.words if w[p] == letter]
 
 
 def lexicon_grid(rows: tuple[str, ...], words: list[str]) -> Puzzle:
@@ -48,7 +46,8 @@ def lexicon_grid(rows: tuple[str, ...], words: list[str]) -> Puzzle:
 def search(puzzle: Puzzle) -> tuple[list[list[str]], Counters]:
     counters = Counters()
     sites = [s.cells for s in find_sites(puzzle)]
-    return list(wdeg.search(puzzle.words, sites, {}, counters)), counters
+    givens = {cell: ch for cells in sites for cell in cells if (ch := puzzle.given(cell))}
+    return list(wdeg.search(puzzle.words, sites, givens, counters)), counters
 
 
 # Two regions: a 2x2 square with many fills from the 2-letter words over a, b,
@@ -57,6 +56,15 @@ def search(puzzle: Puzzle) -> tuple[list[list[str]], Counters]:
 TWO_REGIONS = ("..#...", "..#...", "###...")
 PAIRS = ["".join(p) for p in itertools.product("abc", repeat=2)]
 SYMMETRIC = ["abc", "bde", "cef"]
+
+
+def test_a_site_without_words_is_a_dead_end_at_the_root() -> None:
+    # no 3-letter word, and no word fits the predefined letter: no letters
+    # there, so the crossing sites lose every word before any is placed
+    for rows in (("..#...", "..#..."), ("x.", "..")):
+        puzzle = lexicon_grid(rows, ["ab", "ba", "aa"])
+        fills, counters = search(puzzle)
+        assert (fills, counters.nodes, counters.backtracks) == ([], 0, 1)
 
 
 def test_a_region_that_fails_alone_ends_the_search_at_once() -> None:
@@ -73,9 +81,7 @@ def test_regions_give_every_combination_of_their_fills() -> None:
     pairs, _ = search(lexicon_grid(("..", ".."), PAIRS[:6]))
     fills, _ = search(lexicon_grid(("..#..", "..#.."), PAIRS[:6]))
     # the two squares share the words, so a combination must not repeat one
-    expected = [
-        (a, b) for a, b in itertools.product(pairs, repeat=2) if not set(a) & set(b)
-    ]
+    expected = [(a, b) for a, b in itertools.product(pairs, repeat=2) if not set(a) & set(b)]
     assert len(pairs) > 2
     assert sorted(tuple(f[:2] + f[4:6]) for f in fills) == sorted(
         tuple(a[:2] + b[:2]) for a, b in expected
