@@ -93,6 +93,7 @@
 :- use_module(library(ordsets)).
 :- use_module(library(pairs)).
 :- use_module(library(time)).
+:- use_module(wdeg, [fills/5]).
 
 :- dynamic
     word/2,                             % word(Index, Chars)
@@ -161,7 +162,7 @@ run(Strategy, Mode, TimeLimit, Result) :-
     run(Strategy, none, Mode, TimeLimit, Result).
 
 run(Strategy, Seed, Mode, TimeLimit, result(Status, Solutions, Count, Nodes, Backtracks)) :-
-    must_be(oneof([given, sorted, mrv, ac3, lcv, cs50, cbj]), Strategy),
+    known_strategy(Strategy),
     seed_applies(Seed, Strategy),
     reset_counters,
     retractall(found(_)),
@@ -179,13 +180,23 @@ run(Strategy, Seed, Mode, TimeLimit, result(Status, Solutions, Count, Nodes, Bac
     retractall(found(_)),
     status(TimedOut, Count, Status).
 
+known_strategy(wdeg(Key)) :-
+    !,
+    must_be(integer, Key).
+known_strategy(Strategy) :-
+    must_be(oneof([given, sorted, mrv, ac3, lcv, cs50, cbj]), Strategy).
+
 seed_applies(none, _) :- !.
 seed_applies(Seed, Strategy) :-
     must_be(nonneg, Seed),
-    (   domain_strategy(Strategy, _, _)
+    (   seeded_strategy(Strategy)
     ->  true
     ;   domain_error(seeded_strategy, Strategy)
     ).
+
+seeded_strategy(wdeg(_)).
+seeded_strategy(Strategy) :-
+    domain_strategy(Strategy, _, _).
 
 mode_limit(first(N), N, true).
 mode_limit(all, none, true).
@@ -264,6 +275,12 @@ search(sorted, _, Board) :-
     length_frequency_order(Board, Board1),
     numbered_sites(Board1, Sites),
     place_in_order(Words, Sites).
+search(wdeg(Key), Seed, Board) :-
+    !,
+    findall(Cells, site(_, Cells), Sites),
+    findall(R-C-Code, ( given(R, C, Char), char_code(Char, Code) ), Givens),
+    fills(Key, Seed, Sites, Givens, Words),
+    maplist(word_vars, Words, Board).
 search(Strategy, Seed, Board) :-
     domain_strategy(Strategy, Consistency, Values),
     length(Board, NSites),
@@ -285,6 +302,9 @@ domain_search(cbj, Open, _, Words, Counts) :-
     cbj(Open, Words, Counts).
 domain_search(_, Open, Values, Words, Counts) :-
     mrv(Open, Values, Words, Counts).
+
+word_vars(Word, Vars) :-
+    string_chars(Word, Vars).
 
 %   length_frequency_order(+Lists, -Sorted): Lists ordered by how often
 %   their length occurs (rare first), ties to the longer length, stable
