@@ -34,6 +34,8 @@
 :- use_module(library(lists)).
 :- use_module(library(pairs)).
 
+:- set_prolog_flag(optimise, true).     % arithmetic compiled inline: the hot loops are arithmetic
+
 scored(256).            % words of a domain ordered by look-ahead
 first_limit_extra(10).
 kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
@@ -144,7 +146,8 @@ state(Tables, Copies, Seed, Sites, Givens, State) :-
     duplicate_term(Copies, Left),
     maplist(length, Sites, LengthList),
     Lengths =.. [lengths|LengthList],
-    site_links(Sites, LinkLists, Crossings),
+    site_links(Sites, LinkLists0, Crossings),
+    maplist(joined_links(Tables, LengthList), LengthList, LinkLists0, LinkLists),
     Links =.. [links|LinkLists],
     length(Ones, Crossings),
     maplist(=(1), Ones),
@@ -263,6 +266,44 @@ owner_link(S, I, T-J, Link, Ids0, Ids) :-
             Ids = t(Next1, [Pair-X|Known])
         ),
         Link = l(I, T, J, X)
+    ).
+
+%   joined_links(+Tables, +Lengths, +L, +Links0, -Links): each l(I, T, J, X)
+%   of a site of length L as l(I, T, J, X, Joined, There): There the
+%   Code-Mask pairs of T at J; Joined what propagation reads, per letter of
+%   There: j(Here, Mask) when words of this site have it at I (Here those
+%   words), else u(Mask).  A length without words has no letters.
+joined_links(Tables, Lengths, L, Links0, Links) :-
+    maplist(joined_link(Tables, Lengths, L), Links0, Links).
+
+joined_link(Tables, Lengths, L, l(I, T, J, X), l(I, T, J, X, Joined, There)) :-
+    nth0(T, Lengths, LT),
+    position_pairs(Tables, L, I, Here),
+    position_pairs(Tables, LT, J, There),
+    join_pairs(There, Here, Joined).
+
+position_pairs(Tables, L, P, Pairs) :-
+    (   table(Tables, L, table(_, _, Masks))
+    ->  P1 is P + 1,
+        arg(P1, Masks, Pairs)
+    ;   Pairs = []
+    ).
+
+%   join_pairs(+There, +Here, -Joined): both sorted by code, so a merge.
+join_pairs([], _, []).
+join_pairs([C-M|There], Here0, [Entry|Joined]) :-
+    drop_below(Here0, C, Here),
+    (   Here = [C-H|_]
+    ->  Entry = j(H, M)
+    ;   Entry = u(M)
+    ),
+    join_pairs(There, Here, Joined).
+
+drop_below([], _, []).
+drop_below([C0-H|Here0], C, Here) :-
+    (   C0 < C
+    ->  drop_below(Here0, C, Here)
+    ;   Here = [C0-H|Here0]
     ).
 
 %   solutions(+State, -Words): the root propagated once, then runs with a
@@ -425,7 +466,7 @@ reach([S|Stack], Links, Open, Seen, Part0, Part) :-
     foldl(reach_link(Open, Seen), SiteLinks, Stack-Part0, Stack1-Part1),
     reach(Stack1, Links, Open, Seen, Part1, Part).
 
-reach_link(Open, Seen, l(_, T, _, _), Stack0-Part0, Stack-Part) :-
+reach_link(Open, Seen, l(_, T, _, _, _, _), Stack0-Part0, Stack-Part) :-
     T1 is T + 1,
     arg(T1, Seen, Mark),
     (   var(Mark),
@@ -463,7 +504,7 @@ site_measure(st(Dom, Open, _, Weights, _, Links, _, _, _), S, Size, Weight) :-
     open_weight(SiteLinks, Open, Weights, 0, Weight).
 
 open_weight([], _, _, W, W).
-open_weight([l(_, T, _, X)|Links], Open, Weights, W0, W) :-
+open_weight([l(_, T, _, X, _, _)|Links], Open, Weights, W0, W) :-
     T1 is T + 1,
     (   arg(T1, Open, true)
     ->  X1 is X + 1,
@@ -526,7 +567,7 @@ take_upto(N, List, Head, Tail) :-
 %   an open site T, look(I, Pairs, DT, Memo): position I here, T's
 %   Code-Mask pairs at the crossing, D(T), and Memo an empty counts cache.
 looks([], _, _, _, _, []).
-looks([l(I, T, J, _)|Links], Open, Dom, Lengths, Tables, Looks) :-
+looks([l(I, T, J, _, _, _)|Links], Open, Dom, Lengths, Tables, Looks) :-
     T1 is T + 1,
     (   arg(T1, Open, true)
     ->  arg(T1, Dom, DT),
@@ -651,33 +692,28 @@ propagate([], Back, State) :-
     reverse(Back, Front),
     propagate(Front, [], State).
 propagate([S|Front], Back0, State) :-
-    State = st(Dom, Open, _, _, _, Links, Lengths, _, Tables),
+    State = st(Dom, Open, _, Weights, _, Links, Lengths, _, Tables),
     S1 is S + 1,
     arg(S1, Links, SiteLinks),
-    arg(S1, Lengths, L),
-    source_masks(Tables, L, Masks),
-    revise_links(SiteLinks, S1, Masks, Front, Back0, Back, State, Dom, Open),
+    arg(S1, Dom, DS),
+    (   popcount(DS) =:= 1
+    ->  arg(S1, Lengths, L),
+        arg(L, Tables, table(Words, _, _)),
+        K is msb(DS) + 1,
+        arg(K, Words, Word),
+        Source = word(Word)
+    ;   Source = domain(DS)
+    ),
+    revise_links(SiteLinks, Source, Front, Back0, Back, Dom, Open, Weights),
     propagate(Front, Back, State).
 
-source_masks(Tables, L, Masks) :-
-    (   table(Tables, L, table(_, _, Masks0))
-    ->  Masks = Masks0
-    ;   Masks = none
-    ).
-
-revise_links([], _, _, _, Back, Back, _, _, _).
-revise_links([l(I, T, J, X)|Links], S1, Masks, Front, Back0, Back, State, Dom, Open) :-
+revise_links([], _, _, Back, Back, _, _, _).
+revise_links([l(I, T, _, X, Joined, There)|Links], Source, Front, Back0, Back,
+             Dom, Open, Weights) :-
     T1 is T + 1,
     (   arg(T1, Open, true)
-    ->  arg(S1, Dom, DS),
-        arg(T1, Dom, DT),
-        State = st(_, _, _, Weights, _, _, Lengths, _, Tables),
-        arg(T1, Lengths, LT),
-        arg(LT, Tables, table(_, _, TargetMasks)),
-        J1 is J + 1,
-        arg(J1, TargetMasks, There),
-        allowed(Masks, I, DS, There, Allowed),
-        Kept is DT /\ Allowed,
+    ->  arg(T1, Dom, DT),
+        kept(Source, I, Joined, There, DT, Kept),
         (   Kept =:= DT
         ->  Back1 = Back0
         ;   Kept =:= 0
@@ -695,30 +731,37 @@ revise_links([l(I, T, J, X)|Links], S1, Masks, Front, Back0, Back, State, Dom, O
         )
     ;   Back1 = Back0
     ),
-    revise_links(Links, S1, Masks, Front, Back1, Back, State, Dom, Open).
+    revise_links(Links, Source, Front, Back1, Back, Dom, Open, Weights).
 
-%   allowed(+Masks, +I, +DS, +There, -Allowed): the words over there whose
-%   letter is one that a word of DS has at position I here.
-allowed(none, _, _, _, 0) :-
-    !.
-allowed(Masks, I, DS, There, Allowed) :-
+%   kept(+Source, +I, +Joined, +There, +DT, -Kept): the words of DT whose
+%   letter over there is one that a word of the source has at position I
+%   here.  A source of one word has one letter there; else each letter
+%   of There that no source word has takes its words out of DT (fewer and
+%   smaller operations than the union of the allowed words).
+kept(word(Word), I, _, There, DT, Kept) :-
     I1 is I + 1,
-    arg(I1, Masks, Here),
-    allowed_merge(Here, There, DS, 0, Allowed).
+    string_code(I1, Word, Code),
+    (   memberchk(Code-Mask, There)
+    ->  Kept is DT /\ Mask
+    ;   Kept = 0
+    ).
+kept(domain(DS), _, Joined, _, DT, Kept) :-
+    kept_joined(Joined, DS, DT, Kept).
 
-%   Both lists are sorted by code: a merge.
-allowed_merge([], _, _, A, A) :-
-    !.
-allowed_merge(_, [], _, A, A) :-
-    !.
-allowed_merge([C-M|Here], [C2-M2|There], DS, A0, A) :-
-    (   C =:= C2
-    ->  (   DS /\ M =\= 0
-        ->  A1 is A0 \/ M2
-        ;   A1 = A0
-        ),
-        allowed_merge(Here, There, DS, A1, A)
-    ;   C < C2
-    ->  allowed_merge(Here, [C2-M2|There], DS, A0, A)
-    ;   allowed_merge([C-M|Here], There, DS, A0, A)
+kept_joined([], _, Kept, Kept).
+kept_joined([j(Here, There)|Joined], DS, Kept0, Kept) :-
+    (   DS /\ Here =\= 0
+    ->  kept_joined(Joined, DS, Kept0, Kept)
+    ;   lose(There, Kept0, Kept1),
+        kept_joined(Joined, DS, Kept1, Kept)
+    ).
+kept_joined([u(There)|Joined], DS, Kept0, Kept) :-
+    lose(There, Kept0, Kept1),
+    kept_joined(Joined, DS, Kept1, Kept).
+
+lose(There, Kept0, Kept) :-
+    Lost is Kept0 /\ There,
+    (   Lost =:= 0
+    ->  Kept = Kept0
+    ;   Kept is Kept0 xor Lost
     ).
