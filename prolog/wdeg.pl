@@ -271,8 +271,12 @@ owner_link(S, I, T-J, Link, Ids0, Ids) :-
 %   joined_links(+Tables, +Lengths, +L, +Links0, -Links): each l(I, T, J, X)
 %   of a site of length L as l(I, T, J, X, Joined, There): There the
 %   Code-Mask pairs of T at J; Joined what propagation reads, per letter of
-%   There: j(Here, Mask) when words of this site have it at I (Here those
-%   words), else u(Mask).  A length without words has no letters.
+%   There: j(Here, Mask, Residue) when words of this site have it at I (Here
+%   those words), else u(Mask).  Residue is a word of Here, the last one
+%   found in the source domain, kept with nb_setarg/3: while it stays in the
+%   domain the letter has support without a big AND (AC-3 with residual
+%   supports; it only saves work, never changes a result).
+%   A length without words has no letters.
 joined_links(Tables, Lengths, L, Links0, Links) :-
     maplist(joined_link(Tables, Lengths, L), Links0, Links).
 
@@ -294,7 +298,8 @@ join_pairs([], _, []).
 join_pairs([C-M|There], Here0, [Entry|Joined]) :-
     drop_below(Here0, C, Here),
     (   Here = [C-H|_]
-    ->  Entry = j(H, M)
+    ->  Residue is lsb(H),
+        Entry = j(H, M, Residue)
     ;   Entry = u(M)
     ),
     join_pairs(There, Here, Joined).
@@ -749,14 +754,25 @@ kept(domain(DS), _, Joined, _, DT, Kept) :-
     kept_joined(Joined, DS, DT, Kept).
 
 kept_joined([], _, Kept, Kept).
-kept_joined([j(Here, There)|Joined], DS, Kept0, Kept) :-
-    (   DS /\ Here =\= 0
-    ->  kept_joined(Joined, DS, Kept0, Kept)
-    ;   lose(There, Kept0, Kept1),
-        kept_joined(Joined, DS, Kept1, Kept)
-    ).
 kept_joined([u(There)|Joined], DS, Kept0, Kept) :-
+    !,
     lose(There, Kept0, Kept1),
+    kept_joined(Joined, DS, Kept1, Kept).
+kept_joined([Entry|Joined], DS, Kept0, Kept) :-
+    Entry = j(Here, There, Residue),
+    (   getbit(DS, Residue) =:= 1
+    ->  Kept1 = Kept0
+    ;   Lost is Kept0 /\ There,        % first: does D(T) have the letter?
+        Lost =\= 0
+    ->  Common is DS /\ Here,
+        (   Common =\= 0
+        ->  Residue1 is lsb(Common),
+            nb_setarg(3, Entry, Residue1),
+            Kept1 = Kept0
+        ;   Kept1 is Kept0 xor Lost
+        )
+    ;   Kept1 = Kept0
+    ),
     kept_joined(Joined, DS, Kept1, Kept).
 
 lose(There, Kept0, Kept) :-
