@@ -51,7 +51,9 @@ kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
 %   t(Length, Words, Copies, Positions): Words the distinct words of that
 %   length as code lists (bit K of a domain is the K-th, from 0), Copies how
 %   many times each is listed, Positions per position the sorted
-%   Code-Mask pairs.
+%   Code-Mask pairs.  A mask is an integer or, when long, a list of the
+%   4096-bit pieces of one, most significant first (the reader takes time
+%   quadratic in the digits of one number).
 %
 %   ?- load_dictionary(7, [t(2, [`ab`, `ac`], [1, 1],
 %                            [[0'a-3], [0'b-1, 0'c-2]])]).
@@ -76,10 +78,23 @@ store_table(TablesTerm, CopiesTerm, t(L, Words, Copies, Positions)) :-
     WordsTerm =.. [words|Strings],
     length(Words, N),
     Full is (1 << N) - 1,
-    MasksTerm =.. [masks|Positions],
+    maplist(position_masks, Positions, Masks),
+    MasksTerm =.. [masks|Masks],
     setarg(L, TablesTerm, table(WordsTerm, Full, MasksTerm)),
     CountsTerm =.. [left|Copies],
     setarg(L, CopiesTerm, CountsTerm).
+
+position_masks(Pairs0, Pairs) :-
+    maplist(pair_mask, Pairs0, Pairs).
+
+pair_mask(Code-Mask0, Code-Mask) :-
+    (   integer(Mask0)
+    ->  Mask = Mask0
+    ;   foldl(shift_in, Mask0, 0, Mask)
+    ).
+
+shift_in(Piece, Mask0, Mask) :-
+    Mask is (Mask0 << 4096) \/ Piece.
 
 codes_string(Codes, String) :-
     string_codes(String, Codes).
@@ -271,12 +286,13 @@ owner_link(S, I, T-J, Link, Ids0, Ids) :-
 %   joined_links(+Tables, +Lengths, +L, +Links0, -Links): each l(I, T, J, X)
 %   of a site of length L as l(I, T, J, X, Joined, There): There the
 %   Code-Mask pairs of T at J; Joined what propagation reads, per letter of
-%   There: j(Here, Mask, Residue) when words of this site have it at I (Here
-%   those words), else u(Mask).  Residue is a word of Here, the last one
-%   found in the source domain, kept with nb_setarg/3: while it stays in the
-%   domain the letter has support without a big AND (AC-3 with residual
-%   supports; it only saves work, never changes a result).
-%   A length without words has no letters.
+%   There: j(Here, Mask, Residue), Here the words of this site with that
+%   letter at I (0 when none has it).  Residue is a word of Here, the last
+%   one found in the source domain, kept with nb_setarg/3: while it stays in
+%   the domain the letter has support without a big AND (AC-3 with residual
+%   supports; it only saves work, never changes a result).  Without such a
+%   word it is the number of words of this length, a bit no domain has.  A
+%   length without words has no letters.
 joined_links(Tables, Lengths, L, Links0, Links) :-
     maplist(joined_link(Tables, Lengths, L), Links0, Links).
 
@@ -284,7 +300,11 @@ joined_link(Tables, Lengths, L, l(I, T, J, X), l(I, T, J, X, Joined, There)) :-
     nth0(T, Lengths, LT),
     position_pairs(Tables, L, I, Here),
     position_pairs(Tables, LT, J, There),
-    join_pairs(There, Here, Joined).
+    (   table(Tables, L, table(Words, _, _))
+    ->  functor(Words, _, None)
+    ;   None = 0
+    ),
+    join_pairs(There, Here, None, Joined).
 
 position_pairs(Tables, L, P, Pairs) :-
     (   table(Tables, L, table(_, _, Masks))
@@ -293,16 +313,17 @@ position_pairs(Tables, L, P, Pairs) :-
     ;   Pairs = []
     ).
 
-%   join_pairs(+There, +Here, -Joined): both sorted by code, so a merge.
-join_pairs([], _, []).
-join_pairs([C-M|There], Here0, [Entry|Joined]) :-
+%   join_pairs(+There, +Here, +None, -Joined): both sorted by code, so a
+%   merge.
+join_pairs([], _, _, []).
+join_pairs([C-M|There], Here0, None, [j(H, M, Residue)|Joined]) :-
     drop_below(Here0, C, Here),
     (   Here = [C-H|_]
-    ->  Residue is lsb(H),
-        Entry = j(H, M, Residue)
-    ;   Entry = u(M)
+    ->  Residue is lsb(H)
+    ;   H = 0,
+        Residue = None
     ),
-    join_pairs(There, Here, Joined).
+    join_pairs(There, Here, None, Joined).
 
 drop_below([], _, []).
 drop_below([C0-H|Here0], C, Here) :-
@@ -754,10 +775,6 @@ kept(domain(DS), _, Joined, _, DT, Kept) :-
     kept_joined(Joined, DS, DT, Kept).
 
 kept_joined([], _, Kept, Kept).
-kept_joined([u(There)|Joined], DS, Kept0, Kept) :-
-    !,
-    lose(There, Kept0, Kept1),
-    kept_joined(Joined, DS, Kept1, Kept).
 kept_joined([Entry|Joined], DS, Kept0, Kept) :-
     Entry = j(Here, There, Residue),
     (   getbit(DS, Residue) =:= 1
@@ -774,10 +791,3 @@ kept_joined([Entry|Joined], DS, Kept0, Kept) :-
     ;   Kept1 = Kept0
     ),
     kept_joined(Joined, DS, Kept1, Kept).
-
-lose(There, Kept0, Kept) :-
-    Lost is Kept0 /\ There,
-    (   Lost =:= 0
-    ->  Kept = Kept0
-    ;   Kept is Kept0 xor Lost
-    ).

@@ -12,6 +12,7 @@ import hashlib
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pybridge.errors import MissingDependency
@@ -24,6 +25,7 @@ INSTALL_HINT = (
     "'apt-get install swi-prolog-nox' (or run ./setup.sh), or use --engine python"
 )
 
+MASK_CHUNK = 4096  # bits per piece of a big mask sent to wdeg.pl (see _mask)
 _lock = threading.Lock()
 _prolog: Any = None
 
@@ -107,8 +109,8 @@ def search(
         prolog = _engine()
         if strategy == "wdeg":
             strategy = f"wdeg({_dictionary(prolog, words)})"
-        run = f"crossword:run({strategy},{_seed(seed)},{_mode(limit, count)},{_time_limit(timeout)},R)"
-        query = f"{load}, {run}, R = result(S,L,C,N,B)"
+        options = f"{_seed(seed)},{_mode(limit, count)},{_time_limit(timeout)}"
+        query = f"{load}, crossword:run({strategy},{options},R), R = result(S,L,C,N,B)"
         try:
             answers = list(prolog.query(query, maxresult=1))
         finally:
@@ -135,6 +137,11 @@ def _dictionary(prolog: Any, words: Sequence[str]) -> int:
 
 def dictionary_key(words: Sequence[str]) -> int:
     """A 64-bit digest of the word list (order and repeats included)."""
+    return _digest(tuple(words))
+
+
+@lru_cache(maxsize=4)  # a big dictionary takes tens of ms to digest, once per grid
+def _digest(words: tuple[str, ...]) -> int:
     digest = hashlib.blake2b(digest_size=8)
     for word in words:
         digest.update(len(word).to_bytes(4, "little"))
@@ -155,12 +162,26 @@ def _tables(words: Sequence[str]) -> str:
             ",".join(_codes(w) for w in table.words),
             ",".join(map(str, copies[n])),
             ",".join(
-                "[" + ",".join(f"{ord(c)}-0x{m:x}" for c, m in position.items()) + "]"
+                "[" + ",".join(f"{ord(c)}-{_mask(m)}" for c, m in position.items()) + "]"
                 for position in table.masks
             ),
         )
         for n, table in tables.items()
     )
+
+
+def _mask(mask: int) -> str:
+    """A bitset as Prolog reads it fast: hex, cut into MASK_CHUNK-bit pieces
+    (most significant first) when longer, since Prolog's reader takes time
+    quadratic in the digits of one number."""
+    if mask.bit_length() <= MASK_CHUNK:
+        return f"0x{mask:x}"
+    low = (1 << MASK_CHUNK) - 1
+    pieces = []
+    while mask:
+        pieces.append(f"0x{mask & low:x}")
+        mask >>= MASK_CHUNK
+    return "[" + ",".join(reversed(pieces)) + "]"
 
 
 def _text(value: bytes | str) -> str:
