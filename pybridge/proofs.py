@@ -64,6 +64,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pybridge import engine as python_engine
+from pybridge.bitsets import members, tables
 from pybridge.model import OPEN, Cell, Puzzle
 from pybridge.sites import Site, find_crossings, find_sites
 from pybridge.solver import length_mismatch, run
@@ -128,38 +129,23 @@ class _Model:
 
 
 def _model(puzzle: Puzzle, sites: tuple[Site, ...]) -> _Model:
-    listed: Mapping[str, int] = (
-        dict.fromkeys(puzzle.words, 1) if puzzle.mode == "lexicon" else Counter(puzzle.words)
-    )
+    table = tables(tuple(puzzle.words))
     # Only words of a site's length can be placed (in exact mode, once the
     # lengths match, that is every word).
-    grouped: dict[int, list[str]] = {site.length: [] for site in sites}
-    for word in listed:
-        if len(word) in grouped:
-            grouped[len(word)].append(word)
-    words = {n: tuple(group) for n, group in grouped.items() if group}
-    copies = {n: tuple(listed[w] for w in group) for n, group in words.items()}
-    masks = {
-        n: [_letter_sets(column) for column in zip(*group, strict=True)]
-        for n, group in words.items()
+    lengths = sorted({site.length for site in sites} & table.keys())
+    words = {n: table[n].words for n in lengths}
+    # a lexicon's words are distinct (a dictionary lists a word once)
+    copies = {
+        n: table[n].copies if puzzle.mode == "exact" else (1,) * len(table[n].words)
+        for n in lengths
     }
+    masks = {n: list(table[n].masks) for n in lengths}
     candidates = tuple(_fitting(puzzle, site, masks, words) for site in sites)
     around: list[list[tuple[int, int, int]]] = [[] for _ in sites]
     for crossing in find_crossings(sites):
         around[crossing.a].append((crossing.i, crossing.b, crossing.j))
         around[crossing.b].append((crossing.j, crossing.a, crossing.i))
     return _Model(puzzle, sites, words, copies, masks, candidates, tuple(map(tuple, around)))
-
-
-def _letter_sets(column: tuple[str, ...]) -> dict[str, int]:
-    """Per letter of `column` (the letters at one position of the words of
-    one length), the words with that letter there. Each set is read as a
-    binary numeral from the column with that letter made 1 and every other
-    0, a few times faster than a loop over the words: for a dictionary of
-    many thousand words the tables are most of the cost of a proof."""
-    numeral = "".join(reversed(column))  # the first word is the lowest bit
-    zeros = {ord(ch): "0" for ch in set(column)}
-    return {chr(code): int(numeral.translate({**zeros, code: "1"}), 2) for code in zeros}
 
 
 def _fitting(
@@ -177,16 +163,6 @@ def _fitting(
     return fit
 
 
-def _bits(mask: int) -> list[int]:
-    """The words of a set, in listed order."""
-    words = []
-    while mask:
-        low = mask & -mask
-        words.append(low.bit_length() - 1)
-        mask ^= low
-    return words
-
-
 def _single(words: int) -> bool:
     """Whether a (non-empty) set holds a single word."""
     return words & (words - 1) == 0
@@ -201,7 +177,7 @@ def _core(model: _Model, indices: Iterable[int]) -> tuple[Site, ...]:
 
 
 def _listed(model: _Model, length: int, words: int) -> tuple[str, ...]:
-    return tuple(model.words[length][u] for u in _bits(words))
+    return tuple(model.words[length][u] for u in members(words))
 
 
 def _named(model: _Model, length: int, words: int) -> tuple[str, ...]:
@@ -213,7 +189,7 @@ def _named(model: _Model, length: int, words: int) -> tuple[str, ...]:
 def _copies(model: _Model, length: int, words: int) -> tuple[str, ...]:
     """The words of a set, each as often as it is listed."""
     group, copies = model.words.get(length, ()), model.copies.get(length, ())
-    return tuple(group[u] for u in _bits(words) for _ in range(copies[u]))
+    return tuple(group[u] for u in members(words) for _ in range(copies[u]))
 
 
 def _late(deadline: float | None) -> bool:
@@ -287,7 +263,7 @@ def _word_without_site(model: _Model) -> Proof | None:
         stray = model.every(length) & ~placeable
         if not stray:
             continue
-        word = words[_bits(stray)[0]]
+        word = words[members(stray)[0]]
         left = len(_copies(model, length, placeable))
         reason = (
             f"the listed word {word} fits none of the {len(group)} {length}-letter sites, "
@@ -334,7 +310,7 @@ class _Matching:
         if free:  # most sites need no path at all
             self._take(site, (free & -free).bit_length() - 1)
             return True
-        for u in _bits(self.domains[site]):
+        for u in members(self.domains[site]):
             if u in seen:
                 continue
             seen.add(u)
@@ -357,7 +333,7 @@ class _Matching:
         (König)."""
         sites, words = [start], 0
         for site in sites:  # grows while it is walked
-            for u in _bits(self.domains[site] & ~words):
+            for u in members(self.domains[site] & ~words):
                 words |= 1 << u
                 sites.extend(t for t in self.holders[u] if t not in sites)
         return sites, words
@@ -480,7 +456,7 @@ class _Propagation:
         ]
         for s in changed:
             n = self._length(s)
-            for u in _bits(self.domains[s] & gone[n]):
+            for u in members(self.domains[s] & gone[n]):
                 self.causes[s].append((1 << u, _Taken(u, tuple(holders[n, u]))))
             self.domains[s] &= ~gone[n]
         return changed

@@ -1,8 +1,7 @@
 """wdeg: the fast strategy for filling a grid from a dictionary.
 
 A site's domain is a bitset (a Python int) over the dictionary's words of
-its length; `Table.masks[p][c]` is the set of those words with letter c at
-position p, so "the words that fit" is a few big-integer ANDs.
+its length (see pybridge.bitsets).
 
 The search (crossword.pl's wdeg mirrors it; the counters are the engines'):
 
@@ -47,66 +46,18 @@ The random draws are MMIX LCG draws (engine.Lcg), from the seed or from 0.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Generator, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 
+from pybridge.bitsets import members, tables
 from pybridge.engine import Counters, Lcg
 from pybridge.model import Cell
 
 SCORED = 256  # words of a domain ordered by look-ahead; the rest follow unscored
+FEW = 128  # domains this small are read word by word, larger ones letter by letter
+LOST_FEW = 8
 FIRST_LIMIT_EXTRA = 10
-
-
-@dataclass(frozen=True)
-class Table:
-    """The dictionary's words of one length, as bitsets."""
-
-    words: tuple[str, ...]
-    full: int  # every word
-    masks: tuple[dict[str, int], ...]  # per position: letter -> the words with it there
-
-
-def _mask(column: str, letter: str, alphabet: set[str]) -> int:
-    """Bit k set when column[k] is `letter`."""
-    table = {ord(c): "0" for c in alphabet}
-    table[ord(letter)] = "1"
-    return int(column.translate(table)[::-1], 2)
-
-
-def _table(words: tuple[str, ...]) -> Table:
-    masks = []
-    for p in range(len(words[0])):
-        column = "".join(w[p] for w in words)
-        alphabet = set(column)
-        masks.append({c: _mask(column, c, alphabet) for c in sorted(alphabet)})
-    return Table(words, (1 << len(words)) - 1, tuple(masks))
-
-
-@lru_cache(maxsize=4)
-def tables(words: tuple[str, ...]) -> dict[int, Table]:
-    """The distinct words by length, in order of first listing."""
-    by_length: dict[int, list[str]] = {}
-    for word in dict.fromkeys(words):
-        by_length.setdefault(len(word), []).append(word)
-    return {n: _table(tuple(ws)) for n, ws in sorted(by_length.items())}
-
-
-def copies(words: Sequence[str], table: dict[int, Table]) -> dict[int, list[int]]:
-    """How many times each distinct word is listed, per length, in table order."""
-    listed = Counter(words)
-    return {n: [listed[w] for w in t.words] for n, t in table.items()}
-
-
-def members(domain: int) -> list[int]:
-    """The indices of the set bits, ascending."""
-    text = bin(domain)[:1:-1]
-    found, k = [], text.find("1")
-    while k >= 0:
-        found.append(k)
-        k = text.find("1", k + 1)
-    return found
+GROWTH = (3, 2)  # each run's limit is the last one's times 3/2
 
 
 class Restart(Exception):
@@ -114,6 +65,9 @@ class Restart(Exception):
 
 
 Link = tuple[int, int, int, int]  # (i, t, j, crossing id): position i here is position j of t
+Letters = tuple[frozenset[str], ...]  # per position of a site
+Support = tuple[int, Letters]  # a site's domain when last revised from, and its letters
+State = tuple[list[int], list[Support | None]]  # the domains, and their supports
 
 
 class Search:
@@ -128,7 +82,7 @@ class Search:
         seed: int | None,
     ) -> None:
         self.tables = tables(tuple(words))
-        self.left = copies(words, self.tables)  # copies not yet placed
+        self.left = {n: list(t.copies) for n, t in self.tables.items()}  # copies not placed
         self.lengths = [len(cells) for cells in sites]
         self.links, self.weights = _links(sites)
         self.by_length: dict[int, list[int]] = {}
@@ -138,6 +92,7 @@ class Search:
         self.counters = counters
         self.lcg = Lcg(seed or 0)
         self.dom: list[int] = []
+        self.sup: list[Support | None] = []  # see propagate
         self.open: list[bool] = []
         self.limit: int | None = None
         self.placed = 0  # words placed in this run
@@ -156,12 +111,14 @@ class Search:
         """Each fill, as the word of every site in site order."""
         sites = range(len(self.lengths))
         self.dom, self.open = list(self.root), [True] * len(self.lengths)
+        self.sup = [None] * len(self.lengths)
         if not self.propagate(list(sites)):
             return
-        self.root = list(self.dom)
+        root = (list(self.dom), list(self.sup))
         limit = 2 * len(self.lengths) + FIRST_LIMIT_EXTRA
         while True:
-            self.dom, self.open = list(self.root), [True] * len(self.lengths)
+            self.restore(root)
+            self.open = [True] * len(self.lengths)
             self.limit, self.placed = limit, 0
             try:
                 for _ in self.fill(list(sites)):
@@ -169,7 +126,7 @@ class Search:
                     yield self.words()
                 return
             except Restart:
-                limit = limit * 3 // 2
+                limit = limit * GROWTH[0] // GROWTH[1]
 
     def words(self) -> list[str]:
         return [
@@ -180,18 +137,32 @@ class Search:
     # -- propagation -------------------------------------------------------
 
     def propagate(self, changed: list[int]) -> bool:
-        """Letter-level arc consistency from the `changed` sites; False on a wipe-out."""
+        """Letter-level arc consistency from the `changed` sites; False on a wipe-out.
+
+        sup[s] holds the letters each position of s had when s was last
+        revised from: every open neighbour already agrees with them, so a
+        crossing whose letters did not change since needs no revision (the
+        revisions skipped would change nothing)."""
         queue, queued = deque(changed), set(changed)
-        dom, open_ = self.dom, self.open
+        dom, open_, sup = self.dom, self.open, self.sup
         while queue:
             s = queue.popleft()
             queued.discard(s)
-            source = self.tables[self.lengths[s]].masks
-            for i, t, j, crossing in self.links[s]:
-                if not open_[t]:
+            links = [link for link in self.links[s] if open_[link[1]]]
+            if not links:
+                continue
+            last = sup[s]
+            now = self.letters(s, last, {link[0] for link in links})
+            sup[s] = (dom[s], now)
+            before = None if last is None else last[1]
+            for i, t, j, crossing in links:
+                if before is not None and before[i] == now[i]:
                     continue
                 target = self.tables[self.lengths[t]].masks[j]
-                kept = dom[t] & self._allowed(dom[s], source[i], target)
+                gone = 0
+                for letter in (before[i] if before is not None else target.keys()) - now[i]:
+                    gone |= target.get(letter, 0)
+                kept = dom[t] & ~gone
                 if kept == dom[t]:
                     continue
                 if not kept:
@@ -204,14 +175,30 @@ class Search:
                     queued.add(t)
         return True
 
-    @staticmethod
-    def _allowed(domain: int, here: dict[str, int], there: dict[str, int]) -> int:
-        """The words over there whose letter is one the domain has here."""
-        allowed = 0
-        for letter, words in here.items():
-            if domain & words and letter in there:
-                allowed |= there[letter]
-        return allowed
+    def letters(self, s: int, last: Support | None, positions: set[int]) -> Letters:
+        """The letters the words of D(s) have at the `positions` (the others
+        keep their last letters, or none): from the words themselves when
+        there are few of them, else from the letters of the last revision,
+        of which only a letter of a word lost since can go."""
+        domain, table = self.dom[s], self.tables[self.lengths[s]]
+        known = list(last[1]) if last is not None else [frozenset()] * self.lengths[s]
+        if domain.bit_count() <= FEW:
+            columns = list(zip(*[table.words[k] for k in members(domain)], strict=True))
+            for p in positions:
+                known[p] = frozenset(columns[p])
+        elif last is None:
+            for p in positions:
+                known[p] = frozenset(c for c, ws in table.masks[p].items() if domain & ws)
+        elif (lost := last[0] & ~domain).bit_count() > LOST_FEW:
+            for p in positions:
+                masks = table.masks[p]
+                known[p] = frozenset(c for c in known[p] if domain & masks[c])
+        elif lost:
+            columns = list(zip(*[table.words[k] for k in members(lost)], strict=True))
+            for p in positions:
+                masks = table.masks[p]
+                known[p] = known[p] - {c for c in set(columns[p]) if not domain & masks[c]}
+        return tuple(known)
 
     def place(self, s: int, k: int) -> bool:
         """Put word k in site s and propagate; False on a wipe-out. The
@@ -288,18 +275,18 @@ class Search:
         if len(parts) == 1:
             yield from self.branch(left)
         else:
-            yield from self.chain(parts, list(self.dom))
+            yield from self.chain(parts, self.snapshot())
 
     def branch(self, region: list[int]) -> Iterator[None]:
         s = self.choose(region)
-        saved, left = list(self.dom), self.left[self.lengths[s]]
+        saved, left = self.snapshot(), self.left[self.lengths[s]]
         for k in self.order(s):
             self.node()
             try:
                 if self.place(s, k):
                     yield from self.fill(region)
             finally:  # also when a probe (fills_alone) is closed midway
-                self.dom[:] = saved
+                self.restore(saved)
                 self.open[s] = True
                 left[k] += 1
 
@@ -309,8 +296,14 @@ class Search:
         if self.limit is not None and self.placed > self.limit:
             raise Restart
 
+    def snapshot(self) -> State:
+        return list(self.dom), list(self.sup)
+
+    def restore(self, state: State) -> None:
+        self.dom[:], self.sup[:] = state
+
     def chain(
-        self, parts: list[list[int]], at_split: list[int], done: Sequence[int] = ()
+        self, parts: list[list[int]], at_split: State, done: Sequence[int] = ()
     ) -> Iterator[None]:
         """Fill the parts one after another (see Regions in the header);
         `done`: the sites filled since the split, in earlier parts."""
@@ -329,13 +322,13 @@ class Search:
                 if not self.fills_alone(rest, at_split, [*done, *head]):
                     return
 
-    def fills_alone(self, parts: list[list[int]], at_split: list[int], done: list[int]) -> bool:
+    def fills_alone(self, parts: list[list[int]], at_split: State, done: list[int]) -> bool:
         """Whether `parts` can be filled as they were at the split: their
         domains then, and the copies of the words `done` took back."""
-        saved = list(self.dom)
+        saved = self.snapshot()
         sites = [s for part in parts for s in part]
         for s in sites:
-            self.dom[s] = at_split[s]
+            self.dom[s], self.sup[s] = at_split[0][s], at_split[1][s]
         taken = [(self.left[self.lengths[s]], self.dom[s].bit_length() - 1) for s in done]
         for left, k in taken:
             left[k] += 1
@@ -344,7 +337,7 @@ class Search:
             return next(probe, False) is None
         finally:
             probe.close()
-            self.dom[:] = saved
+            self.restore(saved)
             for left, k in taken:
                 left[k] -= 1
 

@@ -1,0 +1,118 @@
+"""The wdeg strategy in the Python engine: the bitset tables it reads, its
+regions and their probe, its restarts, and fills of real benchmark grids.
+(That the Prolog engine mirrors it is tested with the other strategies.)"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pybridge import wdeg
+from pybridge.bitsets import members, tables
+from pybridge.engine import Counters
+from pybridge.lexicon import load_lexicon_puzzle
+from pybridge.model import Puzzle
+from pybridge.sites import find_sites
+from pybridge.solver import run
+from pybridge.verify import problems
+
+WORDS = st.lists(st.text("abcé", min_size=1, max_size=4), max_size=30)
+
+
+@given(st.integers(min_value=0, max_value=2**300))
+def test_members_are_the_set_bits(words: int) -> None:
+    assert members(words) == [k for k in range(words.bit_length()) if words >> k & 1]
+
+
+@given(WORDS)
+def test_the_masks_say_which_words_have_which_letter_where(listed: list[str]) -> None:
+    table = tables(tuple(listed))
+    assert sorted(w for t in table.values() for w in t.words) == sorted(set(listed))
+    for n, t in table.items():
+        assert t.full == (1 << len(t.words)) - 1
+        for p, masks in enumerate(t.masks):
+            for letter, mask in masks.items():
+                assert [t.words[k] for k in members(mask)] == [
+                    w for w in t.words if w[p] == letter
+                ]
+
+
+def lexicon_grid(rows: tuple[str, ...], words: list[str]) -> Puzzle:
+    return Puzzle(tuple(words), rows, format="grid", mode="lexicon")
+
+
+def search(puzzle: Puzzle) -> tuple[list[list[str]], Counters]:
+    counters = Counters()
+    sites = [s.cells for s in find_sites(puzzle)]
+    return list(wdeg.search(puzzle.words, sites, {}, counters)), counters
+
+
+# Two regions: a 2x2 square with many fills from the 2-letter words over a, b,
+# c, and a 3x3 square whose only letter-consistent fill is symmetric, so it
+# needs one word twice: unfillable, but only the search can tell.
+TWO_REGIONS = ("..#...", "..#...", "###...")
+PAIRS = ["".join(p) for p in itertools.product("abc", repeat=2)]
+SYMMETRIC = ["abc", "bde", "cef"]
+
+
+def test_a_region_that_fails_alone_ends_the_search_at_once() -> None:
+    squares, _ = search(lexicon_grid(("..", ".."), PAIRS))
+    assert len(squares) > 20  # the small region alone has many fills
+    fills, counters = search(lexicon_grid(TWO_REGIONS, PAIRS + SYMMETRIC))
+    assert fills == []
+    # the small region is filled once, the large one fails, fails alone, and
+    # the search stops instead of trying the other fills of the small one
+    assert counters.nodes < len(squares)
+
+
+def test_regions_give_every_combination_of_their_fills() -> None:
+    pairs, _ = search(lexicon_grid(("..", ".."), PAIRS[:6]))
+    fills, _ = search(lexicon_grid(("..#..", "..#.."), PAIRS[:6]))
+    # the two squares share the words, so a combination must not repeat one
+    expected = [
+        (a, b) for a, b in itertools.product(pairs, repeat=2) if not set(a) & set(b)
+    ]
+    assert len(pairs) > 2
+    assert sorted(tuple(f[:2] + f[4:6]) for f in fills) == sorted(
+        tuple(a[:2] + b[:2]) for a, b in expected
+    )
+
+
+def test_restarts_keep_the_search_complete() -> None:
+    # every fill of an open 4x4 square from a small dictionary, counted by
+    # wdeg (which restarts on the way to its first fill) and by mrv
+    words = ["".join(w) for w in itertools.product("abn", repeat=4)][:40]
+    puzzle = lexicon_grid(("....",) * 4, words)
+    wdeg_count = run(puzzle, engine="python", strategy="wdeg", count=True, prove=False)
+    mrv_count = run(puzzle, engine="python", strategy="mrv", count=True, prove=False)
+    assert wdeg_count.count == mrv_count.count
+
+
+def test_a_hard_grid_is_filled_after_restarts(shared_dir: Path) -> None:
+    puzzle = load_lexicon_puzzle(
+        shared_dir / "bench" / "grids" / "vanbeek" / "g15.04.txt",
+        shared_dir / "bench" / "dicts" / "scowl55.txt",
+    )
+    outcome = run(puzzle, engine="python", strategy="wdeg", timeout=60)
+    first_limit = 2 * len(find_sites(puzzle)) + wdeg.FIRST_LIMIT_EXTRA
+    assert outcome.status == "solved"
+    assert outcome.stats.nodes > first_limit  # so at least one restart
+    assert problems(puzzle, outcome.solutions[0].grid) == []
+
+
+@pytest.mark.parametrize("grid", ["g15.01", "g19.02", "g21.02", "puzzle17"])
+def test_bench_grids_fill_and_verify(shared_dir: Path, grid: str) -> None:
+    puzzle = load_lexicon_puzzle(
+        shared_dir / "bench" / "grids" / "vanbeek" / f"{grid}.txt",
+        shared_dir / "bench" / "dicts" / "scowl55.txt",
+    )
+    outcome = run(puzzle, engine="python", strategy="wdeg", timeout=60)
+    assert outcome.status == "solved"
+    assert problems(puzzle, outcome.solutions[0].grid) == []
+    again = run(puzzle, engine="python", strategy="wdeg", timeout=60)
+    assert again.solutions[0].grid == outcome.solutions[0].grid
+    assert again.stats.nodes == outcome.stats.nodes
