@@ -152,21 +152,19 @@ def _digest(words: tuple[str, ...]) -> int:
 def _tables(words: Sequence[str]) -> str:
     """wdeg's tables as load_dictionary/2 takes them: only digits, code lists
     and fixed functors, so no word is ever read as Prolog source."""
-    from pybridge import wdeg
+    from pybridge.bitsets import tables
 
-    tables = wdeg.tables(tuple(words))
-    copies = wdeg.copies(words, tables)
     return ",".join(
         "t({},[{}],[{}],[{}])".format(
             n,
             ",".join(_codes(w) for w in table.words),
-            ",".join(map(str, copies[n])),
+            ",".join(map(str, table.copies)),
             ",".join(
                 "[" + ",".join(f"{ord(c)}-{_mask(m)}" for c, m in position.items()) + "]"
                 for position in table.masks
             ),
         )
-        for n, table in tables.items()
+        for n, table in tables(tuple(words)).items()
     )
 
 
