@@ -56,8 +56,15 @@
               CS + pruned(b).  Solutions and their order are mrv's; only
               the counts differ (never more nodes).
 
-    A seed (run/5) applies to mrv, ac3, lcv, cs50 and cbj (given and sorted take
-    none).  The PRNG is Knuth's MMIX LCG: state0 = Seed mod 2^64, next =
+      wdeg    bitset domains, letter-level arc consistency, dom/wdeg choice,
+              look-ahead word order, regions and restarts: the module wdeg
+              (prolog/wdeg.pl), which mirrors pybridge/wdeg.py, whose header
+              is its specification.  It reads a dictionary loaded once with
+              wdeg:load_dictionary/2, not the word/2 facts: its run/5
+              strategy is wdeg(Key), Key the dictionary's.
+
+    A seed (run/5) applies to mrv, ac3, lcv, cs50, cbj and wdeg (given and
+    sorted take none).  The PRNG is Knuth's MMIX LCG: state0 = Seed mod 2^64, next =
     (state * 6364136223846793005 + 1442695040888963407) mod 2^64, a draw is
     the new state >> 33, random_below(N) = draw mod N.  It is used only at
     the start: first a Fisher-Yates shuffle of the distinct words (positions
@@ -144,7 +151,10 @@ code_char(Code, Char) :-
 %!  run(+Strategy, +Mode, +TimeLimit, -Result) is det.
 %!  run(+Strategy, +Seed, +Mode, +TimeLimit, -Result) is det.
 %
-%   Search the loaded puzzle.  Seed is none (run/4) or an integer >= 0 for
+%   Search the loaded puzzle.  Strategy is given, sorted, mrv, ac3, lcv,
+%   cs50, cbj or wdeg(Key), Key an integer under which wdeg.pl keeps a
+%   dictionary (the puzzle's words are then not read: load_puzzle([], ...)
+%   will do).  Seed is none (run/4) or an integer >= 0 for
 %   the random tie-breaks and shuffled domains of the domain strategies
 %   (see the header).  Mode is first(N) (stop after N solutions),
 %   all, or count (count every solution without keeping them).  TimeLimit

@@ -11,7 +11,7 @@
     Code there.
 
     The dictionary arrives once per process (load_dictionary/2, built by
-    pybridge.bridge from pybridge.wdeg.tables/1) and lives in a global
+    pybridge.bridge from pybridge.bitsets.tables) and lives in a global
     variable, so a search reads it without copying.  The search state is one
     term: the domains, the open flags and the copies left change with
     backtrackable setarg/3 and so come back for free on backtracking; what

@@ -32,7 +32,7 @@ def test_members_are_the_set_bits(words: int) -> None:
 def test_the_masks_say_which_words_have_which_letter_where(listed: list[str]) -> None:
     table = tables(tuple(listed))
     assert sorted(w for t in table.values() for w in t.words) == sorted(set(listed))
-    for n, t in table.items():
+    for t in table.values():
         assert t.full == (1 << len(t.words)) - 1
         for p, masks in enumerate(t.masks):
             for letter, mask in masks.items():
