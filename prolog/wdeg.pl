@@ -480,8 +480,9 @@ part_from(Links, Open, Seen, Start, Keyed0, Keyed) :-
     ;   Mark = seen,
         reach([Start], Links, Open, Seen, [Start], Part0),
         msort(Part0, Part),
+        Part = [Lowest|_],
         length(Part, Size),
-        Keyed = [(Size-Start)-Part|Keyed0]
+        Keyed = [(Size-Lowest)-Part|Keyed0]
     ).
 
 %   reach(+Stack, +Links, +Open, !Seen, +Part0, -Part)
