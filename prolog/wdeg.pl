@@ -635,10 +635,22 @@ keeps(Word, look(I, Pairs, DT, Memo), P0, P) :-
 %!  members(+Domain:integer, -Ids:list(integer)) is det.
 %
 %   The indices of the set bits of Domain, ascending.  Halves a big
-%   integer until the pieces are small, so the work stays near linear.
+%   integer until the pieces are small, so the work stays near linear
+%   (unless there are only a few bits to take off one by one).
 
 members(Domain, Ids) :-
-    members(Domain, 0, Ids, []).
+    (   popcount(Domain) =< 16
+    ->  peel_members(Domain, Ids)
+    ;   members(Domain, 0, Ids, [])
+    ).
+
+%   A few words: take the lowest off, one at a time.
+peel_members(0, []) :-
+    !.
+peel_members(D, [K|Ids]) :-
+    K is lsb(D),
+    D1 is D /\ (D - 1),
+    peel_members(D1, Ids).
 
 members(0, _, Ids, Ids) :-
     !.
