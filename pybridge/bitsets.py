@@ -13,6 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+FEW_WORDS = 128  # of a length: up to this many, the masks are built word by word
+
 
 @dataclass(frozen=True)
 class Table:
@@ -34,9 +36,24 @@ def _letter_sets(column: str) -> dict[str, int]:
     return {chr(code): int(numeral.translate({**zeros, code: "1"}), 2) for code in sorted(zeros)}
 
 
+def _few_letter_sets(words: tuple[str, ...]) -> tuple[dict[str, int], ...]:
+    """_letter_sets for every position at once, word by word: faster for a
+    word list of a puzzle, slower for a dictionary."""
+    masks: list[dict[str, int]] = [{} for _ in words[0]]
+    bit = 1
+    for word in words:
+        for position, ch in zip(masks, word, strict=True):
+            position[ch] = position.get(ch, 0) | bit
+        bit <<= 1
+    return tuple(dict(sorted(position.items())) for position in masks)
+
+
 def _table(listed: dict[str, int]) -> Table:
     words = tuple(listed)
-    masks = tuple(_letter_sets("".join(w[p] for w in words)) for p in range(len(words[0])))
+    if len(words) <= FEW_WORDS:
+        masks = _few_letter_sets(words)
+    else:
+        masks = tuple(_letter_sets("".join(w[p] for w in words)) for p in range(len(words[0])))
     return Table(words, tuple(listed.values()), (1 << len(words)) - 1, masks)
 
 

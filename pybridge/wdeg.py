@@ -186,9 +186,12 @@ class Search:
             columns = list(zip(*[table.words[k] for k in members(domain)], strict=True))
             for p in positions:
                 known[p] = frozenset(columns[p])
-        elif last is None:
+        elif last is None:  # the root: every letter when the site has every word
             for p in positions:
-                known[p] = frozenset(c for c, ws in table.masks[p].items() if domain & ws)
+                masks = table.masks[p]
+                known[p] = frozenset(
+                    masks if domain == table.full else (c for c, ws in masks.items() if domain & ws)
+                )
         elif (lost := last[0] & ~domain).bit_count() > LOST_FEW:
             for p in positions:
                 masks = table.masks[p]
