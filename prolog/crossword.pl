@@ -56,8 +56,15 @@
               CS + pruned(b).  Solutions and their order are mrv's; only
               the counts differ (never more nodes).
 
-    A seed (run/5) applies to mrv, ac3, lcv, cs50 and cbj (given and sorted take
-    none).  The PRNG is Knuth's MMIX LCG: state0 = Seed mod 2^64, next =
+      wdeg    bitset domains, letter-level arc consistency, dom/wdeg choice,
+              look-ahead word order, regions and restarts: the module wdeg
+              (prolog/wdeg.pl), which mirrors pybridge/wdeg.py, whose header
+              is its specification.  It reads a dictionary loaded once with
+              wdeg:load_dictionary/2, not the word/2 facts: its run/5
+              strategy is wdeg(Key), Key the dictionary's.
+
+    A seed (run/5) applies to mrv, ac3, lcv, cs50, cbj and wdeg (given and
+    sorted take none).  The PRNG is Knuth's MMIX LCG: state0 = Seed mod 2^64, next =
     (state * 6364136223846793005 + 1442695040888963407) mod 2^64, a draw is
     the new state >> 33, random_below(N) = draw mod N.  It is used only at
     the start: first a Fisher-Yates shuffle of the distinct words (positions
@@ -93,6 +100,7 @@
 :- use_module(library(ordsets)).
 :- use_module(library(pairs)).
 :- use_module(library(time)).
+:- use_module(wdeg, [fills/5]).
 
 :- dynamic
     word/2,                             % word(Index, Chars)
@@ -143,7 +151,10 @@ code_char(Code, Char) :-
 %!  run(+Strategy, +Mode, +TimeLimit, -Result) is det.
 %!  run(+Strategy, +Seed, +Mode, +TimeLimit, -Result) is det.
 %
-%   Search the loaded puzzle.  Seed is none (run/4) or an integer >= 0 for
+%   Search the loaded puzzle.  Strategy is given, sorted, mrv, ac3, lcv,
+%   cs50, cbj or wdeg(Key), Key an integer under which wdeg.pl keeps a
+%   dictionary (the puzzle's words are then not read: load_puzzle([], ...)
+%   will do).  Seed is none (run/4) or an integer >= 0 for
 %   the random tie-breaks and shuffled domains of the domain strategies
 %   (see the header).  Mode is first(N) (stop after N solutions),
 %   all, or count (count every solution without keeping them).  TimeLimit
@@ -161,7 +172,7 @@ run(Strategy, Mode, TimeLimit, Result) :-
     run(Strategy, none, Mode, TimeLimit, Result).
 
 run(Strategy, Seed, Mode, TimeLimit, result(Status, Solutions, Count, Nodes, Backtracks)) :-
-    must_be(oneof([given, sorted, mrv, ac3, lcv, cs50, cbj]), Strategy),
+    known_strategy(Strategy),
     seed_applies(Seed, Strategy),
     reset_counters,
     retractall(found(_)),
@@ -179,13 +190,23 @@ run(Strategy, Seed, Mode, TimeLimit, result(Status, Solutions, Count, Nodes, Bac
     retractall(found(_)),
     status(TimedOut, Count, Status).
 
+known_strategy(wdeg(Key)) :-
+    !,
+    must_be(integer, Key).
+known_strategy(Strategy) :-
+    must_be(oneof([given, sorted, mrv, ac3, lcv, cs50, cbj]), Strategy).
+
 seed_applies(none, _) :- !.
 seed_applies(Seed, Strategy) :-
     must_be(nonneg, Seed),
-    (   domain_strategy(Strategy, _, _)
+    (   seeded_strategy(Strategy)
     ->  true
     ;   domain_error(seeded_strategy, Strategy)
     ).
+
+seeded_strategy(wdeg(_)).
+seeded_strategy(Strategy) :-
+    domain_strategy(Strategy, _, _).
 
 mode_limit(first(N), N, true).
 mode_limit(all, none, true).
@@ -264,6 +285,12 @@ search(sorted, _, Board) :-
     length_frequency_order(Board, Board1),
     numbered_sites(Board1, Sites),
     place_in_order(Words, Sites).
+search(wdeg(Key), Seed, Board) :-
+    !,
+    findall(Cells, site(_, Cells), Sites),
+    findall(R-C-Code, ( given(R, C, Char), char_code(Char, Code) ), Givens),
+    fills(Key, Seed, Sites, Givens, Words),
+    maplist(word_vars, Words, Board).
 search(Strategy, Seed, Board) :-
     domain_strategy(Strategy, Consistency, Values),
     length(Board, NSites),
@@ -285,6 +312,9 @@ domain_search(cbj, Open, _, Words, Counts) :-
     cbj(Open, Words, Counts).
 domain_search(_, Open, Values, Words, Counts) :-
     mrv(Open, Values, Words, Counts).
+
+word_vars(Word, Vars) :-
+    string_chars(Word, Vars).
 
 %   length_frequency_order(+Lists, -Sorted): Lists ordered by how often
 %   their length occurs (rare first), ties to the longer length, stable

@@ -339,3 +339,167 @@ test(cbj_seeded_like_mrv, true(R1 == R2)) :-
     run(cbj, 0, all, none, R2).
 
 :- end_tests(crossword).
+
+/*  Tests of wdeg.pl, through crossword's run/5 with strategy wdeg(Key).
+    The counts are those of the Python engine (pybridge/wdeg.py) on the same
+    puzzles; tests/test_wdeg.py checks the two engines agree on real grids.
+*/
+
+:- begin_tests(wdeg).
+
+:- use_module(crossword).
+:- use_module(wdeg).
+
+%   The puzzles of the crossword unit.
+cross_sites(Sites) :- plunit_crossword:cross_sites(Sites).
+ring_words(Words) :- plunit_crossword:ring_words(Words).
+ring_sites(Sites) :- plunit_crossword:ring_sites(Sites).
+ring_fills(Fills) :- plunit_crossword:ring_fills(Fills).
+corner_words(Words) :- plunit_crossword:corner_words(Words).
+corner_four(Sites) :- plunit_crossword:corner_four(Sites).
+
+%   wdeg_tables(+Words, -Tables): load_dictionary/2's tables, as
+%   pybridge.bridge builds them: the distinct words by length (ascending),
+%   in order of first listing, with their copies and per position the
+%   sorted Code-Mask pairs.
+wdeg_tables(Words, Tables) :-
+    distinct_in_order(Words, Distinct),
+    maplist(code_list_length, Distinct, Keyed),
+    keysort(Keyed, Sorted),
+    group_pairs_by_key(Sorted, ByLength),
+    maplist(wdeg_table(Words), ByLength, Tables).
+
+distinct_in_order(Words, Distinct) :-
+    foldl(add_new, Words, [], Reversed),
+    reverse(Reversed, Distinct).
+
+add_new(W, Seen, Seen1) :-
+    (   memberchk(W, Seen)
+    ->  Seen1 = Seen
+    ;   Seen1 = [W|Seen]
+    ).
+
+code_list_length(W, L-W) :-
+    length(W, L).
+
+wdeg_table(Listed, L-Ws, t(L, Ws, Copies, Positions)) :-
+    maplist(copies_of(Listed), Ws, Copies),
+    numlist(1, L, Ps),
+    maplist(position_pairs(Ws), Ps, Positions).
+
+copies_of(Listed, W, N) :-
+    include(==(W), Listed, Same),
+    length(Same, N).
+
+position_pairs(Ws, P, Pairs) :-
+    findall(C-K, ( nth0(K, Ws, W), nth1(P, W, C) ), CK),
+    keysort(CK, Sorted),
+    group_pairs_by_key(Sorted, Grouped),
+    maplist(mask_of, Grouped, Pairs).
+
+mask_of(C-Ks, C-Mask) :-
+    foldl(set_bit, Ks, 0, Mask).
+
+set_bit(K, M0, M) :-
+    M is M0 \/ (1 << K).
+
+%   wdeg(+Words, +Sites, +Givens, +Seed, +Mode, -Result)
+wdeg(Words, Sites, Givens, Seed, Mode, Result) :-
+    term_hash(Words, Key),
+    (   dictionary_loaded(Key)
+    ->  true
+    ;   wdeg_tables(Words, Tables),
+        load_dictionary(Key, Tables)
+    ),
+    load_puzzle([], Sites, Givens),
+    run(wdeg(Key), Seed, Mode, none, Result).
+
+test(cross, true(R == result(solved, ["acab", "abac"], 2, 4, 0))) :-
+    cross_sites(Sites),
+    wdeg([`ab`, `ac`], Sites, [], none, all, R).
+
+%   9 nodes where mrv takes 11: after the first fill of the ring the
+%   separate 2-letter site is a part of its own, filled once per ring fill.
+test(ring, true(R == result(solved, [F2, F1], 2, 9, 0))) :-
+    ring_words(Words), ring_sites(Sites), ring_fills([F1, F2]),
+    wdeg(Words, Sites, [], none, all, R).
+
+%   The seed rotates the words of a domain: seed 7 starts elsewhere.
+test(ring_seeded, true(Sols == [F1, F2])) :-
+    ring_words(Words), ring_sites(Sites), ring_fills([F1, F2]),
+    wdeg(Words, Sites, [], 7, all, result(solved, Sols, 2, 9, 0)).
+
+test(first_one, true(R = result(solved, ["acab"], 1, _, _))) :-
+    cross_sites(Sites),
+    wdeg([`ab`, `ac`], Sites, [], none, first(1), R).
+
+test(count, true(R == result(solved, [], 2, 4, 0))) :-
+    cross_sites(Sites),
+    wdeg([`ab`, `ac`], Sites, [], none, count, R).
+
+test(given_letter, true(R == result(solved, ["acab"], 1, 2, 0))) :-
+    cross_sites(Sites),
+    wdeg([`ab`, `ac`], Sites, [g(0, 1, 0'c)], none, all, R).
+
+%   No word starts with z: the root is empty at once, before any node.
+test(given_letter_blocks_all, true(R == result(unsolvable, [], 0, 0, 0))) :-
+    cross_sites(Sites),
+    wdeg([`ab`, `ac`], Sites, [g(0, 0, 0'z)], none, all, R).
+
+test(unsolvable, true(R == result(unsolvable, [], 0, 2, 2))) :-
+    cross_sites(Sites),
+    wdeg([`ab`, `cd`], Sites, [], none, all, R).
+
+%   Exact mode: two copies of xy and one zw over three separate sites.
+test(duplicates, true(R == result(solved, ["zwxyxy", "xyxyzw", "xyzwxy"], 3, 8, 0))) :-
+    wdeg([`xy`, `xy`, `zw`], [[0-0, 0-1], [2-0, 2-1], [4-0, 4-1]], [], none, all, R).
+
+test(duplicate_words_crossing, true(R == result(solved, ["aaaa"], 1, 2, 0))) :-
+    cross_sites(Sites),
+    wdeg([`aa`, `aa`], Sites, [], none, all, R).
+
+test(corner, true(R == result(unsolvable, [], 0, 4, 2))) :-
+    corner_words(Words), corner_four(Sites),
+    wdeg(Words, Sites, [], none, all, R).
+
+%   Two parts: the lone 3-letter site (the smaller part) is filled first,
+%   then the crossing pair fails (ab cannot go in both).  Tried alone from
+%   the split it fails again, so the other 3-letter word is never tried:
+%   3 nodes, not 4.
+test(probe_cuts_the_split, true(R == result(unsolvable, [], 0, 3, 2))) :-
+    wdeg([`ab`, `xyz`, `xyw`], [[0-0, 0-1], [0-0, 1-0], [5-0, 5-1, 5-2]], [], none, all, R).
+
+test(seed_none_is_zero, true(R1 == R2)) :-
+    ring_words(Words), ring_sites(Sites),
+    wdeg(Words, Sites, [], none, all, R1),
+    wdeg(Words, Sites, [], 0, all, R2).
+
+test(members, true(Ids == [0, 3, 64, 200, 4097])) :-
+    D is 1 \/ (1 << 3) \/ (1 << 64) \/ (1 << 200) \/ (1 << 4097),
+    wdeg:members(D, Ids).
+
+test(members_dense, true(Ids == All)) :-
+    D is (1 << 300) - 1,
+    wdeg:members(D, Ids),
+    numlist(0, 299, All).
+
+%   A long mask may come as its 4096-bit pieces, most significant first.
+test(mask_pieces, true(Mask == Expected)) :-
+    Expected is (5 << 4096) \/ 3,
+    load_dictionary(901, [t(1, [`a`], [1], [[0'a-[5, 3]]])]),
+    wdeg:dictionary_name(901, Name),
+    nb_getval(Name, dictionary(Tables, _)),
+    arg(1, Tables, table(_, _, masks([0'a-Mask]))).
+
+%   Only the most recently loaded dictionaries are kept.
+test(forgets_the_oldest, true(Kept == [false, true, true, true, true])) :-
+    Keys = [911, 912, 913, 914, 915],
+    forall(member(K, Keys), load_dictionary(K, [t(1, [`a`], [1], [[0'a-1]])])),
+    findall(B, ( member(K, Keys), ( dictionary_loaded(K) -> B = true ; B = false ) ), Kept).
+
+test(key_must_be_an_integer, error(type_error(integer, foo))) :-
+    cross_sites(Sites),
+    load_puzzle([], Sites, []),
+    run(wdeg(foo), none, all, none, _).
+
+:- end_tests(wdeg).

@@ -18,10 +18,10 @@ from pybridge.sites import Site, find_sites
 if TYPE_CHECKING:
     from pybridge.proofs import Proof
 
-STRATEGIES = ("given", "sorted", "mrv", "ac3", "lcv", "cs50", "cbj")
+STRATEGIES = ("given", "sorted", "mrv", "ac3", "lcv", "cs50", "cbj", "wdeg")
 # given and sorted place the listed words one by one, so they need exact mode
 # and take no seed; the domain strategies do both modes and take a seed.
-LEXICON_STRATEGIES = ("mrv", "ac3", "lcv", "cs50", "cbj")
+LEXICON_STRATEGIES = ("mrv", "ac3", "lcv", "cs50", "cbj", "wdeg")
 SEEDED_STRATEGIES = LEXICON_STRATEGIES
 DEFAULT_STRATEGY = "mrv"
 # With a large dictionary the order of the words matters most: lcv fills RP

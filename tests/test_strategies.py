@@ -27,7 +27,7 @@ from pybridge.verify import problems
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is missing")
 
-DOMAIN_STRATEGIES = ("mrv", "ac3", "lcv", "cs50", "cbj")
+DOMAIN_STRATEGIES = ("mrv", "ac3", "lcv", "cs50", "cbj", "wdeg")
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 DEMO = str(Path(__file__).resolve().parents[1] / "data" / "demo.dat")
 SEEDS = st.one_of(st.none(), st.integers(0, 2**70))  # past 2**64: the seed is taken mod 2**64

@@ -1,0 +1,806 @@
+/*  wdeg: the fast strategy for filling a grid from a dictionary.
+
+    pybridge/wdeg.py holds the specification (its header comment); this
+    module mirrors it step for step, so both engines make the same choices
+    in the same order and count the same nodes and dead ends.
+
+    A site's domain is a bitset, a (big) integer over the dictionary's words
+    of its length: bit K is the word K of that length, in the order of the
+    Python tables.  Per length the dictionary keeps the words and, for each
+    position, the sorted list of Code-Mask pairs, Mask the words with letter
+    Code there.
+
+    The dictionary arrives once per process (load_dictionary/2, built by
+    pybridge.bridge from pybridge.bitsets.tables) and lives in a global
+    variable, so a search reads it without copying.  The search state is one
+    term: the domains, the open flags and the copies left change with
+    backtrackable setarg/3 and so come back for free on backtracking; what
+    the Python engine never undoes (the crossing weights, the LCG state, the
+    node limit and the words placed in the current run) changes with
+    nb_setarg/3.  The counters are crossword.pl's flags cw_nodes and
+    cw_backtracks.
+
+    No I/O here.
+*/
+
+:- module(wdeg,
+          [ load_dictionary/2,          % +Key, +Tables
+            dictionary_loaded/1,        % +Key
+            fills/5                     % +Key, +Seed, +Sites, +Givens, -Words
+          ]).
+
+:- use_module(library(apply)).
+:- use_module(library(error)).
+:- use_module(library(lists)).
+:- use_module(library(pairs)).
+
+:- set_prolog_flag(optimise, true).     % arithmetic compiled inline: the hot loops are arithmetic
+
+scored(256).            % words of a domain ordered by look-ahead
+first_limit_extra(10).
+kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
+
+                 /*******************************
+                 *          DICTIONARIES        *
+                 *******************************/
+
+%!  load_dictionary(+Key:integer, +Tables:list(compound)) is det.
+%
+%   Keep the dictionary Tables under Key, replacing the least recently
+%   loaded one when kept_dictionaries/1 are loaded already.  Each table is
+%   t(Length, Words, Copies, Positions): Words the distinct words of that
+%   length as code lists (bit K of a domain is the K-th, from 0), Copies how
+%   many times each is listed, Positions per position the sorted
+%   Code-Mask pairs.  A mask is an integer or, when long, a list of the
+%   4096-bit pieces of one, most significant first (the reader takes time
+%   quadratic in the digits of one number).
+%
+%   ?- load_dictionary(7, [t(2, [`ab`, `ac`], [1, 1],
+%                            [[0'a-3], [0'b-1, 0'c-2]])]).
+
+load_dictionary(Key, Tables) :-
+    must_be(integer, Key),
+    foldl(longest, Tables, 0, Max),
+    length(TableArgs, Max),
+    length(CopyArgs, Max),
+    maplist(=(none), TableArgs),
+    maplist(=(none), CopyArgs),
+    TablesTerm =.. [tables|TableArgs],
+    CopiesTerm =.. [copies|CopyArgs],
+    maplist(store_table(TablesTerm, CopiesTerm), Tables),
+    remember(Key, dictionary(TablesTerm, CopiesTerm)).
+
+longest(t(L, _, _, _), Max0, Max) :-
+    Max is max(Max0, L).
+
+store_table(TablesTerm, CopiesTerm, t(L, Words, Copies, Positions)) :-
+    maplist(codes_string, Words, Strings),
+    WordsTerm =.. [words|Strings],
+    length(Words, N),
+    Full is (1 << N) - 1,
+    maplist(position_masks, Positions, Masks),
+    MasksTerm =.. [masks|Masks],
+    setarg(L, TablesTerm, table(WordsTerm, Full, MasksTerm)),
+    CountsTerm =.. [left|Copies],
+    setarg(L, CopiesTerm, CountsTerm).
+
+position_masks(Pairs0, Pairs) :-
+    maplist(pair_mask, Pairs0, Pairs).
+
+pair_mask(Code-Mask0, Code-Mask) :-
+    (   integer(Mask0)
+    ->  Mask = Mask0
+    ;   foldl(shift_in, Mask0, 0, Mask)
+    ).
+
+shift_in(Piece, Mask0, Mask) :-
+    Mask is (Mask0 << 4096) \/ Piece.
+
+codes_string(Codes, String) :-
+    string_codes(String, Codes).
+
+%!  dictionary_loaded(+Key:integer) is semidet.
+%
+%   True when a dictionary is kept under Key (in this thread: global
+%   variables are per thread).
+
+dictionary_loaded(Key) :-
+    dictionary_name(Key, Name),
+    nb_current(Name, _).
+
+dictionary_name(Key, Name) :-
+    format(atom(Name), 'wdeg_dictionary_~d', [Key]).
+
+remember(Key, Dictionary) :-
+    dictionary_name(Key, Name),
+    nb_setval(Name, Dictionary),
+    (   nb_current(wdeg_dictionaries, Keys0)
+    ->  true
+    ;   Keys0 = []
+    ),
+    delete(Keys0, Key, Others),
+    kept_dictionaries(Kept),
+    Keep is Kept - 1,
+    length(Others, Count),
+    (   Count > Keep
+    ->  length(Recent, Keep),
+        append(Recent, Dropped, Others),
+        maplist(forget_dictionary, Dropped)
+    ;   Recent = Others
+    ),
+    nb_setval(wdeg_dictionaries, [Key|Recent]).
+
+forget_dictionary(Key) :-
+    dictionary_name(Key, Name),
+    nb_delete(Name).
+
+                 /*******************************
+                 *            SEARCH            *
+                 *******************************/
+
+%!  fills(+Key:integer, +Seed, +Sites:list(list(pair)),
+%!        +Givens:list(compound), -Words:list(string)) is nondet.
+%
+%   Each fill of Sites (lists of Row-Col cells, in site order) from the
+%   dictionary kept under Key, as the word of every site in site order.
+%   Givens are R-C-Code terms for the predefined letters.  Seed is none or
+%   an integer >= 0 for the LCG (none counts as 0).
+
+fills(Key, Seed, Sites, Givens, Words) :-
+    dictionary_name(Key, Name),
+    nb_getval(Name, dictionary(Tables, Copies)),
+    state(Tables, Copies, Seed, Sites, Givens, State),
+    solutions(State, Words).
+
+%   The state: st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength,
+%   Tables).  Dom, Open and Left (per length, the copies left of each word)
+%   change with setarg/3; Weights and Run = run(Limit, Placed, LcgState)
+%   with nb_setarg/3; the rest is fixed.
+state(Tables, Copies, Seed, Sites, Givens, State) :-
+    State = st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength, Tables),
+    duplicate_term(Copies, Left),
+    maplist(length, Sites, LengthList),
+    Lengths =.. [lengths|LengthList],
+    site_links(Sites, LinkLists0, Crossings),
+    maplist(joined_links(Tables, LengthList), LengthList, LinkLists0, LinkLists),
+    Links =.. [links|LinkLists],
+    length(Ones, Crossings),
+    maplist(=(1), Ones),
+    Weights =.. [weights|Ones],
+    maplist(initial_domain(Tables, Givens), Sites, Domains),
+    Dom =.. [dom|Domains],
+    length(Sites, N),
+    length(Trues, N),
+    maplist(=(true), Trues),
+    Open =.. [open|Trues],
+    sites_by_length(LengthList, Tables, ByLength),
+    (   Seed == none
+    ->  Lcg = 0
+    ;   Lcg is Seed mod 2^64
+    ),
+    Run = run(none, 0, Lcg).
+
+%   initial_domain(+Tables, +Givens, +Cells, -Domain): the words of the
+%   site's length that have the predefined letters.
+initial_domain(Tables, Givens, Cells, Domain) :-
+    length(Cells, L),
+    (   table(Tables, L, table(_, Full, Masks))
+    ->  foldl(given_letter(Givens, Masks), Cells, Full-1, Domain-_)
+    ;   Domain = 0
+    ).
+
+given_letter(Givens, Masks, R-C, D0-P, D-P1) :-
+    P1 is P + 1,
+    (   memberchk(R-C-Code, Givens)
+    ->  arg(P, Masks, Pairs),
+        (   memberchk(Code-Mask, Pairs)
+        ->  D is D0 /\ Mask
+        ;   D = 0
+        )
+    ;   D = D0
+    ).
+
+table(Tables, L, Table) :-
+    functor(Tables, _, Max),
+    L >= 1,
+    L =< Max,
+    arg(L, Tables, Table),
+    Table \== none.
+
+%   sites_by_length(+Lengths, +Tables, -ByLength): per length (an argument
+%   of the arity of Tables) the sites of that length, ascending.
+sites_by_length(Lengths, Tables, ByLength) :-
+    functor(Tables, _, Max),
+    length(Args, Max),
+    ByLength =.. [by_length|Args],
+    foldl(site_length_pair, Lengths, Pairs, 0, _),
+    keysort(Pairs, Sorted),
+    group_pairs_by_key(Sorted, Groups),
+    maplist(by_length_arg(ByLength), Groups),
+    maplist(empty_if_unbound, Args).
+
+site_length_pair(L, L-S, S, S1) :-
+    S1 is S + 1.
+
+by_length_arg(ByLength, L-Sites) :-
+    functor(ByLength, _, Max),
+    (   L =< Max
+    ->  arg(L, ByLength, Sites)
+    ;   true
+    ).
+
+empty_if_unbound(X) :-
+    (   var(X)
+    ->  X = []
+    ;   true
+    ).
+
+%   site_links(+Sites, -Links, -Crossings): per site in order, its
+%   l(I, T, J, X) (position I here is position J of site T, crossing X)
+%   in order of position, then of T; Crossings is the number of crossings.
+%   As wdeg.py's _links: X numbers the crossings in order of first meeting.
+site_links(Sites, Links, Crossings) :-
+    findall(Cell-(S-I), ( nth0(S, Sites, Cells), nth0(I, Cells, Cell) ), Owners),
+    keysort(Owners, Sorted),
+    group_pairs_by_key(Sorted, Shared),
+    list_to_assoc_(Shared, Where),
+    length(Sites, N),
+    numlist_(0, N, Indices),
+    foldl(links_of(Where), Indices, Sites, Links, t(0, []), t(Crossings, _)).
+
+list_to_assoc_(Pairs, Assoc) :-
+    list_to_assoc(Pairs, Assoc).
+
+numlist_(Low, High, List) :-
+    High1 is High - 1,
+    (   High1 < Low
+    ->  List = []
+    ;   numlist(Low, High1, List)
+    ).
+
+links_of(Where, S, Cells, Links, Ids0, Ids) :-
+    foldl(cell_links(Where, S), Cells, Nested, 0-Ids0, _-Ids),
+    append(Nested, Links).
+
+cell_links(Where, S, Cell, Links, I-Ids0, I1-Ids) :-
+    I1 is I + 1,
+    get_assoc(Cell, Where, Owners),
+    foldl(owner_link(S, I), Owners, Links0, Ids0, Ids),
+    exclude(==(none), Links0, Links).
+
+owner_link(S, I, T-J, Link, Ids0, Ids) :-
+    (   T == S
+    ->  Link = none,
+        Ids = Ids0
+    ;   msort([S-I, T-J], Pair),
+        Ids0 = t(Next, Known),
+        (   memberchk(Pair-X, Known)
+        ->  Ids = Ids0
+        ;   X = Next,
+            Next1 is Next + 1,
+            Ids = t(Next1, [Pair-X|Known])
+        ),
+        Link = l(I, T, J, X)
+    ).
+
+%   joined_links(+Tables, +Lengths, +L, +Links0, -Links): each l(I, T, J, X)
+%   of a site of length L as l(I, T, J, X, Joined, There): There the
+%   Code-Mask pairs of T at J; Joined what propagation reads, per letter of
+%   There: j(Here, Mask, Residue), Here the words of this site with that
+%   letter at I (0 when none has it).  Residue is a word of Here, the last
+%   one found in the source domain, kept with nb_setarg/3: while it stays in
+%   the domain the letter has support without a big AND (AC-3 with residual
+%   supports; it only saves work, never changes a result).  Without such a
+%   word it is the number of words of this length, a bit no domain has.  A
+%   length without words has no letters.
+joined_links(Tables, Lengths, L, Links0, Links) :-
+    maplist(joined_link(Tables, Lengths, L), Links0, Links).
+
+joined_link(Tables, Lengths, L, l(I, T, J, X), l(I, T, J, X, Joined, There)) :-
+    nth0(T, Lengths, LT),
+    position_pairs(Tables, L, I, Here),
+    position_pairs(Tables, LT, J, There),
+    (   table(Tables, L, table(Words, _, _))
+    ->  functor(Words, _, None)
+    ;   None = 0
+    ),
+    join_pairs(There, Here, None, Joined).
+
+position_pairs(Tables, L, P, Pairs) :-
+    (   table(Tables, L, table(_, _, Masks))
+    ->  P1 is P + 1,
+        arg(P1, Masks, Pairs)
+    ;   Pairs = []
+    ).
+
+%   join_pairs(+There, +Here, +None, -Joined): both sorted by code, so a
+%   merge.
+join_pairs([], _, _, []).
+join_pairs([C-M|There], Here0, None, [j(H, M, Residue)|Joined]) :-
+    drop_below(Here0, C, Here),
+    (   Here = [C-H|_]
+    ->  Residue is lsb(H)
+    ;   H = 0,
+        Residue = None
+    ),
+    join_pairs(There, Here, None, Joined).
+
+drop_below([], _, []).
+drop_below([C0-H|Here0], C, Here) :-
+    (   C0 < C
+    ->  drop_below(Here0, C, Here)
+    ;   Here = [C0-H|Here0]
+    ).
+
+%   solutions(+State, -Words): the root propagated once, then runs with a
+%   growing node limit until one ends within it (see Restarts in wdeg.py).
+solutions(State, Words) :-
+    State = st(_, _, _, _, _, _, Lengths, _, _),
+    functor(Lengths, _, N),
+    numlist_(0, N, Sites),
+    propagate(Sites, State),
+    first_limit_extra(Extra),
+    Limit is 2 * N + Extra,
+    runs(Limit, Sites, State),
+    words(State, Words).
+
+runs(Limit, Sites, State) :-
+    arg(5, State, Run),
+    nb_setarg(1, Run, Limit),
+    nb_setarg(2, Run, 0),
+    catch(fill(Sites, State), wdeg_restart, Restarted = true),
+    (   Restarted == true
+    ->  Limit1 is Limit * 3 // 2,
+        runs(Limit1, Sites, State)
+    ;   nb_setarg(1, Run, none)
+    ).
+
+words(st(Dom, _, _, _, _, _, Lengths, _, Tables), Words) :-
+    functor(Dom, _, N),
+    numlist_(0, N, Sites),
+    maplist(site_word(Dom, Lengths, Tables), Sites, Words).
+
+site_word(Dom, Lengths, Tables, S, Word) :-
+    S1 is S + 1,
+    arg(S1, Dom, D),
+    arg(S1, Lengths, L),
+    arg(L, Tables, table(Words, _, _)),
+    K is msb(D) + 1,
+    arg(K, Words, Word).
+
+%   fill(+Region, +State): fill the open sites of Region; succeeds once per
+%   fill of them.
+fill(Region, State) :-
+    arg(2, State, Open),
+    include(is_open(Open), Region, Left),
+    (   Left == []
+    ->  true
+    ;   parts(Left, State, Parts),
+        (   Parts = [_]
+        ->  branch(Left, State)
+        ;   arg(1, State, Dom),
+            Dom =.. [_|Domains],
+            AtSplit =.. [at_split|Domains],
+            chain(Parts, AtSplit, [], State)
+        )
+    ).
+
+is_open(Open, S) :-
+    S1 is S + 1,
+    arg(S1, Open, true).
+
+branch(Region, State) :-
+    choose(Region, State, S),
+    order(S, State, Candidates),
+    member(K, Candidates),
+    node(State),
+    place(S, K, State),
+    fill(Region, State).
+
+%   node(+State): count a node; past the run's limit, restart.
+node(State) :-
+    flag(cw_nodes, N, N + 1),
+    arg(5, State, Run),
+    arg(2, Run, Placed0),
+    Placed is Placed0 + 1,
+    nb_setarg(2, Run, Placed),
+    arg(1, Run, Limit),
+    (   Limit \== none,
+        Placed > Limit
+    ->  throw(wdeg_restart)
+    ;   true
+    ).
+
+dead_end :-
+    flag(cw_backtracks, B, B + 1).
+
+%   chain(+Parts, +AtSplit, +Done, +State): fill the parts one after the
+%   other; Done: the sites filled since the split, in earlier parts.  When a
+%   later part fails just after an earlier part was filled, it is tried
+%   alone once from the domains at the split; if that fails too, stop.
+chain([Head], _, _, State) :-
+    !,
+    fill(Head, State).
+chain([Head|Rest], AtSplit, Done, State) :-
+    Tried = tried(false),
+    append(Done, Head, Done1),
+    fill(Head, State),
+    Filled = filled(false),
+    (   chain(Rest, AtSplit, Done1, State),
+        nb_setarg(1, Filled, true)
+    ;   arg(1, Filled, false),
+        arg(1, Tried, false),
+        nb_setarg(1, Tried, true),
+        \+ fills_alone(Rest, AtSplit, Done1, State),
+        !,
+        fail
+    ).
+
+%   fills_alone(+Parts, +AtSplit, +Done, +State): Parts can be filled from
+%   their domains at the split, with the copies of the words Done took given
+%   back.  Nodes, weights and draws count; all else is undone.
+fills_alone(Parts, AtSplit, Done, State) :-
+    \+ \+ ( State = st(Dom, _, Left, _, _, _, Lengths, _, _),
+            append(Parts, Sites),
+            maplist(reset_domain(Dom, AtSplit), Sites),
+            maplist(give_back(Dom, Left, Lengths), Done),
+            fill(Sites, State)
+          ).
+
+reset_domain(Dom, AtSplit, S) :-
+    S1 is S + 1,
+    arg(S1, AtSplit, D),
+    setarg(S1, Dom, D).
+
+give_back(Dom, Left, Lengths, S) :-
+    S1 is S + 1,
+    arg(S1, Dom, D),
+    arg(S1, Lengths, L),
+    arg(L, Left, Counts),
+    K is msb(D) + 1,
+    arg(K, Counts, C0),
+    C is C0 + 1,
+    setarg(K, Counts, C).
+
+%   parts(+Left, +State, -Parts): the connected parts of the open sites
+%   Left, smallest first, ties to the lowest index; each part ascending.
+parts(Left, State, Parts) :-
+    State = st(Dom, Open, _, _, _, Links, _, _, _),
+    functor(Dom, _, N),
+    functor(Seen, seen, N),
+    foldl(part_from(Links, Open, Seen), Left, [], Keyed),
+    keysort(Keyed, Sorted),
+    pairs_values(Sorted, Parts).
+
+part_from(Links, Open, Seen, Start, Keyed0, Keyed) :-
+    S1 is Start + 1,
+    arg(S1, Seen, Mark),
+    (   nonvar(Mark)
+    ->  Keyed = Keyed0
+    ;   Mark = seen,
+        reach([Start], Links, Open, Seen, [Start], Part0),
+        msort(Part0, Part),
+        Part = [Lowest|_],
+        length(Part, Size),
+        Keyed = [(Size-Lowest)-Part|Keyed0]
+    ).
+
+%   reach(+Stack, +Links, +Open, !Seen, +Part0, -Part)
+reach([], _, _, _, Part, Part).
+reach([S|Stack], Links, Open, Seen, Part0, Part) :-
+    S1 is S + 1,
+    arg(S1, Links, SiteLinks),
+    foldl(reach_link(Open, Seen), SiteLinks, Stack-Part0, Stack1-Part1),
+    reach(Stack1, Links, Open, Seen, Part1, Part).
+
+reach_link(Open, Seen, l(_, T, _, _, _, _), Stack0-Part0, Stack-Part) :-
+    T1 is T + 1,
+    arg(T1, Seen, Mark),
+    (   var(Mark),
+        arg(T1, Open, true)
+    ->  Mark = seen,
+        Stack = [T|Stack0],
+        Part = [T|Part0]
+    ;   Stack = Stack0,
+        Part = Part0
+    ).
+
+                 /*******************************
+                 *            CHOICES           *
+                 *******************************/
+
+%   choose(+Region, +State, -Site): the site of smallest |D| / wdeg, ties to
+%   the first in Region.
+choose([S|Ss], State, Best) :-
+    site_measure(State, S, Size, Weight),
+    choose(Ss, State, S, Size, Weight, Best).
+
+choose([], _, Best, _, _, Best).
+choose([S|Ss], State, Best0, Size0, Weight0, Best) :-
+    site_measure(State, S, Size, Weight),
+    (   Size * Weight0 < Size0 * Weight
+    ->  choose(Ss, State, S, Size, Weight, Best)
+    ;   choose(Ss, State, Best0, Size0, Weight0, Best)
+    ).
+
+site_measure(st(Dom, Open, _, Weights, _, Links, _, _, _), S, Size, Weight) :-
+    S1 is S + 1,
+    arg(S1, Dom, D),
+    Size is popcount(D),
+    arg(S1, Links, SiteLinks),
+    open_weight(SiteLinks, Open, Weights, 0, Weight).
+
+open_weight([], _, _, W, W).
+open_weight([l(_, T, _, X, _, _)|Links], Open, Weights, W0, W) :-
+    T1 is T + 1,
+    (   arg(T1, Open, true)
+    ->  X1 is X + 1,
+        arg(X1, Weights, Wx),
+        W1 is W0 + Wx
+    ;   W1 = W0
+    ),
+    open_weight(Links, Open, Weights, W1, W).
+
+%   order(+Site, +State, -Candidates): the words of D(Site) to try, in turn:
+%   by index, rotated at a random one, the first scored/1 of them sorted by
+%   their look-ahead product (most first, stable), the rest after them.
+order(S, State, Candidates) :-
+    State = st(Dom, Open, _, _, Run, Links, Lengths, _, Tables),
+    S1 is S + 1,
+    arg(S1, Dom, D),
+    members(D, Members),
+    length(Members, Count),
+    (   Count > 1
+    ->  draw_below(Run, Count, R),
+        length(Front, R),
+        append(Front, Back, Members),
+        append(Back, Front, Rotated)
+    ;   Rotated = Members
+    ),
+    arg(S1, Links, SiteLinks),
+    looks(SiteLinks, Open, Dom, Lengths, Tables, Looks),
+    (   ( Looks == [] ; Count =:= 1 )
+    ->  Candidates = Rotated
+    ;   arg(S1, Lengths, L),
+        arg(L, Tables, table(Words, _, _)),
+        scored(Scored),
+        take_upto(Scored, Rotated, Head, Tail),
+        score(Head, Words, Looks, Keyed),
+        keysort(Keyed, Sorted),
+        pairs_values(Sorted, SortedHead),
+        append(SortedHead, Tail, Candidates)
+    ).
+
+%   draw_below(+Run, +Bound, -Value): the LCG's next draw mod Bound
+%   (crossword.pl's random_below/4), its state kept in Run.
+draw_below(Run, Bound, Value) :-
+    arg(3, Run, State0),
+    crossword:random_below(Bound, State0, State, Value),
+    nb_setarg(3, Run, State).
+
+take_upto(N, List, Head, Tail) :-
+    (   N =< 0
+    ->  Head = [],
+        Tail = List
+    ;   List = [X|Xs]
+    ->  Head = [X|Head1],
+        N1 is N - 1,
+        take_upto(N1, Xs, Head1, Tail)
+    ;   Head = [],
+        Tail = []
+    ).
+
+%   looks(+Links, +Open, +Dom, +Lengths, +Tables, -Looks): per crossing with
+%   an open site T, look(I, Pairs, DT, Memo): position I here, T's
+%   Code-Mask pairs at the crossing, D(T), and Memo an empty counts cache.
+looks([], _, _, _, _, []).
+looks([l(I, T, J, _, _, _)|Links], Open, Dom, Lengths, Tables, Looks) :-
+    T1 is T + 1,
+    (   arg(T1, Open, true)
+    ->  arg(T1, Dom, DT),
+        arg(T1, Lengths, LT),
+        arg(LT, Tables, table(_, _, Masks)),
+        J1 is J + 1,
+        arg(J1, Masks, Pairs),
+        I1 is I + 1,
+        Looks = [look(I1, Pairs, DT, counts([]))|Looks1]
+    ;   Looks = Looks1
+    ),
+    looks(Links, Open, Dom, Lengths, Tables, Looks1).
+
+%   score(+Ids, +Words, +Looks, -Keyed): NegProduct-Id per word, the product
+%   over the looks of the words of D(T) that would keep the crossing letter.
+%   The counts per letter are cached in each look's counts/1 term.
+score([], _, _, []).
+score([K|Ks], Words, Looks, [Neg-K|Keyed]) :-
+    K1 is K + 1,
+    arg(K1, Words, Word),
+    foldl(keeps(Word), Looks, 1, Product),
+    Neg is -Product,
+    score(Ks, Words, Looks, Keyed).
+
+keeps(Word, look(I, Pairs, DT, Memo), P0, P) :-
+    string_code(I, Word, Code),
+    arg(1, Memo, Seen),
+    (   memberchk(Code-Count, Seen)
+    ->  true
+    ;   (   memberchk(Code-Mask, Pairs)
+        ->  Count is popcount(DT /\ Mask)
+        ;   Count = 0
+        ),
+        setarg(1, Memo, [Code-Count|Seen])
+    ),
+    P is P0 * Count.
+
+%!  members(+Domain:integer, -Ids:list(integer)) is det.
+%
+%   The indices of the set bits of Domain, ascending.  Halves a big
+%   integer until the pieces are small, so the work stays near linear
+%   (unless there are only a few bits to take off one by one).
+
+members(Domain, Ids) :-
+    (   popcount(Domain) =< 16
+    ->  peel_members(Domain, Ids)
+    ;   members(Domain, 0, Ids, [])
+    ).
+
+%   A few words: take the lowest off, one at a time.
+peel_members(0, []) :-
+    !.
+peel_members(D, [K|Ids]) :-
+    K is lsb(D),
+    D1 is D /\ (D - 1),
+    peel_members(D1, Ids).
+
+members(0, _, Ids, Ids) :-
+    !.
+members(D, Offset, Ids, Tail) :-
+    D < 1 << 60,
+    !,
+    small_members(D, Offset, Ids, Tail).
+members(D, Offset, Ids, Tail) :-
+    Half is (msb(D) + 1) // 2,
+    Low is D /\ ((1 << Half) - 1),
+    High is D >> Half,
+    Offset1 is Offset + Half,
+    members(Low, Offset, Ids, Middle),
+    members(High, Offset1, Middle, Tail).
+
+small_members(0, _, Ids, Ids) :-
+    !.
+small_members(D, Offset, [K|Ids], Tail) :-
+    Low is lsb(D),
+    K is Offset + Low,
+    D1 is D /\ (D - 1),
+    small_members(D1, Offset, Ids, Tail).
+
+                 /*******************************
+                 *    PLACING AND PROPAGATING   *
+                 *******************************/
+
+%   place(+Site, +K, +State): put word K in Site and propagate; fails on a
+%   wipe-out.  When its last copy is placed the word leaves the other open
+%   sites of its length.
+place(S, K, State) :-
+    State = st(Dom, Open, Left, _, _, _, Lengths, ByLength, _),
+    S1 is S + 1,
+    arg(S1, Lengths, L),
+    setarg(S1, Open, false),
+    arg(L, Left, Counts),
+    K1 is K + 1,
+    arg(K1, Counts, C0),
+    C is C0 - 1,
+    setarg(K1, Counts, C),
+    Bit is 1 << K,
+    setarg(S1, Dom, Bit),
+    (   C > 0
+    ->  propagate([S], State)
+    ;   arg(L, ByLength, Same),
+        used_up(Same, K, Bit, Dom, Open, Changed),
+        propagate([S|Changed], State)
+    ).
+
+used_up([], _, _, _, _, []).
+used_up([T|Ts], K, Bit, Dom, Open, Changed) :-
+    T1 is T + 1,
+    arg(T1, Dom, D),
+    (   arg(T1, Open, true),
+        getbit(D, K) =:= 1
+    ->  D1 is D xor Bit,
+        (   D1 =:= 0
+        ->  dead_end,
+            fail
+        ;   setarg(T1, Dom, D1),
+            Changed = [T|Changed1]
+        )
+    ;   Changed = Changed1
+    ),
+    used_up(Ts, K, Bit, Dom, Open, Changed1).
+
+%   propagate(+Changed, +State): letter-level arc consistency from the
+%   Changed sites, a FIFO queue (Front, then Back reversed) of sites each
+%   queued once at a time; fails on a wipe-out, which adds 1 to the weight
+%   of the crossing that emptied the domain.
+propagate(Changed, State) :-
+    propagate(Changed, [], State).
+
+propagate([], [], _) :-
+    !.
+propagate([], Back, State) :-
+    !,
+    reverse(Back, Front),
+    propagate(Front, [], State).
+propagate([S|Front], Back0, State) :-
+    State = st(Dom, Open, _, Weights, _, Links, Lengths, _, Tables),
+    S1 is S + 1,
+    arg(S1, Links, SiteLinks),
+    arg(S1, Dom, DS),
+    (   popcount(DS) =:= 1
+    ->  arg(S1, Lengths, L),
+        arg(L, Tables, table(Words, _, _)),
+        K is msb(DS) + 1,
+        arg(K, Words, Word),
+        Source = word(Word)
+    ;   Source = domain(DS)
+    ),
+    revise_links(SiteLinks, Source, Front, Back0, Back, Dom, Open, Weights),
+    propagate(Front, Back, State).
+
+revise_links([], _, _, Back, Back, _, _, _).
+revise_links([l(I, T, _, X, Joined, There)|Links], Source, Front, Back0, Back,
+             Dom, Open, Weights) :-
+    T1 is T + 1,
+    (   arg(T1, Open, true)
+    ->  arg(T1, Dom, DT),
+        kept(Source, I, Joined, There, DT, Kept),
+        (   Kept =:= DT
+        ->  Back1 = Back0
+        ;   Kept =:= 0
+        ->  X1 is X + 1,
+            arg(X1, Weights, W0),
+            W is W0 + 1,
+            nb_setarg(X1, Weights, W),
+            dead_end,
+            fail
+        ;   setarg(T1, Dom, Kept),
+            (   ( memberchk(T, Front) ; memberchk(T, Back0) )
+            ->  Back1 = Back0
+            ;   Back1 = [T|Back0]
+            )
+        )
+    ;   Back1 = Back0
+    ),
+    revise_links(Links, Source, Front, Back1, Back, Dom, Open, Weights).
+
+%   kept(+Source, +I, +Joined, +There, +DT, -Kept): the words of DT whose
+%   letter over there is one that a word of the source has at position I
+%   here.  A source of one word has one letter there; else each letter
+%   of There that no source word has takes its words out of DT (fewer and
+%   smaller operations than the union of the allowed words).
+kept(word(Word), I, _, There, DT, Kept) :-
+    I1 is I + 1,
+    string_code(I1, Word, Code),
+    (   memberchk(Code-Mask, There)
+    ->  Kept is DT /\ Mask
+    ;   Kept = 0
+    ).
+kept(domain(DS), _, Joined, _, DT, Kept) :-
+    kept_joined(Joined, DS, DT, Kept).
+
+kept_joined([], _, Kept, Kept).
+kept_joined([Entry|Joined], DS, Kept0, Kept) :-
+    Entry = j(Here, There, Residue),
+    (   getbit(DS, Residue) =:= 1
+    ->  Kept1 = Kept0
+    ;   Lost is Kept0 /\ There,        % first: does D(T) have the letter?
+        Lost =\= 0
+    ->  Common is DS /\ Here,
+        (   Common =\= 0
+        ->  Residue1 is lsb(Common),
+            nb_setarg(3, Entry, Residue1),
+            Kept1 = Kept0
+        ;   Kept1 is Kept0 xor Lost
+        )
+    ;   Kept1 = Kept0
+    ),
+    kept_joined(Joined, DS, Kept1, Kept).

@@ -1,0 +1,143 @@
+"""wdeg in both engines: on real grids filled from a real dictionary they
+must give the same fills in the same order with the same node and dead-end
+counts, through restarts and through the probes of split regions; and the
+Prolog engine takes a dictionary over once, not once per grid."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pybridge import bridge, wdeg
+from pybridge.lexicon import load_dictionary, load_grid
+from pybridge.model import Puzzle
+from pybridge.solver import Outcome, run
+
+pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is missing")
+
+# (grid, seed): a plain fill, seeds that restart, a region probe ("alone").
+BENCH_CASES = [
+    ("g15.01", None),
+    ("g15.01", 1),
+    ("g15.01", 4),  # 2 restarts, 4 probes
+    ("g19.02", None),
+    ("g19.02", 2),  # a restart, 8 probes
+    ("g19.02", 3),
+    ("g15.04", None),  # about 2000 nodes, 4 restarts, 31 probes
+    ("g21.03", None),
+    ("g21.03", 1),
+    ("g21.03", 2),
+    ("puzzle05", None),
+    ("puzzle05", 1),
+    ("puzzle17", None),
+    ("puzzle17", 2),
+]
+
+
+def signature(outcome: Outcome) -> tuple[object, ...]:
+    grids = [s.grid for s in outcome.solutions]
+    return outcome.status, grids, outcome.stats.nodes, outcome.stats.backtracks
+
+
+def both(puzzle: Puzzle, **options: Any) -> tuple[Outcome, Outcome]:
+    python, prolog = (
+        run(puzzle, engine=e, strategy="wdeg", prove=False, **options) for e in ("python", "prolog")
+    )
+    return python, prolog
+
+
+@pytest.fixture(scope="module")
+def scowl55(shared_dir: Path) -> tuple[str, ...]:
+    return load_dictionary([shared_dir / "bench" / "dicts" / "scowl55.txt"]).words
+
+
+def bench_grid(shared_dir: Path, name: str, words: tuple[str, ...]) -> Puzzle:
+    grid = load_grid(shared_dir / "bench" / "grids" / "vanbeek" / f"{name}.txt")[0]
+    return replace(grid, words=words, mode="lexicon")
+
+
+class Events:
+    """Counts the Python engine's restarts and region probes."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.restarts = 0
+        self.probes = 0
+        node, fills_alone = wdeg.Search.node, wdeg.Search.fills_alone
+
+        def counted_node(search: wdeg.Search) -> None:
+            try:
+                node(search)
+            except wdeg.Restart:
+                self.restarts += 1
+                raise
+
+        def counted_fills_alone(search: wdeg.Search, *args: Any) -> bool:
+            self.probes += 1
+            return fills_alone(search, *args)
+
+        monkeypatch.setattr(wdeg.Search, "node", counted_node)
+        monkeypatch.setattr(wdeg.Search, "fills_alone", counted_fills_alone)
+
+
+@pytest.mark.parametrize(("name", "seed"), BENCH_CASES)
+def test_engines_agree_on_bench_grids(
+    shared_dir: Path,
+    scowl55: tuple[str, ...],
+    name: str,
+    seed: int | None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    puzzle = bench_grid(shared_dir, name, scowl55)
+    events = Events(monkeypatch)
+    python, prolog = both(puzzle, seed=seed, limit=2, timeout=120)
+    assert python.status == "solved"
+    assert len(python.solutions) == 2
+    assert signature(prolog) == signature(python)
+    if (name, seed) in (("g15.01", 4), ("g19.02", 2), ("g15.04", None)):
+        assert events.restarts > 0, "the case no longer restarts: pick another"
+    if name == "g21.03" or seed == 4:
+        assert events.probes > 0, "the case no longer probes a split: pick another"
+
+
+def synthetic_words(count: int, rng: random.Random) -> tuple[str, ...]:
+    words = ("".join(rng.choice("aeinrst") for _ in range(rng.randint(3, 5))) for _ in range(count))
+    return tuple(dict.fromkeys(words))
+
+
+def test_prolog_takes_a_dictionary_over_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    words = synthetic_words(400, random.Random(55))
+    sent = []
+    tables = bridge._tables
+    monkeypatch.setattr(bridge, "_tables", lambda w: sent.append(len(w)) or tables(w))
+    grids = [("....", "....", "....", "...."), ("...#", "....", "....", "#...")]
+    for rows in grids:
+        puzzle = Puzzle(words, rows, format="grid", mode="lexicon")
+        python, prolog = both(puzzle, limit=3)
+        assert signature(prolog) == signature(python)
+    assert sent == [len(words)]
+
+
+def test_exact_mode_with_repeated_words() -> None:
+    """A word square: each word goes across and down, so each is listed twice."""
+    puzzle = Puzzle(("bat", "are", "tea", "tea", "are", "bat"), ("...",) * 3, format="grid")
+    python, prolog = both(puzzle, limit=None)
+    assert signature(prolog) == signature(python)
+    assert [s.grid for s in python.solutions] == [("bat", "are", "tea")]
+
+
+def test_big_masks_cross_in_pieces() -> None:
+    mask = (1 << 9000) | (1 << 4096) | 5
+    text = bridge._mask(mask)
+    assert text.startswith("[")
+    assert text.count(",") == 2
+    pieces = [int(p, 16) for p in text[1:-1].split(",")]
+    value = 0
+    for piece in pieces:
+        value = (value << bridge.MASK_CHUNK) | piece
+    assert value == mask
+    assert bridge._mask(6) == "0x6"
