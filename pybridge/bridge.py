@@ -126,6 +126,13 @@ def search(
     )
 
 
+def load_dictionary(words: Sequence[str]) -> None:
+    """Send `words` to wdeg.pl now, if it does not hold them yet, so that the
+    first wdeg search with them is not charged for it (bench does this)."""
+    with _lock:
+        _dictionary(_engine(), words)
+
+
 def _dictionary(prolog: Any, words: Sequence[str]) -> int:
     """The key of `words` as wdeg.pl keeps them, loading them first if this
     Prolog thread does not have them yet (the tables go over once, not per grid)."""

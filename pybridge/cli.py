@@ -186,7 +186,8 @@ STRATEGY_HELP = (
     "search order: given (words in listed order), sorted (rare lengths first), mrv (the site "
     "with the fewest fitting words next, forward checking), ac3 (mrv after arc consistency), "
     "lcv (mrv, least constraining word first), cs50 (ac3 + lcv), cbj (mrv with "
-    "conflict-directed backjumping); given and sorted need a word "
+    "conflict-directed backjumping), wdeg (bitset domains, dom/wdeg with restarts, for big "
+    "dictionaries); given and sorted need a word "
     f"list, not --dict (default: {DEFAULT_STRATEGY}, or {DEFAULT_LEXICON_STRATEGY} with --dict)"
 )
 SEED_HELP = (

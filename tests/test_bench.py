@@ -17,7 +17,7 @@ from pybridge.lexicon import parse_grid
 
 needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is missing")
 
-# Two 5x5 grids lcv fills at once, and g23.01 whose 23-letter slot no word fits.
+# Two 5x5 grids wdeg fills at once, and g23.01 whose 23-letter slot no word fits.
 SUITE = ("g05.02", "g05.03", "g23.01")
 
 
@@ -53,7 +53,7 @@ def test_table_files_and_summary(
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("dictionary: 66400 words from ")
-    assert lines[1].split() == ["python", "lcv", "prolog", "lcv"]
+    assert lines[1].split() == ["python", "wdeg", "prolog", "wdeg"]
     assert lines[2].split() == ["grid", "size"] + ["status", "s", "nodes"] * 2
     rows = {line.split()[0]: line.split() for line in lines[3:6]}
     assert list(rows) == list(SUITE)
@@ -73,7 +73,7 @@ def test_table_files_and_summary(
     assert len(runs) == 6
     summary = report["summary"]
     assert isinstance(summary, dict)
-    assert list(summary) == ["python lcv", "prolog lcv"]
+    assert list(summary) == ["python wdeg", "prolog wdeg"]
     for column in summary.values():
         assert column["runs"] == 3
         assert column["solved"] == 2
@@ -138,7 +138,7 @@ def test_wrong_fill_is_an_error_row(
     captured = capsys.readouterr()
     assert code == 1
     assert "WRONG" in captured.out.splitlines()[3]
-    assert "WRONG g python lcv: 1-Across: made up" in captured.err
+    assert "WRONG g python wdeg: 1-Across: made up" in captured.err
 
 
 def test_tiny_grid_in_both_statuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -65,7 +65,7 @@ def test_a_word_is_used_at_most_once() -> None:
     roomy = replace(puzzle, words=("aa", "ab"))
     for engine in ("prolog", "python"):
         outcome = run(roomy, engine=engine, limit=None, prove=False)
-        assert [s.grid for s in outcome.solutions] == [("aa", "b#"), ("ab", "a#")]
+        assert sorted(s.grid for s in outcome.solutions) == [("aa", "b#"), ("ab", "a#")]
 
 
 @pytest.mark.parametrize("strategy", ["given", "sorted"])
