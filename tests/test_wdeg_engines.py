@@ -141,3 +141,11 @@ def test_big_masks_cross_in_pieces() -> None:
         value = (value << bridge.MASK_CHUNK) | piece
     assert value == mask
     assert bridge._mask(6) == "0x6"
+
+
+@pytest.mark.parametrize("rows", [("..#...", "..#..."), ("x.", ".."), ("..#..", "..#..")], ids=str)
+def test_sites_no_word_fits_end_the_same_way(rows: tuple[str, ...]) -> None:
+    # no 3-letter word; a predefined letter no word has; words too few to share
+    python, prolog = both(Puzzle(("ab", "ba", "aa"), rows, format="grid", mode="lexicon"))
+    assert signature(python) == signature(prolog)
+    assert python.status == "unsolvable"
