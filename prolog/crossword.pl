@@ -111,11 +111,18 @@ reset :-
     retractall(found(_)),
     reset_counters.
 
+%   The counters are global variables (flag/3 takes a mutex each time);
+%   count(+Name) adds one.
 reset_counters :-
-    flag(cw_nodes, _, 0),
-    flag(cw_backtracks, _, 0),
-    flag(cw_solutions, _, 0),
-    flag(cw_leaves, _, 0).
+    nb_setval(cw_nodes, 0),
+    nb_setval(cw_backtracks, 0),
+    nb_setval(cw_solutions, 0),
+    nb_setval(cw_leaves, 0).
+
+count(Name) :-
+    nb_getval(Name, N0),
+    N is N0 + 1,
+    nb_setval(Name, N).
 
 %!  load_puzzle(+Words:list(list(code)), +Sites:list(list(pair)),
 %!              +Givens:list(compound)) is det.
@@ -165,16 +172,16 @@ run(Strategy, Seed, Mode, TimeLimit, result(Status, Solutions, Count, Nodes, Bac
     seed_applies(Seed, Strategy),
     reset_counters,
     retractall(found(_)),
-    board(Board),
+    board(Board, Links),
     mode_limit(Mode, Max, Keep),
-    Collect = collect(Strategy, Seed, Board, Max, Keep),
+    Collect = collect(Strategy, Seed, Board, Links, Max, Keep),
     (   catch(within(TimeLimit, Collect), time_limit_exceeded, fail)
     ->  TimedOut = false
     ;   TimedOut = true
     ),
-    flag(cw_solutions, Count, Count),
-    flag(cw_nodes, Nodes, Nodes),
-    flag(cw_backtracks, Backtracks, Backtracks),
+    nb_getval(cw_solutions, Count),
+    nb_getval(cw_nodes, Nodes),
+    nb_getval(cw_backtracks, Backtracks),
     findall(S, found(S), Solutions),
     retractall(found(_)),
     status(TimedOut, Count, Status).
@@ -198,14 +205,15 @@ status(true, _, timeout) :- !.
 status(false, 0, unsolvable) :- !.
 status(false, _, solved).
 
-%   collect(+Strategy, +Seed, +Board, +Max, +Keep) succeeds once, after Max
-%   solutions or when the search space is exhausted.
-collect(Strategy, Seed, Board, Max, Keep) :-
-    (   search(Strategy, Seed, Board),
-        flag(cw_solutions, N0, N0+1),
+%   collect(+Strategy, +Seed, +Board, +Links, +Max, +Keep) succeeds once,
+%   after Max solutions or when the search space is exhausted.
+collect(Strategy, Seed, Board, Links, Max, Keep) :-
+    (   search(Strategy, Seed, Board, Links),
+        count(cw_solutions),
         keep_solution(Keep, Board),
         Max \== none,
-        N0 + 1 >= Max
+        nb_getval(cw_solutions, N),
+        N >= Max
     ->  true
     ;   true
     ).
@@ -216,59 +224,87 @@ keep_solution(true, Board) :-
     string_chars(String, Chars),
     assertz(found(String)).
 
-%!  board(-Board:list(list(var))) is det.
+%!  board(-Board:list(list(var)), -Links:list(pair)) is det.
 %
 %   One variable per open cell, shared by the sites through it; Board holds
 %   each site's variables in site order, predefined letters already bound.
+%   Links holds, for every site in order, I-Crossings: one x(P, T, Q) per
+%   cell it shares (position P here, Q in site T), sorted.  One keysort of
+%   every cell occurrence finds both (an assoc of the cells costs more).
 
-board(Board) :-
+board(Board, Links) :-
     findall(I-Cells, site(I, Cells), Sites),
-    pairs_values(Sites, CellLists),
-    append(CellLists, AllCells),
-    sort(AllCells, Cells),
-    maplist(cell_var, Cells, CellVars),
-    list_to_assoc(CellVars, Assoc),
-    maplist(site_vars(Assoc), CellLists, Board),
-    bind_givens(Assoc).
+    findall((R-C)-g(Char), given(R, C, Char), Givens),
+    foldl(site_entries, Sites, Board, Entries, Givens),
+    keysort(Entries, Sorted),
+    group_pairs_by_key(Sorted, ByCell),
+    foldl(cell_links, ByCell, Pairs, []),
+    msort(Pairs, SortedPairs),
+    group_pairs_by_key(SortedPairs, Grouped),
+    site_links(Sites, Grouped, Links).
 
-cell_var(Cell, Cell-_).
+%   site_entries(+I-Cells, -Vars, -Entries, ?Tail): Cell-v(I, P, Var) for
+%   each cell of site I, a fresh variable at each position P.
+site_entries(I-Cells, Vars, Entries, Tail) :-
+    cell_entries(Cells, I, 0, Vars, Entries, Tail).
 
-%   No yall lambda here: it would copy Assoc and with it the cell variables.
-site_vars(Assoc, Cells, Vars) :-
-    maplist(cell_lookup(Assoc), Cells, Vars).
+cell_entries([], _, _, [], Tail, Tail).
+cell_entries([Cell|Cells], I, P, [V|Vs], [Cell-v(I, P, V)|Entries], Tail) :-
+    P1 is P + 1,
+    cell_entries(Cells, I, P1, Vs, Entries, Tail).
 
-cell_lookup(Assoc, Cell, Var) :-
-    get_assoc(Cell, Assoc, Var).
+%   cell_links(+Cell-Occurrences, -Pairs, ?Tail): one cell's occurrences
+%   (and its predefined letter) share one value; I-x(P, T, Q) for every two
+%   sites I and T through it.
+cell_links(_-Occurrences, Pairs, Tail) :-
+    same_value(Occurrences, _),
+    foldl(occurrence_links(Occurrences), Occurrences, Pairs, Tail).
 
-bind_givens(Assoc) :-
-    findall(R-C-Char, given(R, C, Char), Givens),
-    maplist(bind_given(Assoc), Givens).
+same_value([], _).
+same_value([v(_, _, V)|Os], V) :- same_value(Os, V).
+same_value([g(V)|Os], V) :- same_value(Os, V).
 
-bind_given(Assoc, R-C-Char) :-
-    (   get_assoc(R-C, Assoc, Var)
-    ->  Var = Char
-    ;   true
-    ).
+occurrence_links(Occurrences, v(I, P, _), Pairs, Tail) :-
+    !,
+    foldl(link(I, P), Occurrences, Pairs, Tail).
+occurrence_links(_, g(_), Tail, Tail).
 
-%!  search(+Strategy, +Seed, +Board) is nondet.
+link(I, P, v(T, Q, _), [I-x(P, T, Q)|Tail], Tail) :-
+    I \== T,
+    !.
+link(_, _, _, Tail, Tail).
+
+%   site_links(+Sites, +Grouped, -Links): Grouped (by site, ascending) with
+%   an empty list for each site that crosses none.
+site_links([], _, []).
+site_links([I-_|Sites], Grouped, [I-Xs|Links]) :-
+    (   Grouped = [I-Xs0|Rest]
+    ->  Xs = Xs0
+    ;   Xs = [],
+        Rest = Grouped
+    ),
+    site_links(Sites, Rest, Links).
+
+%!  search(+Strategy, +Seed, +Board, +Links) is nondet.
 %
 %   Bind every site of Board to a listed word, each word used exactly once.
+%   Links are the sites' crossings (see board/2).
 
-search(given, _, Board) :-
+search(given, _, Board, _) :-
     findall(W, word(_, W), Words),
     numbered_sites(Board, Sites),
     place_in_order(Words, Sites).
-search(sorted, _, Board) :-
+search(sorted, _, Board, _) :-
     findall(W, word(_, W), Words0),
     length_frequency_order(Words0, Words),
     length_frequency_order(Board, Board1),
     numbered_sites(Board1, Sites),
     place_in_order(Words, Sites).
-search(Strategy, Seed, Board) :-
+search(Strategy, Seed, Board, Links) :-
     domain_strategy(Strategy, Consistency, Values),
     length(Board, NSites),
     distinct_words(Seed, NSites, Words, Counts, Draws),
-    open_sites(Board, Words, Counts, Draws, Open0),
+    open_sites(Board, Links, Words, Counts, Draws, Open0),
     consistent(Consistency, Open0, Words, Open),
     domain_search(Strategy, Open, Values, Words, Counts).
 
@@ -348,8 +384,8 @@ take_site([S|Ss], Chars, L, Prev, Pos, Rest) :-
 
 fill(Vars, Chars) :-
     (   Vars = Chars
-    ->  flag(cw_nodes, N, N+1)
-    ;   flag(cw_backtracks, B, B+1),
+    ->  count(cw_nodes)
+    ;   count(cw_backtracks),
         fail
     ).
 
@@ -423,22 +459,22 @@ random_below(Bound, State0, State, Value) :-
     prng_draw(Draw, State0, State),
     Value is Draw mod Bound.
 
-%   open_sites(+Board, +Words, +Counts, +Draws, -Open): one o(Key, Vars,
-%   Domain, Crossings) per site.  Domain lists the indices (into Words) of
-%   the words that fit, in order; Crossings lists x(I, T, J): position I of
-%   this site is position J of site T.  Key = k(DomainSize, NegCrossings,
-%   Draw, Index) orders sites: smallest domain, then most crossings, then
-%   the random draw (0 without a seed), then index.
-open_sites(Board, Words, Counts, Draws, Open) :-
-    findall(I-Cells, site(I, Cells), Sites),
-    site_crossings(Sites, Links),
+%   open_sites(+Board, +Links, +Words, +Counts, +Draws, -Open): one
+%   o(Key, Vars, Domain, Crossings, Neighbours, Length) per site.  Domain
+%   lists the indices (into Words) of the words that fit, in order;
+%   Crossings lists x(I, T, J): position I of this site is position J of
+%   site T; Neighbours is the ordered set of those T.  Key = k(DomainSize,
+%   NegCrossings, Draw, Index) orders sites: smallest domain, then most
+%   crossings, then the random draw (0 without a seed), then index.
+open_sites(Board, Links, Words, Counts, Draws, Open) :-
     ids_by_length(Words, ByLength),
     maplist(open_site(ByLength, Words, Counts), Links, Board, Draws, Open).
 
 open_site(ByLength, Words, Counts, I-Crossings, Vars, Draw,
-          o(k(Size, Neg, Draw, I), Vars, Domain, Crossings)) :-
+          o(k(Size, Neg, Draw, I), Vars, Domain, Crossings, Neighbours, L)) :-
     length(Crossings, N),
     Neg is -N,
+    crossed_sites(Crossings, Neighbours),
     length(Vars, L),
     (   memberchk(L-Ids, ByLength)
     ->  initial_domain(Vars, Ids, Words, Counts, Domain)
@@ -446,12 +482,18 @@ open_site(ByLength, Words, Counts, I-Crossings, Vars, Draw,
     ),
     length(Domain, Size).
 
+crossed_sites(Crossings, Sites) :-
+    maplist(crossed_site, Crossings, Ts),
+    sort(Ts, Sites).
+
+crossed_site(x(_, T, _), T).
+
 %   Every word still has a copy to place here, so a site with no letter yet
 %   takes every word of its length; that shortcut matters for dictionaries.
 initial_domain(Vars, Ids, Words, Counts, Domain) :-
     (   maplist(var, Vars)
     ->  Domain = Ids
-    ;   include(fits(Vars, Words, Counts), Ids, Domain)
+    ;   fitting(Ids, Vars, Words, Counts, Domain)
     ).
 
 %   ids_by_length(+Words, -ByLength): Length-Ids pairs, Ids ascending.
@@ -465,32 +507,19 @@ id_length(Chars, L-Id, Id, Next) :-
     length(Chars, L),
     Next is Id + 1.
 
-%   site_crossings(+Sites, -Links): for every site in order, I-Crossings
-%   with one x(P, T, Q) per cell it shares (position P here, Q in site T),
-%   sorted.
-site_crossings(Sites, Links) :-
-    findall(Cell-(I-P), ( member(I-Cells, Sites), nth0(P, Cells, Cell) ), Owners),
-    msort(Owners, Sorted),
-    group_pairs_by_key(Sorted, Shared),
-    findall(I-x(P, T, Q),
-            ( member(_-Os, Shared), member(I-P, Os), member(T-Q, Os), I \== T ),
-            Pairs),
-    msort(Pairs, SortedPairs),
-    group_pairs_by_key(SortedPairs, Grouped),
-    pairs_keys(Sites, Indices),
-    maplist(links_of(Grouped), Indices, Links).
-
-links_of(Grouped, I, I-Linked) :-
-    (   memberchk(I-Linked, Grouped)
-    ->  true
-    ;   Linked = []
-    ).
-
-fits(Vars, Words, Counts, Id) :-
-    arg(Id, Counts, C),
-    C > 0,
-    arg(Id, Words, Chars),
-    \+ Vars \= Chars.
+%   fitting(+Ids, +Vars, +Words, +Counts, -Fit): the words of Ids with a
+%   copy left that unify with Vars, in order (include/3 with fits/4, only
+%   without the closure calls).
+fitting([], _, _, _, []).
+fitting([Id|Ids], Vars, Words, Counts, Fit) :-
+    (   arg(Id, Counts, C),
+        C > 0,
+        arg(Id, Words, Chars),
+        \+ Vars \= Chars
+    ->  Fit = [Id|Fit1]
+    ;   Fit = Fit1
+    ),
+    fitting(Ids, Vars, Words, Counts, Fit1).
 
 %   consistent(+Consistency, +Open0, +Words, -Open): the open sites with
 %   their domains as the search starts: as they are (forward), or arc
@@ -499,14 +528,15 @@ consistent(forward, Open, _, Open).
 consistent(arcs, Open0, Words, Open) :-
     maplist(site_domain, Open0, Domains0),
     Domains =.. [domains|Domains0],
-    findall(a(X, I, Y, J), ( member(o(k(_, _, _, X), _, _, Xs), Open0),
+    findall(a(X, I, Y, J), ( member(o(k(_, _, _, X), _, _, Xs, _, _), Open0),
                              member(x(I, Y, J), Xs) ), Arcs),
     ac3(Arcs, Open0, Words, Domains),
     maplist(with_domain(Domains), Open0, Open).
 
-site_domain(o(_, _, Domain, _), Domain).
+site_domain(o(_, _, Domain, _, _, _), Domain).
 
-with_domain(Domains, o(k(_, Neg, Draw, X), Vars, _, Xs), o(k(Size, Neg, Draw, X), Vars, D, Xs)) :-
+with_domain(Domains, o(k(_, Neg, Draw, X), Vars, _, Xs, Ns, L),
+            o(k(Size, Neg, Draw, X), Vars, D, Xs, Ns, L)) :-
     X1 is X + 1,
     arg(X1, Domains, D),
     length(D, Size).
@@ -537,7 +567,7 @@ ac3([Arc|Queue], Open, Words, Domains) :-
 %   arcs_into(+X, +Open, +Queue, -Arcs): the arcs z->x along x's crossings,
 %   in their order, that are not queued already.
 arcs_into(X, Open, Queue, Arcs) :-
-    memberchk(o(k(_, _, _, X), _, _, Xs), Open),
+    memberchk(o(k(_, _, _, X), _, _, Xs, _, _), Open),
     findall(a(Z, K, X, L), ( member(x(L, Z, K), Xs),
                              \+ memberchk(a(Z, K, X, L), Queue) ), Arcs).
 
@@ -564,9 +594,9 @@ mrv([First|Others], Values, Words, Counts) :-
 %   site, with each word of its domain in turn (in Values order), then go on
 %   with the rest.
 mrv(Best, Open, Values, Words, Counts) :-
-    Best = o(k(_, _, _, I), Vars, Domain, Crossings),
+    Best = o(k(_, _, _, I), Vars, Domain, _, Neighbours, _),
     (   Domain == []
-    ->  flag(cw_backtracks, B, B+1),
+    ->  count(cw_backtracks),
         fail
     ;   true
     ),
@@ -574,11 +604,12 @@ mrv(Best, Open, Values, Words, Counts) :-
     member(Id, Ordered),
     arg(Id, Words, Chars),
     Vars = Chars,
-    flag(cw_nodes, N, N+1),
+    count(cw_nodes),
     arg(Id, Counts, C0),
     C is C0 - 1,
     setarg(Id, Counts, C),
-    next_open(Open, I, Crossings, Id, C, Words, Counts, Open1, none, Best1),
+    placed(I, Id, C, Words, Counts, Change),
+    next_open(Open, Change, Neighbours, Open1, none, Best1),
     (   Open1 == []
     ->  true
     ;   mrv(Best1, Open1, Values, Words, Counts)
@@ -586,8 +617,8 @@ mrv(Best, Open, Values, Words, Counts) :-
 
 %   value_order(+Values, +Site, +Open, +Words, -Ids): the words of Site's
 %   domain in the order they are tried.
-value_order(domain, o(_, _, Domain, _), _, _, Domain).
-value_order(least_constraining, o(_, _, Domain, Crossings), Open, Words, Ids) :-
+value_order(domain, o(_, _, Domain, _, _, _), _, _, Domain).
+value_order(least_constraining, o(_, _, Domain, Crossings, _, _), Open, Words, Ids) :-
     open_tallies(Crossings, Open, Words, Tallies),
     maplist(lcv_keyed(Tallies, Words), Domain, Keyed),
     keysort(Keyed, Sorted),
@@ -598,7 +629,7 @@ value_order(least_constraining, o(_, _, Domain, Crossings), Open, Words, Ids) :-
 %   site, the size of D(T) and Letter-Count for T's letters at the crossing.
 open_tallies([], _, _, []).
 open_tallies([x(I, T, J)|Xs], Open, Words, Tallies) :-
-    (   memberchk(o(k(_, _, _, T), _, DT, _), Open)
+    (   memberchk(o(k(_, _, _, T), _, DT, _, _, _), Open)
     ->  maplist(letter_at(J, Words), DT, Letters),
         msort(Letters, Sorted),
         clumped(Sorted, Tally),
@@ -622,17 +653,30 @@ ruled_out(Chars, t(I, Size, Tally), Cost0, Cost) :-
     ),
     Cost is Cost0 + Size - Same.
 
-%   next_open(+Open, +Filled, +Crossings, +Id, +Left, +Words, +Counts,
-%             -Open1, +Best0, -Best): one pass that drops the filled
-%   site, updates the others and picks the next best.
-next_open([], _, _, _, _, _, _, [], Best, Best).
-next_open([S0|Ss], I, Xs, Id, Left, Words, Counts, Open, Best0, Best) :-
-    (   S0 = o(k(_, _, _, I), _, _, _)
-    ->  next_open(Ss, I, Xs, Id, Left, Words, Counts, Open, Best0, Best)
-    ;   update_site(Xs, Id, Left, Words, Counts, S0, S),
+%   placed(+I, +Id, +Left, +Words, +Counts, -Change): what the search
+%   passes on after placing word Id in site I with Left copies of it still
+%   to place: u(I, Gone, Id, Words, Counts), Gone the length of Id when it
+%   is used up (only sites of that length can hold it), else none.
+placed(I, Id, Left, Words, Counts, u(I, Gone, Id, Words, Counts)) :-
+    (   Left =:= 0
+    ->  arg(Id, Words, Chars),
+        length(Chars, Gone)
+    ;   Gone = none
+    ).
+
+%   next_open(+Open, +Change, +Neighbours, -Open1, +Best0, -Best): one
+%   pass that drops the filled site, updates the others and picks the next
+%   best.  Open is in site order, so the filled site's Neighbours (an
+%   ordered set) are met in turn as the pass goes.
+next_open([], _, _, [], Best, Best).
+next_open([S0|Ss], Change, Ns0, Open, Best0, Best) :-
+    arg(1, Change, I),
+    (   arg(1, S0, k(_, _, _, I))
+    ->  next_open(Ss, Change, Ns0, Open, Best0, Best)
+    ;   update_site(Change, Ns0, Ns, S0, S),
         Open = [S|Open1],
         better_site(S, Best0, Best1),
-        next_open(Ss, I, Xs, Id, Left, Words, Counts, Open1, Best1, Best)
+        next_open(Ss, Change, Ns, Open1, Best1, Best)
     ).
 
 %   better_site(+Site, +Best0, -Best): Site if its key is smaller.
@@ -645,24 +689,34 @@ better_site(S, B0, B) :-
     ;   B = B0
     ).
 
-%   update_site(+Crossings, +Id, +Left, +Words, +Counts, +Site0, -Site):
-%   a neighbour of the filled site (one on its Crossings) has new letters,
-%   so its domain is filtered again; elsewhere only the word just used can
-%   drop out.
-update_site(Crossings, Id, Left, Words, Counts, Site0, Site) :-
-    Site0 = o(k(_, Neg, Draw, J), V, D0, Xs),
-    (   memberchk(x(_, J, _), Crossings)
-    ->  include(fits(V, Words, Counts), D0, D)
-    ;   Left =:= 0,
-        memberchk(Id, D0)
-    ->  exclude(==(Id), D0, D)
-    ;   D = D0
+%   update_site(+Change, +Neighbours0, -Neighbours, +Site0, -Site): a
+%   neighbour of the filled site has new letters, so its domain is
+%   filtered again; elsewhere only the word just used can drop out.
+%   Neighbours0 are the filled site's neighbours not yet passed.
+update_site(u(_, Gone, Id, Words, Counts), Ns0, Ns, Site0, Site) :-
+    Site0 = o(k(Size0, Neg, Draw, J), V, D0, Xs, Nbrs, L),
+    after(Ns0, J, Ns1),
+    (   Ns1 = [J|Ns]
+    ->  fitting(D0, V, Words, Counts, D),
+        length(D, Size)
+    ;   Ns = Ns1,
+        L == Gone,
+        selectchk(Id, D0, D)
+    ->  Size is Size0 - 1
+    ;   Ns = Ns1,
+        Size = Size0
     ),
-    (   D == D0
+    (   Size =:= Size0                  % a subset of D0 as long as D0 is D0
     ->  Site = Site0
-    ;   length(D, Size),
-        Site = o(k(Size, Neg, Draw, J), V, D, Xs)
+    ;   Site = o(k(Size, Neg, Draw, J), V, D, Xs, Nbrs, L)
     ).
+
+%   after(+Sites, +J, -Rest): the ordered set Sites from J on.
+after([N|Ns], J, Rest) :-
+    N < J,
+    !,
+    after(Ns, J, Rest).
+after(Ns, _, Ns).
 
 
 %   cbj(+Open, +Words, +Counts): mrv's search with conflict-directed
@@ -670,12 +724,12 @@ update_site(Crossings, Id, Left, Words, Counts, Site0, Site) :-
 %   Pruned the ordered set of depths that pruned its domain.  Copies holds
 %   per word the depths that placed a copy of it (setarg/3, undone on
 %   backtracking).  A level that finally fails leaves its conflict set in
-%   the global variable cw_conflict for its parent to read; the flag
+%   the global variable cw_conflict for its parent to read; the counter
 %   cw_leaves counts the solutions, so a level sees whether any was found
 %   below it.
 cbj([], _, _) :-
     !,
-    flag(cw_leaves, L, L+1).
+    count(cw_leaves).
 cbj(Open0, Words, Counts) :-
     functor(Counts, _, N),
     length(Empty, N),
@@ -699,12 +753,12 @@ better_entry(S-P, S0-P0, B) :-
 %   cbj_level(+Best, +Open, +W, +Depth): fill Best, the chosen site,
 %   at Depth; succeeds once per solution below.
 cbj_level(Best, Open, W, Depth) :-
-    Best = o(_, _, Domain, _)-Pruned,
+    Best = o(_, _, Domain, _, _, _)-Pruned,
     (   Domain == []
-    ->  flag(cw_backtracks, B, B+1),
+    ->  count(cw_backtracks),
         nb_setval(cw_conflict, Pruned),
         fail
-    ;   flag(cw_leaves, Before, Before),
+    ;   nb_getval(cw_leaves, Before),
         cbj_words(Domain, Best, Open, W, Depth, Before, [])
     ).
 
@@ -712,7 +766,7 @@ cbj_level(Best, Open, W, Depth) :-
 %   each word in turn; after a subtree without solutions that did not
 %   involve Depth, fail at once (the child's set stays in cw_conflict).
 cbj_words([], _-Pruned, _, _, Depth, Before, Conflicts) :-
-    flag(cw_leaves, Now, Now),
+    nb_getval(cw_leaves, Now),
     (   Now > Before                    % stay chronological after a solution
     ->  Last is Depth - 1,
         numlist_or_empty(0, Last, Set)
@@ -722,7 +776,7 @@ cbj_words([], _-Pruned, _, _, Depth, Before, Conflicts) :-
     fail.
 cbj_words([Id|Ids], Best, Open, W, Depth, Before, Conflicts) :-
     (   cbj_place(Id, Best, Open, W, Depth)
-    ;   flag(cw_leaves, Now, Now),
+    ;   nb_getval(cw_leaves, Now),
         (   Now > Before
         ->  Conflicts1 = Conflicts
         ;   nb_getval(cw_conflict, Child),
@@ -736,44 +790,48 @@ cbj_words([Id|Ids], Best, Open, W, Depth, Before, Conflicts) :-
 numlist_or_empty(Low, High, List) :-
     findall(X, between(Low, High, X), List).
 
-cbj_place(Id, o(k(_, _, _, I), Vars, _, Crossings)-_, Open, W, Depth) :-
+cbj_place(Id, o(k(_, _, _, I), Vars, _, _, Neighbours, _)-_, Open, W, Depth) :-
     W = c(Words, Counts, Copies),
     arg(Id, Words, Chars),
     Vars = Chars,
-    flag(cw_nodes, N, N+1),
+    count(cw_nodes),
     arg(Id, Counts, C0),
     C is C0 - 1,
     setarg(Id, Counts, C),
     arg(Id, Copies, Ds0),
     ord_add_element(Ds0, Depth, Ds),
     setarg(Id, Copies, Ds),
-    Change = u(I, Crossings, Id, C, Ds, Depth, Words, Counts),
-    cbj_next(Open, Change, Open1, none, Best1),
+    placed(I, Id, C, Words, Counts, Change),
+    cbj_next(Open, Change, b(C, Ds, Depth), Neighbours, Open1, none, Best1),
     (   Open1 == []
-    ->  flag(cw_leaves, L, L+1)
+    ->  count(cw_leaves)
     ;   Depth1 is Depth + 1,
         cbj_level(Best1, Open1, W, Depth1)
     ).
 
-%   cbj_next(+Open, +Change, -Open1, +Best0, -Best): next_open/10 for
-%   Site-Pruned entries.
-cbj_next([], _, [], Best, Best).
-cbj_next([E0|Es], Change, Open, Best0, Best) :-
+%   cbj_next(+Open, +Change, +Blame, +Neighbours, -Open1, +Best0, -Best):
+%   next_open/6 for Site-Pruned entries.  Blame is b(Left, Depths, Depth):
+%   the copies of the word left, the depths that placed its copies, and
+%   the depth of this placement.
+cbj_next([], _, _, _, [], Best, Best).
+cbj_next([E0|Es], Change, Blame, Ns0, Open, Best0, Best) :-
     arg(1, Change, I),
-    (   E0 = o(k(_, _, _, I), _, _, _)-_
-    ->  cbj_next(Es, Change, Open, Best0, Best)
-    ;   cbj_update(Change, E0, E),
+    (   E0 = o(k(_, _, _, I), _, _, _, _, _)-_
+    ->  cbj_next(Es, Change, Blame, Ns0, Open, Best0, Best)
+    ;   cbj_update(Change, Blame, Ns0, Ns, E0, E),
         Open = [E|Open1],
         better_entry(E, Best0, Best1),
-        cbj_next(Es, Change, Open1, Best1, Best)
+        cbj_next(Es, Change, Blame, Ns, Open1, Best1, Best)
     ).
 
-%   cbj_update(+Change, +Entry0, -Entry): update_site/7, and blame for a
-%   shrunk domain: Depth, or when the word just placed was used up and
-%   leaves the domain, every depth that placed a copy of it.
-cbj_update(u(_, Xs, Id, Left, Ds, Depth, Words, Counts), S0-P0, S-P) :-
-    update_site(Xs, Id, Left, Words, Counts, S0, S),
-    S0 = o(_, _, D0, _),
+%   cbj_update(+Change, +Blame, +Neighbours0, -Neighbours, +Entry0, -Entry):
+%   update_site/5, and blame for a shrunk domain: Depth, or when the word
+%   just placed was used up and leaves the domain, every depth that placed
+%   a copy of it.
+cbj_update(Change, b(Left, Ds, Depth), Ns0, Ns, S0-P0, S-P) :-
+    update_site(Change, Ns0, Ns, S0, S),
+    arg(3, Change, Id),
+    S0 = o(_, _, D0, _, _, _),
     (   S == S0
     ->  P = P0
     ;   Left =:= 0,
