@@ -256,6 +256,11 @@ cell_entries([Cell|Cells], I, P, [V|Vs], [Cell-v(I, P, V)|Entries], Tail) :-
 %   cell_links(+Cell-Occurrences, -Pairs, ?Tail): one cell's occurrences
 %   (and its predefined letter) share one value; I-x(P, T, Q) for every two
 %   sites I and T through it.
+cell_links(_-[v(_, _, _)], Tail, Tail) :-      % most cells: one site, no letter
+    !.
+cell_links(_-[v(I, P, V), v(T, Q, V)], [I-x(P, T, Q), T-x(Q, I, P)|Tail], Tail) :-
+    I \== T,                                   % the usual crossing
+    !.
 cell_links(_-Occurrences, Pairs, Tail) :-
     same_value(Occurrences, _),
     foldl(occurrence_links(Occurrences), Occurrences, Pairs, Tail).
