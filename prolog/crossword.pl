@@ -83,8 +83,14 @@
           [ load_puzzle/3,              % +Words, +Sites, +Givens
             run/4,                      % +Strategy, +Mode, +TimeLimit, -Result
             run/5,                      % +Strategy, +Seed, +Mode, +TimeLimit, -Result
+            solve/8,                    % +Strategy, +Seed, +Mode, +TimeLimit,
+                                        % +WordsText, +SitesText, +GivensText, -Answer
             reset/0
           ]).
+
+%   Arithmetic compiled inline: the search is mostly counting and
+%   comparing.  The flag reverts when this file is loaded.
+:- set_prolog_flag(optimise, true).
 
 :- use_module(library(apply)).
 :- use_module(library(lists)).
@@ -167,14 +173,74 @@ code_char(Code, Char) :-
 run(Strategy, Mode, TimeLimit, Result) :-
     run(Strategy, none, Mode, TimeLimit, Result).
 
-run(Strategy, Seed, Mode, TimeLimit, result(Status, Solutions, Count, Nodes, Backtracks)) :-
+run(Strategy, Seed, Mode, TimeLimit, Result) :-
+    findall(W, word(_, W), Words),
+    findall(Cells, site(_, Cells), Sites),
+    findall(g(R, C, Char), given(R, C, Char), Givens),
+    run_puzzle(p(Words, Sites, Givens), Strategy, Seed, Mode, TimeLimit, Result).
+
+%!  solve(+Strategy, +Seed, +Mode, +TimeLimit, +WordsText, +SitesText,
+%!        +GivensText, -Answer) is det.
+%
+%   run/5 in one call, for the Python bridge: the puzzle arrives as three
+%   strings, which are data and never read as terms, and nothing is
+%   asserted.  WordsText holds each word followed by a newline.  SitesText
+%   holds each site as one line of characters, two per cell, whose codes
+%   are 256 + Row and 256 + Col; GivensText three characters per
+%   predefined letter: 256 + Row, 256 + Col and the letter.  Answer is the
+%   string "Status Count Nodes Backtracks\n" followed by each solution
+%   and a newline.
+
+solve(Strategy, Seed, Mode, TimeLimit, WordsText, SitesText, GivensText, Answer) :-
+    text_lines(WordsText, WordLines),
+    maplist(string_chars, WordLines, Words),
+    text_lines(SitesText, SiteLines),
+    maplist(site_line, SiteLines, Sites),
+    string_codes(GivensText, GivenCodes),
+    given_codes(GivenCodes, Givens),
+    Puzzle = p(Words, Sites, Givens),
+    run_puzzle(Puzzle, Strategy, Seed, Mode, TimeLimit, Result),
+    Result = result(Status, Solutions, Count, Nodes, Backtracks),
+    format(string(Head), "~w ~d ~d ~d~n", [Status, Count, Nodes, Backtracks]),
+    foldl(solution_line, Solutions, Lines, []),
+    atomics_to_string([Head|Lines], Answer).
+
+%   text_lines(+Text, -Lines): the lines of Text, each ended by a newline.
+text_lines(Text, Lines) :-
+    split_string(Text, "\n", "", Parts),
+    once(append(Lines, [_], Parts)).
+
+site_line(Line, Cells) :-
+    string_codes(Line, Codes),
+    code_cells(Codes, Cells).
+
+code_cells([], []).
+code_cells([R0, C0|Codes], [R-C|Cells]) :-
+    R is R0 - 256,
+    C is C0 - 256,
+    code_cells(Codes, Cells).
+
+given_codes([], []).
+given_codes([R0, C0, Code|Codes], [g(R, C, Char)|Givens]) :-
+    R is R0 - 256,
+    C is C0 - 256,
+    char_code(Char, Code),
+    given_codes(Codes, Givens).
+
+solution_line(Solution, [Solution, "\n"|Tail], Tail).
+
+%   run_puzzle(+Puzzle, +Strategy, +Seed, +Mode, +TimeLimit, -Result):
+%   run/5 on Puzzle = p(Words, Sites, Givens): Words as char lists, Sites
+%   as lists of Row-Col cells, Givens as g(Row, Col, Char) terms.
+run_puzzle(p(Words, Sites, Givens), Strategy, Seed, Mode, TimeLimit,
+           result(Status, Solutions, Count, Nodes, Backtracks)) :-
     must_be(oneof([given, sorted, mrv, ac3, lcv, cs50, cbj]), Strategy),
     seed_applies(Seed, Strategy),
     reset_counters,
     retractall(found(_)),
-    board(Board, Links),
+    board(Sites, Givens, Board, Links),
     mode_limit(Mode, Max, Keep),
-    Collect = collect(Strategy, Seed, Board, Links, Max, Keep),
+    Collect = collect(Strategy, Seed, Words, Board, Links, Max, Keep),
     (   catch(within(TimeLimit, Collect), time_limit_exceeded, fail)
     ->  TimedOut = false
     ;   TimedOut = true
@@ -205,10 +271,10 @@ status(true, _, timeout) :- !.
 status(false, 0, unsolvable) :- !.
 status(false, _, solved).
 
-%   collect(+Strategy, +Seed, +Board, +Links, +Max, +Keep) succeeds once,
-%   after Max solutions or when the search space is exhausted.
-collect(Strategy, Seed, Board, Links, Max, Keep) :-
-    (   search(Strategy, Seed, Board, Links),
+%   collect(+Strategy, +Seed, +Words, +Board, +Links, +Max, +Keep) succeeds
+%   once, after Max solutions or when the search space is exhausted.
+collect(Strategy, Seed, Words, Board, Links, Max, Keep) :-
+    (   search(Strategy, Seed, Words, Board, Links),
         count(cw_solutions),
         keep_solution(Keep, Board),
         Max \== none,
@@ -224,7 +290,7 @@ keep_solution(true, Board) :-
     string_chars(String, Chars),
     assertz(found(String)).
 
-%!  board(-Board:list(list(var)), -Links:list(pair)) is det.
+%!  board(+Sites, +Givens, -Board:list(list(var)), -Links:list(pair)) is det.
 %
 %   One variable per open cell, shared by the sites through it; Board holds
 %   each site's variables in site order, predefined letters already bound.
@@ -232,16 +298,21 @@ keep_solution(true, Board) :-
 %   cell it shares (position P here, Q in site T), sorted.  One keysort of
 %   every cell occurrence finds both (an assoc of the cells costs more).
 
-board(Board, Links) :-
-    findall(I-Cells, site(I, Cells), Sites),
-    findall((R-C)-g(Char), given(R, C, Char), Givens),
-    foldl(site_entries, Sites, Board, Entries, Givens),
+board(SiteCells, Givens, Board, Links) :-
+    foldl(numbered, SiteCells, Sites, 0, _),
+    maplist(given_entry, Givens, GivenEntries),
+    foldl(site_entries, Sites, Board, Entries, GivenEntries),
     keysort(Entries, Sorted),
     group_pairs_by_key(Sorted, ByCell),
     foldl(cell_links, ByCell, Pairs, []),
     msort(Pairs, SortedPairs),
     group_pairs_by_key(SortedPairs, Grouped),
     site_links(Sites, Grouped, Links).
+
+numbered(Item, I-Item, I, I1) :-
+    I1 is I + 1.
+
+given_entry(g(R, C, Char), (R-C)-g(Char)).
 
 %   site_entries(+I-Cells, -Vars, -Entries, ?Tail): Cell-v(I, P, Var) for
 %   each cell of site I, a fresh variable at each position P.
@@ -290,25 +361,23 @@ site_links([I-_|Sites], Grouped, [I-Xs|Links]) :-
     ),
     site_links(Sites, Rest, Links).
 
-%!  search(+Strategy, +Seed, +Board, +Links) is nondet.
+%!  search(+Strategy, +Seed, +Words, +Board, +Links) is nondet.
 %
-%   Bind every site of Board to a listed word, each word used exactly once.
-%   Links are the sites' crossings (see board/2).
+%   Bind every site of Board to one of Words, each word used exactly once.
+%   Links are the sites' crossings (see board/4).
 
-search(given, _, Board, _) :-
-    findall(W, word(_, W), Words),
+search(given, _, Words, Board, _) :-
     numbered_sites(Board, Sites),
     place_in_order(Words, Sites).
-search(sorted, _, Board, _) :-
-    findall(W, word(_, W), Words0),
+search(sorted, _, Words0, Board, _) :-
     length_frequency_order(Words0, Words),
     length_frequency_order(Board, Board1),
     numbered_sites(Board1, Sites),
     place_in_order(Words, Sites).
-search(Strategy, Seed, Board, Links) :-
+search(Strategy, Seed, Listed, Board, Links) :-
     domain_strategy(Strategy, Consistency, Values),
     length(Board, NSites),
-    distinct_words(Seed, NSites, Words, Counts, Draws),
+    distinct_words(Listed, Seed, NSites, Words, Counts, Draws),
     open_sites(Board, Links, Words, Counts, Draws, Open0),
     consistent(Consistency, Open0, Words, Open),
     domain_search(Strategy, Open, Values, Words, Counts).
@@ -394,14 +463,14 @@ fill(Vars, Chars) :-
         fail
     ).
 
-%   distinct_words(+Seed, +NSites, -Words, -Counts, -Draws): Words is
-%   words(W1, ...) holding each distinct word once, in order of first
+%   distinct_words(+Listed, +Seed, +NSites, -Words, -Counts, -Draws): Words
+%   is words(W1, ...) holding each distinct word of Listed once, in order of first
 %   listing (shuffled with a seed); Counts is counts(C1, ...) with how many
 %   copies of each are still to be placed; Draws holds each site's random
 %   tie-break (all 0 without a seed).  Counts is updated with setarg/3,
 %   which is undone on backtracking.
-distinct_words(Seed, NSites, Words, Counts, Draws) :-
-    findall(W-I, word(I, W), Pairs),
+distinct_words(Listed, Seed, NSites, Words, Counts, Draws) :-
+    foldl(word_index, Listed, Pairs, 0, _),
     msort(Pairs, Sorted),
     group_pairs_by_key(Sorted, Groups),
     maplist(first_and_count, Groups, Keyed),
@@ -411,6 +480,9 @@ distinct_words(Seed, NSites, Words, Counts, Draws) :-
     pairs_keys_values(WordCounts, Distinct, Cs),
     Words =.. [words|Distinct],
     Counts =.. [counts|Cs].
+
+word_index(W, W-I, I, I1) :-
+    I1 is I + 1.
 
 %   Indices come sorted, so the first is where the word was first listed.
 first_and_count(W-[First|More], First-(W-N)) :-
