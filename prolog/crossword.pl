@@ -303,8 +303,7 @@ board(SiteCells, Givens, Board, Links) :-
     maplist(given_entry, Givens, GivenEntries),
     foldl(site_entries, Sites, Board, Entries, GivenEntries),
     keysort(Entries, Sorted),
-    group_pairs_by_key(Sorted, ByCell),
-    foldl(cell_links, ByCell, Pairs, []),
+    shared_cells(Sorted, Pairs, []),
     msort(Pairs, SortedPairs),
     group_pairs_by_key(SortedPairs, Grouped),
     site_links(Sites, Grouped, Links).
@@ -324,15 +323,30 @@ cell_entries([Cell|Cells], I, P, [V|Vs], [Cell-v(I, P, V)|Entries], Tail) :-
     P1 is P + 1,
     cell_entries(Cells, I, P1, Vs, Entries, Tail).
 
-%   cell_links(+Cell-Occurrences, -Pairs, ?Tail): one cell's occurrences
+%   shared_cells(+Sorted, -Pairs, ?Tail): the occurrences of each cell
 %   (and its predefined letter) share one value; I-x(P, T, Q) for every two
-%   sites I and T through it.
-cell_links(_-[v(_, _, _)], Tail, Tail) :-      % most cells: one site, no letter
-    !.
-cell_links(_-[v(I, P, V), v(T, Q, V)], [I-x(P, T, Q), T-x(Q, I, P)|Tail], Tail) :-
+%   sites I and T through it.  Most cells belong to one site and have no
+%   letter: they are passed over.
+shared_cells([], Tail, Tail).
+shared_cells([Cell-O|Es], Pairs, Tail) :-
+    (   Es = [Next-_|_],
+        Next == Cell
+    ->  same_cell(Es, Cell, Os, Rest),
+        cell_links([O|Os], Pairs, Pairs1),
+        shared_cells(Rest, Pairs1, Tail)
+    ;   shared_cells(Es, Pairs, Tail)
+    ).
+
+same_cell([Next-O|Es], Cell, [O|Os], Rest) :-
+    Next == Cell,
+    !,
+    same_cell(Es, Cell, Os, Rest).
+same_cell(Rest, _, [], Rest).
+
+cell_links([v(I, P, V), v(T, Q, V)], [I-x(P, T, Q), T-x(Q, I, P)|Tail], Tail) :-
     I \== T,                                   % the usual crossing
     !.
-cell_links(_-Occurrences, Pairs, Tail) :-
+cell_links(Occurrences, Pairs, Tail) :-
     same_value(Occurrences, _),
     foldl(occurrence_links(Occurrences), Occurrences, Pairs, Tail).
 
@@ -686,7 +700,7 @@ mrv(Best, Open, Values, Words, Counts) :-
     C is C0 - 1,
     setarg(Id, Counts, C),
     placed(I, Id, C, Words, Counts, Change),
-    next_open(Open, Change, Neighbours, Open1, none, Best1),
+    next_open(Open, Change, Neighbours, Open1, Best1),
     (   Open1 == []
     ->  true
     ;   mrv(Best1, Open1, Values, Words, Counts)
@@ -741,19 +755,36 @@ placed(I, Id, Left, Words, Counts, u(I, Gone, Id, Words, Counts)) :-
     ;   Gone = none
     ).
 
-%   next_open(+Open, +Change, +Neighbours, -Open1, +Best0, -Best): one
-%   pass that drops the filled site, updates the others and picks the next
-%   best.  Open is in site order, so the filled site's Neighbours (an
-%   ordered set) are met in turn as the pass goes.
-next_open([], _, _, [], Best, Best).
-next_open([S0|Ss], Change, Ns0, Open, Best0, Best) :-
-    arg(1, Change, I),
-    (   arg(1, S0, k(_, _, _, I))
-    ->  next_open(Ss, Change, Ns0, Open, Best0, Best)
-    ;   update_site(Change, Ns0, Ns, S0, S),
+%   next_open(+Open, +Change, +Neighbours, -Open1, -Best): one pass that
+%   drops the filled site, updates the others and picks the next best.
+next_open(Open, Change, Neighbours, Open1, Best) :-
+    Change = u(I, Gone, _, _, _),
+    next_open(Open, I, Gone, Change, Neighbours, Open1, none, k(none, 0, 0, 0), Best).
+
+%   Open is in site order, so the filled site's neighbours (the ordered set
+%   Ns0) are met in turn.  A site that is no neighbour and has another
+%   length than a used-up word stays as it is: most sites cost one clause
+%   and one comparison.  The first Key0 is above every key (an atom size).
+next_open([], _, _, _, _, [], Best, _, Best).
+next_open([S0|Ss], I, Gone, Change, Ns0, Open, Best0, Key0, Best) :-
+    S0 = o(K0, _, _, _, _, L),
+    K0 = k(_, _, _, J),
+    (   J == I
+    ->  next_open(Ss, I, Gone, Change, Ns0, Open, Best0, Key0, Best)
+    ;   (   (   Ns0 = [N|_],
+                N =< J
+            ;   L == Gone
+            )
+        ->  update_site(Change, Ns0, Ns, S0, S)
+        ;   Ns = Ns0,
+            S = S0
+        ),
         Open = [S|Open1],
-        better_site(S, Best0, Best1),
-        next_open(Ss, Change, Ns, Open1, Best1, Best)
+        S = o(K, _, _, _, _, _),
+        (   K @< Key0
+        ->  next_open(Ss, I, Gone, Change, Ns, Open1, S, K, Best)
+        ;   next_open(Ss, I, Gone, Change, Ns, Open1, Best0, Key0, Best)
+        )
     ).
 
 %   better_site(+Site, +Best0, -Best): Site if its key is smaller.
@@ -778,14 +809,23 @@ update_site(u(_, Gone, Id, Words, Counts), Ns0, Ns, Site0, Site) :-
         length(D, Size)
     ;   Ns = Ns1,
         L == Gone,
-        selectchk(Id, D0, D)
-    ->  Size is Size0 - 1
+        memberchk(Id, D0)
+    ->  without(D0, Id, D),
+        Size is Size0 - 1
     ;   Ns = Ns1,
         Size = Size0
     ),
     (   Size =:= Size0                  % a subset of D0 as long as D0 is D0
     ->  Site = Site0
     ;   Site = o(k(Size, Neg, Draw, J), V, D, Xs, Nbrs, L)
+    ).
+
+%   without(+Ids, +Id, -Rest): Ids without its one Id.
+without([Id0|Ids], Id, Rest) :-
+    (   Id0 == Id
+    ->  Rest = Ids
+    ;   Rest = [Id0|Rest1],
+        without(Ids, Id, Rest1)
     ).
 
 %   after(+Sites, +J, -Rest): the ordered set Sites from J on.
@@ -887,7 +927,7 @@ cbj_place(Id, o(k(_, _, _, I), Vars, _, _, Neighbours, _)-_, Open, W, Depth) :-
     ).
 
 %   cbj_next(+Open, +Change, +Blame, +Neighbours, -Open1, +Best0, -Best):
-%   next_open/6 for Site-Pruned entries.  Blame is b(Left, Depths, Depth):
+%   next_open/5 for Site-Pruned entries.  Blame is b(Left, Depths, Depth):
 %   the copies of the word left, the depths that placed its copies, and
 %   the depth of this placement.
 cbj_next([], _, _, _, [], Best, Best).
