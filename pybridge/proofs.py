@@ -59,13 +59,13 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pybridge import engine as python_engine
-from pybridge.model import OPEN, Cell, Puzzle
-from pybridge.sites import Site, find_crossings, find_sites
+from pybridge.model import BLOCK, OPEN, Cell, Puzzle
+from pybridge.sites import Site, find_sites
 from pybridge.solver import length_mismatch, run
 
 Layer = Literal["length", "no-fit", "hall", "propagation", "search"]
@@ -139,16 +139,48 @@ def _model(puzzle: Puzzle, sites: tuple[Site, ...]) -> _Model:
             grouped[len(word)].append(word)
     words = {n: tuple(group) for n, group in grouped.items() if group}
     copies = {n: tuple(listed[w] for w in group) for n, group in words.items()}
-    masks = {
-        n: [_letter_sets(column) for column in zip(*group, strict=True)]
-        for n, group in words.items()
-    }
+    masks = {n: _column_sets(group) for n, group in words.items()}
     candidates = tuple(_fitting(puzzle, site, masks, words) for site in sites)
+    return _Model(puzzle, sites, words, copies, masks, candidates, _around(sites))
+
+
+def _around(sites: tuple[Site, ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per site, (i, other, j) for each crossing: position i of the site is
+    position j of `other`; in the order of find_crossings' (a, i, b, j)
+    (sites.find_crossings, without its objects: this is on every solve's path)."""
+    seen: dict[Cell, tuple[int, int]] = {}
+    crossings = []
+    for s, site in enumerate(sites):
+        for i, cell in enumerate(site.cells):
+            first = seen.setdefault(cell, (s, i))
+            if first[0] != s:
+                crossings.append((*first, s, i))
+    crossings.sort()
     around: list[list[tuple[int, int, int]]] = [[] for _ in sites]
-    for crossing in find_crossings(sites):
-        around[crossing.a].append((crossing.i, crossing.b, crossing.j))
-        around[crossing.b].append((crossing.j, crossing.a, crossing.i))
-    return _Model(puzzle, sites, words, copies, masks, candidates, tuple(map(tuple, around)))
+    for a, i, b, j in crossings:
+        around[a].append((i, b, j))
+        around[b].append((j, a, i))
+    return tuple(map(tuple, around))
+
+
+# Per length, the tables by a loop over the words up to this many words, by
+# _letter_sets above (the loop is several times faster for a word list, the
+# numerals for a dictionary).
+_LOOP_WORDS = 512
+
+
+def _column_sets(group: tuple[str, ...]) -> list[dict[str, int]]:
+    """Per position of the words of `group` (all of one length), per
+    letter, the words with that letter there."""
+    if len(group) > _LOOP_WORDS:
+        return [_letter_sets(column) for column in zip(*group, strict=True)]
+    columns: list[dict[str, int]] = [{} for _ in group[0]]
+    bit = 1
+    for word in group:
+        for column, ch in zip(columns, word, strict=True):
+            column[ch] = column.get(ch, 0) | bit
+        bit <<= 1
+    return columns
 
 
 def _letter_sets(column: tuple[str, ...]) -> dict[str, int]:
@@ -170,9 +202,10 @@ def _fitting(
 ) -> int:
     """The words of `site`'s length that agree with its predefined letters."""
     fit = (1 << len(words.get(site.length, ()))) - 1
-    for k, cell in enumerate(site.cells):
-        ch = puzzle.given(cell)
-        if ch is not None and fit:  # no words of this length: no masks either
+    grid = puzzle.grid
+    for k, (r, c) in enumerate(site.cells):
+        ch = grid[r][c]
+        if ch != BLOCK and ch != OPEN and fit:  # no words of this length: no masks either
             fit &= masks[site.length][k].get(ch, 0)
     return fit
 
@@ -301,14 +334,19 @@ def _word_without_site(model: _Model) -> Proof | None:
 
 
 def _deficient(
-    model: _Model, kept: frozenset[int], domains: Mapping[int, int]
+    model: _Model,
+    kept: frozenset[int],
+    domains: Mapping[int, int],
+    lengths: Collection[int] | None = None,
 ) -> tuple[list[int], int] | None:
     """Sites of one length that between them fit fewer word copies than
-    there are sites, with the words they fit; None when every length has a
-    matching that fills all its sites."""
+    there are sites, with the words they fit; None when every length (of
+    `lengths`, if given) has a matching that fills all its sites."""
     groups: dict[int, list[int]] = defaultdict(list)
     for s in sorted(kept):
-        groups[model.sites[s].length].append(s)
+        length = model.sites[s].length
+        if lengths is None or length in lengths:
+            groups[length].append(s)
     for length, group in groups.items():
         matching = _Matching(domains, model.copies.get(length, ()))
         for s in group:
@@ -409,11 +447,16 @@ class _Propagation:
     """Letter propagation over the kept sites: a site keeps the words whose
     letter at each crossing some word left in the crossing site has there.
     It remembers why words left each site, so that a wipe-out can name the
-    sites it really depends on."""
+    sites it really depends on. It runs after the hall layer has found, on
+    the candidates of the kept sites, a matching for every length: so the
+    pigeonhole in the loop need only look again at lengths whose domains
+    shrank since (a length whose domains are as they were still has it)."""
 
     def __init__(self, model: _Model, kept: frozenset[int]) -> None:
         self.model = model
         self.kept = kept
+        self.length = {s: model.sites[s].length for s in kept}
+        self.shrunk: set[int] = set()  # lengths whose domains shrank since the last matching
         self.domains = {s: model.candidates[s] for s in kept}
         self.around = {s: [(i, t, j) for i, t, j in model.around[s] if t in kept] for s in kept}
         self.site_masks = {s: model.masks.get(model.sites[s].length, []) for s in kept}
@@ -427,9 +470,10 @@ class _Propagation:
             proof = self._arc_consistency(changed)
             if proof is not None:
                 return proof
-            found = _deficient(self.model, self.kept, self.domains)
+            found = _deficient(self.model, self.kept, self.domains, self.shrunk)
             if found is not None:
                 return self._pigeonhole(*found)
+            self.shrunk = set()
             changed = self._take_used_up()
         return None
 
@@ -453,6 +497,7 @@ class _Propagation:
                 if not removed:
                     continue
                 domains[y] &= keep
+                self.shrunk.add(self.length[y])
                 self.causes[y].append((removed, _Crossed(x, i, j)))
                 if not domains[y]:
                     return self._wipe_out(x, i, y, j, allowed, removed)
@@ -483,10 +528,11 @@ class _Propagation:
             for u in _bits(self.domains[s] & gone[n]):
                 self.causes[s].append((1 << u, _Taken(u, tuple(holders[n, u]))))
             self.domains[s] &= ~gone[n]
+            self.shrunk.add(n)
         return changed
 
     def _length(self, site: int) -> int:
-        return self.model.sites[site].length
+        return self.length[site]
 
     def _wipe_out(self, x: int, i: int, y: int, j: int, allowed: list[str], last: int) -> Proof:
         site, other = self.model.sites[y], self.model.sites[x]
