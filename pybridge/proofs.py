@@ -312,8 +312,11 @@ def _word_without_site(model: _Model) -> Proof | None:
     need not all be placed."""
     if model.lexicon:
         return None
+    groups: dict[int, list[int]] = defaultdict(list)
+    for s, site in enumerate(model.sites):
+        groups[site.length].append(s)
     for length, words in model.words.items():
-        group = [s for s, site in enumerate(model.sites) if site.length == length]
+        group = groups[length]
         placeable = 0
         for s in group:
             placeable |= model.candidates[s]
@@ -487,12 +490,13 @@ class _Propagation:
         while queue:
             x = queue.popleft()
             queued.discard(x)
+            have, letters = domains[x], masks[x]  # x's domain stays as it is here
             for i, y, j in self.around[x]:
-                allowed = [ch for ch, m in masks[x][i].items() if domains[x] & m]
                 wanted = masks[y][j]
                 keep = 0
-                for ch in allowed:
-                    keep |= wanted.get(ch, 0)
+                for ch, m in letters[i].items():
+                    if have & m:
+                        keep |= wanted.get(ch, 0)
                 removed = domains[y] & ~keep
                 if not removed:
                     continue
@@ -500,6 +504,7 @@ class _Propagation:
                 self.shrunk.add(self.length[y])
                 self.causes[y].append((removed, _Crossed(x, i, j)))
                 if not domains[y]:
+                    allowed = [ch for ch, m in letters[i].items() if have & m]
                     return self._wipe_out(x, i, y, j, allowed, removed)
                 if y not in queued:
                     queue.append(y)

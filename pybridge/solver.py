@@ -156,7 +156,8 @@ def run(
     without a search where they can show it (else only lengths are checked).
     A `seed` (an integer >= 0) shuffles the domains and breaks site ties at
     random; the same seed gives the same answer in both engines. `strategy`
-    None is default_strategy(puzzle)."""
+    None is default_strategy(puzzle). `timeout` (seconds) bounds the proofs
+    and the search together."""
     strategy = strategy or default_strategy(puzzle)
     check_strategy(puzzle, strategy)
     check_seed(strategy, seed)
@@ -171,7 +172,8 @@ def run(
         stats.seconds = time.perf_counter() - started
         return Outcome("unsolvable", [], 0 if count else None, _reason(proof), stats, proof)
     search = _prolog_search if chosen == "prolog" else _python_search
-    request = _Request(puzzle, sites, strategy, 2 if unique else limit, count, timeout, seed)
+    left = _time_left(started, timeout)  # the limit is for the whole run, proofs included
+    request = _Request(puzzle, sites, strategy, 2 if unique else limit, count, left, seed)
     status, found, n = search(request, stats)
     stats.seconds = time.perf_counter() - started
     outcome = Outcome(status, [make_solution(puzzle, sites, w) for w in found], stats=stats)
@@ -286,6 +288,17 @@ def _python_steps(
     cells = [s.cells for s in sites]
     givens = _givens(puzzle, sites)
     return python_engine.search(puzzle.words, cells, givens, strategy, counters, seed)
+
+
+# The least time a search is given when the proofs used up the limit: it
+# then stops at its first look at the clock, with status "timeout".
+_LEAST_SECONDS = 0.001
+
+
+def _time_left(started: float, timeout: float | None) -> float | None:
+    if timeout is None:
+        return None
+    return max(started + timeout - time.perf_counter(), _LEAST_SECONDS)
 
 
 def _deadline(timeout: float | None) -> float | None:
