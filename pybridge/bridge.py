@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pybridge.errors import MissingDependency
@@ -74,6 +75,7 @@ def _words_text(words: Sequence[str]) -> str:
     return "".join(word + "\n" for word in words)
 
 
+@lru_cache(maxsize=1 << 16)  # the same cells come again and again
 def _cell_text(cell: Cell) -> str:
     r, c = cell
     if not (0 <= r <= _MAX_COORDINATE and 0 <= c <= _MAX_COORDINATE):

@@ -3,6 +3,7 @@ and turning an engine's words-per-site into Solutions and an Outcome."""
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections import Counter
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pybridge import engine as python_engine
 from pybridge.errors import UsageError
-from pybridge.model import BLOCK, Cell, Placement, Puzzle, Solution
+from pybridge.model import BLOCK, OPEN, Cell, Placement, Puzzle, Solution
 from pybridge.sites import Site, find_sites
 
 if TYPE_CHECKING:
@@ -113,9 +114,20 @@ def choose_engine(engine: str | None) -> str:
     return "python"
 
 
+_LETTER = re.compile(f"[^{re.escape(BLOCK + OPEN)}]")
+
+
 def _givens(puzzle: Puzzle, sites: Sequence[Site]) -> dict[Cell, str]:
+    """The predefined letters in sites, by cell in row order."""
+    letters = {
+        (r, match.start()): match.group()
+        for r, row in enumerate(puzzle.grid)
+        for match in _LETTER.finditer(row)
+    }
+    if not letters:  # most puzzles: no need to collect the cells of the sites
+        return letters
     cells = {cell for site in sites for cell in site.cells}
-    return {cell: ch for cell in sorted(cells) if (ch := puzzle.given(cell)) is not None}
+    return {cell: ch for cell, ch in letters.items() if cell in cells}
 
 
 def make_solution(puzzle: Puzzle, sites: Sequence[Site], words: Sequence[str]) -> Solution:
@@ -124,7 +136,7 @@ def make_solution(puzzle: Puzzle, sites: Sequence[Site], words: Sequence[str]) -
     for site, word in zip(sites, words, strict=True):
         for (r, c), ch in zip(site.cells, word, strict=True):
             rows[r][c] = ch
-    grid = tuple("".join(BLOCK if ch == BLOCK else ch for ch in row) for row in rows)
+    grid = tuple(map("".join, rows))
     placements = tuple(
         Placement(s.number, s.direction, s.row, s.col, s.length, w)
         for s, w in zip(sites, words, strict=True)
