@@ -317,13 +317,12 @@ class _Domains:
 
     def update(self, s: _Open, filled: int, used: int) -> _Open:
         if filled in self.shared[s.site]:
-            domain = self.narrowed(s, filled)
-        elif self.counts[used] == 0 and self.may_hold(s.site, used) and used in s.domain:
+            domain = self.narrowed(s, filled)  # a subset: as long only if the same
+            return s if len(domain) == len(s.domain) else self.open_site(s.site, domain)
+        if self.counts[used] == 0 and self.may_hold(s.site, used) and used in s.domain:
             at = s.domain.index(used)
-            domain = s.domain[:at] + s.domain[at + 1 :]
-        else:
-            return s
-        return s if domain == s.domain else self.open_site(s.site, domain)
+            return self.open_site(s.site, s.domain[:at] + s.domain[at + 1 :])
+        return s
 
     def may_hold(self, site: int, word: int) -> bool:
         """Whether `word` has the length of `site` (domains hold no other)."""
@@ -429,10 +428,14 @@ class _Domains:
 def _crossings(sites: Sequence[Sequence[Cell]]) -> list[list[Crossing]]:
     """For each site, its crossings (i, t, j), sorted: position i of the site
     is position j of site t."""
-    owners: dict[Cell, list[tuple[int, int]]] = {}
+    first: dict[Cell, tuple[int, int]] = {}  # the first (site, position) at each cell
+    owners: dict[Cell, list[tuple[int, int]]] = {}  # every one, at cells of two or more
     for s, cells in enumerate(sites):
         for p, cell in enumerate(cells):
-            owners.setdefault(cell, []).append((s, p))
+            here = (s, p)
+            there = first.setdefault(cell, here)
+            if there is not here:
+                owners.setdefault(cell, [there]).append(here)
     crossings: list[list[Crossing]] = [[] for _ in sites]
     for shared in owners.values():
         for s, p in shared:
