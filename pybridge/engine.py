@@ -238,6 +238,8 @@ class _Domains:
         self.site_lengths = [len(cells) for cells in sites]
         self.word_lengths = [len(word) for word in self.distinct]
         self.crossings = _crossings(sites)
+        # per site, the rest of its key: most crossings, then the draw, then the index
+        self.ties = [(-len(xs), self.draws[k], k) for k, xs in enumerate(self.crossings)]
         # per site: each site it crosses -> the positions (here) of the shared cells
         self.shared: list[dict[int, list[int]]] = [{} for _ in sites]
         for s, xs in enumerate(self.crossings):
@@ -276,7 +278,7 @@ class _Domains:
         )
 
     def open_site(self, site: int, domain: tuple[int, ...]) -> _Open:
-        key = (len(domain), -len(self.crossings[site]), self.draws[site], site)
+        key = (len(domain), *self.ties[site])
         return _Open(key, domain, site)
 
     def arc_consistent(self, domains: list[tuple[int, ...]]) -> None:
@@ -335,7 +337,9 @@ class _Domains:
         gone = self.word_lengths[used] if self.counts[used] == 0 else -1
         lengths, update = self.site_lengths, self.update
         return [
-            update(s, filled, used) if s.site in neighbours or lengths[s.site] == gone else s
+            update(s, filled, used)
+            if s.site in neighbours or (lengths[s.site] == gone and used in s.domain)
+            else s
             for s in rest
         ]
 
