@@ -176,7 +176,7 @@ run(Strategy, Mode, TimeLimit, Result) :-
 run(Strategy, Seed, Mode, TimeLimit, Result) :-
     findall(W, word(_, W), Words),
     findall(Cells, site(_, Cells), Sites),
-    findall(g(R, C, Char), given(R, C, Char), Givens),
+    findall(g(R-C, Char), given(R, C, Char), Givens),
     run_puzzle(p(Words, Sites, Givens), Strategy, Seed, Mode, TimeLimit, Result).
 
 %!  solve(+Strategy, +Seed, +Mode, +TimeLimit, +WordsText, +SitesText,
@@ -186,8 +186,8 @@ run(Strategy, Seed, Mode, TimeLimit, Result) :-
 %   strings, which are data and never read as terms, and nothing is
 %   asserted.  WordsText holds each word followed by a newline.  SitesText
 %   holds each site as one line of characters, two per cell, whose codes
-%   are 256 + Row and 256 + Col; GivensText three characters per
-%   predefined letter: 256 + Row, 256 + Col and the letter.  Answer is the
+%   are 256 + Row and 256 + Col (below 65536); GivensText three characters
+%   per predefined letter: 256 + Row, 256 + Col and the letter.  Answer is the
 %   string "Status Count Nodes Backtracks\n" followed by each solution
 %   and a newline.
 
@@ -210,20 +210,21 @@ text_lines(Text, Lines) :-
     split_string(Text, "\n", "", Parts),
     once(append(Lines, [_], Parts)).
 
+%   A cell is only compared with other cells here, so it becomes one
+%   integer (a key keysort/2 orders faster than Row-Col): R0 * 65536 + C0
+%   from its two codes (each below 65536).
 site_line(Line, Cells) :-
     string_codes(Line, Codes),
     code_cells(Codes, Cells).
 
 code_cells([], []).
-code_cells([R0, C0|Codes], [R-C|Cells]) :-
-    R is R0 - 256,
-    C is C0 - 256,
+code_cells([R0, C0|Codes], [Cell|Cells]) :-
+    Cell is R0 * 65536 + C0,
     code_cells(Codes, Cells).
 
 given_codes([], []).
-given_codes([R0, C0, Code|Codes], [g(R, C, Char)|Givens]) :-
-    R is R0 - 256,
-    C is C0 - 256,
+given_codes([R0, C0, Code|Codes], [g(Cell, Char)|Givens]) :-
+    Cell is R0 * 65536 + C0,
     char_code(Char, Code),
     given_codes(Codes, Givens).
 
@@ -231,7 +232,9 @@ solution_line(Solution, [Solution, "\n"|Tail], Tail).
 
 %   run_puzzle(+Puzzle, +Strategy, +Seed, +Mode, +TimeLimit, -Result):
 %   run/5 on Puzzle = p(Words, Sites, Givens): Words as char lists, Sites
-%   as lists of Row-Col cells, Givens as g(Row, Col, Char) terms.
+%   as lists of cells, Givens as g(Cell, Char) terms.  A cell is any ground
+%   term that equals another exactly when the cells are the same (Row-Col,
+%   or one integer).
 run_puzzle(p(Words, Sites, Givens), Strategy, Seed, Mode, TimeLimit,
            result(Status, Solutions, Count, Nodes, Backtracks)) :-
     must_be(oneof([given, sorted, mrv, ac3, lcv, cs50, cbj]), Strategy),
@@ -311,7 +314,7 @@ board(SiteCells, Givens, Board, Links) :-
 numbered(Item, I-Item, I, I1) :-
     I1 is I + 1.
 
-given_entry(g(R, C, Char), (R-C)-g(Char)).
+given_entry(g(Cell, Char), Cell-g(Char)).
 
 %   site_entries(+I-Cells, -Vars, -Entries, ?Tail): Cell-v(I, P, Var) for
 %   each cell of site I, a fresh variable at each position P.
@@ -507,7 +510,7 @@ first_and_count(W-[First|More], First-(W-N)) :-
 random_order(none, NSites, Items, Items, Draws) :-
     !,
     length(Draws, NSites),
-    maplist(=(0), Draws).
+    zeros(Draws).
 random_order(Seed, NSites, Items0, Items, Draws) :-
     State0 is Seed mod 2^64,
     Slots =.. [items|Items0],
@@ -516,6 +519,10 @@ random_order(Seed, NSites, Items0, Items, Draws) :-
     shuffle_from(Last, Slots, State0, State),
     Slots =.. [_|Items],
     prng_draws(NSites, State, Draws, _).
+
+zeros([]).
+zeros([0|Zs]) :-
+    zeros(Zs).
 
 %   shuffle_from(+I, !Slots, +State0, -State): for I down to 1, swap the
 %   items at positions I and random_below(I+1) (0-based).
@@ -574,15 +581,18 @@ open_site(ByLength, Words, Counts, I-Crossings, Vars, Draw,
     length(Domain, Size).
 
 crossed_sites(Crossings, Sites) :-
-    maplist(crossed_site, Crossings, Ts),
+    crossed(Crossings, Ts),
     sort(Ts, Sites).
 
-crossed_site(x(_, T, _), T).
+crossed([], []).
+crossed([x(_, T, _)|Xs], [T|Ts]) :-
+    crossed(Xs, Ts).
 
 %   Every word still has a copy to place here, so a site with no letter yet
 %   takes every word of its length; that shortcut matters for dictionaries.
 initial_domain(Vars, Ids, Words, Counts, Domain) :-
-    (   maplist(var, Vars)
+    (   term_variables(Vars, Free),
+        same_length(Free, Vars)         % no letter yet (the cells differ)
     ->  Domain = Ids
     ;   fitting(Ids, Vars, Words, Counts, Domain)
     ).
