@@ -289,9 +289,16 @@ collect(Strategy, Seed, Words, Board, Links, Max, Keep) :-
 
 keep_solution(false, _).
 keep_solution(true, Board) :-
-    append(Board, Chars),
+    site_chars(Board, Chars),
     string_chars(String, Chars),
     assertz(found(String)).
+
+%   site_chars(+Board, -Chars): append/2, which would link must_be/2 on
+%   first use (under a time limit, where an interrupt can leave it undefined).
+site_chars([], []).
+site_chars([Vars|Sites], Chars) :-
+    append(Vars, Rest, Chars),
+    site_chars(Sites, Rest).
 
 %!  board(+Sites, +Givens, -Board:list(list(var)), -Links:list(pair)) is det.
 %
