@@ -133,15 +133,18 @@ def _givens(puzzle: Puzzle, sites: Sequence[Site]) -> dict[Cell, str]:
 def make_solution(puzzle: Puzzle, sites: Sequence[Site], words: Sequence[str]) -> Solution:
     """A Solution from the word of each site (in site order)."""
     rows = [list(row) for row in puzzle.grid]
+    placements = []
     for site, word in zip(sites, words, strict=True):
-        for (r, c), ch in zip(site.cells, word, strict=True):
-            rows[r][c] = ch
-    grid = tuple(map("".join, rows))
-    placements = tuple(
-        Placement(s.number, s.direction, s.row, s.col, s.length, w)
-        for s, w in zip(sites, words, strict=True)
-    )
-    return Solution(puzzle, grid, placements)
+        r, c, n = site.row, site.col, len(site.cells)
+        if len(word) != n:
+            raise ValueError(f"{word!r} does not fit {site.label}")
+        if site.direction == "across":
+            rows[r][c : c + n] = word  # a site is a straight run of cells
+        else:
+            for k, ch in enumerate(word):
+                rows[r + k][c] = ch
+        placements.append(Placement(site.number, site.direction, r, c, n, word))
+    return Solution(puzzle, tuple(map("".join, rows)), tuple(placements))
 
 
 def default_strategy(puzzle: Puzzle) -> str:
