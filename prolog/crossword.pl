@@ -794,10 +794,10 @@ next_open([S0|Ss], I, Gone, Change, Ns0, Open, Best0, Key0, Best) :-
     K0 = k(_, _, _, J),
     (   J == I
     ->  next_open(Ss, I, Gone, Change, Ns0, Open, Best0, Key0, Best)
-    ;   (   (   Ns0 = [N|_],
-                N =< J
-            ;   L == Gone
-            )
+    ;   (   Ns0 = [N|_],
+            N =< J
+        ->  update_site(Change, Ns0, Ns, S0, S)
+        ;   L == Gone
         ->  update_site(Change, Ns0, Ns, S0, S)
         ;   Ns = Ns0,
             S = S0
