@@ -319,12 +319,18 @@ class _Domains:
 
     def update(self, s: _Open, filled: int, used: int) -> _Open:
         if filled in self.shared[s.site]:
-            domain = self.narrowed(s, filled)  # a subset: as long only if the same
-            return s if len(domain) == len(s.domain) else self.open_site(s.site, domain)
+            return self.refiltered(s, filled)
         if self.counts[used] == 0 and self.may_hold(s.site, used) and used in s.domain:
-            at = s.domain.index(used)
-            return self.open_site(s.site, s.domain[:at] + s.domain[at + 1 :])
+            return self.without(s, used)
         return s
+
+    def refiltered(self, s: _Open, filled: int) -> _Open:
+        domain = self.narrowed(s, filled)  # a subset: as long only if the same
+        return s if len(domain) == len(s.domain) else self.open_site(s.site, domain)
+
+    def without(self, s: _Open, used: int) -> _Open:
+        at = s.domain.index(used)
+        return self.open_site(s.site, s.domain[:at] + s.domain[at + 1 :])
 
     def may_hold(self, site: int, word: int) -> bool:
         """Whether `word` has the length of `site` (domains hold no other)."""
@@ -335,10 +341,12 @@ class _Domains:
         crossing `filled` nor of the length of a used-up word) stay as they are."""
         neighbours = self.shared[filled]
         gone = self.word_lengths[used] if self.counts[used] == 0 else -1
-        lengths, update = self.site_lengths, self.update
+        lengths, refiltered, without = self.site_lengths, self.refiltered, self.without
         return [
-            update(s, filled, used)
-            if s.site in neighbours or (lengths[s.site] == gone and used in s.domain)
+            refiltered(s, filled)
+            if s.site in neighbours
+            else without(s, used)
+            if lengths[s.site] == gone and used in s.domain
             else s
             for s in rest
         ]
