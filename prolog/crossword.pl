@@ -90,8 +90,20 @@
           [ load_puzzle/3,              % +Words, +Sites, +Givens
             run/4,                      % +Strategy, +Mode, +TimeLimit, -Result
             run/5,                      % +Strategy, +Seed, +Mode, +TimeLimit, -Result
+            solve/8,                    % +Strategy, +Seed, +Mode, +TimeLimit,
+                                        % +WordsText, +SitesText, +GivensText, -Answer
             reset/0
           ]).
+
+%   Arithmetic compiled inline: the search is mostly counting and
+%   comparing.  The flag reverts when this file is loaded.
+:- set_prolog_flag(optimise, true).
+
+%   A search of a small puzzle builds a few hundred kilobytes that are all
+%   freed when it returns; with the default free space (256 cells) nearly
+%   every search of a P-99 puzzle ran the garbage collector, a tenth of its
+%   time.  A megabyte of room (in the loading thread) spares that.
+:- set_prolog_stack(global, min_free(131072)).
 
 :- use_module(library(apply)).
 :- use_module(library(lists)).
@@ -119,11 +131,18 @@ reset :-
     retractall(found(_)),
     reset_counters.
 
+%   The counters are global variables (flag/3 takes a mutex each time);
+%   count(+Name) adds one.
 reset_counters :-
-    flag(cw_nodes, _, 0),
-    flag(cw_backtracks, _, 0),
-    flag(cw_solutions, _, 0),
-    flag(cw_leaves, _, 0).
+    nb_setval(cw_nodes, 0),
+    nb_setval(cw_backtracks, 0),
+    nb_setval(cw_solutions, 0),
+    nb_setval(cw_leaves, 0).
+
+count(Name) :-
+    nb_getval(Name, N0),
+    N is N0 + 1,
+    nb_setval(Name, N).
 
 %!  load_puzzle(+Words:list(list(code)), +Sites:list(list(pair)),
 %!              +Givens:list(compound)) is det.
@@ -171,24 +190,94 @@ code_char(Code, Char) :-
 run(Strategy, Mode, TimeLimit, Result) :-
     run(Strategy, none, Mode, TimeLimit, Result).
 
-run(Strategy, Seed, Mode, TimeLimit, result(Status, Solutions, Count, Nodes, Backtracks)) :-
+run(Strategy, Seed, Mode, TimeLimit, Result) :-
+    findall(W, word(_, W), Words),
+    findall(Cells, site(_, Cells), Sites),
+    findall(g(R-C, Char), given(R, C, Char), Givens),
+    run_puzzle(p(Words, Sites, Givens), Strategy, Seed, Mode, TimeLimit, Result).
+
+%!  solve(+Strategy, +Seed, +Mode, +TimeLimit, +WordsText, +SitesText,
+%!        +GivensText, -Answer) is det.
+%
+%   run/5 in one call, for the Python bridge: the puzzle arrives as three
+%   strings, which are data and never read as terms, and nothing is
+%   asserted.  WordsText holds each word followed by a newline.  SitesText
+%   holds each site as one line of characters, two per cell, whose codes
+%   are 256 + Row and 256 + Col (below 65536); GivensText three characters
+%   per predefined letter: 256 + Row, 256 + Col and the letter.  Answer is the
+%   string "Status Count Nodes Backtracks\n" followed by each solution
+%   and a newline.
+
+solve(Strategy, Seed, Mode, TimeLimit, WordsText, SitesText, GivensText, Answer) :-
+    text_lines(WordsText, WordLines),
+    maplist(string_chars, WordLines, Words),
+    text_lines(SitesText, SiteLines),
+    maplist(site_line, SiteLines, Sites),
+    string_codes(GivensText, GivenCodes),
+    given_codes(GivenCodes, Givens),
+    Puzzle = p(Words, Sites, Givens),
+    run_puzzle(Puzzle, Strategy, Seed, Mode, TimeLimit, Result),
+    Result = result(Status, Solutions, Count, Nodes, Backtracks),
+    format(string(Head), "~w ~d ~d ~d~n", [Status, Count, Nodes, Backtracks]),
+    foldl(solution_line, Solutions, Lines, []),
+    atomics_to_string([Head|Lines], Answer).
+
+%   text_lines(+Text, -Lines): the lines of Text, each ended by a newline.
+text_lines(Text, Lines) :-
+    split_string(Text, "\n", "", Parts),
+    once(append(Lines, [_], Parts)).
+
+%   A cell is only compared with other cells here, so it becomes one
+%   integer (a key keysort/2 orders faster than Row-Col): R0 * 65536 + C0
+%   from its two codes (each below 65536).
+site_line(Line, Cells) :-
+    string_codes(Line, Codes),
+    code_cells(Codes, Cells).
+
+code_cells([], []).
+code_cells([R0, C0|Codes], [Cell|Cells]) :-
+    Cell is R0 * 65536 + C0,
+    code_cells(Codes, Cells).
+
+given_codes([], []).
+given_codes([R0, C0, Code|Codes], [g(Cell, Char)|Givens]) :-
+    Cell is R0 * 65536 + C0,
+    char_code(Char, Code),
+    given_codes(Codes, Givens).
+
+solution_line(Solution, [Solution, "\n"|Tail], Tail).
+
+%   run_puzzle(+Puzzle, +Strategy, +Seed, +Mode, +TimeLimit, -Result):
+%   run/5 on Puzzle = p(Words, Sites, Givens): Words as char lists, Sites
+%   as lists of cells, Givens as g(Cell, Char) terms.  A cell is any ground
+%   term that equals another exactly when the cells are the same (Row-Col,
+%   or one integer).
+run_puzzle(p(Words, Sites, Givens), Strategy, Seed, Mode, TimeLimit,
+           result(Status, Solutions, Count, Nodes, Backtracks)) :-
     known_strategy(Strategy),
     seed_applies(Seed, Strategy),
     reset_counters,
     retractall(found(_)),
-    board(Board),
+    board(Sites, Givens, Board, Links),
     mode_limit(Mode, Max, Keep),
-    Collect = collect(Strategy, Seed, Board, Max, Keep),
+    listed(Strategy, p(Words, Sites, Givens), Listed),
+    Collect = collect(Strategy, Seed, Listed, Board, Links, Max, Keep),
     (   catch(within(TimeLimit, Collect), time_limit_exceeded, fail)
     ->  TimedOut = false
     ;   TimedOut = true
     ),
-    flag(cw_solutions, Count, Count),
-    flag(cw_nodes, Nodes, Nodes),
-    flag(cw_backtracks, Backtracks, Backtracks),
+    nb_getval(cw_solutions, Count),
+    nb_getval(cw_nodes, Nodes),
+    nb_getval(cw_backtracks, Backtracks),
     findall(S, found(S), Solutions),
     retractall(found(_)),
     status(TimedOut, Count, Status).
+
+%   What a strategy reads of the puzzle besides the board: wdeg its sites
+%   and letters (its words are the dictionary it was given), the others the
+%   listed words.
+listed(wdeg(_), p(_, Sites, Givens), Sites-Givens) :- !.
+listed(_, p(Words, _, _), Words).
 
 known_strategy(wdeg(Key)) :-
     !,
@@ -219,83 +308,140 @@ status(true, _, timeout) :- !.
 status(false, 0, unsolvable) :- !.
 status(false, _, solved).
 
-%   collect(+Strategy, +Seed, +Board, +Max, +Keep) succeeds once, after Max
-%   solutions or when the search space is exhausted.
-collect(Strategy, Seed, Board, Max, Keep) :-
-    (   search(Strategy, Seed, Board),
-        flag(cw_solutions, N0, N0+1),
+%   collect(+Strategy, +Seed, +Words, +Board, +Links, +Max, +Keep) succeeds
+%   once, after Max solutions or when the search space is exhausted.
+collect(Strategy, Seed, Words, Board, Links, Max, Keep) :-
+    (   search(Strategy, Seed, Words, Board, Links),
+        count(cw_solutions),
         keep_solution(Keep, Board),
         Max \== none,
-        N0 + 1 >= Max
+        nb_getval(cw_solutions, N),
+        N >= Max
     ->  true
     ;   true
     ).
 
 keep_solution(false, _).
 keep_solution(true, Board) :-
-    append(Board, Chars),
+    site_chars(Board, Chars),
     string_chars(String, Chars),
     assertz(found(String)).
 
-%!  board(-Board:list(list(var))) is det.
+%   site_chars(+Board, -Chars): append/2, which would link must_be/2 on
+%   first use (under a time limit, where an interrupt can leave it undefined).
+site_chars([], []).
+site_chars([Vars|Sites], Chars) :-
+    append(Vars, Rest, Chars),
+    site_chars(Sites, Rest).
+
+%!  board(+Sites, +Givens, -Board:list(list(var)), -Links:list(pair)) is det.
 %
 %   One variable per open cell, shared by the sites through it; Board holds
 %   each site's variables in site order, predefined letters already bound.
+%   Links holds, for every site in order, I-Crossings: one x(P, T, Q) per
+%   cell it shares (position P here, Q in site T), sorted.  One keysort of
+%   every cell occurrence finds both (an assoc of the cells costs more).
 
-board(Board) :-
-    findall(I-Cells, site(I, Cells), Sites),
-    pairs_values(Sites, CellLists),
-    append(CellLists, AllCells),
-    sort(AllCells, Cells),
-    maplist(cell_var, Cells, CellVars),
-    list_to_assoc(CellVars, Assoc),
-    maplist(site_vars(Assoc), CellLists, Board),
-    bind_givens(Assoc).
+board(SiteCells, Givens, Board, Links) :-
+    foldl(numbered, SiteCells, Sites, 0, _),
+    maplist(given_entry, Givens, GivenEntries),
+    foldl(site_entries, Sites, Board, Entries, GivenEntries),
+    keysort(Entries, Sorted),
+    shared_cells(Sorted, Pairs, []),
+    msort(Pairs, SortedPairs),
+    group_pairs_by_key(SortedPairs, Grouped),
+    site_links(Sites, Grouped, Links).
 
-cell_var(Cell, Cell-_).
+numbered(Item, I-Item, I, I1) :-
+    I1 is I + 1.
 
-%   No yall lambda here: it would copy Assoc and with it the cell variables.
-site_vars(Assoc, Cells, Vars) :-
-    maplist(cell_lookup(Assoc), Cells, Vars).
+given_entry(g(Cell, Char), Cell-g(Char)).
 
-cell_lookup(Assoc, Cell, Var) :-
-    get_assoc(Cell, Assoc, Var).
+%   site_entries(+I-Cells, -Vars, -Entries, ?Tail): Cell-v(I, P, Var) for
+%   each cell of site I, a fresh variable at each position P.
+site_entries(I-Cells, Vars, Entries, Tail) :-
+    cell_entries(Cells, I, 0, Vars, Entries, Tail).
 
-bind_givens(Assoc) :-
-    findall(R-C-Char, given(R, C, Char), Givens),
-    maplist(bind_given(Assoc), Givens).
+cell_entries([], _, _, [], Tail, Tail).
+cell_entries([Cell|Cells], I, P, [V|Vs], [Cell-v(I, P, V)|Entries], Tail) :-
+    P1 is P + 1,
+    cell_entries(Cells, I, P1, Vs, Entries, Tail).
 
-bind_given(Assoc, R-C-Char) :-
-    (   get_assoc(R-C, Assoc, Var)
-    ->  Var = Char
-    ;   true
+%   shared_cells(+Sorted, -Pairs, ?Tail): the occurrences of each cell
+%   (and its predefined letter) share one value; I-x(P, T, Q) for every two
+%   sites I and T through it.  Most cells belong to one site and have no
+%   letter: they are passed over.
+shared_cells([], Tail, Tail).
+shared_cells([Cell-O|Es], Pairs, Tail) :-
+    (   Es = [Next-_|_],
+        Next == Cell
+    ->  same_cell(Es, Cell, Os, Rest),
+        cell_links([O|Os], Pairs, Pairs1),
+        shared_cells(Rest, Pairs1, Tail)
+    ;   shared_cells(Es, Pairs, Tail)
     ).
 
-%!  search(+Strategy, +Seed, +Board) is nondet.
-%
-%   Bind every site of Board to a listed word, each word used exactly once.
+same_cell([Next-O|Es], Cell, [O|Os], Rest) :-
+    Next == Cell,
+    !,
+    same_cell(Es, Cell, Os, Rest).
+same_cell(Rest, _, [], Rest).
 
-search(given, _, Board) :-
-    findall(W, word(_, W), Words),
+cell_links([v(I, P, V), v(T, Q, V)], [I-x(P, T, Q), T-x(Q, I, P)|Tail], Tail) :-
+    I \== T,                                   % the usual crossing
+    !.
+cell_links(Occurrences, Pairs, Tail) :-
+    same_value(Occurrences, _),
+    foldl(occurrence_links(Occurrences), Occurrences, Pairs, Tail).
+
+same_value([], _).
+same_value([v(_, _, V)|Os], V) :- same_value(Os, V).
+same_value([g(V)|Os], V) :- same_value(Os, V).
+
+occurrence_links(Occurrences, v(I, P, _), Pairs, Tail) :-
+    !,
+    foldl(link(I, P), Occurrences, Pairs, Tail).
+occurrence_links(_, g(_), Tail, Tail).
+
+link(I, P, v(T, Q, _), [I-x(P, T, Q)|Tail], Tail) :-
+    I \== T,
+    !.
+link(_, _, _, Tail, Tail).
+
+%   site_links(+Sites, +Grouped, -Links): Grouped (by site, ascending) with
+%   an empty list for each site that crosses none.
+site_links([], _, []).
+site_links([I-_|Sites], Grouped, [I-Xs|Links]) :-
+    (   Grouped = [I-Xs0|Rest]
+    ->  Xs = Xs0
+    ;   Xs = [],
+        Rest = Grouped
+    ),
+    site_links(Sites, Rest, Links).
+
+%!  search(+Strategy, +Seed, +Words, +Board, +Links) is nondet.
+%
+%   Bind every site of Board to one of Words, each word used exactly once.
+%   Links are the sites' crossings (see board/4).
+
+search(given, _, Words, Board, _) :-
     numbered_sites(Board, Sites),
     place_in_order(Words, Sites).
-search(sorted, _, Board) :-
-    findall(W, word(_, W), Words0),
+search(sorted, _, Words0, Board, _) :-
     length_frequency_order(Words0, Words),
     length_frequency_order(Board, Board1),
     numbered_sites(Board1, Sites),
     place_in_order(Words, Sites).
-search(wdeg(Key), Seed, Board) :-
+search(wdeg(Key), Seed, Sites-Givens, Board, _) :-
     !,
-    findall(Cells, site(_, Cells), Sites),
-    findall(R-C-Code, ( given(R, C, Char), char_code(Char, Code) ), Givens),
-    fills(Key, Seed, Sites, Givens, Words),
+    findall(Cell-Code, ( member(g(Cell, Char), Givens), char_code(Char, Code) ), Letters),
+    fills(Key, Seed, Sites, Letters, Words),
     maplist(word_vars, Words, Board).
-search(Strategy, Seed, Board) :-
+search(Strategy, Seed, Listed, Board, Links) :-
     domain_strategy(Strategy, Consistency, Values),
     length(Board, NSites),
-    distinct_words(Seed, NSites, Words, Counts, Draws),
-    open_sites(Board, Words, Counts, Draws, Open0),
+    distinct_words(Listed, Seed, NSites, Words, Counts, Draws),
+    open_sites(Board, Links, Words, Counts, Draws, Open0),
     consistent(Consistency, Open0, Words, Open),
     domain_search(Strategy, Open, Values, Words, Counts).
 
@@ -378,19 +524,19 @@ take_site([S|Ss], Chars, L, Prev, Pos, Rest) :-
 
 fill(Vars, Chars) :-
     (   Vars = Chars
-    ->  flag(cw_nodes, N, N+1)
-    ;   flag(cw_backtracks, B, B+1),
+    ->  count(cw_nodes)
+    ;   count(cw_backtracks),
         fail
     ).
 
-%   distinct_words(+Seed, +NSites, -Words, -Counts, -Draws): Words is
-%   words(W1, ...) holding each distinct word once, in order of first
+%   distinct_words(+Listed, +Seed, +NSites, -Words, -Counts, -Draws): Words
+%   is words(W1, ...) holding each distinct word of Listed once, in order of first
 %   listing (shuffled with a seed); Counts is counts(C1, ...) with how many
 %   copies of each are still to be placed; Draws holds each site's random
 %   tie-break (all 0 without a seed).  Counts is updated with setarg/3,
 %   which is undone on backtracking.
-distinct_words(Seed, NSites, Words, Counts, Draws) :-
-    findall(W-I, word(I, W), Pairs),
+distinct_words(Listed, Seed, NSites, Words, Counts, Draws) :-
+    foldl(word_index, Listed, Pairs, 0, _),
     msort(Pairs, Sorted),
     group_pairs_by_key(Sorted, Groups),
     maplist(first_and_count, Groups, Keyed),
@@ -401,6 +547,9 @@ distinct_words(Seed, NSites, Words, Counts, Draws) :-
     Words =.. [words|Distinct],
     Counts =.. [counts|Cs].
 
+word_index(W, W-I, I, I1) :-
+    I1 is I + 1.
+
 %   Indices come sorted, so the first is where the word was first listed.
 first_and_count(W-[First|More], First-(W-N)) :-
     length([First|More], N).
@@ -410,7 +559,7 @@ first_and_count(W-[First|More], First-(W-N)) :-
 random_order(none, NSites, Items, Items, Draws) :-
     !,
     length(Draws, NSites),
-    maplist(=(0), Draws).
+    zeros(Draws).
 random_order(Seed, NSites, Items0, Items, Draws) :-
     State0 is Seed mod 2^64,
     Slots =.. [items|Items0],
@@ -419,6 +568,10 @@ random_order(Seed, NSites, Items0, Items, Draws) :-
     shuffle_from(Last, Slots, State0, State),
     Slots =.. [_|Items],
     prng_draws(NSites, State, Draws, _).
+
+zeros([]).
+zeros([0|Zs]) :-
+    zeros(Zs).
 
 %   shuffle_from(+I, !Slots, +State0, -State): for I down to 1, swap the
 %   items at positions I and random_below(I+1) (0-based).
@@ -453,22 +606,22 @@ random_below(Bound, State0, State, Value) :-
     prng_draw(Draw, State0, State),
     Value is Draw mod Bound.
 
-%   open_sites(+Board, +Words, +Counts, +Draws, -Open): one o(Key, Vars,
-%   Domain, Crossings) per site.  Domain lists the indices (into Words) of
-%   the words that fit, in order; Crossings lists x(I, T, J): position I of
-%   this site is position J of site T.  Key = k(DomainSize, NegCrossings,
-%   Draw, Index) orders sites: smallest domain, then most crossings, then
-%   the random draw (0 without a seed), then index.
-open_sites(Board, Words, Counts, Draws, Open) :-
-    findall(I-Cells, site(I, Cells), Sites),
-    site_crossings(Sites, Links),
+%   open_sites(+Board, +Links, +Words, +Counts, +Draws, -Open): one
+%   o(Key, Vars, Domain, Crossings, Neighbours, Length) per site.  Domain
+%   lists the indices (into Words) of the words that fit, in order;
+%   Crossings lists x(I, T, J): position I of this site is position J of
+%   site T; Neighbours is the ordered set of those T.  Key = k(DomainSize,
+%   NegCrossings, Draw, Index) orders sites: smallest domain, then most
+%   crossings, then the random draw (0 without a seed), then index.
+open_sites(Board, Links, Words, Counts, Draws, Open) :-
     ids_by_length(Words, ByLength),
     maplist(open_site(ByLength, Words, Counts), Links, Board, Draws, Open).
 
 open_site(ByLength, Words, Counts, I-Crossings, Vars, Draw,
-          o(k(Size, Neg, Draw, I), Vars, Domain, Crossings)) :-
+          o(k(Size, Neg, Draw, I), Vars, Domain, Crossings, Neighbours, L)) :-
     length(Crossings, N),
     Neg is -N,
+    crossed_sites(Crossings, Neighbours),
     length(Vars, L),
     (   memberchk(L-Ids, ByLength)
     ->  initial_domain(Vars, Ids, Words, Counts, Domain)
@@ -476,12 +629,21 @@ open_site(ByLength, Words, Counts, I-Crossings, Vars, Draw,
     ),
     length(Domain, Size).
 
+crossed_sites(Crossings, Sites) :-
+    crossed(Crossings, Ts),
+    sort(Ts, Sites).
+
+crossed([], []).
+crossed([x(_, T, _)|Xs], [T|Ts]) :-
+    crossed(Xs, Ts).
+
 %   Every word still has a copy to place here, so a site with no letter yet
 %   takes every word of its length; that shortcut matters for dictionaries.
 initial_domain(Vars, Ids, Words, Counts, Domain) :-
-    (   maplist(var, Vars)
+    (   term_variables(Vars, Free),
+        same_length(Free, Vars)         % no letter yet (the cells differ)
     ->  Domain = Ids
-    ;   include(fits(Vars, Words, Counts), Ids, Domain)
+    ;   fitting(Ids, Vars, Words, Counts, Domain)
     ).
 
 %   ids_by_length(+Words, -ByLength): Length-Ids pairs, Ids ascending.
@@ -495,32 +657,19 @@ id_length(Chars, L-Id, Id, Next) :-
     length(Chars, L),
     Next is Id + 1.
 
-%   site_crossings(+Sites, -Links): for every site in order, I-Crossings
-%   with one x(P, T, Q) per cell it shares (position P here, Q in site T),
-%   sorted.
-site_crossings(Sites, Links) :-
-    findall(Cell-(I-P), ( member(I-Cells, Sites), nth0(P, Cells, Cell) ), Owners),
-    msort(Owners, Sorted),
-    group_pairs_by_key(Sorted, Shared),
-    findall(I-x(P, T, Q),
-            ( member(_-Os, Shared), member(I-P, Os), member(T-Q, Os), I \== T ),
-            Pairs),
-    msort(Pairs, SortedPairs),
-    group_pairs_by_key(SortedPairs, Grouped),
-    pairs_keys(Sites, Indices),
-    maplist(links_of(Grouped), Indices, Links).
-
-links_of(Grouped, I, I-Linked) :-
-    (   memberchk(I-Linked, Grouped)
-    ->  true
-    ;   Linked = []
-    ).
-
-fits(Vars, Words, Counts, Id) :-
-    arg(Id, Counts, C),
-    C > 0,
-    arg(Id, Words, Chars),
-    \+ Vars \= Chars.
+%   fitting(+Ids, +Vars, +Words, +Counts, -Fit): the words of Ids with a
+%   copy left that unify with Vars, in order (include/3 with fits/4, only
+%   without the closure calls).
+fitting([], _, _, _, []).
+fitting([Id|Ids], Vars, Words, Counts, Fit) :-
+    (   arg(Id, Counts, C),
+        C > 0,
+        arg(Id, Words, Chars),
+        \+ Vars \= Chars
+    ->  Fit = [Id|Fit1]
+    ;   Fit = Fit1
+    ),
+    fitting(Ids, Vars, Words, Counts, Fit1).
 
 %   consistent(+Consistency, +Open0, +Words, -Open): the open sites with
 %   their domains as the search starts: as they are (forward), or arc
@@ -529,14 +678,15 @@ consistent(forward, Open, _, Open).
 consistent(arcs, Open0, Words, Open) :-
     maplist(site_domain, Open0, Domains0),
     Domains =.. [domains|Domains0],
-    findall(a(X, I, Y, J), ( member(o(k(_, _, _, X), _, _, Xs), Open0),
+    findall(a(X, I, Y, J), ( member(o(k(_, _, _, X), _, _, Xs, _, _), Open0),
                              member(x(I, Y, J), Xs) ), Arcs),
     ac3(Arcs, Open0, Words, Domains),
     maplist(with_domain(Domains), Open0, Open).
 
-site_domain(o(_, _, Domain, _), Domain).
+site_domain(o(_, _, Domain, _, _, _), Domain).
 
-with_domain(Domains, o(k(_, Neg, Draw, X), Vars, _, Xs), o(k(Size, Neg, Draw, X), Vars, D, Xs)) :-
+with_domain(Domains, o(k(_, Neg, Draw, X), Vars, _, Xs, Ns, L),
+            o(k(Size, Neg, Draw, X), Vars, D, Xs, Ns, L)) :-
     X1 is X + 1,
     arg(X1, Domains, D),
     length(D, Size).
@@ -567,7 +717,7 @@ ac3([Arc|Queue], Open, Words, Domains) :-
 %   arcs_into(+X, +Open, +Queue, -Arcs): the arcs z->x along x's crossings,
 %   in their order, that are not queued already.
 arcs_into(X, Open, Queue, Arcs) :-
-    memberchk(o(k(_, _, _, X), _, _, Xs), Open),
+    memberchk(o(k(_, _, _, X), _, _, Xs, _, _), Open),
     findall(a(Z, K, X, L), ( member(x(L, Z, K), Xs),
                              \+ memberchk(a(Z, K, X, L), Queue) ), Arcs).
 
@@ -594,9 +744,9 @@ mrv([First|Others], Values, Words, Counts) :-
 %   site, with each word of its domain in turn (in Values order), then go on
 %   with the rest.
 mrv(Best, Open, Values, Words, Counts) :-
-    Best = o(k(_, _, _, I), Vars, Domain, Crossings),
+    Best = o(k(_, _, _, I), Vars, Domain, _, Neighbours, _),
     (   Domain == []
-    ->  flag(cw_backtracks, B, B+1),
+    ->  count(cw_backtracks),
         fail
     ;   true
     ),
@@ -604,11 +754,12 @@ mrv(Best, Open, Values, Words, Counts) :-
     member(Id, Ordered),
     arg(Id, Words, Chars),
     Vars = Chars,
-    flag(cw_nodes, N, N+1),
+    count(cw_nodes),
     arg(Id, Counts, C0),
     C is C0 - 1,
     setarg(Id, Counts, C),
-    next_open(Open, I, Crossings, Id, C, Words, Counts, Open1, none, Best1),
+    placed(I, Id, C, Words, Counts, Change),
+    next_open(Open, Change, Neighbours, Open1, Best1),
     (   Open1 == []
     ->  true
     ;   mrv(Best1, Open1, Values, Words, Counts)
@@ -616,8 +767,8 @@ mrv(Best, Open, Values, Words, Counts) :-
 
 %   value_order(+Values, +Site, +Open, +Words, -Ids): the words of Site's
 %   domain in the order they are tried.
-value_order(domain, o(_, _, Domain, _), _, _, Domain).
-value_order(least_constraining, o(_, _, Domain, Crossings), Open, Words, Ids) :-
+value_order(domain, o(_, _, Domain, _, _, _), _, _, Domain).
+value_order(least_constraining, o(_, _, Domain, Crossings, _, _), Open, Words, Ids) :-
     open_tallies(Crossings, Open, Words, Tallies),
     maplist(lcv_keyed(Tallies, Words), Domain, Keyed),
     keysort(Keyed, Sorted),
@@ -628,7 +779,7 @@ value_order(least_constraining, o(_, _, Domain, Crossings), Open, Words, Ids) :-
 %   site, the size of D(T) and Letter-Count for T's letters at the crossing.
 open_tallies([], _, _, []).
 open_tallies([x(I, T, J)|Xs], Open, Words, Tallies) :-
-    (   memberchk(o(k(_, _, _, T), _, DT, _), Open)
+    (   memberchk(o(k(_, _, _, T), _, DT, _, _, _), Open)
     ->  maplist(letter_at(J, Words), DT, Letters),
         msort(Letters, Sorted),
         clumped(Sorted, Tally),
@@ -652,17 +803,47 @@ ruled_out(Chars, t(I, Size, Tally), Cost0, Cost) :-
     ),
     Cost is Cost0 + Size - Same.
 
-%   next_open(+Open, +Filled, +Crossings, +Id, +Left, +Words, +Counts,
-%             -Open1, +Best0, -Best): one pass that drops the filled
-%   site, updates the others and picks the next best.
-next_open([], _, _, _, _, _, _, [], Best, Best).
-next_open([S0|Ss], I, Xs, Id, Left, Words, Counts, Open, Best0, Best) :-
-    (   S0 = o(k(_, _, _, I), _, _, _)
-    ->  next_open(Ss, I, Xs, Id, Left, Words, Counts, Open, Best0, Best)
-    ;   update_site(Xs, Id, Left, Words, Counts, S0, S),
+%   placed(+I, +Id, +Left, +Words, +Counts, -Change): what the search
+%   passes on after placing word Id in site I with Left copies of it still
+%   to place: u(I, Gone, Id, Words, Counts), Gone the length of Id when it
+%   is used up (only sites of that length can hold it), else none.
+placed(I, Id, Left, Words, Counts, u(I, Gone, Id, Words, Counts)) :-
+    (   Left =:= 0
+    ->  arg(Id, Words, Chars),
+        length(Chars, Gone)
+    ;   Gone = none
+    ).
+
+%   next_open(+Open, +Change, +Neighbours, -Open1, -Best): one pass that
+%   drops the filled site, updates the others and picks the next best.
+next_open(Open, Change, Neighbours, Open1, Best) :-
+    Change = u(I, Gone, _, _, _),
+    next_open(Open, I, Gone, Change, Neighbours, Open1, none, k(none, 0, 0, 0), Best).
+
+%   Open is in site order, so the filled site's neighbours (the ordered set
+%   Ns0) are met in turn.  A site that is no neighbour and has another
+%   length than a used-up word stays as it is: most sites cost one clause
+%   and one comparison.  The first Key0 is above every key (an atom size).
+next_open([], _, _, _, _, [], Best, _, Best).
+next_open([S0|Ss], I, Gone, Change, Ns0, Open, Best0, Key0, Best) :-
+    S0 = o(K0, _, _, _, _, L),
+    K0 = k(_, _, _, J),
+    (   J == I
+    ->  next_open(Ss, I, Gone, Change, Ns0, Open, Best0, Key0, Best)
+    ;   (   Ns0 = [N|_],
+            N =< J
+        ->  update_site(Change, Ns0, Ns, S0, S)
+        ;   L == Gone
+        ->  update_site(Change, Ns0, Ns, S0, S)
+        ;   Ns = Ns0,
+            S = S0
+        ),
         Open = [S|Open1],
-        better_site(S, Best0, Best1),
-        next_open(Ss, I, Xs, Id, Left, Words, Counts, Open1, Best1, Best)
+        S = o(K, _, _, _, _, _),
+        (   K @< Key0
+        ->  next_open(Ss, I, Gone, Change, Ns, Open1, S, K, Best)
+        ;   next_open(Ss, I, Gone, Change, Ns, Open1, Best0, Key0, Best)
+        )
     ).
 
 %   better_site(+Site, +Best0, -Best): Site if its key is smaller.
@@ -675,24 +856,43 @@ better_site(S, B0, B) :-
     ;   B = B0
     ).
 
-%   update_site(+Crossings, +Id, +Left, +Words, +Counts, +Site0, -Site):
-%   a neighbour of the filled site (one on its Crossings) has new letters,
-%   so its domain is filtered again; elsewhere only the word just used can
-%   drop out.
-update_site(Crossings, Id, Left, Words, Counts, Site0, Site) :-
-    Site0 = o(k(_, Neg, Draw, J), V, D0, Xs),
-    (   memberchk(x(_, J, _), Crossings)
-    ->  include(fits(V, Words, Counts), D0, D)
-    ;   Left =:= 0,
+%   update_site(+Change, +Neighbours0, -Neighbours, +Site0, -Site): a
+%   neighbour of the filled site has new letters, so its domain is
+%   filtered again; elsewhere only the word just used can drop out.
+%   Neighbours0 are the filled site's neighbours not yet passed.
+update_site(u(_, Gone, Id, Words, Counts), Ns0, Ns, Site0, Site) :-
+    Site0 = o(k(Size0, Neg, Draw, J), V, D0, Xs, Nbrs, L),
+    after(Ns0, J, Ns1),
+    (   Ns1 = [J|Ns]
+    ->  fitting(D0, V, Words, Counts, D),
+        length(D, Size)
+    ;   Ns = Ns1,
+        L == Gone,
         memberchk(Id, D0)
-    ->  exclude(==(Id), D0, D)
-    ;   D = D0
+    ->  without(D0, Id, D),
+        Size is Size0 - 1
+    ;   Ns = Ns1,
+        Size = Size0
     ),
-    (   D == D0
+    (   Size =:= Size0                  % a subset of D0 as long as D0 is D0
     ->  Site = Site0
-    ;   length(D, Size),
-        Site = o(k(Size, Neg, Draw, J), V, D, Xs)
+    ;   Site = o(k(Size, Neg, Draw, J), V, D, Xs, Nbrs, L)
     ).
+
+%   without(+Ids, +Id, -Rest): Ids without its one Id.
+without([Id0|Ids], Id, Rest) :-
+    (   Id0 == Id
+    ->  Rest = Ids
+    ;   Rest = [Id0|Rest1],
+        without(Ids, Id, Rest1)
+    ).
+
+%   after(+Sites, +J, -Rest): the ordered set Sites from J on.
+after([N|Ns], J, Rest) :-
+    N < J,
+    !,
+    after(Ns, J, Rest).
+after(Ns, _, Ns).
 
 
 %   cbj(+Open, +Words, +Counts): mrv's search with conflict-directed
@@ -700,12 +900,12 @@ update_site(Crossings, Id, Left, Words, Counts, Site0, Site) :-
 %   Pruned the ordered set of depths that pruned its domain.  Copies holds
 %   per word the depths that placed a copy of it (setarg/3, undone on
 %   backtracking).  A level that finally fails leaves its conflict set in
-%   the global variable cw_conflict for its parent to read; the flag
+%   the global variable cw_conflict for its parent to read; the counter
 %   cw_leaves counts the solutions, so a level sees whether any was found
 %   below it.
 cbj([], _, _) :-
     !,
-    flag(cw_leaves, L, L+1).
+    count(cw_leaves).
 cbj(Open0, Words, Counts) :-
     functor(Counts, _, N),
     length(Empty, N),
@@ -729,12 +929,12 @@ better_entry(S-P, S0-P0, B) :-
 %   cbj_level(+Best, +Open, +W, +Depth): fill Best, the chosen site,
 %   at Depth; succeeds once per solution below.
 cbj_level(Best, Open, W, Depth) :-
-    Best = o(_, _, Domain, _)-Pruned,
+    Best = o(_, _, Domain, _, _, _)-Pruned,
     (   Domain == []
-    ->  flag(cw_backtracks, B, B+1),
+    ->  count(cw_backtracks),
         nb_setval(cw_conflict, Pruned),
         fail
-    ;   flag(cw_leaves, Before, Before),
+    ;   nb_getval(cw_leaves, Before),
         cbj_words(Domain, Best, Open, W, Depth, Before, [])
     ).
 
@@ -742,7 +942,7 @@ cbj_level(Best, Open, W, Depth) :-
 %   each word in turn; after a subtree without solutions that did not
 %   involve Depth, fail at once (the child's set stays in cw_conflict).
 cbj_words([], _-Pruned, _, _, Depth, Before, Conflicts) :-
-    flag(cw_leaves, Now, Now),
+    nb_getval(cw_leaves, Now),
     (   Now > Before                    % stay chronological after a solution
     ->  Last is Depth - 1,
         numlist_or_empty(0, Last, Set)
@@ -752,7 +952,7 @@ cbj_words([], _-Pruned, _, _, Depth, Before, Conflicts) :-
     fail.
 cbj_words([Id|Ids], Best, Open, W, Depth, Before, Conflicts) :-
     (   cbj_place(Id, Best, Open, W, Depth)
-    ;   flag(cw_leaves, Now, Now),
+    ;   nb_getval(cw_leaves, Now),
         (   Now > Before
         ->  Conflicts1 = Conflicts
         ;   nb_getval(cw_conflict, Child),
@@ -766,44 +966,48 @@ cbj_words([Id|Ids], Best, Open, W, Depth, Before, Conflicts) :-
 numlist_or_empty(Low, High, List) :-
     findall(X, between(Low, High, X), List).
 
-cbj_place(Id, o(k(_, _, _, I), Vars, _, Crossings)-_, Open, W, Depth) :-
+cbj_place(Id, o(k(_, _, _, I), Vars, _, _, Neighbours, _)-_, Open, W, Depth) :-
     W = c(Words, Counts, Copies),
     arg(Id, Words, Chars),
     Vars = Chars,
-    flag(cw_nodes, N, N+1),
+    count(cw_nodes),
     arg(Id, Counts, C0),
     C is C0 - 1,
     setarg(Id, Counts, C),
     arg(Id, Copies, Ds0),
     ord_add_element(Ds0, Depth, Ds),
     setarg(Id, Copies, Ds),
-    Change = u(I, Crossings, Id, C, Ds, Depth, Words, Counts),
-    cbj_next(Open, Change, Open1, none, Best1),
+    placed(I, Id, C, Words, Counts, Change),
+    cbj_next(Open, Change, b(C, Ds, Depth), Neighbours, Open1, none, Best1),
     (   Open1 == []
-    ->  flag(cw_leaves, L, L+1)
+    ->  count(cw_leaves)
     ;   Depth1 is Depth + 1,
         cbj_level(Best1, Open1, W, Depth1)
     ).
 
-%   cbj_next(+Open, +Change, -Open1, +Best0, -Best): next_open/10 for
-%   Site-Pruned entries.
-cbj_next([], _, [], Best, Best).
-cbj_next([E0|Es], Change, Open, Best0, Best) :-
+%   cbj_next(+Open, +Change, +Blame, +Neighbours, -Open1, +Best0, -Best):
+%   next_open/5 for Site-Pruned entries.  Blame is b(Left, Depths, Depth):
+%   the copies of the word left, the depths that placed its copies, and
+%   the depth of this placement.
+cbj_next([], _, _, _, [], Best, Best).
+cbj_next([E0|Es], Change, Blame, Ns0, Open, Best0, Best) :-
     arg(1, Change, I),
-    (   E0 = o(k(_, _, _, I), _, _, _)-_
-    ->  cbj_next(Es, Change, Open, Best0, Best)
-    ;   cbj_update(Change, E0, E),
+    (   E0 = o(k(_, _, _, I), _, _, _, _, _)-_
+    ->  cbj_next(Es, Change, Blame, Ns0, Open, Best0, Best)
+    ;   cbj_update(Change, Blame, Ns0, Ns, E0, E),
         Open = [E|Open1],
         better_entry(E, Best0, Best1),
-        cbj_next(Es, Change, Open1, Best1, Best)
+        cbj_next(Es, Change, Blame, Ns, Open1, Best1, Best)
     ).
 
-%   cbj_update(+Change, +Entry0, -Entry): update_site/7, and blame for a
-%   shrunk domain: Depth, or when the word just placed was used up and
-%   leaves the domain, every depth that placed a copy of it.
-cbj_update(u(_, Xs, Id, Left, Ds, Depth, Words, Counts), S0-P0, S-P) :-
-    update_site(Xs, Id, Left, Words, Counts, S0, S),
-    S0 = o(_, _, D0, _),
+%   cbj_update(+Change, +Blame, +Neighbours0, -Neighbours, +Entry0, -Entry):
+%   update_site/5, and blame for a shrunk domain: Depth, or when the word
+%   just placed was used up and leaves the domain, every depth that placed
+%   a copy of it.
+cbj_update(Change, b(Left, Ds, Depth), Ns0, Ns, S0-P0, S-P) :-
+    update_site(Change, Ns0, Ns, S0, S),
+    arg(3, Change, Id),
+    S0 = o(_, _, D0, _, _, _),
     (   S == S0
     ->  P = P0
     ;   Left =:= 0,

@@ -17,8 +17,8 @@
     backtrackable setarg/3 and so come back for free on backtracking; what
     the Python engine never undoes (the crossing weights, the LCG state, the
     node limit and the words placed in the current run) changes with
-    nb_setarg/3.  The counters are crossword.pl's flags cw_nodes and
-    cw_backtracks.
+    nb_setarg/3.  The counters are crossword.pl's global variables cw_nodes
+    and cw_backtracks.
 
     No I/O here.
 */
@@ -141,9 +141,10 @@ forget_dictionary(Key) :-
 %!  fills(+Key:integer, +Seed, +Sites:list(list(pair)),
 %!        +Givens:list(compound), -Words:list(string)) is nondet.
 %
-%   Each fill of Sites (lists of Row-Col cells, in site order) from the
+%   Each fill of Sites (lists of cells, in site order: a cell is any ground
+%   term equal to another exactly when they are the same cell) from the
 %   dictionary kept under Key, as the word of every site in site order.
-%   Givens are R-C-Code terms for the predefined letters.  Seed is none or
+%   Givens are Cell-Code terms for the predefined letters.  Seed is none or
 %   an integer >= 0 for the LCG (none counts as 0).
 
 fills(Key, Seed, Sites, Givens, Words) :-
@@ -189,9 +190,9 @@ initial_domain(Tables, Givens, Cells, Domain) :-
     ;   Domain = 0
     ).
 
-given_letter(Givens, Masks, R-C, D0-P, D-P1) :-
+given_letter(Givens, Masks, Cell, D0-P, D-P1) :-
     P1 is P + 1,
-    (   memberchk(R-C-Code, Givens)
+    (   memberchk(Cell-Code, Givens)
     ->  arg(P, Masks, Pairs),
         (   memberchk(Code-Mask, Pairs)
         ->  D is D0 /\ Mask
@@ -399,7 +400,9 @@ branch(Region, State) :-
 
 %   node(+State): count a node; past the run's limit, restart.
 node(State) :-
-    flag(cw_nodes, N, N + 1),
+    nb_getval(cw_nodes, N0),
+    N is N0 + 1,
+    nb_setval(cw_nodes, N),
     arg(5, State, Run),
     arg(2, Run, Placed0),
     Placed is Placed0 + 1,
@@ -412,7 +415,9 @@ node(State) :-
     ).
 
 dead_end :-
-    flag(cw_backtracks, B, B + 1).
+    nb_getval(cw_backtracks, B0),
+    B is B0 + 1,
+    nb_setval(cw_backtracks, B).
 
 %   chain(+Parts, +AtSplit, +Done, +State): fill the parts one after the
 %   other; Done: the sites filled since the split, in earlier parts.  When a

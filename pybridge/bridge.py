@@ -1,7 +1,9 @@
 """The one door to SWI-Prolog (via pyswip).
 
-Only integers, fixed atoms and lists cross it: words travel as code lists and
-cells as Row-Col pairs, so no puzzle text is ever read as Prolog source. pyswip
+Only terms we write ourselves (integers, fixed atoms) are read as Prolog
+text; the puzzle crosses as three Prolog strings made through the foreign
+interface (see crossword:solve/8), so no puzzle text is ever read as Prolog
+source, and one call loads, searches and forgets the puzzle. pyswip
 is imported on first use, so `import pybridge` never loads libswipl. pyswip
 cannot serve two threads at once; a lock makes callers take turns.
 """
@@ -64,12 +66,35 @@ def available() -> bool:
     return True
 
 
+CELL_BASE = 256  # a coordinate n travels as the character U+(256 + n); see solve/8
+_MAX_COORDINATE = 0xD800 - CELL_BASE - 1  # the surrogates are no characters
+
+
 def _codes(text: str) -> str:
     return "[" + ",".join(str(ord(ch)) for ch in text) + "]"
 
 
-def _cells(cells: Sequence[Cell]) -> str:
-    return "[" + ",".join(f"{r}-{c}" for r, c in cells) + "]"
+def _words_text(words: Sequence[str]) -> str:
+    for word in words:
+        if "\n" in word:
+            raise ValueError(f"a word cannot hold a line break: {word!r}")
+    return "".join(word + "\n" for word in words)
+
+
+@lru_cache(maxsize=1 << 16)  # the same cells come again and again
+def _cell_text(cell: Cell) -> str:
+    r, c = cell
+    if not (0 <= r <= _MAX_COORDINATE and 0 <= c <= _MAX_COORDINATE):
+        raise ValueError(f"cell {cell} is out of range for the Prolog engine")
+    return chr(CELL_BASE + r) + chr(CELL_BASE + c)
+
+
+def _sites_text(sites: Sequence[Sequence[Cell]]) -> str:
+    return "".join("".join(map(_cell_text, cells)) + "\n" for cells in sites)
+
+
+def _givens_text(givens: Mapping[Cell, str]) -> str:
+    return "".join(_cell_text(cell) + ch for cell, ch in givens.items())
 
 
 def _mode(limit: int | None, count: bool) -> str:
@@ -96,33 +121,27 @@ def search(
     timeout: float | None = None,
     seed: int | None = None,
 ) -> RawResult:
-    """Load the puzzle into Prolog, search it, and forget it again."""
+    """Search the puzzle with crossword:solve/8, in one call: the control
+    arguments are terms we write ourselves, the puzzle goes as strings."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}")
-    listed = () if strategy == "wdeg" else words  # wdeg reads a dictionary loaded once
-    load = "crossword:load_puzzle([{}],[{}],[{}])".format(
-        ",".join(_codes(w) for w in listed),
-        ",".join(_cells(s) for s in sites),
-        ",".join(f"g({r},{c},{ord(ch)})" for (r, c), ch in givens.items()),
-    )
     with _lock:
         prolog = _engine()
-        if strategy == "wdeg":
-            strategy = f"wdeg({_dictionary(prolog, words)})"
-        options = f"{_seed(seed)},{_mode(limit, count)},{_time_limit(timeout)}"
-        query = f"{load}, crossword:run({strategy},{options},R), R = result(S,L,C,N,B)"
-        try:
-            answers = list(prolog.query(query, maxresult=1))
-        finally:
-            list(prolog.query("crossword:reset", maxresult=1))
-    answer = answers[0]
+        listed = words
+        if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
+            strategy, listed = f"wdeg({_dictionary(prolog, words)})", ()
+        controls = [strategy, _seed(seed), _mode(limit, count), _time_limit(timeout)]
+        texts = [_words_text(listed), _sites_text(sites), _givens_text(givens)]
+        answer = _call_solve(controls, texts)
+    head, *lines = answer.split("\n")
+    status, n, nodes, backtracks = head.split()
     lengths = [len(cells) for cells in sites]
     return RawResult(
-        status=str(answer["S"]),
-        solutions=[_split(_text(joined), lengths) for joined in answer["L"]],
-        count=int(answer["C"]),
-        nodes=int(answer["N"]),
-        backtracks=int(answer["B"]),
+        status=status,
+        solutions=[_split(joined, lengths) for joined in lines[:-1]],
+        count=int(n),
+        nodes=int(nodes),
+        backtracks=int(backtracks),
     )
 
 
@@ -187,6 +206,44 @@ def _mask(mask: int) -> str:
         pieces.append(f"0x{mask & low:x}")
         mask >>= MASK_CHUNK
     return "[" + ",".join(reversed(pieces)) + "]"
+
+
+def _call_solve(controls: list[str], texts: list[str]) -> str:
+    """crossword:solve/8 through SWI-Prolog's foreign interface: the
+    strings are put as string objects, never read as terms (pyswip's query
+    would read the whole goal as text)."""
+    from pyswip import core
+    from pyswip.easy import getString
+    from pyswip.prolog import Prolog, PrologError
+
+    Prolog._init_prolog_thread()
+    frame = core.PL_open_foreign_frame()
+    try:
+        args = core.PL_new_term_refs(8)
+        for k, term in enumerate(controls):
+            if not core.PL_chars_to_term(term, args + k):
+                raise ValueError(f"not a term: {term!r}")
+        for k, text in enumerate(texts, start=len(controls)):
+            data = text.encode("utf-8")
+            core.PL_put_chars(args + k, core.PL_STRING | core.REP_UTF8, len(data), data)
+        predicate = core.PL_predicate(b"solve", 8, b"crossword")
+        flags = core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION
+        query = core.PL_open_query(None, flags, predicate, args)
+        try:
+            if not core.PL_next_solution(query):
+                error = core.PL_exception(query)
+                raise PrologError(f"crossword:solve/8 failed: {_error_text(error)}")
+            return _text(getString(args + 7))
+        finally:
+            core.PL_cut_query(query)
+    finally:
+        core.PL_discard_foreign_frame(frame)
+
+
+def _error_text(error: int) -> str:
+    from pyswip.easy import getTerm
+
+    return "no exception" if not error else str(getTerm(error))
 
 
 def _text(value: bytes | str) -> str:

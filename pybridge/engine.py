@@ -14,7 +14,8 @@ import time
 from collections import Counter, deque
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from operator import itemgetter
+from typing import NamedTuple, TypeVar
 
 from pybridge.model import Cell
 
@@ -27,7 +28,6 @@ DOMAIN_STRATEGIES = {
     "cbj": (False, False),  # mrv's choices, with conflict-directed backjumping
 }
 STRATEGIES = ("given", "sorted", *DOMAIN_STRATEGIES, "wdeg")
-_CLOCK_EVERY = 512  # nodes between looks at the clock
 T = TypeVar("T")
 
 
@@ -37,17 +37,24 @@ class SearchTimeout(Exception):
 
 @dataclass
 class Counters:
+    """The two counters of crossword.pl's header, and the deadline: node()
+    raises SearchTimeout once it has passed. The clock is read at every node
+    (well under a microsecond): a node's cost ranges from microseconds with
+    a word list to many milliseconds with a large dictionary, so no fixed
+    number of nodes between looks keeps a time limit."""
+
     nodes: int = 0
     backtracks: int = 0
     deadline: float | None = field(default=None, repr=False)
 
     def node(self) -> None:
         self.nodes += 1
-        if (
-            self.deadline is not None
-            and self.nodes % _CLOCK_EVERY == 0
-            and time.perf_counter() > self.deadline
-        ):
+        self.check_clock()
+
+    def check_clock(self) -> None:
+        """Raise SearchTimeout if the deadline has passed (for work outside
+        the nodes: the domains before the search, arc consistency)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SearchTimeout
 
     def dead_end(self) -> None:
@@ -192,17 +199,18 @@ def _in_order(
     return place(0)
 
 
-@dataclass(frozen=True)
-class _Open:
+class _Open(NamedTuple):
     """An unfilled site: `key` orders sites (smallest domain, most crossings,
-    random draw, lowest index); `domain` lists the distinct words that fit."""
+    random draw, lowest index); `domain` lists the distinct words that fit;
+    `site` is its index (the last of the key). A named tuple: the search
+    makes one per changed domain, and a tuple is made fastest."""
 
     key: tuple[int, int, int, int]
     domain: tuple[int, ...]
+    site: int
 
-    @property
-    def index(self) -> int:
-        return self.key[3]
+
+_by_key = itemgetter(0)  # an _Open's key
 
 
 Crossing = tuple[int, int, int]  # (i, t, j): position i here is position j of site t
@@ -232,7 +240,11 @@ class _Domains:
         left = Counter(words)
         self.counts = [left[w] for w in self.distinct]
         self.sites, self.board, self.counters = sites, board, counters
+        self.site_lengths = [len(cells) for cells in sites]
+        self.word_lengths = [len(word) for word in self.distinct]
         self.crossings = _crossings(sites)
+        # per site, the rest of its key: most crossings, then the draw, then the index
+        self.ties = [(-len(xs), self.draws[k], k) for k, xs in enumerate(self.crossings)]
         # per site: each site it crosses -> the positions (here) of the shared cells
         self.shared: list[dict[int, list[int]]] = [{} for _ in sites]
         for s, xs in enumerate(self.crossings):
@@ -247,9 +259,10 @@ class _Domains:
         by_length: dict[int, list[int]] = {}
         for u, word in enumerate(self.distinct):
             by_length.setdefault(len(word), []).append(u)
-        domains = [
-            self.fitting(i, by_length.get(len(cells), ())) for i, cells in enumerate(self.sites)
-        ]
+        domains = []
+        for i, cells in enumerate(self.sites):
+            self.counters.check_clock()
+            domains.append(self.fitting(i, by_length.get(len(cells), ())))
         if arcs:
             self.arc_consistent(domains)
         open_sites = [self.open_site(i, d) for i, d in enumerate(domains)]
@@ -270,8 +283,8 @@ class _Domains:
         )
 
     def open_site(self, site: int, domain: tuple[int, ...]) -> _Open:
-        key = (len(domain), -len(self.crossings[site]), self.draws[site], site)
-        return _Open(key, domain)
+        key = (len(domain), *self.ties[site])
+        return _Open(key, domain, site)
 
     def arc_consistent(self, domains: list[tuple[int, ...]]) -> None:
         """AC-3 over the crossings, in place; stops at the first empty domain
@@ -280,6 +293,7 @@ class _Domains:
         queued = set(queue)
         distinct = self.distinct
         while queue:
+            self.counters.check_clock()
             arc = queue.popleft()
             queued.discard(arc)
             x, i, y, j = arc
@@ -298,8 +312,8 @@ class _Domains:
     def narrowed(self, s: _Open, filled: int) -> tuple[int, ...]:
         """`fitting`, checking only the letters `filled` just wrote into s:
         the domain already matches every older letter."""
-        cells, letters = self.sites[s.index], self.board.letters
-        checks = [(k, letters[cells[k]]) for k in self.shared[s.index][filled]]
+        cells, letters = self.sites[s.site], self.board.letters
+        checks = [(k, letters[cells[k]]) for k in self.shared[s.site][filled]]
         distinct, counts = self.distinct, self.counts
         if len(checks) == 1:  # sites cross once in a crossword grid
             ((k, ch),) = checks
@@ -309,14 +323,38 @@ class _Domains:
         )
 
     def update(self, s: _Open, filled: int, used: int) -> _Open:
-        if filled in self.shared[s.index]:
-            domain = self.narrowed(s, filled)
-        elif self.counts[used] == 0 and used in s.domain:
-            at = s.domain.index(used)
-            domain = s.domain[:at] + s.domain[at + 1 :]
-        else:
-            return s
-        return s if domain == s.domain else self.open_site(s.index, domain)
+        if filled in self.shared[s.site]:
+            return self.refiltered(s, filled)
+        if self.counts[used] == 0 and self.may_hold(s.site, used) and used in s.domain:
+            return self.without(s, used)
+        return s
+
+    def refiltered(self, s: _Open, filled: int) -> _Open:
+        domain = self.narrowed(s, filled)  # a subset: as long only if the same
+        return s if len(domain) == len(s.domain) else self.open_site(s.site, domain)
+
+    def without(self, s: _Open, used: int) -> _Open:
+        at = s.domain.index(used)
+        return self.open_site(s.site, s.domain[:at] + s.domain[at + 1 :])
+
+    def may_hold(self, site: int, word: int) -> bool:
+        """Whether `word` has the length of `site` (domains hold no other)."""
+        return self.site_lengths[site] == self.word_lengths[word]
+
+    def updated(self, rest: list[_Open], filled: int, used: int) -> list[_Open]:
+        """`update` of every open site; those it cannot change (neither
+        crossing `filled` nor of the length of a used-up word) stay as they are."""
+        neighbours = self.shared[filled]
+        gone = self.word_lengths[used] if self.counts[used] == 0 else -1
+        lengths, refiltered, without = self.site_lengths, self.refiltered, self.without
+        return [
+            refiltered(s, filled)
+            if s.site in neighbours
+            else without(s, used)
+            if lengths[s.site] == gone and used in s.domain
+            else s
+            for s in rest
+        ]
 
     def value_order(self, best: _Open, rest: Sequence[_Open]) -> Sequence[int]:
         """The words of the chosen site's domain in the order they are tried:
@@ -324,10 +362,10 @@ class _Domains:
         if not self.least_constraining:
             return best.domain
         distinct = self.distinct
-        open_domains = {s.index: s.domain for s in rest}
+        open_domains = {s.site: s.domain for s in rest}
         tallies = [
             (i, len(domain), Counter(distinct[v][j] for v in domain))
-            for i, t, j in self.crossings[best.index]
+            for i, t, j in self.crossings[best.site]
             if (domain := open_domains.get(t)) is not None
         ]
         return sorted(
@@ -339,18 +377,18 @@ class _Domains:
         if not open_sites:
             yield None
             return
-        best = min(open_sites, key=lambda s: s.key)
+        best = min(open_sites, key=_by_key)
         if not best.domain:
             self.counters.dead_end()
             return
         rest = [s for s in open_sites if s is not best]
-        cells = self.sites[best.index]
+        cells = self.sites[best.site]
         for u in self.value_order(best, rest):
             written = self.board.place(self.distinct[u], cells)
             assert written is not None  # the domain holds only fitting words
             self.counters.node()
             self.counts[u] -= 1
-            yield from self.step([self.update(s, best.index, u) for s in rest])
+            yield from self.step(self.updated(rest, best.site, u))
             self.counts[u] += 1
             self.board.erase(written)
 
@@ -368,7 +406,7 @@ class _Domains:
             self.counters.dead_end()
             return pruned
         rest = [entry for entry in open_sites if entry[0] is not best]
-        cells, before = self.sites[best.index], self.solutions
+        cells, before = self.sites[best.site], self.solutions
         conflicts: set[int] = set()
         for u in best.domain:
             written = self.board.place(self.distinct[u], cells)
@@ -377,7 +415,7 @@ class _Domains:
             self.counts[u] -= 1
             copies = self.placed_at[u]
             self.placed_at[u] = copies | {depth}
-            narrowed = [self.pruned(s, p, best.index, u, depth) for s, p in rest]
+            narrowed = [self.pruned(s, p, best.site, u, depth) for s, p in rest]
             child = yield from self.backjump(narrowed, depth + 1)
             self.placed_at[u] = copies
             self.counts[u] += 1
@@ -407,10 +445,14 @@ class _Domains:
 def _crossings(sites: Sequence[Sequence[Cell]]) -> list[list[Crossing]]:
     """For each site, its crossings (i, t, j), sorted: position i of the site
     is position j of site t."""
-    owners: dict[Cell, list[tuple[int, int]]] = {}
+    first: dict[Cell, tuple[int, int]] = {}  # the first (site, position) at each cell
+    owners: dict[Cell, list[tuple[int, int]]] = {}  # every one, at cells of two or more
     for s, cells in enumerate(sites):
         for p, cell in enumerate(cells):
-            owners.setdefault(cell, []).append((s, p))
+            here = (s, p)
+            there = first.setdefault(cell, here)
+            if there is not here:
+                owners.setdefault(cell, [there]).append(here)
     crossings: list[list[Crossing]] = [[] for _ in sites]
     for shared in owners.values():
         for s, p in shared:

@@ -59,14 +59,14 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pybridge import engine as python_engine
 from pybridge.bitsets import members, tables
-from pybridge.model import OPEN, Cell, Puzzle
-from pybridge.sites import Site, find_crossings, find_sites
+from pybridge.model import BLOCK, OPEN, Cell, Puzzle
+from pybridge.sites import Site, find_sites
 from pybridge.solver import length_mismatch, run
 
 Layer = Literal["length", "no-fit", "hall", "propagation", "search"]
@@ -141,11 +141,26 @@ def _model(puzzle: Puzzle, sites: tuple[Site, ...]) -> _Model:
     }
     masks = {n: list(table[n].masks) for n in lengths}
     candidates = tuple(_fitting(puzzle, site, masks, words) for site in sites)
+    return _Model(puzzle, sites, words, copies, masks, candidates, _around(sites))
+
+
+def _around(sites: tuple[Site, ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per site, (i, other, j) for each crossing: position i of the site is
+    position j of `other`; in the order of find_crossings' (a, i, b, j)
+    (sites.find_crossings, without its objects: this is on every solve's path)."""
+    seen: dict[Cell, tuple[int, int]] = {}
+    crossings = []
+    for s, site in enumerate(sites):
+        for i, cell in enumerate(site.cells):
+            first = seen.setdefault(cell, (s, i))
+            if first[0] != s:
+                crossings.append((*first, s, i))
+    crossings.sort()
     around: list[list[tuple[int, int, int]]] = [[] for _ in sites]
-    for crossing in find_crossings(sites):
-        around[crossing.a].append((crossing.i, crossing.b, crossing.j))
-        around[crossing.b].append((crossing.j, crossing.a, crossing.i))
-    return _Model(puzzle, sites, words, copies, masks, candidates, tuple(map(tuple, around)))
+    for a, i, b, j in crossings:
+        around[a].append((i, b, j))
+        around[b].append((j, a, i))
+    return tuple(map(tuple, around))
 
 
 def _fitting(
@@ -156,9 +171,10 @@ def _fitting(
 ) -> int:
     """The words of `site`'s length that agree with its predefined letters."""
     fit = (1 << len(words.get(site.length, ()))) - 1
-    for k, cell in enumerate(site.cells):
-        ch = puzzle.given(cell)
-        if ch is not None and fit:  # no words of this length: no masks either
+    grid = puzzle.grid
+    for k, (r, c) in enumerate(site.cells):
+        ch = grid[r][c]
+        if ch != BLOCK and ch != OPEN and fit:  # no words of this length: no masks either
             fit &= masks[site.length][k].get(ch, 0)
     return fit
 
@@ -255,8 +271,11 @@ def _word_without_site(model: _Model) -> Proof | None:
     need not all be placed."""
     if model.lexicon:
         return None
+    groups: dict[int, list[int]] = defaultdict(list)
+    for s, site in enumerate(model.sites):
+        groups[site.length].append(s)
     for length, words in model.words.items():
-        group = [s for s, site in enumerate(model.sites) if site.length == length]
+        group = groups[length]
         placeable = 0
         for s in group:
             placeable |= model.candidates[s]
@@ -277,14 +296,19 @@ def _word_without_site(model: _Model) -> Proof | None:
 
 
 def _deficient(
-    model: _Model, kept: frozenset[int], domains: Mapping[int, int]
+    model: _Model,
+    kept: frozenset[int],
+    domains: Mapping[int, int],
+    lengths: Collection[int] | None = None,
 ) -> tuple[list[int], int] | None:
     """Sites of one length that between them fit fewer word copies than
-    there are sites, with the words they fit; None when every length has a
-    matching that fills all its sites."""
+    there are sites, with the words they fit; None when every length (of
+    `lengths`, if given) has a matching that fills all its sites."""
     groups: dict[int, list[int]] = defaultdict(list)
     for s in sorted(kept):
-        groups[model.sites[s].length].append(s)
+        length = model.sites[s].length
+        if lengths is None or length in lengths:
+            groups[length].append(s)
     for length, group in groups.items():
         matching = _Matching(domains, model.copies.get(length, ()))
         for s in group:
@@ -385,11 +409,16 @@ class _Propagation:
     """Letter propagation over the kept sites: a site keeps the words whose
     letter at each crossing some word left in the crossing site has there.
     It remembers why words left each site, so that a wipe-out can name the
-    sites it really depends on."""
+    sites it really depends on. It runs after the hall layer has found, on
+    the candidates of the kept sites, a matching for every length: so the
+    pigeonhole in the loop need only look again at lengths whose domains
+    shrank since (a length whose domains are as they were still has it)."""
 
     def __init__(self, model: _Model, kept: frozenset[int]) -> None:
         self.model = model
         self.kept = kept
+        self.length = {s: model.sites[s].length for s in kept}
+        self.shrunk: set[int] = set()  # lengths whose domains shrank since the last matching
         self.domains = {s: model.candidates[s] for s in kept}
         self.around = {s: [(i, t, j) for i, t, j in model.around[s] if t in kept] for s in kept}
         self.site_masks = {s: model.masks.get(model.sites[s].length, []) for s in kept}
@@ -403,9 +432,10 @@ class _Propagation:
             proof = self._arc_consistency(changed)
             if proof is not None:
                 return proof
-            found = _deficient(self.model, self.kept, self.domains)
+            found = _deficient(self.model, self.kept, self.domains, self.shrunk)
             if found is not None:
                 return self._pigeonhole(*found)
+            self.shrunk = set()
             changed = self._take_used_up()
         return None
 
@@ -419,18 +449,21 @@ class _Propagation:
         while queue:
             x = queue.popleft()
             queued.discard(x)
+            have, letters = domains[x], masks[x]  # x's domain stays as it is here
             for i, y, j in self.around[x]:
-                allowed = [ch for ch, m in masks[x][i].items() if domains[x] & m]
                 wanted = masks[y][j]
                 keep = 0
-                for ch in allowed:
-                    keep |= wanted.get(ch, 0)
+                for ch, m in letters[i].items():
+                    if have & m:
+                        keep |= wanted.get(ch, 0)
                 removed = domains[y] & ~keep
                 if not removed:
                     continue
                 domains[y] &= keep
+                self.shrunk.add(self.length[y])
                 self.causes[y].append((removed, _Crossed(x, i, j)))
                 if not domains[y]:
+                    allowed = [ch for ch, m in letters[i].items() if have & m]
                     return self._wipe_out(x, i, y, j, allowed, removed)
                 if y not in queued:
                     queue.append(y)
@@ -459,10 +492,11 @@ class _Propagation:
             for u in members(self.domains[s] & gone[n]):
                 self.causes[s].append((1 << u, _Taken(u, tuple(holders[n, u]))))
             self.domains[s] &= ~gone[n]
+            self.shrunk.add(n)
         return changed
 
     def _length(self, site: int) -> int:
-        return self.model.sites[site].length
+        return self.length[site]
 
     def _wipe_out(self, x: int, i: int, y: int, j: int, allowed: list[str], last: int) -> Proof:
         site, other = self.model.sites[y], self.model.sites[x]

@@ -41,6 +41,7 @@ here, so that an error can point at the exact column.
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -357,10 +358,50 @@ def parse_with(
 
 def parse_p99(text: str, source: str = "<p99>") -> Puzzle:
     """The puzzle in P-99 `text`; `source` names it in errors."""
-    puzzle: Puzzle = parse_with(
-        "p99", "start", normalise(text), source, _P99Builder(source), _P99_COMPLAINTS
-    )
+    text = normalise(text)
+    plain = _plain_p99(text, source)
+    if plain is not None:
+        return plain
+    puzzle: Puzzle = parse_with("p99", "start", text, source, _P99Builder(source), _P99_COMPLAINTS)
     return puzzle
+
+
+# grammar/p99.lark's WORD without its newline (a line never holds one)
+_WORD_LINE = re.compile(r"[^ \t\n.]+[ \t]*")
+
+
+def _is_blank(line: str) -> bool:
+    return line.strip(" \t") == ""
+
+
+def _plain_p99(text: str, source: str) -> Puzzle | None:
+    """The puzzle in normalised P-99 `text` read line by line, or None when
+    the text is not plainly well formed: the grammar then reads it (and
+    explains what is wrong). It accepts only what grammar/p99.lark and
+    _P99Builder accept and builds the same Puzzle; lark would cost more than
+    the rest of solving a small puzzle."""
+    lines = text.split("\n")[:-1]  # the text ends with a newline
+    k, end = 0, len(lines)
+    while k < end and _WORD_LINE.fullmatch(lines[k]):
+        k += 1
+    words = [line.rstrip(" \t") for line in lines[:k]]
+    gap = k
+    while k < end and _is_blank(lines[k]):
+        k += 1
+    first_row = k
+    while k < end and not _is_blank(lines[k]):
+        k += 1
+    rows = lines[first_row:k]
+    while k < end and _is_blank(lines[k]):
+        k += 1
+    if not words or gap == first_row or not rows or k < end:
+        return None
+    if not all(map(str.isalpha, words)) or any(
+        "\t" in row or not _is_framework(row) for row in rows
+    ):
+        return None
+    grid = padded([row.replace(" ", BLOCK) for row in rows])
+    return Puzzle(tuple(words), grid, "p99", source, tuple(len(row) for row in rows))
 
 
 def parse_fillin(

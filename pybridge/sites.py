@@ -10,8 +10,8 @@ Prolog and by every listing - is by number, across before down.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import repeat, zip_longest
 
 from pybridge.model import BLOCK, Cell, Direction, Puzzle
 
@@ -49,25 +49,24 @@ class Crossing:
 _RUN = re.compile(f"[^{re.escape(BLOCK)}]{{{MIN_LENGTH},}}")
 
 
-def _runs(lines: list[str]) -> Iterator[tuple[int, int, int]]:
-    """(line, start, length) of every run of open cells long enough to be a site."""
-    for n, line in enumerate(lines):
-        for match in _RUN.finditer(line):
-            yield n, match.start(), match.end() - match.start()
+def _runs(lines: list[str]) -> list[tuple[int, int, int]]:
+    """(line, start, end) of every run of open cells long enough to be a site."""
+    return [(n, *match.span()) for n, line in enumerate(lines) for match in _RUN.finditer(line)]
 
 
 def find_sites(puzzle: Puzzle) -> tuple[Site, ...]:
     """All sites of `puzzle` in canonical order (number, across before down)."""
     rows = list(puzzle.grid)
-    columns = ["".join(row[c] for row in rows) for c in range(puzzle.width)]
-    across = {(r, c): tuple((r, c + k) for k in range(n)) for r, c, n in _runs(rows)}
-    down = {(r, c): tuple((r + k, c) for k in range(n)) for c, r, n in _runs(columns)}
+    columns = ["".join(column) for column in zip_longest(*rows, fillvalue=BLOCK)]
+    across = {(r, c): tuple(zip(repeat(r), range(c, end))) for r, c, end in _runs(rows)}
+    down = {(r, c): tuple(zip(range(r, end), repeat(c))) for c, r, end in _runs(columns)}
     sites: list[Site] = []
     for number, start in enumerate(sorted(across.keys() | down.keys()), start=1):
-        for direction, runs in (("across", across), ("down", down)):
-            if start in runs:
-                d: Direction = "across" if direction == "across" else "down"
-                sites.append(Site(len(sites), number, d, start[0], start[1], runs[start]))
+        r, c = start
+        if (cells := across.get(start)) is not None:
+            sites.append(Site(len(sites), number, "across", r, c, cells))
+        if (cells := down.get(start)) is not None:
+            sites.append(Site(len(sites), number, "down", r, c, cells))
     return tuple(sites)
 
 

@@ -3,16 +3,17 @@ and turning an engine's words-per-site into Solutions and an Outcome."""
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections import Counter
-from collections.abc import Generator, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from pybridge import engine as python_engine
 from pybridge.errors import UsageError
-from pybridge.model import BLOCK, Cell, Placement, Puzzle, Solution
+from pybridge.model import BLOCK, OPEN, Cell, Placement, Puzzle, Solution
 from pybridge.sites import Site, find_sites
 
 if TYPE_CHECKING:
@@ -113,23 +114,37 @@ def choose_engine(engine: str | None) -> str:
     return "python"
 
 
+_LETTER = re.compile(f"[^{re.escape(BLOCK + OPEN)}]")
+
+
 def _givens(puzzle: Puzzle, sites: Sequence[Site]) -> dict[Cell, str]:
+    """The predefined letters in sites, by cell in row order."""
+    letters = {
+        (r, match.start()): match.group()
+        for r, row in enumerate(puzzle.grid)
+        for match in _LETTER.finditer(row)
+    }
+    if not letters:  # most puzzles: no need to collect the cells of the sites
+        return letters
     cells = {cell for site in sites for cell in site.cells}
-    return {cell: ch for cell in sorted(cells) if (ch := puzzle.given(cell)) is not None}
+    return {cell: ch for cell, ch in letters.items() if cell in cells}
 
 
 def make_solution(puzzle: Puzzle, sites: Sequence[Site], words: Sequence[str]) -> Solution:
     """A Solution from the word of each site (in site order)."""
     rows = [list(row) for row in puzzle.grid]
+    placements = []
     for site, word in zip(sites, words, strict=True):
-        for (r, c), ch in zip(site.cells, word, strict=True):
-            rows[r][c] = ch
-    grid = tuple("".join(BLOCK if ch == BLOCK else ch for ch in row) for row in rows)
-    placements = tuple(
-        Placement(s.number, s.direction, s.row, s.col, s.length, w)
-        for s, w in zip(sites, words, strict=True)
-    )
-    return Solution(puzzle, grid, placements)
+        r, c, n = site.row, site.col, len(site.cells)
+        if len(word) != n:
+            raise ValueError(f"{word!r} does not fit {site.label}")
+        if site.direction == "across":
+            rows[r][c : c + n] = word  # a site is a straight run of cells
+        else:
+            for k, ch in enumerate(word):
+                rows[r + k][c] = ch
+        placements.append(Placement(site.number, site.direction, r, c, n, word))
+    return Solution(puzzle, tuple(map("".join, rows)), tuple(placements))
 
 
 def default_strategy(puzzle: Puzzle) -> str:
@@ -152,11 +167,14 @@ def run(
     """Search `puzzle`: up to `limit` solutions (None: all); with `count`
     count them all without keeping them; with `unique` stop at the second
     solution and say whether there is exactly one. With `prove` the cheap
-    proofs of pybridge.proofs run first, so an unsolvable puzzle is answered
-    without a search where they can show it (else only lengths are checked).
+    proofs of pybridge.proofs run before the search, so an unsolvable puzzle
+    is answered without a search where they can show it (else only lengths
+    are checked); only a search that quickly finds a solution on a small
+    puzzle goes first, as no proof can apply then (see _quick_solution).
     A `seed` (an integer >= 0) shuffles the domains and breaks site ties at
     random; the same seed gives the same answer in both engines. `strategy`
-    None is default_strategy(puzzle)."""
+    None is default_strategy(puzzle). `timeout` (seconds) bounds the proofs
+    and the search together."""
     strategy = strategy or default_strategy(puzzle)
     check_strategy(puzzle, strategy)
     check_seed(strategy, seed)
@@ -166,13 +184,17 @@ def run(
     stats = Stats(chosen, strategy)
     started = time.perf_counter()
     sites = find_sites(puzzle)
-    proof = _cheap_proof(puzzle, sites, prove, timeout)
-    if proof is not None:
-        stats.seconds = time.perf_counter() - started
-        return Outcome("unsolvable", [], 0 if count else None, _reason(proof), stats, proof)
     search = _prolog_search if chosen == "prolog" else _python_search
     request = _Request(puzzle, sites, strategy, 2 if unique else limit, count, timeout, seed)
-    status, found, n = search(request, stats)
+    result = _quick_solution(search, request, started, stats) if prove else None
+    if result is None:
+        # the time limit is for the whole run, proofs included
+        proof = _cheap_proof(puzzle, sites, prove, _time_left(started, timeout))
+        if proof is not None:
+            stats.seconds = time.perf_counter() - started
+            return Outcome("unsolvable", [], 0 if count else None, _reason(proof), stats, proof)
+        result = search(replace(request, timeout=_time_left(started, timeout)), stats)
+    status, found, n = result
     stats.seconds = time.perf_counter() - started
     outcome = Outcome(status, [make_solution(puzzle, sites, w) for w in found], stats=stats)
     outcome.count = n if count else None
@@ -286,6 +308,53 @@ def _python_steps(
     cells = [s.cells for s in sites]
     givens = _givens(puzzle, sites)
     return python_engine.search(puzzle.words, cells, givens, strategy, counters, seed)
+
+
+# A search of a small puzzle that finds a solution this fast settles it
+# before the proofs run: the proofs are sound, so none could have applied,
+# and the search gives the same answer after them as before them. On small
+# puzzles the proofs cost as much as such a search; a longer search waits for
+# them (which may spare it), and so does a large word list, which each call
+# sends to the engine again.
+_QUICK_SECONDS = 0.005
+_QUICK_WORDS = 2000
+
+
+def _quick_solution(
+    search: Callable[[_Request, Stats], _SearchResult],
+    request: _Request,
+    started: float,
+    stats: Stats,
+) -> _SearchResult | None:
+    """The search's result if it finds a solution within _QUICK_SECONDS
+    (and half the time limit), else None: then the proofs go first."""
+    puzzle = request.puzzle
+    if len(puzzle.words) > _QUICK_WORDS or (
+        puzzle.mode == "exact" and length_mismatch(puzzle, request.sites) is not None
+    ):
+        return None  # no search needed to show this one unsolvable
+    budget = _QUICK_SECONDS
+    if request.timeout is not None:
+        budget = min(budget, (started + request.timeout - time.perf_counter()) / 2)
+    if budget <= 0:
+        return None
+    tried = Stats(stats.engine, stats.strategy)
+    result = search(replace(request, timeout=budget), tried)
+    if result[0] != "solved":
+        return None
+    stats.nodes, stats.backtracks = tried.nodes, tried.backtracks
+    return result
+
+
+# The least time a search is given when the proofs used up the limit: it
+# then stops at its first look at the clock, with status "timeout".
+_LEAST_SECONDS = 0.001
+
+
+def _time_left(started: float, timeout: float | None) -> float | None:
+    if timeout is None:
+        return None
+    return max(started + timeout - time.perf_counter(), _LEAST_SECONDS)
 
 
 def _deadline(timeout: float | None) -> float | None:

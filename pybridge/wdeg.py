@@ -49,7 +49,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Generator, Iterator, Mapping, Sequence
 
-from pybridge.bitsets import members, tables
+from pybridge.bitsets import Table, members, tables
 from pybridge.engine import Counters, Lcg
 from pybridge.model import Cell
 
@@ -81,7 +81,10 @@ class Search:
         counters: Counters,
         seed: int | None,
     ) -> None:
-        self.tables = tables(tuple(words))
+        self.tables = dict(tables(tuple(words)))
+        for cells in sites:  # a length without words has an empty table
+            n = len(cells)
+            self.tables.setdefault(n, Table((), (), 0, tuple({} for _ in range(n))))
         self.left = {n: list(t.copies) for n, t in self.tables.items()}  # copies not placed
         self.lengths = [len(cells) for cells in sites]
         self.links, self.weights = _links(sites)
@@ -98,9 +101,7 @@ class Search:
         self.placed = 0  # words placed in this run
 
     def _initial(self, cells: Sequence[Cell], givens: Mapping[Cell, str]) -> int:
-        table = self.tables.get(len(cells))
-        if table is None:
-            return 0
+        table = self.tables[len(cells)]
         domain = table.full
         for p, cell in enumerate(cells):
             if cell in givens:
@@ -180,9 +181,9 @@ class Search:
         keep their last letters, or none): from the words themselves when
         there are few of them, else from the letters of the last revision,
         of which only a letter of a word lost since can go."""
-        domain, table = self.dom[s], self.tables.get(self.lengths[s])
+        domain, table = self.dom[s], self.tables[self.lengths[s]]
         known = list(last[1]) if last is not None else [frozenset()] * self.lengths[s]
-        if not domain or table is None:  # no word fits: no letter anywhere
+        if not domain:  # no word fits: no letter anywhere
             return (frozenset(),) * self.lengths[s]
         if domain.bit_count() <= FEW:
             columns = list(zip(*[table.words[k] for k in members(domain)], strict=True))
