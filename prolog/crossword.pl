@@ -607,27 +607,47 @@ random_below(Bound, State0, State, Value) :-
     Value is Draw mod Bound.
 
 %   open_sites(+Board, +Links, +Words, +Counts, +Draws, -Open): one
-%   o(Key, Vars, Domain, Crossings, Neighbours, Length) per site.  Domain
-%   lists the indices (into Words) of the words that fit, in order;
+%   o(Key, Index, Vars, Domain, Crossings, Neighbours, Length) per site.
+%   Domain lists the indices (into Words) of the words that fit, in order;
 %   Crossings lists x(I, T, J): position I of this site is position J of
-%   site T; Neighbours is the ordered set of those T.  Key = k(DomainSize,
-%   NegCrossings, Draw, Index) orders sites: smallest domain, then most
-%   crossings, then the random draw (0 without a seed), then index.
+%   site T; Neighbours is the ordered set of those T.  Sites are ordered by
+%   smallest domain, then most crossings, then the random draw (0 without
+%   a seed), then index.  All but the domain size are fixed, so they make
+%   one rank per site, and Key = DomainSize * NSites + Rank orders sites
+%   exactly so with one integer comparison (the search compares keys at
+%   every open site of every step).
 open_sites(Board, Links, Words, Counts, Draws, Open) :-
     ids_by_length(Words, ByLength),
-    maplist(open_site(ByLength, Words, Counts), Links, Board, Draws, Open).
+    length(Board, NSites),
+    tie_ranks(Links, Draws, Ranks),
+    maplist(open_site(ByLength, Words, Counts, NSites), Links, Board, Ranks, Open).
 
-open_site(ByLength, Words, Counts, I-Crossings, Vars, Draw,
-          o(k(Size, Neg, Draw, I), Vars, Domain, Crossings, Neighbours, L)) :-
+%   tie_ranks(+Links, +Draws, -Ranks): each site's place (from 0) in the
+%   order of most crossings, then draw, then index.
+tie_ranks(Links, Draws, Ranks) :-
+    maplist(tie_key, Links, Draws, Keys),
+    msort(Keys, Sorted),
+    foldl(ranked, Sorted, Pairs, 0, _),
+    keysort(Pairs, ByIndex),
+    pairs_values(ByIndex, Ranks).
+
+tie_key(I-Crossings, Draw, t(Neg, Draw, I)) :-
     length(Crossings, N),
-    Neg is -N,
+    Neg is -N.
+
+ranked(t(_, _, I), I-Rank, Rank, Next) :-
+    Next is Rank + 1.
+
+open_site(ByLength, Words, Counts, NSites, I-Crossings, Vars, Rank,
+          o(Key, I, Vars, Domain, Crossings, Neighbours, L)) :-
     crossed_sites(Crossings, Neighbours),
     length(Vars, L),
     (   memberchk(L-Ids, ByLength)
     ->  initial_domain(Vars, Ids, Words, Counts, Domain)
     ;   Domain = []
     ),
-    length(Domain, Size).
+    length(Domain, Size),
+    Key is Size * NSites + Rank.
 
 crossed_sites(Crossings, Sites) :-
     crossed(Crossings, Ts),
@@ -678,18 +698,20 @@ consistent(forward, Open, _, Open).
 consistent(arcs, Open0, Words, Open) :-
     maplist(site_domain, Open0, Domains0),
     Domains =.. [domains|Domains0],
-    findall(a(X, I, Y, J), ( member(o(k(_, _, _, X), _, _, Xs, _, _), Open0),
+    findall(a(X, I, Y, J), ( member(o(_, X, _, _, Xs, _, _), Open0),
                              member(x(I, Y, J), Xs) ), Arcs),
     ac3(Arcs, Open0, Words, Domains),
-    maplist(with_domain(Domains), Open0, Open).
+    length(Open0, NSites),
+    maplist(with_domain(Domains, NSites), Open0, Open).
 
-site_domain(o(_, _, Domain, _, _, _), Domain).
+site_domain(o(_, _, _, Domain, _, _, _), Domain).
 
-with_domain(Domains, o(k(_, Neg, Draw, X), Vars, _, Xs, Ns, L),
-            o(k(Size, Neg, Draw, X), Vars, D, Xs, Ns, L)) :-
+with_domain(Domains, NSites, o(Key0, X, Vars, _, Xs, Ns, L),
+            o(Key, X, Vars, D, Xs, Ns, L)) :-
     X1 is X + 1,
     arg(X1, Domains, D),
-    length(D, Size).
+    length(D, Size),
+    Key is Size * NSites + Key0 mod NSites.
 
 %   ac3(+Queue, +Open, +Words, !Domains): revise the arc at the head of the
 %   queue; when D(x) shrinks, queue the arcs into x.  Stops at the fixpoint
@@ -717,7 +739,7 @@ ac3([Arc|Queue], Open, Words, Domains) :-
 %   arcs_into(+X, +Open, +Queue, -Arcs): the arcs z->x along x's crossings,
 %   in their order, that are not queued already.
 arcs_into(X, Open, Queue, Arcs) :-
-    memberchk(o(k(_, _, _, X), _, _, Xs, _, _), Open),
+    memberchk(o(_, X, _, _, Xs, _, _), Open),
     findall(a(Z, K, X, L), ( member(x(L, Z, K), Xs),
                              \+ memberchk(a(Z, K, X, L), Queue) ), Arcs).
 
@@ -738,18 +760,21 @@ letter_in(Position, Words, Letters, Id) :-
 mrv([], _, _, _) :- !.
 mrv([First|Others], Values, Words, Counts) :-
     foldl(better_site, Others, First, Best),
-    mrv(Best, [First|Others], Values, Words, Counts).
+    length([First|Others], NSites),
+    mrv(Best, [First|Others], Values, w(Words, Counts, NSites)).
 
-%   mrv(+Best, +Open, +Values, +Words, +Counts): fill Best, the chosen open
-%   site, with each word of its domain in turn (in Values order), then go on
-%   with the rest.
-mrv(Best, Open, Values, Words, Counts) :-
-    Best = o(k(_, _, _, I), Vars, Domain, _, Neighbours, _),
+%   mrv(+Best, +Open, +Values, +W): fill Best, the chosen open site, with
+%   each word of its domain in turn (in Values order), then go on with the
+%   rest.  W is w(Words, Counts, NSites), NSites the number of sites (see
+%   open_sites/6).
+mrv(Best, Open, Values, W) :-
+    Best = o(_, I, Vars, Domain, _, Neighbours, _),
     (   Domain == []
     ->  count(cw_backtracks),
         fail
     ;   true
     ),
+    W = w(Words, Counts, _),
     value_order(Values, Best, Open, Words, Ordered),
     member(Id, Ordered),
     arg(Id, Words, Chars),
@@ -758,17 +783,17 @@ mrv(Best, Open, Values, Words, Counts) :-
     arg(Id, Counts, C0),
     C is C0 - 1,
     setarg(Id, Counts, C),
-    placed(I, Id, C, Words, Counts, Change),
+    placed(I, Id, C, W, Change),
     next_open(Open, Change, Neighbours, Open1, Best1),
     (   Open1 == []
     ->  true
-    ;   mrv(Best1, Open1, Values, Words, Counts)
+    ;   mrv(Best1, Open1, Values, W)
     ).
 
 %   value_order(+Values, +Site, +Open, +Words, -Ids): the words of Site's
 %   domain in the order they are tried.
-value_order(domain, o(_, _, Domain, _, _, _), _, _, Domain).
-value_order(least_constraining, o(_, _, Domain, Crossings, _, _), Open, Words, Ids) :-
+value_order(domain, o(_, _, _, Domain, _, _, _), _, _, Domain).
+value_order(least_constraining, o(_, _, _, Domain, Crossings, _, _), Open, Words, Ids) :-
     open_tallies(Crossings, Open, Words, Tallies),
     maplist(lcv_keyed(Tallies, Words), Domain, Keyed),
     keysort(Keyed, Sorted),
@@ -779,7 +804,7 @@ value_order(least_constraining, o(_, _, Domain, Crossings, _, _), Open, Words, I
 %   site, the size of D(T) and Letter-Count for T's letters at the crossing.
 open_tallies([], _, _, []).
 open_tallies([x(I, T, J)|Xs], Open, Words, Tallies) :-
-    (   memberchk(o(k(_, _, _, T), _, DT, _, _, _), Open)
+    (   memberchk(o(_, T, _, DT, _, _, _), Open)
     ->  maplist(letter_at(J, Words), DT, Letters),
         msort(Letters, Sorted),
         clumped(Sorted, Tally),
@@ -803,11 +828,12 @@ ruled_out(Chars, t(I, Size, Tally), Cost0, Cost) :-
     ),
     Cost is Cost0 + Size - Same.
 
-%   placed(+I, +Id, +Left, +Words, +Counts, -Change): what the search
-%   passes on after placing word Id in site I with Left copies of it still
-%   to place: u(I, Gone, Id, Words, Counts), Gone the length of Id when it
-%   is used up (only sites of that length can hold it), else none.
-placed(I, Id, Left, Words, Counts, u(I, Gone, Id, Words, Counts)) :-
+%   placed(+I, +Id, +Left, +W, -Change): what the search passes on after
+%   placing word Id in site I with Left copies of it still to place:
+%   u(I, Gone, Id, Words, Counts, NSites) (W = w(Words, Counts, NSites)),
+%   Gone the length of Id when it is used up (only sites of that length
+%   can hold it), else none.
+placed(I, Id, Left, w(Words, Counts, NSites), u(I, Gone, Id, Words, Counts, NSites)) :-
     (   Left =:= 0
     ->  arg(Id, Words, Chars),
         length(Chars, Gone)
@@ -817,17 +843,16 @@ placed(I, Id, Left, Words, Counts, u(I, Gone, Id, Words, Counts)) :-
 %   next_open(+Open, +Change, +Neighbours, -Open1, -Best): one pass that
 %   drops the filled site, updates the others and picks the next best.
 next_open(Open, Change, Neighbours, Open1, Best) :-
-    Change = u(I, Gone, _, _, _),
-    next_open(Open, I, Gone, Change, Neighbours, Open1, none, k(none, 0, 0, 0), Best).
+    Change = u(I, Gone, _, _, _, _),
+    next_open(Open, I, Gone, Change, Neighbours, Open1, none, inf, Best).
 
 %   Open is in site order, so the filled site's neighbours (the ordered set
 %   Ns0) are met in turn.  A site that is no neighbour and has another
 %   length than a used-up word stays as it is: most sites cost one clause
-%   and one comparison.  The first Key0 is above every key (an atom size).
+%   and one comparison.  The first Key0 is above every key (infinity).
 next_open([], _, _, _, _, [], Best, _, Best).
 next_open([S0|Ss], I, Gone, Change, Ns0, Open, Best0, Key0, Best) :-
-    S0 = o(K0, _, _, _, _, L),
-    K0 = k(_, _, _, J),
+    S0 = o(_, J, _, _, _, _, L),
     (   J == I
     ->  next_open(Ss, I, Gone, Change, Ns0, Open, Best0, Key0, Best)
     ;   (   Ns0 = [N|_],
@@ -839,8 +864,8 @@ next_open([S0|Ss], I, Gone, Change, Ns0, Open, Best0, Key0, Best) :-
             S = S0
         ),
         Open = [S|Open1],
-        S = o(K, _, _, _, _, _),
-        (   K @< Key0
+        S = o(K, _, _, _, _, _, _),
+        (   K < Key0
         ->  next_open(Ss, I, Gone, Change, Ns, Open1, S, K, Best)
         ;   next_open(Ss, I, Gone, Change, Ns, Open1, Best0, Key0, Best)
         )
@@ -851,7 +876,7 @@ better_site(S, none, S) :- !.
 better_site(S, B0, B) :-
     arg(1, S, K),
     arg(1, B0, K0),
-    (   K @< K0
+    (   K < K0
     ->  B = S
     ;   B = B0
     ).
@@ -860,23 +885,24 @@ better_site(S, B0, B) :-
 %   neighbour of the filled site has new letters, so its domain is
 %   filtered again; elsewhere only the word just used can drop out.
 %   Neighbours0 are the filled site's neighbours not yet passed.
-update_site(u(_, Gone, Id, Words, Counts), Ns0, Ns, Site0, Site) :-
-    Site0 = o(k(Size0, Neg, Draw, J), V, D0, Xs, Nbrs, L),
+update_site(u(_, Gone, Id, Words, Counts, NSites), Ns0, Ns, Site0, Site) :-
+    Site0 = o(Key0, J, V, D0, Xs, Nbrs, L),
     after(Ns0, J, Ns1),
     (   Ns1 = [J|Ns]
     ->  fitting(D0, V, Words, Counts, D),
-        length(D, Size)
+        length(D, Size),
+        Key is Size * NSites + Key0 mod NSites
     ;   Ns = Ns1,
         L == Gone,
         memberchk(Id, D0)
     ->  without(D0, Id, D),
-        Size is Size0 - 1
+        Key is Key0 - NSites
     ;   Ns = Ns1,
-        Size = Size0
+        Key = Key0
     ),
-    (   Size =:= Size0                  % a subset of D0 as long as D0 is D0
+    (   Key =:= Key0                    % a subset of D0 as long as D0 is D0
     ->  Site = Site0
-    ;   Site = o(k(Size, Neg, Draw, J), V, D, Xs, Nbrs, L)
+    ;   Site = o(Key, J, V, D, Xs, Nbrs, L)
     ).
 
 %   without(+Ids, +Id, -Rest): Ids without its one Id.
@@ -913,7 +939,8 @@ cbj(Open0, Words, Counts) :-
     Copies =.. [copies|Empty],
     maplist(unpruned, Open0, [First|Others]),
     foldl(better_entry, Others, First, Best),
-    cbj_level(Best, [First|Others], c(Words, Counts, Copies), 0).
+    length(Open0, NSites),
+    cbj_level(Best, [First|Others], c(w(Words, Counts, NSites), Copies), 0).
 
 unpruned(Site, Site-[]).
 
@@ -921,7 +948,7 @@ better_entry(E, none, E) :- !.
 better_entry(S-P, S0-P0, B) :-
     arg(1, S, K),
     arg(1, S0, K0),
-    (   K @< K0
+    (   K < K0
     ->  B = S-P
     ;   B = S0-P0
     ).
@@ -929,7 +956,7 @@ better_entry(S-P, S0-P0, B) :-
 %   cbj_level(+Best, +Open, +W, +Depth): fill Best, the chosen site,
 %   at Depth; succeeds once per solution below.
 cbj_level(Best, Open, W, Depth) :-
-    Best = o(_, _, Domain, _, _, _)-Pruned,
+    Best = o(_, _, _, Domain, _, _, _)-Pruned,
     (   Domain == []
     ->  count(cw_backtracks),
         nb_setval(cw_conflict, Pruned),
@@ -966,8 +993,9 @@ cbj_words([Id|Ids], Best, Open, W, Depth, Before, Conflicts) :-
 numlist_or_empty(Low, High, List) :-
     findall(X, between(Low, High, X), List).
 
-cbj_place(Id, o(k(_, _, _, I), Vars, _, _, Neighbours, _)-_, Open, W, Depth) :-
-    W = c(Words, Counts, Copies),
+cbj_place(Id, o(_, I, Vars, _, _, Neighbours, _)-_, Open, W, Depth) :-
+    W = c(WC, Copies),
+    WC = w(Words, Counts, _),
     arg(Id, Words, Chars),
     Vars = Chars,
     count(cw_nodes),
@@ -977,7 +1005,7 @@ cbj_place(Id, o(k(_, _, _, I), Vars, _, _, Neighbours, _)-_, Open, W, Depth) :-
     arg(Id, Copies, Ds0),
     ord_add_element(Ds0, Depth, Ds),
     setarg(Id, Copies, Ds),
-    placed(I, Id, C, Words, Counts, Change),
+    placed(I, Id, C, WC, Change),
     cbj_next(Open, Change, b(C, Ds, Depth), Neighbours, Open1, none, Best1),
     (   Open1 == []
     ->  count(cw_leaves)
@@ -992,7 +1020,7 @@ cbj_place(Id, o(k(_, _, _, I), Vars, _, _, Neighbours, _)-_, Open, W, Depth) :-
 cbj_next([], _, _, _, [], Best, Best).
 cbj_next([E0|Es], Change, Blame, Ns0, Open, Best0, Best) :-
     arg(1, Change, I),
-    (   E0 = o(k(_, _, _, I), _, _, _, _, _)-_
+    (   E0 = o(_, I, _, _, _, _, _)-_
     ->  cbj_next(Es, Change, Blame, Ns0, Open, Best0, Best)
     ;   cbj_update(Change, Blame, Ns0, Ns, E0, E),
         Open = [E|Open1],
@@ -1007,7 +1035,7 @@ cbj_next([E0|Es], Change, Blame, Ns0, Open, Best0, Best) :-
 cbj_update(Change, b(Left, Ds, Depth), Ns0, Ns, S0-P0, S-P) :-
     update_site(Change, Ns0, Ns, S0, S),
     arg(3, Change, Id),
-    S0 = o(_, _, D0, _, _, _),
+    S0 = o(_, _, _, D0, _, _, _),
     (   S == S0
     ->  P = P0
     ;   Left =:= 0,
