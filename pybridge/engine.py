@@ -201,11 +201,13 @@ def _in_order(
 
 class _Open(NamedTuple):
     """An unfilled site: `key` orders sites (smallest domain, most crossings,
-    random draw, lowest index); `domain` lists the distinct words that fit;
-    `site` is its index (the last of the key). A named tuple: the search
-    makes one per changed domain, and a tuple is made fastest."""
+    random draw, lowest index): the domain size times the number of sites
+    plus the site's rank in the fixed rest of that order, so one integer
+    comparison decides; `domain` lists the distinct words that fit; `site`
+    is its index. A named tuple: the search makes one per changed domain,
+    and a tuple is made fastest."""
 
-    key: tuple[int, int, int, int]
+    key: int
     domain: tuple[int, ...]
     site: int
 
@@ -243,8 +245,12 @@ class _Domains:
         self.site_lengths = [len(cells) for cells in sites]
         self.word_lengths = [len(word) for word in self.distinct]
         self.crossings = _crossings(sites)
-        # per site, the rest of its key: most crossings, then the draw, then the index
-        self.ties = [(-len(xs), self.draws[k], k) for k, xs in enumerate(self.crossings)]
+        # per site, its place in the rest of the key's order: most crossings,
+        # then the draw, then the index
+        ties = sorted(range(len(sites)), key=lambda k: (-len(self.crossings[k]), self.draws[k]))
+        self.ranks = [0] * len(sites)
+        for rank, k in enumerate(ties):
+            self.ranks[k] = rank
         # per site: each site it crosses -> the positions (here) of the shared cells
         self.shared: list[dict[int, list[int]]] = [{} for _ in sites]
         for s, xs in enumerate(self.crossings):
@@ -283,8 +289,7 @@ class _Domains:
         )
 
     def open_site(self, site: int, domain: tuple[int, ...]) -> _Open:
-        key = (len(domain), *self.ties[site])
-        return _Open(key, domain, site)
+        return _Open(len(domain) * len(self.sites) + self.ranks[site], domain, site)
 
     def arc_consistent(self, domains: list[tuple[int, ...]]) -> None:
         """AC-3 over the crossings, in place; stops at the first empty domain
