@@ -766,16 +766,17 @@ mrv([First|Others], Values, Words, Counts) :-
 %   mrv(+Best, +Open, +Values, +W): fill Best, the chosen open site, with
 %   each word of its domain in turn (in Values order), then go on with the
 %   rest.  W is w(Words, Counts, NSites), NSites the number of sites (see
-%   open_sites/6).
+%   open_sites/6).  A key below NSites is an empty domain.
 mrv(Best, Open, Values, W) :-
-    Best = o(_, I, Vars, Domain, _, Neighbours, _),
-    (   Domain == []
+    Best = o(Key, I, Vars, Stored, _, Neighbours, _),
+    W = w(Words, Counts, NSites),
+    (   Key < NSites
     ->  count(cw_backtracks),
         fail
     ;   true
     ),
-    W = w(Words, Counts, _),
-    value_order(Values, Best, Open, Words, Ordered),
+    live(Stored, Counts, Domain),
+    value_order(Values, Domain, Best, Open, Words, Counts, Ordered),
     member(Id, Ordered),
     arg(Id, Words, Chars),
     Vars = Chars,
@@ -790,29 +791,42 @@ mrv(Best, Open, Values, W) :-
     ;   mrv(Best1, Open1, Values, W)
     ).
 
-%   value_order(+Values, +Site, +Open, +Words, -Ids): the words of Site's
-%   domain in the order they are tried.
-value_order(domain, o(_, _, _, Domain, _, _, _), _, _, Domain).
-value_order(least_constraining, o(_, _, _, Domain, Crossings, _, _), Open, Words, Ids) :-
-    open_tallies(Crossings, Open, Words, Tallies),
+%   live(+Stored, +Counts, -Domain): a stored domain without the words
+%   used up since it was last filtered (see update_site/5).
+live([], _, []).
+live([Id|Ids], Counts, Domain) :-
+    (   arg(Id, Counts, C),
+        C > 0
+    ->  Domain = [Id|Domain1]
+    ;   Domain = Domain1
+    ),
+    live(Ids, Counts, Domain1).
+
+%   value_order(+Values, +Domain, +Site, +Open, +Words, +Counts, -Ids):
+%   the words of Domain, the chosen Site's, in the order they are tried.
+value_order(domain, Domain, _, _, _, _, Domain).
+value_order(least_constraining, Domain, o(_, _, _, _, Crossings, _, _), Open, Words, Counts,
+            Ids) :-
+    open_tallies(Crossings, Open, Words, Counts, Tallies),
     maplist(lcv_keyed(Tallies, Words), Domain, Keyed),
     keysort(Keyed, Sorted),
     pairs_values(Sorted, Ids).
 
-%   open_tallies(+Crossings, +Open, +Words, -Tallies): for each crossing
+%   open_tallies(+Crossings, +Open, +Words, +Counts, -Tallies): for each crossing
 %   with a site T still open, t(I, Size, Tally): position I in the chosen
 %   site, the size of D(T) and Letter-Count for T's letters at the crossing.
-open_tallies([], _, _, []).
-open_tallies([x(I, T, J)|Xs], Open, Words, Tallies) :-
-    (   memberchk(o(_, T, _, DT, _, _, _), Open)
-    ->  maplist(letter_at(J, Words), DT, Letters),
+open_tallies([], _, _, _, []).
+open_tallies([x(I, T, J)|Xs], Open, Words, Counts, Tallies) :-
+    (   memberchk(o(_, T, _, Stored, _, _, _), Open)
+    ->  live(Stored, Counts, DT),
+        maplist(letter_at(J, Words), DT, Letters),
         msort(Letters, Sorted),
         clumped(Sorted, Tally),
         length(DT, Size),
         Tallies = [t(I, Size, Tally)|Rest]
     ;   Tallies = Rest
     ),
-    open_tallies(Xs, Open, Words, Rest).
+    open_tallies(Xs, Open, Words, Counts, Rest).
 
 lcv_keyed(Tallies, Words, Id, Cost-Id) :-
     arg(Id, Words, Chars),
@@ -883,8 +897,11 @@ better_site(S, B0, B) :-
 
 %   update_site(+Change, +Neighbours0, -Neighbours, +Site0, -Site): a
 %   neighbour of the filled site has new letters, so its domain is
-%   filtered again; elsewhere only the word just used can drop out.
-%   Neighbours0 are the filled site's neighbours not yet passed.
+%   filtered again; elsewhere only the word just used can drop out.  That
+%   word stays in the stored list (the key alone counts it out, which
+%   spares rebuilding a domain per site of its length at nearly every
+%   step); live/3 drops such words where a domain is read.  Neighbours0
+%   are the filled site's neighbours not yet passed.
 update_site(u(_, Gone, Id, Words, Counts, NSites), Ns0, Ns, Site0, Site) :-
     Site0 = o(Key0, J, V, D0, Xs, Nbrs, L),
     after(Ns0, J, Ns1),
@@ -894,8 +911,8 @@ update_site(u(_, Gone, Id, Words, Counts, NSites), Ns0, Ns, Site0, Site) :-
         Key is Size * NSites + Key0 mod NSites
     ;   Ns = Ns1,
         L == Gone,
-        memberchk(Id, D0)
-    ->  without(D0, Id, D),
+        memberchk(Id, D0)               % then Id was live (see live/3)
+    ->  D = D0,
         Key is Key0 - NSites
     ;   Ns = Ns1,
         Key = Key0
@@ -903,14 +920,6 @@ update_site(u(_, Gone, Id, Words, Counts, NSites), Ns0, Ns, Site0, Site) :-
     (   Key =:= Key0                    % a subset of D0 as long as D0 is D0
     ->  Site = Site0
     ;   Site = o(Key, J, V, D, Xs, Nbrs, L)
-    ).
-
-%   without(+Ids, +Id, -Rest): Ids without its one Id.
-without([Id0|Ids], Id, Rest) :-
-    (   Id0 == Id
-    ->  Rest = Ids
-    ;   Rest = [Id0|Rest1],
-        without(Ids, Id, Rest1)
     ).
 
 %   after(+Sites, +J, -Rest): the ordered set Sites from J on.
@@ -956,12 +965,14 @@ better_entry(S-P, S0-P0, B) :-
 %   cbj_level(+Best, +Open, +W, +Depth): fill Best, the chosen site,
 %   at Depth; succeeds once per solution below.
 cbj_level(Best, Open, W, Depth) :-
-    Best = o(_, _, _, Domain, _, _, _)-Pruned,
-    (   Domain == []
+    Best = o(Key, _, _, Stored, _, _, _)-Pruned,
+    W = c(w(_, Counts, NSites), _),
+    (   Key < NSites                    % an empty domain
     ->  count(cw_backtracks),
         nb_setval(cw_conflict, Pruned),
         fail
     ;   nb_getval(cw_leaves, Before),
+        live(Stored, Counts, Domain),
         cbj_words(Domain, Best, Open, W, Depth, Before, [])
     ).
 
