@@ -203,9 +203,11 @@ class _Open(NamedTuple):
     """An unfilled site: `key` orders sites (smallest domain, most crossings,
     random draw, lowest index): the domain size times the number of sites
     plus the site's rank in the fixed rest of that order, so one integer
-    comparison decides; `domain` lists the distinct words that fit; `site`
-    is its index. A named tuple: the search makes one per changed domain,
-    and a tuple is made fastest."""
+    comparison decides; `domain` lists the distinct words that fit, and
+    may still hold words used up since it was filtered (the key counts
+    them out; see `without` and `live`); `site` is its index. A named
+    tuple: the search makes one per changed domain, and a tuple is made
+    fastest."""
 
     key: int
     domain: tuple[int, ...]
@@ -336,11 +338,21 @@ class _Domains:
 
     def refiltered(self, s: _Open, filled: int) -> _Open:
         domain = self.narrowed(s, filled)  # a subset: as long only if the same
-        return s if len(domain) == len(s.domain) else self.open_site(s.site, domain)
+        key = len(domain) * len(self.sites) + self.ranks[s.site]
+        return s if key == s.key else _Open(key, domain, s.site)
 
     def without(self, s: _Open, used: int) -> _Open:
-        at = s.domain.index(used)
-        return self.open_site(s.site, s.domain[:at] + s.domain[at + 1 :])
+        """s after `used`, in its domain, was used up: the word stays stored
+        (rebuilding a domain per site of its length at nearly every step
+        costs more than skipping it where a domain is read)."""
+        return _Open(s.key - len(self.sites), s.domain, s.site)
+
+    def live(self, s: _Open) -> Sequence[int]:
+        """s's domain without the words used up since it was filtered."""
+        return tuple(filter(self.counts.__getitem__, s.domain))
+
+    def is_empty(self, s: _Open) -> bool:
+        return s.key < len(self.sites)
 
     def may_hold(self, site: int, word: int) -> bool:
         """Whether `word` has the length of `site` (domains hold no other)."""
@@ -365,16 +377,16 @@ class _Domains:
         """The words of the chosen site's domain in the order they are tried:
         as listed, or least constraining first (stable on ties)."""
         if not self.least_constraining:
-            return best.domain
+            return self.live(best)
         distinct = self.distinct
-        open_domains = {s.site: s.domain for s in rest}
-        tallies = [
-            (i, len(domain), Counter(distinct[v][j] for v in domain))
-            for i, t, j in self.crossings[best.site]
-            if (domain := open_domains.get(t)) is not None
-        ]
+        open_sites = {s.site: s for s in rest}
+        tallies = []
+        for i, t, j in self.crossings[best.site]:
+            if (s := open_sites.get(t)) is not None:
+                domain = self.live(s)
+                tallies.append((i, len(domain), Counter(distinct[v][j] for v in domain)))
         return sorted(
-            best.domain,
+            self.live(best),
             key=lambda u: sum(size - tally[distinct[u][i]] for i, size, tally in tallies),
         )
 
@@ -383,7 +395,7 @@ class _Domains:
             yield None
             return
         best = min(open_sites, key=_by_key)
-        if not best.domain:
+        if self.is_empty(best):
             self.counters.dead_end()
             return
         rest = [s for s in open_sites if s is not best]
@@ -407,13 +419,13 @@ class _Domains:
             yield None
             return frozenset()  # never read: the parent has found a solution
         best, pruned = min(open_sites, key=lambda entry: entry[0].key)
-        if not best.domain:
+        if self.is_empty(best):
             self.counters.dead_end()
             return pruned
         rest = [entry for entry in open_sites if entry[0] is not best]
         cells, before = self.sites[best.site], self.solutions
         conflicts: set[int] = set()
-        for u in best.domain:
+        for u in self.live(best):
             written = self.board.place(self.distinct[u], cells)
             assert written is not None  # the domain holds only fitting words
             self.counters.node()
