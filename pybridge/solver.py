@@ -148,7 +148,7 @@ def make_solution(puzzle: Puzzle, sites: Sequence[Site], words: Sequence[str]) -
 
 
 def default_strategy(puzzle: Puzzle) -> str:
-    """mrv for exact puzzles, lcv for a grid filled from a dictionary."""
+    """mrv for exact puzzles, wdeg for a grid filled from a dictionary."""
     return DEFAULT_LEXICON_STRATEGY if puzzle.mode == "lexicon" else DEFAULT_STRATEGY
 
 
