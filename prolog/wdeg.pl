@@ -443,14 +443,36 @@ chain([Head|Rest], AtSplit, Done, State) :-
 
 %   fills_alone(+Parts, +AtSplit, +Done, +State): Parts can be filled from
 %   their domains at the split, with the copies of the words Done took given
-%   back.  Nodes, weights and draws count; all else is undone.
+%   back, as if no other site were open (a word used up in Parts must not
+%   fail the probe by emptying a site elsewhere).  Nodes, weights and draws
+%   count; all else is undone.
 fills_alone(Parts, AtSplit, Done, State) :-
-    \+ \+ ( State = st(Dom, _, Left, _, _, _, Lengths, _, _),
+    \+ \+ ( State = st(Dom, Open, Left, _, _, _, Lengths, _, _),
             append(Parts, Sites),
+            close_others(Open, Sites),
             maplist(reset_domain(Dom, AtSplit), Sites),
             maplist(give_back(Dom, Left, Lengths), Done),
             fill(Sites, State)
           ).
+
+%   close_others(+Open, +Sites): every open site not in Sites is closed
+%   (with setarg/3, so backtracking opens it again).
+close_others(Open, Sites) :-
+    functor(Open, _, N),
+    close_from(1, N, Open, Sites).
+
+close_from(I, N, _, _) :-
+    I > N,
+    !.
+close_from(I, N, Open, Sites) :-
+    (   arg(I, Open, true),
+        S is I - 1,
+        \+ memberchk(S, Sites)
+    ->  setarg(I, Open, false)
+    ;   true
+    ),
+    I1 is I + 1,
+    close_from(I1, N, Open, Sites).
 
 reset_domain(Dom, AtSplit, S) :-
     S1 is S + 1,

@@ -31,9 +31,11 @@ The search (crossword.pl's wdeg mirrors it; the counters are the engines'):
       several parts fills them one after another, smallest first (ties to
       the lowest site index), each part searched on its own.  When a later
       part fails just after an earlier part was filled, it is tried alone
-      once, from the domains it had at the split: if it fails alone too,
-      no other fill of the earlier parts can help (they only take words
-      away from it), and the split fails at once.
+      once: from the domains it had at the split, with the copies of the
+      earlier parts' words given back and no other site open (so a word it
+      uses up cannot fail it by emptying a site elsewhere).  If it fails
+      alone too, no other fill of the earlier parts can help (they only
+      take words away from it), and the split fails at once.
   Restarts.  A run stops when it has placed LIMIT words without a solution;
       the next run starts again from the root with the weights it learned
       and the random draws where they were, and a limit 3/2 as large.  The
@@ -331,8 +333,13 @@ class Search:
     def fills_alone(self, parts: list[list[int]], at_split: State, done: list[int]) -> bool:
         """Whether `parts` can be filled as they were at the split: their
         domains then, and the copies of the words `done` took back."""
-        saved = self.snapshot()
+        saved, was_open = self.snapshot(), list(self.open)
         sites = [s for part in parts for s in part]
+        # as if no other site were open: a word used up in the parts must not
+        # fail the probe by emptying a site elsewhere
+        self.open[:] = [False] * len(self.open)
+        for s in sites:
+            self.open[s] = True
         for s in sites:
             self.dom[s], self.sup[s] = at_split[0][s], at_split[1][s]
         taken = [(self.left[self.lengths[s]], self.dom[s].bit_length() - 1) for s in done]
@@ -344,6 +351,7 @@ class Search:
         finally:
             probe.close()
             self.restore(saved)
+            self.open[:] = was_open
             for left, k in taken:
                 left[k] -= 1
 

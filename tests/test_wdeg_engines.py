@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from puzzlegen import random_puzzle
 
 from pybridge import bridge, wdeg
 from pybridge.lexicon import load_dictionary, load_grid
@@ -154,3 +155,18 @@ def test_small_grids_with_missing_lengths(rows: tuple[str, ...], words: tuple[st
     puzzle = Puzzle(words, rows, format="grid", mode="lexicon")
     python, prolog = both(puzzle, limit=None)
     assert signature(python) == signature(prolog)
+
+
+def test_a_probe_ignores_open_sites_outside_its_parts() -> None:
+    # Found by test_engines: a part tried alone used up the last copy of a
+    # word that a site of another, still open part needed, and so "failed
+    # alone"; the split was then given up and a solvable puzzle reported
+    # unsolvable. The probe now sees only its own parts as open.
+    puzzle, planted = random_puzzle(
+        random.Random(9751), sizes=(8, 13), words=(15, 35), max_length=9
+    )
+    python, prolog = both(puzzle, limit=None)
+    assert signature(python) == signature(prolog)
+    mrv = run(puzzle, engine="python", strategy="mrv", limit=None, prove=False)
+    assert sorted(s.grid for s in python.solutions) == sorted(s.grid for s in mrv.solutions)
+    assert planted in {s.grid for s in python.solutions}
