@@ -187,25 +187,37 @@ class Search:
         known = list(last[1]) if last is not None else [frozenset()] * self.lengths[s]
         if not domain:  # no word fits: no letter anywhere
             return (frozenset(),) * self.lengths[s]
-        if domain.bit_count() <= FEW:
-            columns = list(zip(*[table.words[k] for k in members(domain)], strict=True))
-            for p in positions:
-                known[p] = frozenset(columns[p])
-        elif last is None:  # the root: every letter when the site has every word
-            for p in positions:
+        if last is None:
+            if domain.bit_count() <= FEW:
+                return self._letters_of_words(domain, table, positions, known)
+            for p in positions:  # the root: every letter when the site has every word
                 masks = table.masks[p]
                 known[p] = frozenset(
                     masks if domain == table.full else (c for c, ws in masks.items() if domain & ws)
                 )
-        elif (lost := last[0] & ~domain).bit_count() > LOST_FEW:
-            for p in positions:
-                masks = table.masks[p]
-                known[p] = frozenset(c for c in known[p] if domain & masks[c])
-        elif lost:
-            columns = list(zip(*[table.words[k] for k in members(lost)], strict=True))
-            for p in positions:
-                masks = table.masks[p]
-                known[p] = known[p] - {c for c in set(columns[p]) if not domain & masks[c]}
+            return tuple(known)
+        lost = last[0] & ~domain
+        if lost.bit_count() <= LOST_FEW:  # only a letter of a lost word can go
+            if lost:
+                columns = list(zip(*[table.words[k] for k in members(lost)], strict=True))
+                for p in positions:
+                    masks = table.masks[p]
+                    known[p] = known[p] - {c for c in set(columns[p]) if not domain & masks[c]}
+            return tuple(known)
+        if domain.bit_count() <= FEW:
+            return self._letters_of_words(domain, table, positions, known)
+        for p in positions:
+            masks = table.masks[p]
+            known[p] = frozenset(c for c in known[p] if domain & masks[c])
+        return tuple(known)
+
+    @staticmethod
+    def _letters_of_words(
+        domain: int, table: Table, positions: set[int], known: list[frozenset[str]]
+    ) -> Letters:
+        columns = list(zip(*[table.words[k] for k in members(domain)], strict=True))
+        for p in positions:
+            known[p] = frozenset(columns[p])
         return tuple(known)
 
     def place(self, s: int, k: int) -> bool:
