@@ -99,6 +99,7 @@ class Search:
         self.dom: list[int] = []
         self.sup: list[Support | None] = []  # see propagate
         self.open: list[bool] = []
+        self.counted: list[tuple[int, int]] = [(-1, 0)] * len(sites)  # (domain, its size)
         self.limit: int | None = None
         self.placed = 0  # words placed in this run
 
@@ -155,9 +156,11 @@ class Search:
             if not links:
                 continue
             last = sup[s]
-            now = self.letters(s, last, {link[0] for link in links})
+            now = self.letters(s, last, links)
             sup[s] = (dom[s], now)
             before = None if last is None else last[1]
+            if now is before:  # no letter changed: nothing to revise
+                continue
             for i, t, j, crossing in links:
                 if before is not None and before[i] == now[i]:
                     continue
@@ -165,7 +168,7 @@ class Search:
                 gone = 0
                 for letter in (before[i] if before is not None else target.keys()) - now[i]:
                     gone |= target.get(letter, 0)
-                kept = dom[t] & ~gone
+                kept = dom[t] ^ (dom[t] & gone)  # faster than & ~gone on big ints
                 if kept == dom[t]:
                     continue
                 if not kept:
@@ -178,15 +181,21 @@ class Search:
                     queued.add(t)
         return True
 
-    def letters(self, s: int, last: Support | None, positions: set[int]) -> Letters:
-        """The letters the words of D(s) have at the `positions` (the others
-        keep their last letters, or none): from the words themselves when
-        there are few of them, else from the letters of the last revision,
-        of which only a letter of a word lost since can go."""
+    def letters(self, s: int, last: Support | None, links: list[Link]) -> Letters:
+        """The letters the words of D(s) have at the positions of the `links`
+        (the others keep their last letters, or none); the last letters
+        themselves if none changed. From the words themselves when there are
+        few of them, else from the letters of the last revision, of which only
+        a letter of a word lost since can go."""
         domain, table = self.dom[s], self.tables[self.lengths[s]]
-        known = list(last[1]) if last is not None else [frozenset()] * self.lengths[s]
         if not domain:  # no word fits: no letter anywhere
             return (frozenset(),) * self.lengths[s]
+        if last is not None:
+            lost = last[0] ^ domain  # a domain only shrinks until its next revision
+            if not lost & (lost - 1):  # one word lost, or none: the commonest case
+                return _without_word(last[1], domain, table, lost, links)
+        positions = {link[0] for link in links}
+        known = list(last[1]) if last is not None else [frozenset()] * self.lengths[s]
         if last is None:
             if domain.bit_count() <= FEW:
                 return self._letters_of_words(domain, table, positions, known)
@@ -196,13 +205,11 @@ class Search:
                     masks if domain == table.full else (c for c, ws in masks.items() if domain & ws)
                 )
             return tuple(known)
-        lost = last[0] & ~domain
         if lost.bit_count() <= LOST_FEW:  # only a letter of a lost word can go
-            if lost:
-                columns = list(zip(*[table.words[k] for k in members(lost)], strict=True))
-                for p in positions:
-                    masks = table.masks[p]
-                    known[p] = known[p] - {c for c in set(columns[p]) if not domain & masks[c]}
+            columns = list(zip(*[table.words[k] for k in members(lost)], strict=True))
+            for p in positions:
+                masks = table.masks[p]
+                known[p] = known[p] - {c for c in set(columns[p]) if not domain & masks[c]}
             return tuple(known)
         if domain.bit_count() <= FEW:
             return self._letters_of_words(domain, table, positions, known)
@@ -248,8 +255,15 @@ class Search:
     def choose(self, region: Sequence[int]) -> int:
         """The site of smallest |D| / wdeg (ties: lowest index; region ascending)."""
         best, best_size, best_weight = -1, 0, 0
+        dom, counted = self.dom, self.counted
         for s in region:
-            size, weight = self.dom[s].bit_count(), self.wdeg(s)
+            domain, last = dom[s], counted[s]
+            if last[0] is domain:
+                size = last[1]
+            else:  # bit_count costs a microsecond on a big domain: count it once
+                size = domain.bit_count()
+                counted[s] = (domain, size)
+            weight = self.wdeg(s)
             if best < 0 or size * best_weight < best_size * weight:
                 best, best_size, best_weight = s, size, weight
         return best
@@ -386,6 +400,21 @@ class Search:
                         stack.append(t)
             parts.append(sorted(part))
         return sorted(parts, key=lambda p: (len(p), p[0]))
+
+
+def _without_word(
+    letters: Letters, domain: int, table: Table, lost: int, links: list[Link]
+) -> Letters:
+    """`letters` without each letter of the `lost` word (one bit, or none)
+    that no word of `domain` has at its position; `letters` itself if none goes."""
+    if not lost:
+        return letters
+    word, known = table.words[lost.bit_length() - 1], None
+    for i, _, _, _ in links:
+        if not domain & table.masks[i][word[i]]:
+            known = known or list(letters)
+            known[i] = known[i] - {word[i]}
+    return letters if known is None else tuple(known)
 
 
 def _links(sites: Sequence[Sequence[Cell]]) -> tuple[list[list[Link]], list[int]]:
