@@ -49,15 +49,14 @@ The random draws are MMIX LCG draws (engine.Lcg), from the seed or from 0.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Collection, Generator, Iterator, Mapping, Sequence
+from itertools import compress
 
 from pybridge.bitsets import Table, members, tables
 from pybridge.engine import Counters, Lcg
 from pybridge.model import Cell
 
 SCORED = 256  # words of a domain ordered by look-ahead; the rest follow unscored
-FEW = 128  # domains this small are read word by word, larger ones letter by letter
-LOST_FEW = 8
 FIRST_LIMIT_EXTRA = 10
 GROWTH = (3, 2)  # each run's limit is the last one's times 3/2
 
@@ -184,47 +183,23 @@ class Search:
     def letters(self, s: int, last: Support | None, links: list[Link]) -> Letters:
         """The letters the words of D(s) have at the positions of the `links`
         (the others keep their last letters, or none); the last letters
-        themselves if none changed. From the words themselves when there are
-        few of them, else from the letters of the last revision, of which only
-        a letter of a word lost since can go."""
+        themselves if none changed. Only a letter of a word lost since the last
+        revision can go."""
         domain, table = self.dom[s], self.tables[self.lengths[s]]
         if not domain:  # no word fits: no letter anywhere
             return (frozenset(),) * self.lengths[s]
-        if last is not None:
-            lost = last[0] ^ domain  # a domain only shrinks until its next revision
-            if not lost & (lost - 1):  # one word lost, or none: the commonest case
-                return _without_word(last[1], domain, table, lost, links)
-        positions = {link[0] for link in links}
-        known = list(last[1]) if last is not None else [frozenset()] * self.lengths[s]
-        if last is None:
-            if domain.bit_count() <= FEW:
-                return self._letters_of_words(domain, table, positions, known)
-            for p in positions:  # the root: every letter when the site has every word
-                masks = table.masks[p]
-                known[p] = frozenset(
-                    masks if domain == table.full else (c for c, ws in masks.items() if domain & ws)
-                )
+        if last is None:  # the root
+            known: list[frozenset[str]] = [frozenset()] * self.lengths[s]
+            for i, _, _, _ in links:
+                masks = table.masks[i]
+                known[i] = frozenset(masks) if domain == table.full else _kept(masks, masks, domain)
             return tuple(known)
-        if lost.bit_count() <= LOST_FEW:  # only a letter of a lost word can go
-            columns = list(zip(*[table.words[k] for k in members(lost)], strict=True))
-            for p in positions:
-                masks = table.masks[p]
-                known[p] = known[p] - {c for c in set(columns[p]) if not domain & masks[c]}
-            return tuple(known)
-        if domain.bit_count() <= FEW:
-            return self._letters_of_words(domain, table, positions, known)
-        for p in positions:
-            masks = table.masks[p]
-            known[p] = frozenset(c for c in known[p] if domain & masks[c])
-        return tuple(known)
-
-    @staticmethod
-    def _letters_of_words(
-        domain: int, table: Table, positions: set[int], known: list[frozenset[str]]
-    ) -> Letters:
-        columns = list(zip(*[table.words[k] for k in members(domain)], strict=True))
-        for p in positions:
-            known[p] = frozenset(columns[p])
+        lost = last[0] ^ domain  # a domain only shrinks until its next revision
+        if not lost & (lost - 1):  # one word lost, or none: the commonest case
+            return _without_word(last[1], domain, table, lost, links)
+        known = list(last[1])
+        for i, _, _, _ in links:
+            known[i] = _kept(known[i], table.masks[i], domain)
         return tuple(known)
 
     def place(self, s: int, k: int) -> bool:
@@ -400,6 +375,13 @@ class Search:
                         stack.append(t)
             parts.append(sorted(part))
         return sorted(parts, key=lambda p: (len(p), p[0]))
+
+
+def _kept(letters: Collection[str], masks: Mapping[str, int], domain: int) -> frozenset[str]:
+    """The `letters` that some word of `domain` has at the position whose
+    words by letter are `masks`: one AND per letter, looped in C (a
+    collection yields its letters in the same order both times)."""
+    return frozenset(compress(letters, map(domain.__and__, map(masks.__getitem__, letters))))
 
 
 def _without_word(
