@@ -98,6 +98,7 @@ class Search:
         self.dom: list[int] = []
         self.sup: list[Support | None] = []  # see propagate
         self.open: list[bool] = []
+        self.wdegs: list[int] = []  # see recount
         self.counted: list[tuple[int, int]] = [(-1, 0)] * len(sites)  # (domain, its size)
         self.limit: int | None = None
         self.placed = 0  # words placed in this run
@@ -114,6 +115,7 @@ class Search:
         """Each fill, as the word of every site in site order."""
         sites = range(len(self.lengths))
         self.dom, self.open = list(self.root), [True] * len(self.lengths)
+        self.recount()
         self.sup = [None] * len(self.lengths)
         if not self.propagate(list(sites)):
             return
@@ -122,6 +124,7 @@ class Search:
         while True:
             self.restore(root)
             self.open = [True] * len(self.lengths)
+            self.recount()
             self.limit, self.placed = limit, 0
             try:
                 for _ in self.fill(list(sites)):
@@ -172,6 +175,9 @@ class Search:
                     continue
                 if not kept:
                     self.weights[crossing] += 1
+                    self.wdegs[s] += 1  # t is open
+                    if open_[s]:
+                        self.wdegs[t] += 1
                     self.counters.dead_end()
                     return False
                 dom[t] = kept
@@ -207,6 +213,7 @@ class Search:
         caller restores the domains, s's openness and the word's copies."""
         n = self.lengths[s]
         self.open[s] = False
+        self.close(s, -1)
         self.left[n][k] -= 1
         bit = 1 << k
         self.dom[s] = bit
@@ -224,13 +231,23 @@ class Search:
 
     # -- choices -----------------------------------------------------------
 
-    def wdeg(self, s: int) -> int:
-        return sum(self.weights[x] for _, t, _, x in self.links[s] if self.open[t])
+    def recount(self) -> None:
+        """wdegs[s]: the weights of s's crossings with open sites, for every
+        site s (open or not); kept up to date as sites close and open and as
+        weights grow, as choose reads it for every open site at every node."""
+        self.wdegs = [
+            sum(self.weights[x] for _, t, _, x in links if self.open[t]) for links in self.links
+        ]
+
+    def close(self, s: int, sign: int) -> None:
+        """Update wdegs when s closes (sign -1) or opens again (+1)."""
+        for _, t, _, x in self.links[s]:
+            self.wdegs[t] += sign * self.weights[x]
 
     def choose(self, region: Sequence[int]) -> int:
         """The site of smallest |D| / wdeg (ties: lowest index; region ascending)."""
         best, best_size, best_weight = -1, 0, 0
-        dom, counted = self.dom, self.counted
+        dom, counted, wdegs = self.dom, self.counted, self.wdegs
         for s in region:
             domain, last = dom[s], counted[s]
             if last[0] is domain:
@@ -238,7 +255,7 @@ class Search:
             else:  # bit_count costs a microsecond on a big domain: count it once
                 size = domain.bit_count()
                 counted[s] = (domain, size)
-            weight = self.wdeg(s)
+            weight = wdegs[s]
             if best < 0 or size * best_weight < best_size * weight:
                 best, best_size, best_weight = s, size, weight
         return best
@@ -297,6 +314,7 @@ class Search:
             finally:  # also when a probe (fills_alone) is closed midway
                 self.restore(saved)
                 self.open[s] = True
+                self.close(s, +1)
                 left[k] += 1
 
     def node(self) -> None:
@@ -341,6 +359,7 @@ class Search:
         self.open[:] = [False] * len(self.open)
         for s in sites:
             self.open[s] = True
+        self.recount()
         for s in sites:
             self.dom[s], self.sup[s] = at_split[0][s], at_split[1][s]
         taken = [(self.left[self.lengths[s]], self.dom[s].bit_length() - 1) for s in done]
@@ -353,6 +372,7 @@ class Search:
             probe.close()
             self.restore(saved)
             self.open[:] = was_open
+            self.recount()
             for left, k in taken:
                 left[k] -= 1
 
