@@ -89,6 +89,7 @@ class Search:
         self.left = {n: list(t.copies) for n, t in self.tables.items()}  # copies not placed
         self.lengths = [len(cells) for cells in sites]
         self.links, self.weights = _links(sites)
+        self.neighbours = [tuple(t for _, t, _, _ in links) for links in self.links]
         self.by_length: dict[int, list[int]] = {}
         for s, n in enumerate(self.lengths):
             self.by_length.setdefault(n, []).append(s)
@@ -291,11 +292,15 @@ class Search:
 
     # -- search ------------------------------------------------------------
 
-    def fill(self, region: list[int]) -> Generator[None, None, None]:
-        """Fill the open sites of `region`; yields once per fill of them."""
+    def fill(self, region: list[int], placed: int | None = None) -> Generator[None, None, None]:
+        """Fill the open sites of `region`; yields once per fill of them.
+        `placed`: the site just filled, when the region was one part with it."""
         left = [s for s in region if self.open[s]]
         if not left:
             yield
+            return
+        if placed is not None and self.joined_without(placed):
+            yield from self.branch(left)
             return
         parts = self.parts(left)
         if len(parts) == 1:
@@ -310,7 +315,7 @@ class Search:
             self.node()
             try:
                 if self.place(s, k):
-                    yield from self.fill(region)
+                    yield from self.fill(region, s)
             finally:  # also when a probe (fills_alone) is closed midway
                 self.restore(saved)
                 self.open[s] = True
@@ -376,6 +381,25 @@ class Search:
             for left, k in taken:
                 left[k] -= 1
 
+    def joined_without(self, s: int) -> bool:
+        """Whether the open sites crossing the closed site s are still joined
+        by open sites. A search from one of them usually meets the others
+        within a few steps, far sooner than parts() would see the region."""
+        ends = {t for t in self.neighbours[s] if self.open[t]}
+        if len(ends) <= 1:
+            return True
+        start = ends.pop()
+        seen, queue = {start}, deque([start])
+        while queue:
+            for t in self.neighbours[queue.popleft()]:
+                if self.open[t] and t not in seen:
+                    seen.add(t)
+                    ends.discard(t)
+                    if not ends:
+                        return True
+                    queue.append(t)
+        return False
+
     def parts(self, left: list[int]) -> list[list[int]]:
         """The connected parts of the open sites `left`: smallest first, ties
         to the lowest index; each part ascending."""
@@ -388,7 +412,7 @@ class Search:
             part, stack = [start], [start]
             while stack:
                 s = stack.pop()
-                for _, t, _, _ in self.links[s]:
+                for t in self.neighbours[s]:
                     if self.open[t] and t not in seen:
                         seen.add(t)
                         part.append(t)
