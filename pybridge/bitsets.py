@@ -10,10 +10,14 @@ are kept for the last few word lists seen.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 
 FEW_WORDS = 128  # of a length: up to this many, the masks are built word by word
+
+Letters = tuple[frozenset[str], ...]  # per position of a site: the letters its words have there
 
 
 @dataclass(frozen=True)
@@ -81,3 +85,48 @@ def members(words: int) -> list[int]:
         found.append(k)
         k = text.find("1", k + 1)
     return found
+
+
+def letters_left(
+    table: Table, domain: int, positions: Sequence[int], last: tuple[int, Letters] | None
+) -> Letters:
+    """The letters that the words of `domain` (a nonempty set of the table's
+    words) have at each of the `positions`; the other positions keep the
+    letters of `last`, or none. `last`: an earlier domain that holds this one,
+    and its letters, so that only a letter of a word lost since can go; its
+    letters themselves come back when none went."""
+    if last is None:
+        known = [frozenset[str]()] * len(table.masks)
+        for p in positions:
+            masks = table.masks[p]
+            known[p] = frozenset(masks) if domain == table.full else _kept(masks, masks, domain)
+        return tuple(known)
+    lost = last[0] ^ domain
+    if not lost & (lost - 1):  # one word lost, or none: the commonest case
+        return _without_word(last[1], domain, table, lost, positions)
+    known = list(last[1])
+    for p in positions:
+        known[p] = _kept(known[p], table.masks[p], domain)
+    return tuple(known)
+
+
+def _kept(letters: Collection[str], masks: Mapping[str, int], domain: int) -> frozenset[str]:
+    """The `letters` that some word of `domain` has at the position whose
+    words by letter are `masks`: one AND per letter, looped in C (a
+    collection yields its letters in the same order both times)."""
+    return frozenset(compress(letters, map(domain.__and__, map(masks.__getitem__, letters))))
+
+
+def _without_word(
+    letters: Letters, domain: int, table: Table, lost: int, positions: Sequence[int]
+) -> Letters:
+    """`letters` without each letter of the `lost` word (one bit, or none)
+    that no word of `domain` has at its position; `letters` itself if none goes."""
+    if not lost:
+        return letters
+    word, known = table.words[lost.bit_length() - 1], None
+    for p in positions:
+        if not domain & table.masks[p][word[p]]:
+            known = known or list(letters)
+            known[p] = known[p] - {word[p]}
+    return letters if known is None else tuple(known)

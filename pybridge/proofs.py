@@ -64,7 +64,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pybridge import engine as python_engine
-from pybridge.bitsets import members, tables
+from pybridge.bitsets import Letters, Table, letters_left, members, tables
 from pybridge.model import BLOCK, OPEN, Cell, Puzzle
 from pybridge.sites import Site, find_sites
 from pybridge.solver import length_mismatch, run
@@ -111,6 +111,7 @@ class _Model:
     words: dict[int, tuple[str, ...]]
     copies: dict[int, tuple[int, ...]]
     masks: dict[int, list[dict[str, int]]]
+    tables: dict[int, Table]  # the words of each length as bitsets
     candidates: tuple[int, ...]  # per site: the words of its length that fit it
     around: tuple[tuple[tuple[int, int, int], ...], ...]  # per site: (i, other, j)
 
@@ -141,7 +142,7 @@ def _model(puzzle: Puzzle, sites: tuple[Site, ...]) -> _Model:
     }
     masks = {n: list(table[n].masks) for n in lengths}
     candidates = tuple(_fitting(puzzle, site, masks, words) for site in sites)
-    return _Model(puzzle, sites, words, copies, masks, candidates, _around(sites))
+    return _Model(puzzle, sites, words, copies, masks, table, candidates, _around(sites))
 
 
 def _around(sites: tuple[Site, ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
@@ -423,6 +424,9 @@ class _Propagation:
         self.around = {s: [(i, t, j) for i, t, j in model.around[s] if t in kept] for s in kept}
         self.site_masks = {s: model.masks.get(model.sites[s].length, []) for s in kept}
         self.causes: dict[int, list[tuple[int, _Crossed | _Taken]]] = defaultdict(list)
+        # per site, its domain and letters when last revised from (see letters_left)
+        self.revised: dict[int, tuple[int, Letters]] = {}
+        self.positions = {s: [i for i, _, _ in self.around[s]] for s in kept}
 
     def run(self, deadline: float | None) -> Proof | None:
         changed = sorted(self.kept)
@@ -439,6 +443,9 @@ class _Propagation:
             changed = self._take_used_up()
         return None
 
+    def _table(self, site: int) -> Table:
+        return self.model.tables[self._length(site)]
+
     def _masks(self, site: int, position: int) -> dict[str, int]:
         return self.model.masks[self._length(site)][position]
 
@@ -449,21 +456,28 @@ class _Propagation:
         while queue:
             x = queue.popleft()
             queued.discard(x)
-            have, letters = domains[x], masks[x]  # x's domain stays as it is here
+            last = self.revised.get(x)
+            now = letters_left(self._table(x), domains[x], self.positions[x], last)
+            self.revised[x] = (domains[x], now)
+            before = None if last is None else last[1]
+            if now is before:
+                continue
             for i, y, j in self.around[x]:
-                wanted = masks[y][j]
-                keep = 0
-                for ch, m in letters[i].items():
-                    if have & m:
-                        keep |= wanted.get(ch, 0)
-                removed = domains[y] & ~keep
+                if before is not None and before[i] == now[i]:
+                    continue
+                wanted, gone = masks[y][j], 0
+                # y agrees with x's letters of the last revision: only the
+                # letters x lost since can take words from it
+                for ch in (before[i] if before is not None else wanted.keys()) - now[i]:
+                    gone |= wanted.get(ch, 0)
+                removed = domains[y] & gone
                 if not removed:
                     continue
-                domains[y] &= keep
+                domains[y] ^= removed
                 self.shrunk.add(self.length[y])
                 self.causes[y].append((removed, _Crossed(x, i, j)))
                 if not domains[y]:
-                    allowed = [ch for ch, m in letters[i].items() if have & m]
+                    allowed = [ch for ch in masks[x][i] if ch in now[i]]
                     return self._wipe_out(x, i, y, j, allowed, removed)
                 if y not in queued:
                     queue.append(y)

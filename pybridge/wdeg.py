@@ -49,10 +49,9 @@ The random draws are MMIX LCG draws (engine.Lcg), from the seed or from 0.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Collection, Generator, Iterator, Mapping, Sequence
-from itertools import compress
+from collections.abc import Generator, Iterator, Mapping, Sequence
 
-from pybridge.bitsets import Table, members, tables
+from pybridge.bitsets import Letters, Table, letters_left, members, tables
 from pybridge.engine import Counters, Lcg
 from pybridge.model import Cell
 
@@ -66,7 +65,6 @@ class Restart(Exception):
 
 
 Link = tuple[int, int, int, int]  # (i, t, j, crossing id): position i here is position j of t
-Letters = tuple[frozenset[str], ...]  # per position of a site
 Support = tuple[int, Letters]  # a site's domain when last revised from, and its letters
 State = tuple[list[int], list[Support | None]]  # the domains, and their supports
 
@@ -190,24 +188,12 @@ class Search:
     def letters(self, s: int, last: Support | None, links: list[Link]) -> Letters:
         """The letters the words of D(s) have at the positions of the `links`
         (the others keep their last letters, or none); the last letters
-        themselves if none changed. Only a letter of a word lost since the last
-        revision can go."""
-        domain, table = self.dom[s], self.tables[self.lengths[s]]
+        themselves if none changed."""
+        domain = self.dom[s]
         if not domain:  # no word fits: no letter anywhere
             return (frozenset(),) * self.lengths[s]
-        if last is None:  # the root
-            known: list[frozenset[str]] = [frozenset()] * self.lengths[s]
-            for i, _, _, _ in links:
-                masks = table.masks[i]
-                known[i] = frozenset(masks) if domain == table.full else _kept(masks, masks, domain)
-            return tuple(known)
-        lost = last[0] ^ domain  # a domain only shrinks until its next revision
-        if not lost & (lost - 1):  # one word lost, or none: the commonest case
-            return _without_word(last[1], domain, table, lost, links)
-        known = list(last[1])
-        for i, _, _, _ in links:
-            known[i] = _kept(known[i], table.masks[i], domain)
-        return tuple(known)
+        table = self.tables[self.lengths[s]]
+        return letters_left(table, domain, [link[0] for link in links], last)
 
     def place(self, s: int, k: int) -> bool:
         """Put word k in site s and propagate; False on a wipe-out. The
@@ -419,28 +405,6 @@ class Search:
                         stack.append(t)
             parts.append(sorted(part))
         return sorted(parts, key=lambda p: (len(p), p[0]))
-
-
-def _kept(letters: Collection[str], masks: Mapping[str, int], domain: int) -> frozenset[str]:
-    """The `letters` that some word of `domain` has at the position whose
-    words by letter are `masks`: one AND per letter, looped in C (a
-    collection yields its letters in the same order both times)."""
-    return frozenset(compress(letters, map(domain.__and__, map(masks.__getitem__, letters))))
-
-
-def _without_word(
-    letters: Letters, domain: int, table: Table, lost: int, links: list[Link]
-) -> Letters:
-    """`letters` without each letter of the `lost` word (one bit, or none)
-    that no word of `domain` has at its position; `letters` itself if none goes."""
-    if not lost:
-        return letters
-    word, known = table.words[lost.bit_length() - 1], None
-    for i, _, _, _ in links:
-        if not domain & table.masks[i][word[i]]:
-            known = known or list(letters)
-            known[i] = known[i] - {word[i]}
-    return letters if known is None else tuple(known)
 
 
 def _links(sites: Sequence[Sequence[Cell]]) -> tuple[list[list[Link]], list[int]]:
