@@ -93,8 +93,9 @@ def letters_left(
     """The letters that the words of `domain` (a nonempty set of the table's
     words) have at each of the `positions`; the other positions keep the
     letters of `last`, or none. `last`: an earlier domain that holds this one,
-    and its letters, so that only a letter of a word lost since can go; its
-    letters themselves come back when none went."""
+    and its letters, so that only a letter of a word lost since can go. When
+    one word went and took no letter with it, the letters of `last` come back
+    themselves (the commonest case: a caller can tell it by `is`)."""
     if last is None:
         known = [frozenset[str]()] * len(table.masks)
         for p in positions:

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pybridge import wdeg
-from pybridge.bitsets import members, tables
+from pybridge.bitsets import letters_left, members, tables
 from pybridge.engine import Counters
 from pybridge.lexicon import load_lexicon_puzzle
 from pybridge.model import Puzzle
@@ -37,6 +37,34 @@ def test_the_masks_say_which_words_have_which_letter_where(listed: list[str]) ->
         for p, masks in enumerate(t.masks):
             for letter, mask in masks.items():
                 assert [t.words[k] for k in members(mask)] == [w for w in t.words if w[p] == letter]
+
+
+@given(st.lists(st.text("abc", min_size=3, max_size=3), min_size=1, max_size=40), st.data())
+def test_letters_left_are_the_letters_of_the_words_left(
+    listed: list[str], data: st.DataObject
+) -> None:
+    table = tables(tuple(listed))[3]
+    subset = st.integers(min_value=1, max_value=table.full).map(lambda d: d & table.full)
+    earlier = data.draw(subset.filter(bool))
+    domain = data.draw(subset.map(lambda d: d & earlier).filter(bool))
+    positions = data.draw(st.lists(st.sampled_from([0, 1, 2]), unique=True))
+
+    def exact(words: int) -> tuple[frozenset[str], ...]:
+        return tuple(frozenset(table.words[k][p] for k in members(words)) for p in range(3))
+
+    unread = frozenset("?")  # a position outside `positions` keeps what it had
+    last = (earlier, tuple(exact(earlier)[p] if p in positions else unread for p in range(3)))
+    for letters in (
+        letters_left(table, domain, positions, None),
+        letters_left(table, domain, positions, last),
+    ):
+        for p in positions:
+            assert letters[p] == exact(domain)[p]
+    kept = letters_left(table, domain, positions, last)
+    assert all(kept[p] == unread for p in range(3) if p not in positions)
+    one_lost = (earlier ^ domain).bit_count() <= 1
+    if one_lost and all(exact(domain)[p] == exact(earlier)[p] for p in positions):
+        assert kept is last[1]  # what lets propagation skip the crossings
 
 
 def lexicon_grid(rows: tuple[str, ...], words: list[str]) -> Puzzle:
