@@ -608,8 +608,8 @@ random_below(Bound, State0, State, Value) :-
     Value is Draw mod Bound.
 
 %   open_sites(+Board, +Links, +Words, +Counts, +Draws, -State): the
-%   search state s(Keys, Domains, Sites, Words, Counts, NSites, Filled).
-%   Argument I+1 of Keys, Domains and Sites is about site I.  Domains
+%   search state s(Keys, Domains, Sites, Words, Counts, NSites, Filled,
+%   Open).  Argument I+1 of Keys, Domains and Sites is about site I.  Domains
 %   holds its domain: the indices (into Words) of the words that fit, in
 %   order; it may still hold words used up since it was filtered (the key
 %   counts them out; see drop_word/4).  Sites holds site(Vars,
@@ -620,10 +620,12 @@ random_below(Bound, State0, State, Value) :-
 %   random draw (0 without a seed), then index.  All but the domain size
 %   are fixed, so they make one rank per site, and Key = DomainSize *
 %   NSites + Rank orders sites exactly so with one integer comparison; a
-%   filled site's key is Filled, above every other.  The search changes
-%   Keys and Domains with setarg/3, so backtracking puts them back.
+%   filled site's key is Filled, above every other.  Open holds the
+%   site arguments, the open sites first (see choose/4).  The search
+%   changes Keys, Domains and Open with setarg/3, so backtracking puts
+%   them back.
 open_sites(Board, Links, Words, Counts, Draws,
-           s(Keys, Domains, Sites, Words, Counts, NSites, Filled)) :-
+           s(Keys, Domains, Sites, Words, Counts, NSites, Filled, Open)) :-
     ids_by_length(Words, ByLength),
     length(Board, NSites),
     tie_ranks(Links, Draws, Ranks),
@@ -634,7 +636,9 @@ open_sites(Board, Links, Words, Counts, Draws,
     Domains =.. [domains|DomainList],
     Sites =.. [sites|SiteList],
     functor(Words, _, NWords),
-    Filled is (NWords + 2) * NSites.
+    Filled is (NWords + 2) * NSites,
+    findall(A, between(1, NSites, A), Args),
+    Open =.. [open|Args].
 
 %   tie_ranks(+Links, +Draws, -Ranks): each site's place (from 0) in the
 %   order of most crossings, then draw, then index.
@@ -729,7 +733,7 @@ fitting([Id|Ids], Vars, Words, Counts, Fit) :-
 %   consistent(+Consistency, !State): the domains as the search starts:
 %   as they are (forward), or arc consistent (arcs), the keys following.
 consistent(forward, _).
-consistent(arcs, s(Keys, Domains, Sites, Words, _, NSites, _)) :-
+consistent(arcs, s(Keys, Domains, Sites, Words, _, NSites, _, _)) :-
     Sites =.. [_|SiteList],
     findall(a(X, I, Y, J), ( nth0(X, SiteList, site(_, Xs, _, _)),
                              member(x(I, Y, J), Xs) ), Arcs),
@@ -799,8 +803,8 @@ letter_in(Position, Words, Letters, Id) :-
 %   domain.
 mrv(0, _, _) :- !.
 mrv(Left, State, Values) :-
-    choose(State, Best, Key),
-    State = s(_, Domains, _, _, Counts, NSites, _),
+    choose(Left, State, Best, Key),
+    State = s(_, Domains, _, _, Counts, NSites, _, _),
     (   Key < NSites
     ->  count(cw_backtracks),
         fail
@@ -814,21 +818,29 @@ mrv(Left, State, Values) :-
     Left1 is Left - 1,
     mrv(Left1, State, Values).
 
-%   choose(!State, -Best, -Key): the argument of the open site with the
-%   smallest key (keys differ), and its key; the site is marked filled.
-choose(s(Keys, _, _, _, _, NSites, Filled), Best, Key) :-
-    min_key(1, NSites, Keys, Filled, 0, Key, Best),
+%   choose(+Left, !State, -Best, -Key): the argument of the open site with
+%   the smallest key (keys differ), and its key; the site is marked
+%   filled.  Open holds the arguments of the Left open sites first: the
+%   chosen one swaps places with the last of them.
+choose(Left, State, Best, Key) :-
+    State = s(Keys, _, _, _, _, _, Filled, Open),
+    min_open(Left, Open, Keys, Filled, 0, 0, Key, Best, At),
+    arg(Left, Open, Last),
+    setarg(At, Open, Last),
+    setarg(Left, Open, Best),
     setarg(Best, Keys, Filled).
 
-min_key(A, N, Keys, Key0, Best0, Key, Best) :-
-    (   A > N
+min_open(P, Open, Keys, Key0, Best0, At0, Key, Best, At) :-
+    (   P =:= 0
     ->  Key = Key0,
-        Best = Best0
-    ;   arg(A, Keys, K),
-        A1 is A + 1,
+        Best = Best0,
+        At = At0
+    ;   arg(P, Open, A),
+        arg(A, Keys, K),
+        P1 is P - 1,
         (   K < Key0
-        ->  min_key(A1, N, Keys, K, A, Key, Best)
-        ;   min_key(A1, N, Keys, Key0, Best0, Key, Best)
+        ->  min_open(P1, Open, Keys, K, A, P, Key, Best, At)
+        ;   min_open(P1, Open, Keys, Key0, Best0, At0, Key, Best, At)
         )
     ).
 
@@ -839,7 +851,7 @@ min_key(A, N, Keys, Key0, Best0, Key, Best) :-
 %   none is looked at.  Blame is none, or for cbj b(Pruned, Depths,
 %   Depth) (see blame_drop/3, blame_refilter/3).
 place(State, Best, Id, Blame) :-
-    State = s(_, _, Sites, Words, Counts, _, _),
+    State = s(_, _, Sites, Words, Counts, _, _, _),
     arg(Best, Sites, site(Vars, _, Neighbours, Same)),
     arg(Id, Words, Chars),
     Vars = Chars,
@@ -861,7 +873,7 @@ place(State, Best, Id, Blame) :-
 %   had a copy left until now.
 drop_word([], _, _, _).
 drop_word([A|As], Id, State, Blame) :-
-    State = s(Keys, Domains, _, _, _, NSites, Filled),
+    State = s(Keys, Domains, _, _, _, NSites, Filled, _),
     arg(A, Keys, K0),
     (   K0 =\= Filled,
         arg(A, Domains, D),
@@ -878,7 +890,7 @@ drop_word([A|As], Id, State, Blame) :-
 %   left.  A domain as long as before is the same (a subset), so it stays.
 refilter([], _, _).
 refilter([A|As], State, Blame) :-
-    State = s(Keys, Domains, Sites, Words, Counts, NSites, Filled),
+    State = s(Keys, Domains, Sites, Words, Counts, NSites, Filled, _),
     arg(A, Keys, K0),
     (   K0 =\= Filled
     ->  arg(A, Domains, D0),
@@ -911,7 +923,7 @@ live([Id|Ids], Counts, Domain) :-
 %   Domain, the chosen site's, in the order they are tried.
 value_order(domain, Domain, _, _, Domain).
 value_order(least_constraining, Domain, Best, State, Ids) :-
-    State = s(_, _, Sites, Words, _, _, _),
+    State = s(_, _, Sites, Words, _, _, _, _),
     arg(Best, Sites, site(_, Crossings, _, _)),
     open_tallies(Crossings, State, Tallies),
     maplist(lcv_keyed(Tallies, Words), Domain, Keyed),
@@ -923,7 +935,7 @@ value_order(least_constraining, Domain, Best, State, Ids) :-
 %   the size of D(T) and Letter-Count for T's letters at the crossing.
 open_tallies([], _, []).
 open_tallies([x(I, T, J)|Xs], State, Tallies) :-
-    State = s(Keys, Domains, _, Words, Counts, _, Filled),
+    State = s(Keys, Domains, _, Words, Counts, _, Filled, _),
     A is T + 1,
     (   arg(A, Keys, K),
         K =\= Filled
@@ -961,7 +973,7 @@ ruled_out(Chars, t(I, Size, Tally), Cost0, Cost) :-
 %   cw_conflict for its parent to read; the counter cw_leaves counts the
 %   solutions, so a level sees whether any was found below it.
 cbj(State) :-
-    State = s(_, _, _, _, Counts, NSites, _),
+    State = s(_, _, _, _, Counts, NSites, _, _),
     functor(Counts, _, N),
     length(Empty, N),
     maplist(=([]), Empty),
@@ -977,8 +989,8 @@ cbj_level(0, _, _, _) :-
     !,
     count(cw_leaves).
 cbj_level(Left, State, C, Depth) :-
-    choose(State, Best, Key),
-    State = s(_, Domains, _, _, Counts, NSites, _),
+    choose(Left, State, Best, Key),
+    State = s(_, Domains, _, _, Counts, NSites, _, _),
     C = c(Pruned, _),
     (   Key < NSites                    % an empty domain
     ->  count(cw_backtracks),
