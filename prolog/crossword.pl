@@ -373,11 +373,19 @@ cell_entries([Cell|Cells], I, P, [V|Vs], [Cell-v(I, P, V)|Entries], Tail) :-
 %   letter: they are passed over.
 shared_cells([], Tail, Tail).
 shared_cells([Cell-O|Es], Pairs, Tail) :-
-    (   Es = [Next-_|_],
+    (   Es = [Next-O1|Es1],
         Next == Cell
-    ->  same_cell(Es, Cell, Os, Rest),
-        cell_links([O|Os], Pairs, Pairs1),
-        shared_cells(Rest, Pairs1, Tail)
+    ->  (   O = v(I, P, V),                    % the usual crossing: two sites
+            O1 = v(T, Q, V1),
+            I \== T,
+            \+ ( Es1 = [Other-_|_], Other == Cell )
+        ->  V = V1,
+            Pairs = [I-x(P, T, Q), T-x(Q, I, P)|Pairs1],
+            shared_cells(Es1, Pairs1, Tail)
+        ;   same_cell(Es, Cell, Os, Rest),
+            cell_links([O|Os], Pairs, Pairs1),
+            shared_cells(Rest, Pairs1, Tail)
+        )
     ;   shared_cells(Es, Pairs, Tail)
     ).
 
@@ -387,9 +395,6 @@ same_cell([Next-O|Es], Cell, [O|Os], Rest) :-
     same_cell(Es, Cell, Os, Rest).
 same_cell(Rest, _, [], Rest).
 
-cell_links([v(I, P, V), v(T, Q, V)], [I-x(P, T, Q), T-x(Q, I, P)|Tail], Tail) :-
-    I \== T,                                   % the usual crossing
-    !.
 cell_links(Occurrences, Pairs, Tail) :-
     same_value(Occurrences, _),
     foldl(occurrence_links(Occurrences), Occurrences, Pairs, Tail).
@@ -537,16 +542,22 @@ fill(Vars, Chars) :-
 %   tie-break (all 0 without a seed).  Counts is updated with setarg/3,
 %   which is undone on backtracking.
 distinct_words(Listed, Seed, NSites, Words, Counts, Draws) :-
-    foldl(word_index, Listed, Pairs, 0, _),
-    msort(Pairs, Sorted),
-    group_pairs_by_key(Sorted, Groups),
-    maplist(first_and_count, Groups, Keyed),
-    keysort(Keyed, ByFirst),
-    pairs_values(ByFirst, WordCounts0),
+    (   sort(Listed, Set),
+        same_length(Set, Listed)        % no word twice (P-99, dictionaries)
+    ->  maplist(once_listed, Listed, WordCounts0)
+    ;   foldl(word_index, Listed, Pairs, 0, _),
+        msort(Pairs, Sorted),
+        group_pairs_by_key(Sorted, Groups),
+        maplist(first_and_count, Groups, Keyed),
+        keysort(Keyed, ByFirst),
+        pairs_values(ByFirst, WordCounts0)
+    ),
     random_order(Seed, NSites, WordCounts0, WordCounts, Draws),
     pairs_keys_values(WordCounts, Distinct, Cs),
     Words =.. [words|Distinct],
     Counts =.. [counts|Cs].
+
+once_listed(W, W-1).
 
 word_index(W, W-I, I, I1) :-
     I1 is I + 1.
@@ -700,7 +711,7 @@ crossed([x(_, T, _)|Xs], [A|As]) :-
 %   takes every word of its length; that shortcut matters for dictionaries.
 initial_domain(Vars, Ids, Words, Counts, Domain) :-
     (   term_variables(Vars, Free),
-        same_length(Free, Vars)         % no letter yet (the cells differ)
+        Free == Vars                    % no letter yet (the cells differ)
     ->  Domain = Ids
     ;   fitting(Ids, Vars, Words, Counts, Domain)
     ).
