@@ -373,11 +373,19 @@ cell_entries([Cell|Cells], I, P, [V|Vs], [Cell-v(I, P, V)|Entries], Tail) :-
 %   letter: they are passed over.
 shared_cells([], Tail, Tail).
 shared_cells([Cell-O|Es], Pairs, Tail) :-
-    (   Es = [Next-_|_],
+    (   Es = [Next-O1|Es1],
         Next == Cell
-    ->  same_cell(Es, Cell, Os, Rest),
-        cell_links([O|Os], Pairs, Pairs1),
-        shared_cells(Rest, Pairs1, Tail)
+    ->  (   O = v(I, P, V),                    % the usual crossing: two sites
+            O1 = v(T, Q, V1),
+            I \== T,
+            \+ ( Es1 = [Other-_|_], Other == Cell )
+        ->  V = V1,
+            Pairs = [I-x(P, T, Q), T-x(Q, I, P)|Pairs1],
+            shared_cells(Es1, Pairs1, Tail)
+        ;   same_cell(Es, Cell, Os, Rest),
+            cell_links([O|Os], Pairs, Pairs1),
+            shared_cells(Rest, Pairs1, Tail)
+        )
     ;   shared_cells(Es, Pairs, Tail)
     ).
 
@@ -387,9 +395,6 @@ same_cell([Next-O|Es], Cell, [O|Os], Rest) :-
     same_cell(Es, Cell, Os, Rest).
 same_cell(Rest, _, [], Rest).
 
-cell_links([v(I, P, V), v(T, Q, V)], [I-x(P, T, Q), T-x(Q, I, P)|Tail], Tail) :-
-    I \== T,                                   % the usual crossing
-    !.
 cell_links(Occurrences, Pairs, Tail) :-
     same_value(Occurrences, _),
     foldl(occurrence_links(Occurrences), Occurrences, Pairs, Tail).
@@ -441,9 +446,9 @@ search(Strategy, Seed, Listed, Board, Links) :-
     domain_strategy(Strategy, Consistency, Values),
     length(Board, NSites),
     distinct_words(Listed, Seed, NSites, Words, Counts, Draws),
-    open_sites(Board, Links, Words, Counts, Draws, Open0),
-    consistent(Consistency, Open0, Words, Open),
-    domain_search(Strategy, Open, Values, Words, Counts).
+    open_sites(Board, Links, Words, Counts, Draws, State),
+    consistent(Consistency, State),
+    domain_search(Strategy, State, Values).
 
 %   domain_strategy(?Strategy, ?Consistency, ?Values): what a domain
 %   strategy does before the search, and in which order it tries words.
@@ -453,11 +458,12 @@ domain_strategy(lcv, forward, least_constraining).
 domain_strategy(cs50, arcs, least_constraining).
 domain_strategy(cbj, forward, domain).
 
-domain_search(cbj, Open, _, Words, Counts) :-
+domain_search(cbj, State, _) :-
     !,
-    cbj(Open, Words, Counts).
-domain_search(_, Open, Values, Words, Counts) :-
-    mrv(Open, Values, Words, Counts).
+    cbj(State).
+domain_search(_, State, Values) :-
+    arg(6, State, NSites),
+    mrv(NSites, State, Values).
 
 word_vars(Word, Vars) :-
     string_chars(Word, Vars).
@@ -536,16 +542,22 @@ fill(Vars, Chars) :-
 %   tie-break (all 0 without a seed).  Counts is updated with setarg/3,
 %   which is undone on backtracking.
 distinct_words(Listed, Seed, NSites, Words, Counts, Draws) :-
-    foldl(word_index, Listed, Pairs, 0, _),
-    msort(Pairs, Sorted),
-    group_pairs_by_key(Sorted, Groups),
-    maplist(first_and_count, Groups, Keyed),
-    keysort(Keyed, ByFirst),
-    pairs_values(ByFirst, WordCounts0),
+    (   sort(Listed, Set),
+        same_length(Set, Listed)        % no word twice (P-99, dictionaries)
+    ->  maplist(once_listed, Listed, WordCounts0)
+    ;   foldl(word_index, Listed, Pairs, 0, _),
+        msort(Pairs, Sorted),
+        group_pairs_by_key(Sorted, Groups),
+        maplist(first_and_count, Groups, Keyed),
+        keysort(Keyed, ByFirst),
+        pairs_values(ByFirst, WordCounts0)
+    ),
     random_order(Seed, NSites, WordCounts0, WordCounts, Draws),
     pairs_keys_values(WordCounts, Distinct, Cs),
     Words =.. [words|Distinct],
     Counts =.. [counts|Cs].
+
+once_listed(W, W-1).
 
 word_index(W, W-I, I, I1) :-
     I1 is I + 1.
@@ -606,21 +618,38 @@ random_below(Bound, State0, State, Value) :-
     prng_draw(Draw, State0, State),
     Value is Draw mod Bound.
 
-%   open_sites(+Board, +Links, +Words, +Counts, +Draws, -Open): one
-%   o(Key, Index, Vars, Domain, Crossings, Neighbours, Length) per site.
-%   Domain lists the indices (into Words) of the words that fit, in order;
-%   Crossings lists x(I, T, J): position I of this site is position J of
-%   site T; Neighbours is the ordered set of those T.  Sites are ordered by
-%   smallest domain, then most crossings, then the random draw (0 without
-%   a seed), then index.  All but the domain size are fixed, so they make
-%   one rank per site, and Key = DomainSize * NSites + Rank orders sites
-%   exactly so with one integer comparison (the search compares keys at
-%   every open site of every step).
-open_sites(Board, Links, Words, Counts, Draws, Open) :-
+%   open_sites(+Board, +Links, +Words, +Counts, +Draws, -State): the
+%   search state s(Keys, Domains, Sites, Words, Counts, NSites, Filled,
+%   Open).  Argument I+1 of Keys, Domains and Sites is about site I.  Domains
+%   holds its domain: the indices (into Words) of the words that fit, in
+%   order; it may still hold words used up since it was filtered (the key
+%   counts them out; see drop_word/4).  Sites holds site(Vars,
+%   Crossings, Neighbours, Same): Crossings lists x(I, T, J), position I
+%   of this site is position J of site T; Neighbours is the ordered set of
+%   those T + 1, Same the arguments of the sites of its length.  Keys
+%   order the sites by smallest domain, then most crossings, then the
+%   random draw (0 without a seed), then index.  All but the domain size
+%   are fixed, so they make one rank per site, and Key = DomainSize *
+%   NSites + Rank orders sites exactly so with one integer comparison; a
+%   filled site's key is Filled, above every other.  Open holds the
+%   site arguments, the open sites first (see choose/4).  The search
+%   changes Keys, Domains and Open with setarg/3, so backtracking puts
+%   them back.
+open_sites(Board, Links, Words, Counts, Draws,
+           s(Keys, Domains, Sites, Words, Counts, NSites, Filled, Open)) :-
     ids_by_length(Words, ByLength),
     length(Board, NSites),
     tie_ranks(Links, Draws, Ranks),
-    maplist(open_site(ByLength, Words, Counts, NSites), Links, Board, Ranks, Open).
+    sites_by_length(Board, SameLength),
+    open_site_entries(Links, Board, Ranks, c(ByLength, SameLength, Words, Counts, NSites),
+                      KeyList, DomainList, SiteList),
+    Keys =.. [keys|KeyList],
+    Domains =.. [domains|DomainList],
+    Sites =.. [sites|SiteList],
+    functor(Words, _, NWords),
+    Filled is (NWords + 2) * NSites,
+    findall(A, between(1, NSites, A), Args),
+    Open =.. [open|Args].
 
 %   tie_ranks(+Links, +Draws, -Ranks): each site's place (from 0) in the
 %   order of most crossings, then draw, then index.
@@ -638,30 +667,51 @@ tie_key(I-Crossings, Draw, t(Neg, Draw, I)) :-
 ranked(t(_, _, I), I-Rank, Rank, Next) :-
     Next is Rank + 1.
 
-open_site(ByLength, Words, Counts, NSites, I-Crossings, Vars, Rank,
-          o(Key, I, Vars, Domain, Crossings, Neighbours, L)) :-
+%   sites_by_length(+Board, -SameLength): Length-Args pairs, Args the
+%   arguments (site index + 1) of the sites of that length, ascending.
+sites_by_length(Board, SameLength) :-
+    foldl(arg_length, Board, Keyed, 1, _),
+    msort(Keyed, Sorted),
+    group_pairs_by_key(Sorted, SameLength).
+
+arg_length(Vars, L-A, A, Next) :-
+    length(Vars, L),
+    Next is A + 1.
+
+%   open_site_entries(+Links, +Board, +Ranks, +Context, -Keys, -Domains,
+%   -Sites): each site's entries in the state (see open_sites/6).
+open_site_entries([], [], [], _, [], [], []).
+open_site_entries([_-Crossings|Links], [Vars|Board], [Rank|Ranks], Context,
+                  [Key|Keys], [Domain|Domains], [Site|Sites]) :-
+    Context = c(ByLength, SameLength, Words, Counts, NSites),
+    Site = site(Vars, Crossings, Neighbours, Same),
     crossed_sites(Crossings, Neighbours),
     length(Vars, L),
+    memberchk(L-Same, SameLength),
     (   memberchk(L-Ids, ByLength)
     ->  initial_domain(Vars, Ids, Words, Counts, Domain)
     ;   Domain = []
     ),
     length(Domain, Size),
-    Key is Size * NSites + Rank.
+    Key is Size * NSites + Rank,
+    open_site_entries(Links, Board, Ranks, Context, Keys, Domains, Sites).
 
-crossed_sites(Crossings, Sites) :-
-    crossed(Crossings, Ts),
-    sort(Ts, Sites).
+%   crossed_sites(+Crossings, -Args): the ordered set of the crossed sites'
+%   arguments (index + 1).
+crossed_sites(Crossings, Args) :-
+    crossed(Crossings, As),
+    sort(As, Args).
 
 crossed([], []).
-crossed([x(_, T, _)|Xs], [T|Ts]) :-
-    crossed(Xs, Ts).
+crossed([x(_, T, _)|Xs], [A|As]) :-
+    A is T + 1,
+    crossed(Xs, As).
 
 %   Every word still has a copy to place here, so a site with no letter yet
 %   takes every word of its length; that shortcut matters for dictionaries.
 initial_domain(Vars, Ids, Words, Counts, Domain) :-
     (   term_variables(Vars, Free),
-        same_length(Free, Vars)         % no letter yet (the cells differ)
+        Free == Vars                    % no letter yet (the cells differ)
     ->  Domain = Ids
     ;   fitting(Ids, Vars, Words, Counts, Domain)
     ).
@@ -691,33 +741,33 @@ fitting([Id|Ids], Vars, Words, Counts, Fit) :-
     ),
     fitting(Ids, Vars, Words, Counts, Fit1).
 
-%   consistent(+Consistency, +Open0, +Words, -Open): the open sites with
-%   their domains as the search starts: as they are (forward), or arc
-%   consistent (arcs).
-consistent(forward, Open, _, Open).
-consistent(arcs, Open0, Words, Open) :-
-    maplist(site_domain, Open0, Domains0),
-    Domains =.. [domains|Domains0],
-    findall(a(X, I, Y, J), ( member(o(_, X, _, _, Xs, _, _), Open0),
+%   consistent(+Consistency, !State): the domains as the search starts:
+%   as they are (forward), or arc consistent (arcs), the keys following.
+consistent(forward, _).
+consistent(arcs, s(Keys, Domains, Sites, Words, _, NSites, _, _)) :-
+    Sites =.. [_|SiteList],
+    findall(a(X, I, Y, J), ( nth0(X, SiteList, site(_, Xs, _, _)),
                              member(x(I, Y, J), Xs) ), Arcs),
-    ac3(Arcs, Open0, Words, Domains),
-    length(Open0, NSites),
-    maplist(with_domain(Domains, NSites), Open0, Open).
+    ac3(Arcs, Sites, Words, Domains),
+    resized(NSites, Keys, Domains, NSites).
 
-site_domain(o(_, _, _, Domain, _, _, _), Domain).
-
-with_domain(Domains, NSites, o(Key0, X, Vars, _, Xs, Ns, L),
-            o(Key, X, Vars, D, Xs, Ns, L)) :-
-    X1 is X + 1,
-    arg(X1, Domains, D),
+%   resized(+A, !Keys, +Domains, +NSites): the keys of arguments A down
+%   to 1 with the sizes of their domains now.
+resized(0, _, _, _) :- !.
+resized(A, Keys, Domains, NSites) :-
+    arg(A, Domains, D),
     length(D, Size),
-    Key is Size * NSites + Key0 mod NSites.
+    arg(A, Keys, Key0),
+    Key is Size * NSites + Key0 mod NSites,
+    setarg(A, Keys, Key),
+    A1 is A - 1,
+    resized(A1, Keys, Domains, NSites).
 
-%   ac3(+Queue, +Open, +Words, !Domains): revise the arc at the head of the
+%   ac3(+Queue, +Sites, +Words, !Domains): revise the arc at the head of the
 %   queue; when D(x) shrinks, queue the arcs into x.  Stops at the fixpoint
 %   or at the first empty domain.  Domains holds D(x) at argument x+1.
 ac3([], _, _, _).
-ac3([Arc|Queue], Open, Words, Domains) :-
+ac3([Arc|Queue], Sites, Words, Domains) :-
     Arc = a(X, I, Y, J),
     X1 is X + 1,
     Y1 is Y + 1,
@@ -726,20 +776,21 @@ ac3([Arc|Queue], Open, Words, Domains) :-
     letters_at(DY, J, Words, Letters),
     include(letter_in(I, Words, Letters), DX, DX1),
     (   same_length(DX, DX1)
-    ->  ac3(Queue, Open, Words, Domains)
+    ->  ac3(Queue, Sites, Words, Domains)
     ;   setarg(X1, Domains, DX1),
         (   DX1 == []
         ->  true
-        ;   arcs_into(X, Open, Queue, Into),
+        ;   arcs_into(X, Sites, Queue, Into),
             append(Queue, Into, Queue1),
-            ac3(Queue1, Open, Words, Domains)
+            ac3(Queue1, Sites, Words, Domains)
         )
     ).
 
-%   arcs_into(+X, +Open, +Queue, -Arcs): the arcs z->x along x's crossings,
+%   arcs_into(+X, +Sites, +Queue, -Arcs): the arcs z->x along x's crossings,
 %   in their order, that are not queued already.
-arcs_into(X, Open, Queue, Arcs) :-
-    memberchk(o(_, X, _, _, Xs, _, _), Open),
+arcs_into(X, Sites, Queue, Arcs) :-
+    X1 is X + 1,
+    arg(X1, Sites, site(_, Xs, _, _)),
     findall(a(Z, K, X, L), ( member(x(L, Z, K), Xs),
                              \+ memberchk(a(Z, K, X, L), Queue) ), Arcs).
 
@@ -757,42 +808,119 @@ letter_in(Position, Words, Letters, Id) :-
     letter_at(Position, Words, Id, Letter),
     ord_memberchk(Letter, Letters).
 
-mrv([], _, _, _) :- !.
-mrv([First|Others], Values, Words, Counts) :-
-    foldl(better_site, Others, First, Best),
-    length([First|Others], NSites),
-    mrv(Best, [First|Others], Values, w(Words, Counts, NSites)).
-
-%   mrv(+Best, +Open, +Values, +W): fill Best, the chosen open site, with
-%   each word of its domain in turn (in Values order), then go on with the
-%   rest.  W is w(Words, Counts, NSites), NSites the number of sites (see
-%   open_sites/6).  A key below NSites is an empty domain.
-mrv(Best, Open, Values, W) :-
-    Best = o(Key, I, Vars, Stored, _, Neighbours, _),
-    W = w(Words, Counts, NSites),
+%   mrv(+Left, !State, +Values): fill the Left open sites: the one with
+%   the smallest key takes each word of its domain in turn (in Values
+%   order), then the rest are filled.  A key below NSites is an empty
+%   domain.
+mrv(0, _, _) :- !.
+mrv(Left, State, Values) :-
+    choose(Left, State, Best, Key),
+    State = s(_, Domains, _, _, Counts, NSites, _, _),
     (   Key < NSites
     ->  count(cw_backtracks),
         fail
     ;   true
     ),
+    arg(Best, Domains, Stored),
     live(Stored, Counts, Domain),
-    value_order(Values, Domain, Best, Open, Words, Counts, Ordered),
+    value_order(Values, Domain, Best, State, Ordered),
     member(Id, Ordered),
+    place(State, Best, Id, none),
+    Left1 is Left - 1,
+    mrv(Left1, State, Values).
+
+%   choose(+Left, !State, -Best, -Key): the argument of the open site with
+%   the smallest key (keys differ), and its key; the site is marked
+%   filled.  Open holds the arguments of the Left open sites first: the
+%   chosen one swaps places with the last of them.
+choose(Left, State, Best, Key) :-
+    State = s(Keys, _, _, _, _, _, Filled, Open),
+    min_open(Left, Open, Keys, Filled, 0, 0, Key, Best, At),
+    arg(Left, Open, Last),
+    setarg(At, Open, Last),
+    setarg(Left, Open, Best),
+    setarg(Best, Keys, Filled).
+
+min_open(P, Open, Keys, Key0, Best0, At0, Key, Best, At) :-
+    (   P =:= 0
+    ->  Key = Key0,
+        Best = Best0,
+        At = At0
+    ;   arg(P, Open, A),
+        arg(A, Keys, K),
+        P1 is P - 1,
+        (   K < Key0
+        ->  min_open(P1, Open, Keys, K, A, P, Key, Best, At)
+        ;   min_open(P1, Open, Keys, Key0, Best0, At0, Key, Best, At)
+        )
+    ).
+
+%   place(!State, +Best, +Id, +Blame): put word Id in site Best (argument)
+%   and update the sites that can change: when Id is used up, the sites
+%   of its length that hold it lose it (drop_word/4), and the crossed
+%   sites are filtered again (refilter/3).  No other site can change, so
+%   none is looked at.  Blame is none, or for cbj b(Pruned, Depths,
+%   Depth) (see blame_drop/3, blame_refilter/3).
+place(State, Best, Id, Blame) :-
+    State = s(_, _, Sites, Words, Counts, _, _, _),
+    arg(Best, Sites, site(Vars, _, Neighbours, Same)),
     arg(Id, Words, Chars),
     Vars = Chars,
     count(cw_nodes),
     arg(Id, Counts, C0),
     C is C0 - 1,
     setarg(Id, Counts, C),
-    placed(I, Id, C, W, Change),
-    next_open(Open, Change, Neighbours, Open1, Best1),
-    (   Open1 == []
-    ->  true
-    ;   mrv(Best1, Open1, Values, W)
-    ).
+    (   C =:= 0
+    ->  drop_word(Same, Id, State, Blame)
+    ;   true
+    ),
+    refilter(Neighbours, State, Blame).
+
+%   drop_word(+Args, +Id, !State, +Blame): the open sites of Args whose
+%   domain holds Id, just used up, lose it.  The word stays in the stored
+%   domain and the key alone counts it out, which spares rebuilding a
+%   domain per site of its length at nearly every step; live/3 drops such
+%   words where a domain is read.  Id in a stored domain was live, as it
+%   had a copy left until now.
+drop_word([], _, _, _).
+drop_word([A|As], Id, State, Blame) :-
+    State = s(Keys, Domains, _, _, _, NSites, Filled, _),
+    arg(A, Keys, K0),
+    (   K0 =\= Filled,
+        arg(A, Domains, D),
+        memberchk(Id, D)
+    ->  K is K0 - NSites,
+        setarg(A, Keys, K),
+        blame_drop(Blame, A)
+    ;   true
+    ),
+    drop_word(As, Id, State, Blame).
+
+%   refilter(+Args, !State, +Blame): the open sites of Args have new
+%   letters; their domains keep the words that still fit, with a copy
+%   left.  A domain as long as before is the same (a subset), so it stays.
+refilter([], _, _).
+refilter([A|As], State, Blame) :-
+    State = s(Keys, Domains, Sites, Words, Counts, NSites, Filled, _),
+    arg(A, Keys, K0),
+    (   K0 =\= Filled
+    ->  arg(A, Domains, D0),
+        arg(A, Sites, site(Vars, _, _, _)),
+        fitting(D0, Vars, Words, Counts, D),
+        length(D, Size),
+        K is Size * NSites + K0 mod NSites,
+        (   K =:= K0
+        ->  true
+        ;   setarg(A, Keys, K),
+            setarg(A, Domains, D),
+            blame_refilter(Blame, A)
+        )
+    ;   true
+    ),
+    refilter(As, State, Blame).
 
 %   live(+Stored, +Counts, -Domain): a stored domain without the words
-%   used up since it was last filtered (see update_site/5).
+%   used up since it was last filtered (see drop_word/4).
 live([], _, []).
 live([Id|Ids], Counts, Domain) :-
     (   arg(Id, Counts, C),
@@ -802,23 +930,28 @@ live([Id|Ids], Counts, Domain) :-
     ),
     live(Ids, Counts, Domain1).
 
-%   value_order(+Values, +Domain, +Site, +Open, +Words, +Counts, -Ids):
-%   the words of Domain, the chosen Site's, in the order they are tried.
-value_order(domain, Domain, _, _, _, _, Domain).
-value_order(least_constraining, Domain, o(_, _, _, _, Crossings, _, _), Open, Words, Counts,
-            Ids) :-
-    open_tallies(Crossings, Open, Words, Counts, Tallies),
+%   value_order(+Values, +Domain, +Best, +State, -Ids): the words of
+%   Domain, the chosen site's, in the order they are tried.
+value_order(domain, Domain, _, _, Domain).
+value_order(least_constraining, Domain, Best, State, Ids) :-
+    State = s(_, _, Sites, Words, _, _, _, _),
+    arg(Best, Sites, site(_, Crossings, _, _)),
+    open_tallies(Crossings, State, Tallies),
     maplist(lcv_keyed(Tallies, Words), Domain, Keyed),
     keysort(Keyed, Sorted),
     pairs_values(Sorted, Ids).
 
-%   open_tallies(+Crossings, +Open, +Words, +Counts, -Tallies): for each crossing
-%   with a site T still open, t(I, Size, Tally): position I in the chosen
-%   site, the size of D(T) and Letter-Count for T's letters at the crossing.
-open_tallies([], _, _, _, []).
-open_tallies([x(I, T, J)|Xs], Open, Words, Counts, Tallies) :-
-    (   memberchk(o(_, T, _, Stored, _, _, _), Open)
-    ->  live(Stored, Counts, DT),
+%   open_tallies(+Crossings, +State, -Tallies): for each crossing with a
+%   site T still open, t(I, Size, Tally): position I in the chosen site,
+%   the size of D(T) and Letter-Count for T's letters at the crossing.
+open_tallies([], _, []).
+open_tallies([x(I, T, J)|Xs], State, Tallies) :-
+    State = s(Keys, Domains, _, Words, Counts, _, Filled, _),
+    A is T + 1,
+    (   arg(A, Keys, K),
+        K =\= Filled
+    ->  arg(A, Domains, Stored),
+        live(Stored, Counts, DT),
         maplist(letter_at(J, Words), DT, Letters),
         msort(Letters, Sorted),
         clumped(Sorted, Tally),
@@ -826,7 +959,7 @@ open_tallies([x(I, T, J)|Xs], Open, Words, Counts, Tallies) :-
         Tallies = [t(I, Size, Tally)|Rest]
     ;   Tallies = Rest
     ),
-    open_tallies(Xs, Open, Words, Counts, Rest).
+    open_tallies(Xs, State, Rest).
 
 lcv_keyed(Tallies, Words, Id, Cost-Id) :-
     arg(Id, Words, Chars),
@@ -842,155 +975,62 @@ ruled_out(Chars, t(I, Size, Tally), Cost0, Cost) :-
     ),
     Cost is Cost0 + Size - Same.
 
-%   placed(+I, +Id, +Left, +W, -Change): what the search passes on after
-%   placing word Id in site I with Left copies of it still to place:
-%   u(I, Gone, Id, Words, Counts, NSites) (W = w(Words, Counts, NSites)),
-%   Gone the length of Id when it is used up (only sites of that length
-%   can hold it), else none.
-placed(I, Id, Left, w(Words, Counts, NSites), u(I, Gone, Id, Words, Counts, NSites)) :-
-    (   Left =:= 0
-    ->  arg(Id, Words, Chars),
-        length(Chars, Gone)
-    ;   Gone = none
-    ).
 
-%   next_open(+Open, +Change, +Neighbours, -Open1, -Best): one pass that
-%   drops the filled site, updates the others and picks the next best.
-next_open(Open, Change, Neighbours, Open1, Best) :-
-    Change = u(I, Gone, _, _, _, _),
-    next_open(Open, I, Gone, Change, Neighbours, Open1, none, inf, Best).
-
-%   Open is in site order, so the filled site's neighbours (the ordered set
-%   Ns0) are met in turn.  A site that is no neighbour and has another
-%   length than a used-up word stays as it is: most sites cost one clause
-%   and one comparison.  The first Key0 is above every key (infinity).
-next_open([], _, _, _, _, [], Best, _, Best).
-next_open([S0|Ss], I, Gone, Change, Ns0, Open, Best0, Key0, Best) :-
-    S0 = o(_, J, _, _, _, _, L),
-    (   J == I
-    ->  next_open(Ss, I, Gone, Change, Ns0, Open, Best0, Key0, Best)
-    ;   (   Ns0 = [N|_],
-            N =< J
-        ->  update_site(Change, Ns0, Ns, S0, S)
-        ;   L == Gone
-        ->  update_site(Change, Ns0, Ns, S0, S)
-        ;   Ns = Ns0,
-            S = S0
-        ),
-        Open = [S|Open1],
-        S = o(K, _, _, _, _, _, _),
-        (   K < Key0
-        ->  next_open(Ss, I, Gone, Change, Ns, Open1, S, K, Best)
-        ;   next_open(Ss, I, Gone, Change, Ns, Open1, Best0, Key0, Best)
-        )
-    ).
-
-%   better_site(+Site, +Best0, -Best): Site if its key is smaller.
-better_site(S, none, S) :- !.
-better_site(S, B0, B) :-
-    arg(1, S, K),
-    arg(1, B0, K0),
-    (   K < K0
-    ->  B = S
-    ;   B = B0
-    ).
-
-%   update_site(+Change, +Neighbours0, -Neighbours, +Site0, -Site): a
-%   neighbour of the filled site has new letters, so its domain is
-%   filtered again; elsewhere only the word just used can drop out.  That
-%   word stays in the stored list (the key alone counts it out, which
-%   spares rebuilding a domain per site of its length at nearly every
-%   step); live/3 drops such words where a domain is read.  Neighbours0
-%   are the filled site's neighbours not yet passed.
-update_site(u(_, Gone, Id, Words, Counts, NSites), Ns0, Ns, Site0, Site) :-
-    Site0 = o(Key0, J, V, D0, Xs, Nbrs, L),
-    after(Ns0, J, Ns1),
-    (   Ns1 = [J|Ns]
-    ->  fitting(D0, V, Words, Counts, D),
-        length(D, Size),
-        Key is Size * NSites + Key0 mod NSites
-    ;   Ns = Ns1,
-        L == Gone,
-        memberchk(Id, D0)               % then Id was live (see live/3)
-    ->  D = D0,
-        Key is Key0 - NSites
-    ;   Ns = Ns1,
-        Key = Key0
-    ),
-    (   Key =:= Key0                    % a subset of D0 as long as D0 is D0
-    ->  Site = Site0
-    ;   Site = o(Key, J, V, D, Xs, Nbrs, L)
-    ).
-
-%   after(+Sites, +J, -Rest): the ordered set Sites from J on.
-after([N|Ns], J, Rest) :-
-    N < J,
-    !,
-    after(Ns, J, Rest).
-after(Ns, _, Ns).
-
-
-%   cbj(+Open, +Words, +Counts): mrv's search with conflict-directed
-%   backjumping (see the header).  Each open site travels as Site-Pruned,
-%   Pruned the ordered set of depths that pruned its domain.  Copies holds
-%   per word the depths that placed a copy of it (setarg/3, undone on
-%   backtracking).  A level that finally fails leaves its conflict set in
-%   the global variable cw_conflict for its parent to read; the counter
-%   cw_leaves counts the solutions, so a level sees whether any was found
-%   below it.
-cbj([], _, _) :-
-    !,
-    count(cw_leaves).
-cbj(Open0, Words, Counts) :-
+%   cbj(!State): mrv's search with conflict-directed backjumping (see the
+%   header).  Pruned holds at each site's argument the ordered set of
+%   depths that pruned its domain, Copies per word the depths that placed
+%   a copy of it (both setarg/3, undone on backtracking).  A level that
+%   finally fails leaves its conflict set in the global variable
+%   cw_conflict for its parent to read; the counter cw_leaves counts the
+%   solutions, so a level sees whether any was found below it.
+cbj(State) :-
+    State = s(_, _, _, _, Counts, NSites, _, _),
     functor(Counts, _, N),
     length(Empty, N),
     maplist(=([]), Empty),
     Copies =.. [copies|Empty],
-    maplist(unpruned, Open0, [First|Others]),
-    foldl(better_entry, Others, First, Best),
-    length(Open0, NSites),
-    cbj_level(Best, [First|Others], c(w(Words, Counts, NSites), Copies), 0).
+    length(Unpruned, NSites),
+    maplist(=([]), Unpruned),
+    Pruned =.. [pruned|Unpruned],
+    cbj_level(NSites, State, c(Pruned, Copies), 0).
 
-unpruned(Site, Site-[]).
-
-better_entry(E, none, E) :- !.
-better_entry(S-P, S0-P0, B) :-
-    arg(1, S, K),
-    arg(1, S0, K0),
-    (   K < K0
-    ->  B = S-P
-    ;   B = S0-P0
-    ).
-
-%   cbj_level(+Best, +Open, +W, +Depth): fill Best, the chosen site,
-%   at Depth; succeeds once per solution below.
-cbj_level(Best, Open, W, Depth) :-
-    Best = o(Key, _, _, Stored, _, _, _)-Pruned,
-    W = c(w(_, Counts, NSites), _),
+%   cbj_level(+Left, !State, +C, +Depth): fill the chosen site at Depth;
+%   succeeds once per solution below.
+cbj_level(0, _, _, _) :-
+    !,
+    count(cw_leaves).
+cbj_level(Left, State, C, Depth) :-
+    choose(Left, State, Best, Key),
+    State = s(_, Domains, _, _, Counts, NSites, _, _),
+    C = c(Pruned, _),
     (   Key < NSites                    % an empty domain
     ->  count(cw_backtracks),
-        nb_setval(cw_conflict, Pruned),
+        arg(Best, Pruned, Set),
+        nb_setval(cw_conflict, Set),
         fail
     ;   nb_getval(cw_leaves, Before),
+        arg(Best, Domains, Stored),
         live(Stored, Counts, Domain),
-        cbj_words(Domain, Best, Open, W, Depth, Before, [])
+        cbj_words(Domain, l(Best, Left, State, C, Depth, Before), [])
     ).
 
-%   cbj_words(+Ids, +Best, +Open, +W, +Depth, +Before, +Conflicts): try
-%   each word in turn; after a subtree without solutions that did not
-%   involve Depth, fail at once (the child's set stays in cw_conflict).
-cbj_words([], _-Pruned, _, _, Depth, Before, Conflicts) :-
+%   cbj_words(+Ids, +Level, +Conflicts): try each word in turn; after a
+%   subtree without solutions that did not involve Depth, fail at once
+%   (the child's set stays in cw_conflict).
+cbj_words([], l(Best, _, _, c(Pruned, _), Depth, Before), Conflicts) :-
     nb_getval(cw_leaves, Now),
     (   Now > Before                    % stay chronological after a solution
     ->  Last is Depth - 1,
         numlist_or_empty(0, Last, Set)
-    ;   ord_union(Conflicts, Pruned, Set)
+    ;   arg(Best, Pruned, Set0),
+        ord_union(Conflicts, Set0, Set)
     ),
     nb_setval(cw_conflict, Set),
     fail.
-cbj_words([Id|Ids], Best, Open, W, Depth, Before, Conflicts) :-
-    (   cbj_place(Id, Best, Open, W, Depth)
-    ;   nb_getval(cw_leaves, Now),
+cbj_words([Id|Ids], Level, Conflicts) :-
+    (   cbj_place(Id, Level)
+    ;   Level = l(_, _, _, _, Depth, Before),
+        nb_getval(cw_leaves, Now),
         (   Now > Before
         ->  Conflicts1 = Conflicts
         ;   nb_getval(cw_conflict, Child),
@@ -998,59 +1038,36 @@ cbj_words([Id|Ids], Best, Open, W, Depth, Before, Conflicts) :-
             ord_del_element(Child, Depth, Rest),
             ord_union(Conflicts, Rest, Conflicts1)
         ),
-        cbj_words(Ids, Best, Open, W, Depth, Before, Conflicts1)
+        cbj_words(Ids, Level, Conflicts1)
     ).
 
 numlist_or_empty(Low, High, List) :-
     findall(X, between(Low, High, X), List).
 
-cbj_place(Id, o(_, I, Vars, _, _, Neighbours, _)-_, Open, W, Depth) :-
-    W = c(WC, Copies),
-    WC = w(Words, Counts, _),
-    arg(Id, Words, Chars),
-    Vars = Chars,
-    count(cw_nodes),
-    arg(Id, Counts, C0),
-    C is C0 - 1,
-    setarg(Id, Counts, C),
+cbj_place(Id, l(Best, Left, State, C, Depth, _)) :-
+    C = c(Pruned, Copies),
     arg(Id, Copies, Ds0),
     ord_add_element(Ds0, Depth, Ds),
     setarg(Id, Copies, Ds),
-    placed(I, Id, C, WC, Change),
-    cbj_next(Open, Change, b(C, Ds, Depth), Neighbours, Open1, none, Best1),
-    (   Open1 == []
-    ->  count(cw_leaves)
-    ;   Depth1 is Depth + 1,
-        cbj_level(Best1, Open1, W, Depth1)
-    ).
+    place(State, Best, Id, b(Pruned, Ds, Depth)),
+    Left1 is Left - 1,
+    Depth1 is Depth + 1,
+    cbj_level(Left1, State, C, Depth1).
 
-%   cbj_next(+Open, +Change, +Blame, +Neighbours, -Open1, +Best0, -Best):
-%   next_open/5 for Site-Pruned entries.  Blame is b(Left, Depths, Depth):
-%   the copies of the word left, the depths that placed its copies, and
-%   the depth of this placement.
-cbj_next([], _, _, _, [], Best, Best).
-cbj_next([E0|Es], Change, Blame, Ns0, Open, Best0, Best) :-
-    arg(1, Change, I),
-    (   E0 = o(_, I, _, _, _, _, _)-_
-    ->  cbj_next(Es, Change, Blame, Ns0, Open, Best0, Best)
-    ;   cbj_update(Change, Blame, Ns0, Ns, E0, E),
-        Open = [E|Open1],
-        better_entry(E, Best0, Best1),
-        cbj_next(Es, Change, Blame, Ns, Open1, Best1, Best)
-    ).
+%   blame_drop(+Blame, +A), blame_refilter(+Blame, +A): cbj's blame for a
+%   domain that shrank: when the word just placed was used up and left
+%   it, every depth that placed a copy of it (blaming the last copy alone
+%   would lose solutions); else the depth of this placement.  drop_word/4
+%   runs before refilter/3, so a crossed site that lost the used-up word
+%   is blamed on the copies (Depths holds Depth too).
+blame_drop(none, _).
+blame_drop(b(Pruned, Ds, _), A) :-
+    arg(A, Pruned, P0),
+    ord_union(P0, Ds, P),
+    setarg(A, Pruned, P).
 
-%   cbj_update(+Change, +Blame, +Neighbours0, -Neighbours, +Entry0, -Entry):
-%   update_site/5, and blame for a shrunk domain: Depth, or when the word
-%   just placed was used up and leaves the domain, every depth that placed
-%   a copy of it.
-cbj_update(Change, b(Left, Ds, Depth), Ns0, Ns, S0-P0, S-P) :-
-    update_site(Change, Ns0, Ns, S0, S),
-    arg(3, Change, Id),
-    S0 = o(_, _, _, D0, _, _, _),
-    (   S == S0
-    ->  P = P0
-    ;   Left =:= 0,
-        memberchk(Id, D0)
-    ->  ord_union(P0, Ds, P)
-    ;   ord_add_element(P0, Depth, P)
-    ).
+blame_refilter(none, _).
+blame_refilter(b(Pruned, _, Depth), A) :-
+    arg(A, Pruned, P0),
+    ord_add_element(P0, Depth, P),
+    setarg(A, Pruned, P).

@@ -81,16 +81,25 @@ def _words_text(words: Sequence[str]) -> str:
     return "".join(word + "\n" for word in words)
 
 
-@lru_cache(maxsize=1 << 16)  # the same cells come again and again
-def _cell_text(cell: Cell) -> str:
-    r, c = cell
-    if not (0 <= r <= _MAX_COORDINATE and 0 <= c <= _MAX_COORDINATE):
-        raise ValueError(f"cell {cell} is out of range for the Prolog engine")
-    return chr(CELL_BASE + r) + chr(CELL_BASE + c)
+class _CellTexts(dict[Cell, str]):
+    """Each cell's two characters, made once: the same cells come again and
+    again, and a plain dict lookup costs half an lru_cache call."""
+
+    def __missing__(self, cell: Cell) -> str:
+        r, c = cell
+        if not (0 <= r <= _MAX_COORDINATE and 0 <= c <= _MAX_COORDINATE):
+            raise ValueError(f"cell {cell} is out of range for the Prolog engine")
+        if len(self) >= 1 << 16:  # bounded, as the cells of huge grids could be many
+            self.clear()
+        text = self[cell] = chr(CELL_BASE + r) + chr(CELL_BASE + c)
+        return text
+
+
+_cell_text = _CellTexts().__getitem__
 
 
 def _sites_text(sites: Sequence[Sequence[Cell]]) -> str:
-    return "".join("".join(map(_cell_text, cells)) + "\n" for cells in sites)
+    return "".join(["".join(map(_cell_text, cells)) + "\n" for cells in sites])
 
 
 def _givens_text(givens: Mapping[Cell, str]) -> str:

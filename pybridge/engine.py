@@ -14,8 +14,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 from pybridge.model import Cell
 
@@ -97,11 +96,13 @@ class Board:
 
     def place(self, word: str, cells: Sequence[Cell]) -> list[Cell] | None:
         """Write `word` into `cells`; the cells newly written, or None on a clash."""
-        if not self.fits(word, cells):
-            return None
-        written = [cell for cell in cells if cell not in self.letters]
-        for ch, cell in zip(word, cells, strict=True):
-            self.letters[cell] = ch
+        return self.write(word, cells) if self.fits(word, cells) else None
+
+    def write(self, word: str, cells: Sequence[Cell]) -> list[Cell]:
+        """Write `word`, known to fit, into `cells`; the cells newly written."""
+        letters = self.letters
+        written = [cell for cell in cells if cell not in letters]
+        letters.update(zip(cells, word, strict=True))
         return written
 
     def erase(self, written: list[Cell]) -> None:
@@ -199,27 +200,10 @@ def _in_order(
     return place(0)
 
 
-class _Open(NamedTuple):
-    """An unfilled site: `key` orders sites (smallest domain, most crossings,
-    random draw, lowest index): the domain size times the number of sites
-    plus the site's rank in the fixed rest of that order, so one integer
-    comparison decides; `domain` lists the distinct words that fit, and
-    may still hold words used up since it was filtered (the key counts
-    them out; see `without` and `live`); `site` is its index. A named
-    tuple: the search makes one per changed domain, and a tuple is made
-    fastest."""
-
-    key: int
-    domain: tuple[int, ...]
-    site: int
-
-
-_by_key = itemgetter(0)  # an _Open's key
-
-
 Crossing = tuple[int, int, int]  # (i, t, j): position i here is position j of site t
 Depths = frozenset[int]
-Pruned = tuple[_Open, Depths]  # an open site and the depths that pruned its domain
+# What a placement changed, to put back: (site, its key, its domain) before
+Changes = list[tuple[int, int, tuple[int, ...]]]
 
 
 class _Domains:
@@ -244,7 +228,9 @@ class _Domains:
         left = Counter(words)
         self.counts = [left[w] for w in self.distinct]
         self.sites, self.board, self.counters = sites, board, counters
-        self.site_lengths = [len(cells) for cells in sites]
+        self.sites_of_length: dict[int, list[int]] = {}
+        for site, cells in enumerate(sites):
+            self.sites_of_length.setdefault(len(cells), []).append(site)
         self.word_lengths = [len(word) for word in self.distinct]
         self.crossings = _crossings(sites)
         # per site, its place in the rest of the key's order: most crossings,
@@ -259,6 +245,17 @@ class _Domains:
             for i, t, _ in xs:
                 self.shared[s].setdefault(t, []).append(i)
         self.least_constraining = least_constraining
+        # Per site, while it is open: `domains` lists the distinct words that
+        # fit, and may still hold words used up since it was filtered (the
+        # key counts them out; see `updated` and `live`); `keys` orders the
+        # sites (smallest domain, most crossings, random draw, lowest index)
+        # as the domain size times the number of sites plus the rank, so the
+        # next site is min(keys). A filled site's key is filled_key, above all.
+        self.domains: list[tuple[int, ...]] = []
+        self.keys: list[int] = []
+        self.filled_key = (len(self.distinct) + 2) * len(sites)
+        # cbj: per site, the depths that pruned its domain
+        self.pruned: list[Depths] = [frozenset()] * len(sites)
         self.solutions = 0  # found so far: cbj asks whether a subtree had any
         # cbj: for each word, the depths of the placements of its copies
         self.placed_at: list[Depths] = [frozenset()] * len(self.distinct)
@@ -273,10 +270,13 @@ class _Domains:
             domains.append(self.fitting(i, by_length.get(len(cells), ())))
         if arcs:
             self.arc_consistent(domains)
-        open_sites = [self.open_site(i, d) for i, d in enumerate(domains)]
+        self.domains = domains
+        self.keys = [
+            len(d) * len(domains) + rank for d, rank in zip(domains, self.ranks, strict=True)
+        ]
         if backjump:
-            return self.backjump([(s, frozenset()) for s in open_sites], 0)
-        return self.step(open_sites)
+            return self.backjump(len(domains), 0)
+        return self.step(len(domains))
 
     def fitting(self, site: int, candidates: Sequence[int]) -> tuple[int, ...]:
         """The candidates (all of the site's length) still left that match
@@ -289,9 +289,6 @@ class _Domains:
         return tuple(
             u for u in candidates if counts[u] > 0 and all(distinct[u][k] == ch for k, ch in fixed)
         )
-
-    def open_site(self, site: int, domain: tuple[int, ...]) -> _Open:
-        return _Open(len(domain) * len(self.sites) + self.ranks[site], domain, site)
 
     def arc_consistent(self, domains: list[tuple[int, ...]]) -> None:
         """AC-3 over the crossings, in place; stops at the first empty domain
@@ -316,147 +313,152 @@ class _Domains:
                     queue.append((z, q, x, p))
                     queued.add((z, q, x, p))
 
-    def narrowed(self, s: _Open, filled: int) -> tuple[int, ...]:
-        """`fitting`, checking only the letters `filled` just wrote into s:
-        the domain already matches every older letter."""
-        cells, letters = self.sites[s.site], self.board.letters
-        checks = [(k, letters[cells[k]]) for k in self.shared[s.site][filled]]
+    def narrowed(self, site: int, filled: int) -> tuple[int, ...]:
+        """`fitting`, checking only the letters `filled` just wrote into
+        `site`: its domain already matches every older letter."""
+        cells, letters = self.sites[site], self.board.letters
+        checks = [(k, letters[cells[k]]) for k in self.shared[site][filled]]
         distinct, counts = self.distinct, self.counts
         if len(checks) == 1:  # sites cross once in a crossword grid
             ((k, ch),) = checks
-            return tuple(u for u in s.domain if distinct[u][k] == ch and counts[u] > 0)
+            return tuple(u for u in self.domains[site] if distinct[u][k] == ch and counts[u] > 0)
         return tuple(
-            u for u in s.domain if counts[u] > 0 and all(distinct[u][k] == c for k, c in checks)
+            u
+            for u in self.domains[site]
+            if counts[u] > 0 and all(distinct[u][k] == c for k, c in checks)
         )
 
-    def update(self, s: _Open, filled: int, used: int) -> _Open:
-        if filled in self.shared[s.site]:
-            return self.refiltered(s, filled)
-        if self.counts[used] == 0 and self.may_hold(s.site, used) and used in s.domain:
-            return self.without(s, used)
-        return s
-
-    def refiltered(self, s: _Open, filled: int) -> _Open:
-        domain = self.narrowed(s, filled)  # a subset: as long only if the same
-        key = len(domain) * len(self.sites) + self.ranks[s.site]
-        return s if key == s.key else _Open(key, domain, s.site)
-
-    def without(self, s: _Open, used: int) -> _Open:
-        """s after `used`, in its domain, was used up: the word stays stored
-        (rebuilding a domain per site of its length at nearly every step
-        costs more than skipping it where a domain is read)."""
-        return _Open(s.key - len(self.sites), s.domain, s.site)
-
-    def live(self, s: _Open) -> Sequence[int]:
-        """s's domain without the words used up since it was filtered."""
-        return tuple(filter(self.counts.__getitem__, s.domain))
-
-    def is_empty(self, s: _Open) -> bool:
-        return s.key < len(self.sites)
-
-    def may_hold(self, site: int, word: int) -> bool:
-        """Whether `word` has the length of `site` (domains hold no other)."""
-        return self.site_lengths[site] == self.word_lengths[word]
-
-    def updated(self, rest: list[_Open], filled: int, used: int) -> list[_Open]:
-        """`update` of every open site; those it cannot change (neither
-        crossing `filled` nor of the length of a used-up word) stay as they are."""
+    def updated(self, filled: int, used: int) -> Changes:
+        """After `used` went into `filled`: the open sites crossing `filled`
+        are filtered again, and when `used` was used up, the others of its
+        length that held it lose it (from the key alone: rebuilding a domain
+        per site of its length at nearly every step costs more than skipping
+        it where a domain is read). No other site can change, so none is
+        looked at. Returns what changed, to put back (see `restore`)."""
+        keys, domains, n, filled_key = self.keys, self.domains, len(self.sites), self.filled_key
+        changed: Changes = []
         neighbours = self.shared[filled]
-        gone = self.word_lengths[used] if self.counts[used] == 0 else -1
-        lengths, refiltered, without = self.site_lengths, self.refiltered, self.without
-        return [
-            refiltered(s, filled)
-            if s.site in neighbours
-            else without(s, used)
-            if lengths[s.site] == gone and used in s.domain
-            else s
-            for s in rest
-        ]
+        for t in neighbours:
+            if (key0 := keys[t]) != filled_key:
+                domain = self.narrowed(t, filled)  # a subset: as long only if the same
+                if (key := len(domain) * n + self.ranks[t]) != key0:
+                    changed.append((t, key0, domains[t]))
+                    keys[t], domains[t] = key, domain
+        if self.counts[used] == 0:
+            for t in self.sites_of_length[self.word_lengths[used]]:
+                if keys[t] != filled_key and t not in neighbours and used in domains[t]:
+                    changed.append((t, keys[t], domains[t]))
+                    keys[t] -= n
+        return changed
 
-    def value_order(self, best: _Open, rest: Sequence[_Open]) -> Sequence[int]:
+    def restore(self, changed: Changes) -> None:
+        for t, key, domain in changed:
+            self.keys[t], self.domains[t] = key, domain
+
+    def live(self, site: int) -> Sequence[int]:
+        """The site's domain without the words used up since it was filtered."""
+        return tuple(filter(self.counts.__getitem__, self.domains[site]))
+
+    def choose(self) -> tuple[int, int]:
+        """The next site (smallest key: keys differ) and its key."""
+        key = min(self.keys)
+        return self.keys.index(key), key
+
+    def value_order(self, best: int) -> Sequence[int]:
         """The words of the chosen site's domain in the order they are tried:
         as listed, or least constraining first (stable on ties)."""
         if not self.least_constraining:
             return self.live(best)
         distinct = self.distinct
-        open_sites = {s.site: s for s in rest}
         tallies = []
-        for i, t, j in self.crossings[best.site]:
-            if (s := open_sites.get(t)) is not None:
-                domain = self.live(s)
+        for i, t, j in self.crossings[best]:
+            if self.keys[t] != self.filled_key:
+                domain = self.live(t)
                 tallies.append((i, len(domain), Counter(distinct[v][j] for v in domain)))
         return sorted(
             self.live(best),
             key=lambda u: sum(size - tally[distinct[u][i]] for i, size, tally in tallies),
         )
 
-    def step(self, open_sites: list[_Open]) -> Iterator[None]:
-        if not open_sites:
+    def step(self, left: int) -> Iterator[None]:
+        """Fill the `left` open sites."""
+        if not left:
             yield None
             return
-        best = min(open_sites, key=_by_key)
-        if self.is_empty(best):
+        best, key = self.choose()
+        if key < len(self.sites):  # an empty domain
             self.counters.dead_end()
             return
-        rest = [s for s in open_sites if s is not best]
-        cells = self.sites[best.site]
-        for u in self.value_order(best, rest):
-            written = self.board.place(self.distinct[u], cells)
-            assert written is not None  # the domain holds only fitting words
+        self.keys[best] = self.filled_key
+        cells = self.sites[best]
+        for u in self.value_order(best):
+            written = self.board.write(self.distinct[u], cells)  # domains hold fitting words
             self.counters.node()
             self.counts[u] -= 1
-            yield from self.step(self.updated(rest, best.site, u))
+            changed = self.updated(best, u)
+            yield from self.step(left - 1)
+            self.restore(changed)
             self.counts[u] += 1
             self.board.erase(written)
+        self.keys[best] = key
 
-    def backjump(self, open_sites: list[Pruned], depth: int) -> Generator[None, None, Depths]:
-        """cbj: mrv's search, where each open site also carries the depths
-        whose placements pruned its domain. Yields per solution and returns
-        the conflict set of the subtree once it is exhausted (see
+    def backjump(self, left: int, depth: int) -> Generator[None, None, Depths]:
+        """cbj: mrv's search, where each open site also has the depths whose
+        placements pruned its domain (`pruned`). Yields per solution and
+        returns the conflict set of the subtree once it is exhausted (see
         crossword.pl's header)."""
-        if not open_sites:
+        if not left:
             self.solutions += 1
             yield None
             return frozenset()  # never read: the parent has found a solution
-        best, pruned = min(open_sites, key=lambda entry: entry[0].key)
-        if self.is_empty(best):
+        best, key = self.choose()
+        if key < len(self.sites):  # an empty domain
             self.counters.dead_end()
-            return pruned
-        rest = [entry for entry in open_sites if entry[0] is not best]
-        cells, before = self.sites[best.site], self.solutions
+            return self.pruned[best]
+        self.keys[best] = self.filled_key
+        cells, before = self.sites[best], self.solutions
         conflicts: set[int] = set()
         for u in self.live(best):
-            written = self.board.place(self.distinct[u], cells)
-            assert written is not None  # the domain holds only fitting words
+            written = self.board.write(self.distinct[u], cells)  # domains hold fitting words
             self.counters.node()
             self.counts[u] -= 1
             copies = self.placed_at[u]
             self.placed_at[u] = copies | {depth}
-            narrowed = [self.pruned(s, p, best.site, u, depth) for s, p in rest]
-            child = yield from self.backjump(narrowed, depth + 1)
+            changed = self.updated(best, u)
+            blamed = self.blame(changed, u, depth)
+            child = yield from self.backjump(left - 1, depth + 1)
+            for t, by in blamed:
+                self.pruned[t] = by
+            self.restore(changed)
             self.placed_at[u] = copies
             self.counts[u] += 1
             self.board.erase(written)
             if self.solutions > before:
                 continue  # the level answers every earlier depth, whatever child says
             if depth not in child:
+                self.keys[best] = key
                 return child  # this placement played no part in the failure
             conflicts |= child - {depth}
+        self.keys[best] = key
         if self.solutions > before:  # stay chronological so enumeration is complete
             return frozenset(range(depth))
-        return frozenset(conflicts) | pruned
+        return frozenset(conflicts) | self.pruned[best]
 
-    def pruned(self, s: _Open, by: Depths, filled: int, used: int, depth: int) -> Pruned:
-        """`update`, adding the depths to blame when the domain shrank: the
-        current one, and when the word just placed was used up and leaves
-        the domain, every depth that placed a copy of it (together they
-        used it up: blaming the last alone would lose solutions)."""
-        updated = self.update(s, filled, used)
-        if updated is s:
-            return s, by
-        if self.counts[used] == 0 and used in s.domain:
-            return updated, by | self.placed_at[used]
-        return updated, by | {depth}
+    def blame(self, changed: Changes, used: int, depth: int) -> list[tuple[int, Depths]]:
+        """Add to `pruned` the depths to blame for the domains that shrank:
+        the current one, and when the word just placed was used up and left
+        the domain, every depth that placed a copy of it (together they used
+        it up: blaming the last alone would lose solutions). Returns what
+        `pruned` held before, to put back."""
+        before = []
+        for t, _, domain in changed:
+            by = self.pruned[t]
+            before.append((t, by))
+            if self.counts[used] == 0 and used in domain:
+                self.pruned[t] = by | self.placed_at[used]
+            else:
+                self.pruned[t] = by | {depth}
+        return before
 
 
 def _crossings(sites: Sequence[Sequence[Cell]]) -> list[list[Crossing]]:
@@ -472,6 +474,13 @@ def _crossings(sites: Sequence[Sequence[Cell]]) -> list[list[Crossing]]:
                 owners.setdefault(cell, [there]).append(here)
     crossings: list[list[Crossing]] = [[] for _ in sites]
     for shared in owners.values():
+        if len(shared) == 2 and shared[0][0] != shared[1][0]:  # nearly every crossing
+            (s, p), (t, q) = shared
+            crossings[s].append((p, t, q))
+            crossings[t].append((q, s, p))
+            continue
         for s, p in shared:
             crossings[s].extend((p, t, q) for t, q in shared if t != s)
-    return [sorted(xs) for xs in crossings]
+    for xs in crossings:
+        xs.sort()
+    return crossings

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import repeat, zip_longest
+from itertools import repeat
 
 from pybridge.model import BLOCK, Cell, Direction, Puzzle
 
@@ -26,6 +26,31 @@ class Site:
     row: int
     col: int
     cells: tuple[Cell, ...]
+
+    @classmethod
+    def make(
+        cls,
+        index: int,
+        number: int,
+        direction: Direction,
+        row: int,
+        col: int,
+        cells: tuple[Cell, ...],
+    ) -> Site:
+        """Site(...) at under half the cost: a frozen dataclass's __init__ sets
+        each field through object.__setattr__ (find_sites makes one per site)."""
+        site = object.__new__(cls)
+        site.__dict__.update(
+            {
+                "index": index,
+                "number": number,
+                "direction": direction,
+                "row": row,
+                "col": col,
+                "cells": cells,
+            }
+        )
+        return site
 
     @property
     def length(self) -> int:
@@ -50,23 +75,32 @@ _RUN = re.compile(f"[^{re.escape(BLOCK)}]{{{MIN_LENGTH},}}")
 
 
 def _runs(lines: list[str]) -> list[tuple[int, int, int]]:
-    """(line, start, end) of every run of open cells long enough to be a site."""
-    return [(n, *match.span()) for n, line in enumerate(lines) for match in _RUN.finditer(line)]
+    """(line, start, end) of every run of open cells long enough to be a site,
+    the lines being of one length: one regex pass over them all, joined by
+    blocks (a pass per line costs half as much again)."""
+    size = len(lines[0]) + 1 if lines else 1
+    runs = []
+    for match in _RUN.finditer(BLOCK.join(lines)):
+        start, end = match.span()
+        line, col = divmod(start, size)
+        runs.append((line, col, col + end - start))
+    return runs
 
 
 def find_sites(puzzle: Puzzle) -> tuple[Site, ...]:
     """All sites of `puzzle` in canonical order (number, across before down)."""
-    rows = list(puzzle.grid)
-    columns = ["".join(column) for column in zip_longest(*rows, fillvalue=BLOCK)]
+    width = puzzle.width
+    rows = [row.ljust(width, BLOCK) for row in puzzle.grid]
+    columns = ["".join(column) for column in zip(*rows, strict=True)]
     across = {(r, c): tuple(zip(repeat(r), range(c, end))) for r, c, end in _runs(rows)}
     down = {(r, c): tuple(zip(range(r, end), repeat(c))) for c, r, end in _runs(columns)}
     sites: list[Site] = []
     for number, start in enumerate(sorted(across.keys() | down.keys()), start=1):
         r, c = start
         if (cells := across.get(start)) is not None:
-            sites.append(Site(len(sites), number, "across", r, c, cells))
+            sites.append(Site.make(len(sites), number, "across", r, c, cells))
         if (cells := down.get(start)) is not None:
-            sites.append(Site(len(sites), number, "down", r, c, cells))
+            sites.append(Site.make(len(sites), number, "down", r, c, cells))
     return tuple(sites)
 
 

@@ -143,7 +143,7 @@ def make_solution(puzzle: Puzzle, sites: Sequence[Site], words: Sequence[str]) -
         else:
             for k, ch in enumerate(word):
                 rows[r + k][c] = ch
-        placements.append(Placement(site.number, site.direction, r, c, n, word))
+        placements.append(Placement.make(site.number, site.direction, r, c, n, word))
     return Solution(puzzle, tuple(map("".join, rows)), tuple(placements))
 
 
