@@ -7,7 +7,7 @@ import dataclasses
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pybridge.model import Placement, Puzzle
+from pybridge.model import Direction, Placement, Puzzle
 from pybridge.sites import Site, find_sites
 
 
@@ -25,7 +25,7 @@ def test_sites_are_numbered_as_in_a_printed_crossword() -> None:
 
 @given(st.integers(0, 99), st.integers(1, 99), st.sampled_from(["across", "down"]))
 def test_make_builds_what_the_constructor_builds(index: int, number: int, way: str) -> None:
-    direction = "across" if way == "across" else "down"
+    direction: Direction = "across" if way == "across" else "down"
     cells = ((1, 2), (1, 3))
     site = Site.make(index, number, direction, 1, 2, cells)
     assert site == Site(index, number, direction, 1, 2, cells)
