@@ -483,13 +483,21 @@ test(members_dense, true(Ids == All)) :-
     wdeg:members(D, Ids),
     numlist(0, 299, All).
 
-%   A long mask may come as its 4096-bit pieces, most significant first.
+%   A long mask may come as its pieces, most significant first.
 test(mask_pieces, true(Mask == Expected)) :-
-    Expected is (5 << 4096) \/ 3,
+    wdeg:mask_piece_bits(Bits),
+    Expected is (5 << Bits) \/ 3,
     load_dictionary(901, [t(1, [`a`], [1], [[0'a-[5, 3]]])]),
     wdeg:dictionary_name(901, Name),
     nb_getval(Name, dictionary(Tables, _)),
     arg(1, Tables, table(_, _, masks([0'a-Mask]))).
+
+%   The dictionary as one string: words are never read as terms.
+test(dictionary_text, true(D == dictionary(tables(none, T2), copies(none, left(1, 2))))) :-
+    T2 = table(words("ab", "),"), 3, masks([0')-2, 0'a-1], [0',-2, 0'b-1])),
+    load_dictionary_text(902, "2 2\nab\n),\n1 2\n41=0x2 97=0x1\n44=0x2 98=0x1\n"),
+    wdeg:dictionary_name(902, Name),
+    nb_getval(Name, D).
 
 %   Only the most recently loaded dictionaries are kept.
 test(forgets_the_oldest, true(Kept == [false, true, true, true, true])) :-

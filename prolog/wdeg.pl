@@ -10,7 +10,7 @@
     position, the sorted list of Code-Mask pairs, Mask the words with letter
     Code there.
 
-    The dictionary arrives once per process (load_dictionary/2, built by
+    The dictionary arrives once per process (load_dictionary_text/2, built by
     pybridge.bridge from pybridge.bitsets.tables) and lives in a global
     variable, so a search reads it without copying.  The search state is one
     term: the domains, the open flags and the copies left change with
@@ -25,6 +25,7 @@
 
 :- module(wdeg,
           [ load_dictionary/2,          % +Key, +Tables
+            load_dictionary_text/2,     % +Key, +Text
             dictionary_loaded/1,        % +Key
             fills/5                     % +Key, +Seed, +Sites, +Givens, -Words
           ]).
@@ -39,6 +40,7 @@
 scored(256).            % words of a domain ordered by look-ahead
 first_limit_extra(10).
 kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
+mask_piece_bits(1024).  % bits per piece of a long mask (bridge.MASK_CHUNK)
 
                  /*******************************
                  *          DICTIONARIES        *
@@ -49,11 +51,12 @@ kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
 %   Keep the dictionary Tables under Key, replacing the least recently
 %   loaded one when kept_dictionaries/1 are loaded already.  Each table is
 %   t(Length, Words, Copies, Positions): Words the distinct words of that
-%   length as code lists (bit K of a domain is the K-th, from 0), Copies how
+%   length as code lists or strings (bit K of a domain is the K-th, from
+%   0), Copies how
 %   many times each is listed, Positions per position the sorted
-%   Code-Mask pairs.  A mask is an integer or, when long, a list of the
-%   4096-bit pieces of one, most significant first (the reader takes time
-%   quadratic in the digits of one number).
+%   Code-Mask pairs.  A mask is an integer or a list of the pieces of one,
+%   most significant first, each of mask_piece_bits/1 bits (converting text
+%   to a number takes time quadratic in its digits).
 %
 %   ?- load_dictionary(7, [t(2, [`ab`, `ac`], [1, 1],
 %                            [[0'a-3], [0'b-1, 0'c-2]])]).
@@ -94,10 +97,60 @@ pair_mask(Code-Mask0, Code-Mask) :-
     ).
 
 shift_in(Piece, Mask0, Mask) :-
-    Mask is (Mask0 << 4096) \/ Piece.
+    mask_piece_bits(Bits),
+    Mask is (Mask0 << Bits) \/ Piece.
 
 codes_string(Codes, String) :-
     string_codes(String, Codes).
+
+%!  load_dictionary_text(+Key:integer, +Text:string) is det.
+%
+%   load_dictionary/2 from one string, as pybridge.bridge sends it: string
+%   functions split it, so nothing in it is read as a term.  Per table, a
+%   line "Length Count", Count lines of one word each, a line of the
+%   copies (empty when every word is listed once) and a line per position
+%   of space-separated Code=Pieces pairs, Pieces the comma-separated hex
+%   pieces of the mask, most significant first.
+%
+%   ?- load_dictionary_text(7, "2 2\nab\nac\n\n97=0x3\n98=0x1 99=0x2\n").
+
+load_dictionary_text(Key, Text) :-
+    must_be(string, Text),
+    split_string(Text, "\n", "", Lines),
+    text_tables(Lines, Tables),
+    load_dictionary(Key, Tables).
+
+text_tables([""], []) :-            % the text ends with a line break
+    !.
+text_tables([Header|Lines0], [t(L, Words, Copies, Positions)|Tables]) :-
+    split_string(Header, " ", "", [LengthText, CountText]),
+    number_string(L, LengthText),
+    number_string(N, CountText),
+    length(Words, N),
+    append(Words, [CopiesLine|Lines1], Lines0),
+    text_copies(CopiesLine, N, Copies),
+    length(PositionLines, L),
+    append(PositionLines, Lines2, Lines1),
+    maplist(text_position, PositionLines, Positions),
+    text_tables(Lines2, Tables).
+
+text_copies("", N, Copies) :-
+    !,
+    length(Copies, N),
+    maplist(=(1), Copies).
+text_copies(Line, _, Copies) :-
+    split_string(Line, " ", "", Texts),
+    maplist(number_string, Copies, Texts).
+
+text_position(Line, Pairs) :-
+    split_string(Line, " ", "", PairTexts),
+    maplist(text_pair, PairTexts, Pairs).
+
+text_pair(Text, Code-Pieces) :-
+    split_string(Text, "=", "", [CodeText, PiecesText]),
+    number_string(Code, CodeText),
+    split_string(PiecesText, ",", "", PieceTexts),
+    maplist(number_string, Pieces, PieceTexts).
 
 %!  dictionary_loaded(+Key:integer) is semidet.
 %

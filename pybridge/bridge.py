@@ -27,7 +27,7 @@ INSTALL_HINT = (
     "'apt-get install swi-prolog-nox' (or run ./setup.sh), or use --engine python"
 )
 
-MASK_CHUNK = 4096  # bits per piece of a big mask sent to wdeg.pl (see _mask)
+MASK_CHUNK = 1024  # bits per piece of a big mask sent to wdeg.pl (see _mask)
 _lock = threading.Lock()
 _prolog: Any = None
 
@@ -68,10 +68,6 @@ def available() -> bool:
 
 CELL_BASE = 256  # a coordinate n travels as the character U+(256 + n); see solve/8
 _MAX_COORDINATE = 0xD800 - CELL_BASE - 1  # the surrogates are no characters
-
-
-def _codes(text: str) -> str:
-    return "[" + ",".join(str(ord(ch)) for ch in text) + "]"
 
 
 def _words_text(words: Sequence[str]) -> str:
@@ -141,7 +137,7 @@ def search(
             strategy, listed = f"wdeg({_dictionary(prolog, words)})", ()
         controls = [strategy, _seed(seed), _mode(limit, count), _time_limit(timeout)]
         texts = [_words_text(listed), _sites_text(sites), _givens_text(givens)]
-        answer = _call_solve(controls, texts)
+        answer = _call(b"crossword", b"solve", controls, [*texts, None])
     head, *lines = answer.split("\n")
     status, n, nodes, backtracks = head.split()
     lengths = [len(cells) for cells in sites]
@@ -166,7 +162,7 @@ def _dictionary(prolog: Any, words: Sequence[str]) -> int:
     Prolog thread does not have them yet (the tables go over once, not per grid)."""
     key = dictionary_key(words)
     if not list(prolog.query(f"wdeg:dictionary_loaded({key})", maxresult=1)):
-        list(prolog.query(f"wdeg:load_dictionary({key},[{_tables(words)}])", maxresult=1))
+        _call(b"wdeg", b"load_dictionary_text", [str(key)], [_dictionary_text(words)])
     return key
 
 
@@ -184,43 +180,38 @@ def _digest(words: tuple[str, ...]) -> int:
     return int.from_bytes(digest.digest(), "little")
 
 
-def _tables(words: Sequence[str]) -> str:
-    """wdeg's tables as load_dictionary/2 takes them: only digits, code lists
-    and fixed functors, so no word is ever read as Prolog source."""
+def _dictionary_text(words: Sequence[str]) -> str:
+    """wdeg's tables as load_dictionary_text/2 takes them (see there): a
+    string, split by string functions, so no word is read as Prolog source."""
     from pybridge.bitsets import tables
 
-    return ",".join(
-        "t({},[{}],[{}],[{}])".format(
-            n,
-            ",".join(_codes(w) for w in table.words),
-            ",".join(map(str, table.copies)),
-            ",".join(
-                "[" + ",".join(f"{ord(c)}-{_mask(m)}" for c, m in position.items()) + "]"
-                for position in table.masks
-            ),
-        )
-        for n, table in tables(tuple(words)).items()
-    )
+    lines = []
+    for n, table in tables(tuple(words)).items():
+        lines.append(f"{n} {len(table.words)}\n{_words_text(table.words)}")
+        every_once = all(c == 1 for c in table.copies)
+        lines.append("\n" if every_once else " ".join(map(str, table.copies)) + "\n")
+        for position in table.masks:
+            pairs = (f"{ord(c)}={_mask(m)}" for c, m in position.items())
+            lines.append(" ".join(pairs) + "\n")
+    return "".join(lines)
 
 
 def _mask(mask: int) -> str:
-    """A bitset as Prolog reads it fast: hex, cut into MASK_CHUNK-bit pieces
-    (most significant first) when longer, since Prolog's reader takes time
-    quadratic in the digits of one number."""
-    if mask.bit_length() <= MASK_CHUNK:
-        return f"0x{mask:x}"
+    """A bitset as hex pieces of MASK_CHUNK bits, most significant first:
+    Prolog takes time quadratic in the digits of one number."""
     low = (1 << MASK_CHUNK) - 1
-    pieces = []
-    while mask:
+    pieces = [f"0x{mask & low:x}"]
+    while mask := mask >> MASK_CHUNK:
         pieces.append(f"0x{mask & low:x}")
-        mask >>= MASK_CHUNK
-    return "[" + ",".join(reversed(pieces)) + "]"
+    return ",".join(reversed(pieces))
 
 
-def _call_solve(controls: list[str], texts: list[str]) -> str:
-    """crossword:solve/8 through SWI-Prolog's foreign interface: the
-    strings are put as string objects, never read as terms (pyswip's query
-    would read the whole goal as text)."""
+def _call(module: bytes, name: bytes, controls: list[str], texts: list[str | None]) -> str:
+    """module:name(Controls..., Texts...) through SWI-Prolog's foreign
+    interface: the controls are terms we write ourselves, each text is put
+    as a string object, never read as a term (pyswip's query would read the
+    whole goal as text); a None text is an output, the last one's string is
+    returned (or "")."""
     from pyswip import core
     from pyswip.easy import getString
     from pyswip.prolog import Prolog, PrologError
@@ -228,21 +219,24 @@ def _call_solve(controls: list[str], texts: list[str]) -> str:
     Prolog._init_prolog_thread()
     frame = core.PL_open_foreign_frame()
     try:
-        args = core.PL_new_term_refs(8)
+        arity = len(controls) + len(texts)
+        args = core.PL_new_term_refs(arity)
         for k, term in enumerate(controls):
             if not core.PL_chars_to_term(term, args + k):
                 raise ValueError(f"not a term: {term!r}")
         for k, text in enumerate(texts, start=len(controls)):
-            data = text.encode("utf-8")
-            core.PL_put_chars(args + k, core.PL_STRING | core.REP_UTF8, len(data), data)
-        predicate = core.PL_predicate(b"solve", 8, b"crossword")
+            if text is not None:
+                data = text.encode("utf-8")
+                core.PL_put_chars(args + k, core.PL_STRING | core.REP_UTF8, len(data), data)
+        predicate = core.PL_predicate(name, arity, module)
         flags = core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION
         query = core.PL_open_query(None, flags, predicate, args)
         try:
             if not core.PL_next_solution(query):
                 error = core.PL_exception(query)
-                raise PrologError(f"crossword:solve/8 failed: {_error_text(error)}")
-            return _text(getString(args + 7))
+                goal = f"{module.decode()}:{name.decode()}/{arity}"
+                raise PrologError(f"{goal} failed: {_error_text(error)}")
+            return _text(getString(args + arity - 1)) if texts[-1] is None else ""
         finally:
             core.PL_cut_query(query)
     finally:

@@ -113,8 +113,8 @@ def synthetic_words(count: int, rng: random.Random) -> tuple[str, ...]:
 def test_prolog_takes_a_dictionary_over_once(monkeypatch: pytest.MonkeyPatch) -> None:
     words = synthetic_words(400, random.Random(55))
     sent = []
-    tables = bridge._tables
-    monkeypatch.setattr(bridge, "_tables", lambda w: sent.append(len(w)) or tables(w))
+    text = bridge._dictionary_text
+    monkeypatch.setattr(bridge, "_dictionary_text", lambda w: sent.append(len(w)) or text(w))
     grids = [("....", "....", "....", "...."), ("...#", "....", "....", "#...")]
     for rows in grids:
         puzzle = Puzzle(words, rows, format="grid", mode="lexicon")
@@ -132,16 +132,32 @@ def test_exact_mode_with_repeated_words() -> None:
 
 
 def test_big_masks_cross_in_pieces() -> None:
-    mask = (1 << 9000) | (1 << 4096) | 5
-    text = bridge._mask(mask)
-    assert text.startswith("[")
-    assert text.count(",") == 2
-    pieces = [int(p, 16) for p in text[1:-1].split(",")]
+    mask = (1 << (2 * bridge.MASK_CHUNK + 7)) | (1 << bridge.MASK_CHUNK) | 5
+    pieces = [int(p, 16) for p in bridge._mask(mask).split(",")]
+    assert len(pieces) == 3
     value = 0
     for piece in pieces:
         value = (value << bridge.MASK_CHUNK) | piece
     assert value == mask
     assert bridge._mask(6) == "0x6"
+    assert bridge._mask(0) == "0x0"
+
+
+def test_a_dictionary_with_masks_of_many_pieces_searches_alike() -> None:
+    """Over 2 * MASK_CHUNK words of one length, and words that would be
+    Prolog code if they were ever read as text."""
+    rng = random.Random(7)
+    words = tuple(
+        dict.fromkeys("".join(rng.choice("abcdefg") for _ in range(5)) for _ in range(3000))
+    )
+    assert len(words) > 2 * bridge.MASK_CHUNK
+    odd = ("'),halt,('", 'ä"\\x', "a b=c")  # lengths 10, 4, 5
+    puzzle = Puzzle(
+        words + odd, (".....", ".#.#.", ".....", ".#.#.", "....."), format="grid", mode="lexicon"
+    )
+    python, prolog = both(puzzle, limit=3)
+    assert signature(prolog) == signature(python)
+    assert python.status == "solved"
 
 
 # Grids with sites of lengths the words lack, isolated sites, rings.
