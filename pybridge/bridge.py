@@ -2,8 +2,9 @@
 
 Only terms we write ourselves (integers, fixed atoms) are read as Prolog
 text; the puzzle crosses as three Prolog strings made through the foreign
-interface (see crossword:solve/8), so no puzzle text is ever read as Prolog
-source, and one call loads, searches and forgets the puzzle. pyswip
+interface (see crossword:solve/8), and a dictionary for wdeg as one more
+(wdeg:load_dictionary_text/2, once per process), so no puzzle text is ever
+read as Prolog source, and one call loads, searches and forgets the puzzle. pyswip
 is imported on first use, so `import pybridge` never loads libswipl. pyswip
 cannot serve two threads at once; a lock makes callers take turns.
 """
