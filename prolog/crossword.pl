@@ -637,10 +637,11 @@ random_below(Bound, State0, State, Value) :-
 %   them back.
 open_sites(Board, Links, Words, Counts, Draws,
            s(Keys, Domains, Sites, Words, Counts, NSites, Filled, Open)) :-
-    ids_by_length(Words, ByLength),
+    Words =.. [_|WordList],
+    by_length(WordList, ByLength),
     length(Board, NSites),
     tie_ranks(Links, Draws, Ranks),
-    sites_by_length(Board, SameLength),
+    by_length(Board, SameLength),
     open_site_entries(Links, Board, Ranks, c(ByLength, SameLength, Words, Counts, NSites),
                       KeyList, DomainList, SiteList),
     Keys =.. [keys|KeyList],
@@ -667,16 +668,18 @@ tie_key(I-Crossings, Draw, t(Neg, Draw, I)) :-
 ranked(t(_, _, I), I-Rank, Rank, Next) :-
     Next is Rank + 1.
 
-%   sites_by_length(+Board, -SameLength): Length-Args pairs, Args the
-%   arguments (site index + 1) of the sites of that length, ascending.
-sites_by_length(Board, SameLength) :-
-    foldl(arg_length, Board, Keyed, 1, _),
+%   by_length(+Lists, -ByLength): Length-Positions pairs, Positions the
+%   1-based positions in Lists of the lists of that length, ascending: the
+%   word ids of each length, and the arguments (site index + 1) of the
+%   sites of each length.
+by_length(Lists, ByLength) :-
+    foldl(position_length, Lists, Keyed, 1, _),
     msort(Keyed, Sorted),
-    group_pairs_by_key(Sorted, SameLength).
+    group_pairs_by_key(Sorted, ByLength).
 
-arg_length(Vars, L-A, A, Next) :-
-    length(Vars, L),
-    Next is A + 1.
+position_length(List, L-P, P, Next) :-
+    length(List, L),
+    Next is P + 1.
 
 %   open_site_entries(+Links, +Board, +Ranks, +Context, -Keys, -Domains,
 %   -Sites): each site's entries in the state (see open_sites/6).
@@ -715,17 +718,6 @@ initial_domain(Vars, Ids, Words, Counts, Domain) :-
     ->  Domain = Ids
     ;   fitting(Ids, Vars, Words, Counts, Domain)
     ).
-
-%   ids_by_length(+Words, -ByLength): Length-Ids pairs, Ids ascending.
-ids_by_length(Words, ByLength) :-
-    Words =.. [_|List],
-    foldl(id_length, List, Keyed, 1, _),
-    msort(Keyed, Sorted),
-    group_pairs_by_key(Sorted, ByLength).
-
-id_length(Chars, L-Id, Id, Next) :-
-    length(Chars, L),
-    Next is Id + 1.
 
 %   fitting(+Ids, +Vars, +Words, +Counts, -Fit): the words of Ids with a
 %   copy left that unify with Vars, in order (include/3 with fits/4, only

@@ -56,7 +56,6 @@ class Grid:
     """One grid of the suite: its puzzle (no words yet) and the name shown."""
 
     name: str
-    path: str
     puzzle: Puzzle
 
     @property
@@ -103,7 +102,7 @@ def load_suite(args: Sequence[str]) -> list[Grid]:
                 raise InputError("no grid file (*.txt) in this folder", arg)
         else:
             found = _file_grids(folder, True)
-        grids += [Grid(_grid_name(p.source), p.source, p) for p in found]
+        grids += [Grid(_grid_name(p.source), p) for p in found]
     names = [grid.name for grid in grids]
     if len(set(names)) == len(names):
         return grids

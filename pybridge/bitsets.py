@@ -111,6 +111,19 @@ def letters_left(
     return tuple(known)
 
 
+def words_without(
+    masks: Mapping[str, int], before: frozenset[str] | None, now: frozenset[str]
+) -> int:
+    """The words of a position (`masks`: letter -> the words with it there)
+    whose letter there was among the letters `before` (None: any letter) of
+    the crossing position and is not among those it has `now`: the words
+    that a revision takes away, given that they agreed with `before`."""
+    gone = 0
+    for letter in (masks.keys() if before is None else before) - now:
+        gone |= masks.get(letter, 0)
+    return gone
+
+
 def _kept(letters: Collection[str], masks: Mapping[str, int], domain: int) -> frozenset[str]:
     """The `letters` that some word of `domain` has at the position whose
     words by letter are `masks`: one AND per letter, looped in C (a

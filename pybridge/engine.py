@@ -232,7 +232,7 @@ class _Domains:
         for site, cells in enumerate(sites):
             self.sites_of_length.setdefault(len(cells), []).append(site)
         self.word_lengths = [len(word) for word in self.distinct]
-        self.crossings = _crossings(sites)
+        self.crossings = crossings_by_site(sites)
         # per site, its place in the rest of the key's order: most crossings,
         # then the draw, then the index
         ties = sorted(range(len(sites)), key=lambda k: (-len(self.crossings[k]), self.draws[k]))
@@ -461,7 +461,7 @@ class _Domains:
         return before
 
 
-def _crossings(sites: Sequence[Sequence[Cell]]) -> list[list[Crossing]]:
+def crossings_by_site(sites: Sequence[Sequence[Cell]]) -> list[list[Crossing]]:
     """For each site, its crossings (i, t, j), sorted: position i of the site
     is position j of site t."""
     first: dict[Cell, tuple[int, int]] = {}  # the first (site, position) at each cell

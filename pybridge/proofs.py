@@ -64,7 +64,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pybridge import engine as python_engine
-from pybridge.bitsets import Letters, Table, letters_left, members, tables
+from pybridge.bitsets import Letters, Table, letters_left, members, tables, words_without
 from pybridge.model import BLOCK, OPEN, Cell, Puzzle
 from pybridge.sites import Site, find_sites
 from pybridge.solver import length_mismatch, run
@@ -103,15 +103,14 @@ class Proof:
 class _Model:
     """The puzzle as the layers see it. `words` gives per length its words,
     each once, in listed order; `copies` how often each is listed (1 in
-    lexicon mode); `masks` per length, per position, per letter, the words
-    with that letter there."""
+    lexicon mode); `tables` the words of every length as bitsets, whose
+    masks give per position, per letter, the words with that letter there."""
 
     puzzle: Puzzle
     sites: tuple[Site, ...]
     words: dict[int, tuple[str, ...]]
     copies: dict[int, tuple[int, ...]]
-    masks: dict[int, list[dict[str, int]]]
-    tables: dict[int, Table]  # the words of each length as bitsets
+    tables: dict[int, Table]
     candidates: tuple[int, ...]  # per site: the words of its length that fit it
     around: tuple[tuple[tuple[int, int, int], ...], ...]  # per site: (i, other, j)
 
@@ -140,9 +139,8 @@ def _model(puzzle: Puzzle, sites: tuple[Site, ...]) -> _Model:
         n: table[n].copies if puzzle.mode == "exact" else (1,) * len(table[n].words)
         for n in lengths
     }
-    masks = {n: list(table[n].masks) for n in lengths}
-    candidates = tuple(_fitting(puzzle, site, masks, words) for site in sites)
-    return _Model(puzzle, sites, words, copies, masks, table, candidates, _around(sites))
+    candidates = tuple(_fitting(puzzle, site, table) for site in sites)
+    return _Model(puzzle, sites, words, copies, table, candidates, _around(sites))
 
 
 def _around(sites: tuple[Site, ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
@@ -164,19 +162,16 @@ def _around(sites: tuple[Site, ...]) -> tuple[tuple[tuple[int, int, int], ...], 
     return tuple(map(tuple, around))
 
 
-def _fitting(
-    puzzle: Puzzle,
-    site: Site,
-    masks: Mapping[int, list[dict[str, int]]],
-    words: Mapping[int, tuple[str, ...]],
-) -> int:
+def _fitting(puzzle: Puzzle, site: Site, tables: Mapping[int, Table]) -> int:
     """The words of `site`'s length that agree with its predefined letters."""
-    fit = (1 << len(words.get(site.length, ()))) - 1
-    grid = puzzle.grid
+    table = tables.get(site.length)
+    if table is None:  # no words of this length
+        return 0
+    fit, grid = table.full, puzzle.grid
     for k, (r, c) in enumerate(site.cells):
         ch = grid[r][c]
-        if ch != BLOCK and ch != OPEN and fit:  # no words of this length: no masks either
-            fit &= masks[site.length][k].get(ch, 0)
+        if ch != BLOCK and ch != OPEN:
+            fit &= table.masks[k].get(ch, 0)
     return fit
 
 
@@ -422,7 +417,10 @@ class _Propagation:
         self.shrunk: set[int] = set()  # lengths whose domains shrank since the last matching
         self.domains = {s: model.candidates[s] for s in kept}
         self.around = {s: [(i, t, j) for i, t, j in model.around[s] if t in kept] for s in kept}
-        self.site_masks = {s: model.masks.get(model.sites[s].length, []) for s in kept}
+        tables = model.tables
+        self.site_masks = {
+            s: tables[n].masks if (n := self.length[s]) in tables else () for s in kept
+        }
         self.causes: dict[int, list[tuple[int, _Crossed | _Taken]]] = defaultdict(list)
         # per site, its domain and letters when last revised from (see letters_left)
         self.revised: dict[int, tuple[int, Letters]] = {}
@@ -447,7 +445,7 @@ class _Propagation:
         return self.model.tables[self._length(site)]
 
     def _masks(self, site: int, position: int) -> dict[str, int]:
-        return self.model.masks[self._length(site)][position]
+        return self._table(site).masks[position]
 
     def _arc_consistency(self, changed: list[int]) -> Proof | None:
         """Revise the crossing sites of every changed site until nothing changes."""
@@ -465,11 +463,9 @@ class _Propagation:
             for i, y, j in self.around[x]:
                 if before is not None and before[i] == now[i]:
                     continue
-                wanted, gone = masks[y][j], 0
                 # y agrees with x's letters of the last revision: only the
                 # letters x lost since can take words from it
-                for ch in (before[i] if before is not None else wanted.keys()) - now[i]:
-                    gone |= wanted.get(ch, 0)
+                gone = words_without(masks[y][j], None if before is None else before[i], now[i])
                 removed = domains[y] & gone
                 if not removed:
                     continue

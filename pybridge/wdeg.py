@@ -51,8 +51,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Generator, Iterator, Mapping, Sequence
 
-from pybridge.bitsets import Letters, Table, letters_left, members, tables
-from pybridge.engine import Counters, Lcg
+from pybridge.bitsets import Letters, Table, letters_left, members, tables, words_without
+from pybridge.engine import Counters, Lcg, crossings_by_site
 from pybridge.model import Cell
 
 SCORED = 256  # words of a domain ordered by look-ahead; the rest follow unscored
@@ -166,9 +166,7 @@ class Search:
                 if before is not None and before[i] == now[i]:
                     continue
                 target = self.tables[self.lengths[t]].masks[j]
-                gone = 0
-                for letter in (before[i] if before is not None else target.keys()) - now[i]:
-                    gone |= target.get(letter, 0)
+                gone = words_without(target, None if before is None else before[i], now[i])
                 kept = dom[t] ^ (dom[t] & gone)  # faster than & ~gone on big ints
                 if kept == dom[t]:
                     continue
@@ -408,19 +406,13 @@ class Search:
 
 
 def _links(sites: Sequence[Sequence[Cell]]) -> tuple[list[list[Link]], list[int]]:
-    """Each site's crossings (in order of position), and a weight of 1 per crossing."""
-    where: dict[Cell, list[tuple[int, int]]] = {}
-    for s, cells in enumerate(sites):
-        for i, cell in enumerate(cells):
-            where.setdefault(cell, []).append((s, i))
-    links: list[list[Link]] = [[] for _ in sites]
+    """Each site's crossings (in order of position), each with the id of its
+    crossing, and a weight of 1 per crossing."""
     ids: dict[frozenset[tuple[int, int]], int] = {}
-    for s, cells in enumerate(sites):
-        for i, cell in enumerate(cells):
-            for t, j in where[cell]:
-                if t != s:
-                    x = ids.setdefault(frozenset(((s, i), (t, j))), len(ids))
-                    links[s].append((i, t, j, x))
+    links = [
+        [(i, t, j, ids.setdefault(frozenset(((s, i), (t, j))), len(ids))) for i, t, j in crossings]
+        for s, crossings in enumerate(crossings_by_site(sites))
+    ]
     return links, [1] * len(ids)
 
 

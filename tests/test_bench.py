@@ -32,6 +32,24 @@ def scowl(shared_dir: Path) -> str:
     return str(shared_dir / "bench" / "dicts" / "scowl55.txt")
 
 
+def square(tmp_path: Path, words: str) -> tuple[Path, Path]:
+    """A 2x2 grid g.txt and a word list words.txt of `words`."""
+    grid, listed = tmp_path / "g.txt", tmp_path / "words.txt"
+    grid.write_text("..\n..\n", encoding="utf-8")
+    listed.write_text(words, encoding="utf-8")
+    return grid, listed
+
+
+def fill_and_stuck(tmp_path: Path) -> Path:
+    """In tmp_path, a grid the words fill (fill.txt), one they cannot
+    (stuck.txt) and the word list, whose path is returned."""
+    (tmp_path / "fill.txt").write_text("..\n..\n", encoding="utf-8")
+    (tmp_path / "stuck.txt").write_text("...\n...\n", encoding="utf-8")
+    words = tmp_path / "words.txt"
+    words.write_text("ab\nac\nbd\ncd\n", encoding="utf-8")
+    return words
+
+
 def bench_json(
     args: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
 ) -> tuple[int, str, dict[str, object]]:
@@ -130,9 +148,7 @@ def test_clashing_grid_names_are_shown_as_paths(tmp_path: Path) -> None:
 def test_wrong_fill_is_an_error_row(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    grid, words = tmp_path / "g.txt", tmp_path / "words.txt"
-    grid.write_text("..\n..\n", encoding="utf-8")
-    words.write_text("ab\nac\nbd\ncd\n", encoding="utf-8")
+    grid, words = square(tmp_path, "ab\nac\nbd\ncd\n")
     monkeypatch.setattr(bench, "problems", lambda puzzle, grid: ["1-Across: made up"])
     code = main(["bench", str(grid), "--dict", str(words), "--engines", "python"])
     captured = capsys.readouterr()
@@ -142,10 +158,7 @@ def test_wrong_fill_is_an_error_row(
 
 
 def test_tiny_grid_in_both_statuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "fill.txt").write_text("..\n..\n", encoding="utf-8")
-    (tmp_path / "stuck.txt").write_text("...\n...\n", encoding="utf-8")
-    words = tmp_path / "words.txt"
-    words.write_text("ab\nac\nbd\ncd\n", encoding="utf-8")
+    words = fill_and_stuck(tmp_path)
     code, _, report = bench_json(
         [str(tmp_path), "--dict", str(words), "--engines", "python"], tmp_path, capsys, "tiny"
     )
@@ -202,9 +215,7 @@ def test_qxw_deck_shares_crossing_cells() -> None:
 def test_bad_arguments_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
 ) -> None:
-    grid, words = tmp_path / "g.txt", tmp_path / "w.txt"
-    grid.write_text("..\n..\n", encoding="utf-8")
-    words.write_text("ab\n", encoding="utf-8")
+    grid, words = square(tmp_path, "ab\n")
     assert main(["bench", str(grid), "--dict", str(words), *extra]) == 2
     assert message in capsys.readouterr().err
 
@@ -225,9 +236,7 @@ def test_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 def test_peer_qxw_missing_says_how_to_install(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    grid, words = tmp_path / "g.txt", tmp_path / "w.txt"
-    grid.write_text("..\n..\n", encoding="utf-8")
-    words.write_text("ab\n", encoding="utf-8")
+    grid, words = square(tmp_path, "ab\n")
     monkeypatch.setattr(bench, "qxw_program", lambda: None)
     assert main(["bench", str(grid), "--dict", str(words), "--peer", "qxw"]) == 2
     assert "apt-get install qxw" in capsys.readouterr().err
@@ -237,10 +246,7 @@ def test_peer_qxw_missing_says_how_to_install(
 def test_peer_qxw_runs_on_the_same_grids(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "fill.txt").write_text("..\n..\n", encoding="utf-8")
-    (tmp_path / "stuck.txt").write_text("...\n...\n", encoding="utf-8")
-    words = tmp_path / "words.txt"
-    words.write_text("ab\nac\nbd\ncd\n", encoding="utf-8")
+    words = fill_and_stuck(tmp_path)
     args = [str(tmp_path), "--dict", str(words), "--engines", "python", "--peer", "qxw"]
     code, _, report = bench_json(args, tmp_path, capsys, "qxw")
     assert code == 0
