@@ -86,6 +86,7 @@ def test_table_files_and_summary(
     assert isinstance(dictionary, dict)
     assert dictionary["words"] == 66400
     assert dictionary["load_seconds"] >= 0
+    assert dictionary["index_seconds"] >= 0
     runs = report["runs"]
     assert isinstance(runs, list)
     assert len(runs) == 6
