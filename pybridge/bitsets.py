@@ -61,6 +61,21 @@ def _table(listed: dict[str, int]) -> Table:
     return Table(words, tuple(listed.values()), (1 << len(words)) - 1, masks)
 
 
+@dataclass(frozen=True)
+class Settled:
+    """Letter-level arc consistency over every crossing of a grid, run to its
+    fixpoint before any word is placed. The fixpoint depends only on the
+    domains it `start`s from (per site, the words that fit it), so a search
+    handed one can skip its own root propagation and stay step for step the
+    same. `letters`: per site, the letters of its words at each of its
+    crossing positions (letters_left's answer for its final domain)."""
+
+    tables: Mapping[int, Table]  # the bitsets the domains index (tables' own answer)
+    start: tuple[int, ...]
+    domains: tuple[int, ...]
+    letters: tuple[Letters, ...]
+
+
 @lru_cache(maxsize=4)
 def tables(words: tuple[str, ...]) -> dict[int, Table]:
     """The distinct words by length (ascending), in order of first listing."""

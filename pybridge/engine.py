@@ -16,6 +16,7 @@ from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from pybridge.bitsets import Settled
 from pybridge.model import Cell
 
 # Domain strategies: (arc consistency first?, least constraining word first?)
@@ -120,15 +121,17 @@ def search(
     strategy: str,
     counters: Counters,
     seed: int | None = None,
+    settled: Settled | None = None,
 ) -> Generator[list[str], None, None]:
     """Yield each solution as the word of every site, in site order. A seed
-    shuffles the domains and breaks site ties at random (domain strategies)."""
+    shuffles the domains and breaks site ties at random (domain strategies).
+    `settled` (wdeg only): the root's letter fixpoint, if the proofs found it."""
     if seed is not None and strategy not in (*DOMAIN_STRATEGIES, "wdeg"):
         raise ValueError(f"strategy {strategy!r} takes no seed")
     if strategy == "wdeg":
         from pybridge import wdeg  # it builds on this module
 
-        yield from wdeg.search(words, sites, givens, counters, seed)
+        yield from wdeg.search(words, sites, givens, counters, seed, settled)
         return
     board = Board(givens)
     if strategy == "given":

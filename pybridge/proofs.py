@@ -64,7 +64,15 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pybridge import engine as python_engine
-from pybridge.bitsets import Letters, Table, letters_left, members, tables, words_without
+from pybridge.bitsets import (
+    Letters,
+    Settled,
+    Table,
+    letters_left,
+    members,
+    tables,
+    words_without,
+)
 from pybridge.model import BLOCK, OPEN, Cell, Puzzle
 from pybridge.sites import Site, find_sites
 from pybridge.solver import length_mismatch, run
@@ -425,6 +433,7 @@ class _Propagation:
         # per site, its domain and letters when last revised from (see letters_left)
         self.revised: dict[int, tuple[int, Letters]] = {}
         self.positions = {s: [i for i, _, _ in self.around[s]] for s in kept}
+        self.settled: Settled | None = None  # the first fixpoint, when kept is every site
 
     def run(self, deadline: float | None) -> Proof | None:
         changed = sorted(self.kept)
@@ -434,12 +443,24 @@ class _Propagation:
             proof = self._arc_consistency(changed)
             if proof is not None:
                 return proof
+            if self.settled is None and len(self.kept) == len(self.model.sites):
+                self.settled = self._settled()
             found = _deficient(self.model, self.kept, self.domains, self.shrunk)
             if found is not None:
                 return self._pigeonhole(*found)
             self.shrunk = set()
             changed = self._take_used_up()
         return None
+
+    def _settled(self) -> Settled:
+        """The letter-level fixpoint just reached, before any copy was taken."""
+        sites = range(len(self.model.sites))
+        return Settled(
+            self.model.tables,
+            self.model.candidates,
+            tuple(self.domains[s] for s in sites),
+            tuple(self.revised[s][1] for s in sites),
+        )
 
     def _table(self, site: int) -> Table:
         return self.model.tables[self._length(site)]
@@ -582,15 +603,16 @@ def _length_layer(puzzle: Puzzle, sites: tuple[Site, ...]) -> Proof | None:
     return None if mismatch is None else length_proof(puzzle, sites, mismatch)
 
 
-def _prove_whole(model: _Model, deadline: float | None) -> Proof | None:
-    """Layers (b)-(d) on the whole puzzle (in exact mode, once its lengths match)."""
+def _prove_whole(model: _Model, deadline: float | None) -> tuple[Proof | None, Settled | None]:
+    """Layers (b)-(d) on the whole puzzle (in exact mode, once its lengths
+    match), and the propagation's first fixpoint when it got that far."""
     everything = frozenset(range(len(model.sites)))
-    return (
-        _site_without_words(model, everything)
-        or _word_without_site(model)
-        or _hall(model, everything)
-        or (None if _late(deadline) else _Propagation(model, everything).run(deadline))
-    )
+    proof = _site_without_words(model, everything) or _word_without_site(model)
+    proof = proof or _hall(model, everything)
+    if proof is not None or _late(deadline):
+        return proof, None
+    propagation = _Propagation(model, everything)
+    return propagation.run(deadline), propagation.settled
 
 
 def _deadline(timeout: float | None) -> float | None:
@@ -605,9 +627,22 @@ def prove(
     sites the argument uses, not yet shrunk (minimal is False unless it is a
     single site); a proof here is never wrong, None proves nothing. `sites`
     saves finding the sites again when the caller has them."""
+    return prove_settling(puzzle, sites=sites, timeout=timeout)[0]
+
+
+def prove_settling(
+    puzzle: Puzzle, *, sites: tuple[Site, ...] | None = None, timeout: float | None = None
+) -> tuple[Proof | None, Settled | None]:
+    """prove()'s answer, and when no proof was found, the letter-level
+    fixpoint its propagation reached first (None if it did not get there),
+    which spares the wdeg search its root propagation."""
     deadline = _deadline(timeout)
     sites = find_sites(puzzle) if sites is None else sites
-    return _length_layer(puzzle, sites) or _prove_whole(_model(puzzle, sites), deadline)
+    proof = _length_layer(puzzle, sites)
+    if proof is not None:
+        return proof, None
+    proof, settled = _prove_whole(_model(puzzle, sites), deadline)
+    return proof, None if proof is not None else settled
 
 
 def explain(
@@ -626,7 +661,7 @@ def explain(
     if length is not None:
         return length
     model = _model(puzzle, sites)
-    proof = _prove_whole(model, deadline) or _searched(model, engine, deadline)
+    proof = _prove_whole(model, deadline)[0] or _searched(model, engine, deadline)
     if proof is None:
         return None
     budget = deadline if deadline is not None else time.perf_counter() + MINIMISE_SECONDS

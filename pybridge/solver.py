@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from pybridge import engine as python_engine
+from pybridge.bitsets import Settled
 from pybridge.errors import UsageError
 from pybridge.model import BLOCK, OPEN, Cell, Placement, Puzzle, Solution
 from pybridge.sites import Site, find_sites
@@ -189,11 +190,12 @@ def run(
     result = _quick_solution(search, request, started, stats) if prove else None
     if result is None:
         # the time limit is for the whole run, proofs included
-        proof = _cheap_proof(puzzle, sites, prove, _time_left(started, timeout))
+        proof, settled = _cheap_proof(puzzle, sites, prove, _time_left(started, timeout))
         if proof is not None:
             stats.seconds = time.perf_counter() - started
             return Outcome("unsolvable", [], 0 if count else None, _reason(proof), stats, proof)
-        result = search(replace(request, timeout=_time_left(started, timeout)), stats)
+        request = replace(request, timeout=_time_left(started, timeout), settled=settled)
+        result = search(request, stats)
     status, found, n = result
     stats.seconds = time.perf_counter() - started
     outcome = Outcome(status, [make_solution(puzzle, sites, w) for w in found], stats=stats)
@@ -233,16 +235,17 @@ def check_seed(strategy: str | None, seed: int | None) -> None:
 
 def _cheap_proof(
     puzzle: Puzzle, sites: tuple[Site, ...], prove: bool, timeout: float | None
-) -> Proof | None:
+) -> tuple[Proof | None, Settled | None]:
+    """A cheap proof, else None; and the propagation's root fixpoint, if found."""
     # Imported here: pybridge.proofs builds on this module.
     from pybridge import proofs
 
     if prove:
-        return proofs.prove(puzzle, sites=sites, timeout=timeout)
+        return proofs.prove_settling(puzzle, sites=sites, timeout=timeout)
     if puzzle.mode == "lexicon":  # most words stay unused: lengths need not match
-        return None
+        return None, None
     mismatch = length_mismatch(puzzle, sites)
-    return None if mismatch is None else proofs.length_proof(puzzle, sites, mismatch)
+    return None if mismatch is None else proofs.length_proof(puzzle, sites, mismatch), None
 
 
 def _reason(proof: Proof) -> str:
@@ -273,6 +276,7 @@ class _Request:
     count: bool
     timeout: float | None
     seed: int | None
+    settled: Settled | None = None  # for wdeg in the Python engine: see bitsets.Settled
 
 
 def _prolog_search(request: _Request, stats: Stats) -> _SearchResult:
@@ -304,10 +308,11 @@ def _python_steps(
     strategy: str,
     counters: python_engine.Counters,
     seed: int | None,
+    settled: Settled | None = None,
 ) -> Generator[list[str], None, None]:
     cells = [s.cells for s in sites]
     givens = _givens(puzzle, sites)
-    return python_engine.search(puzzle.words, cells, givens, strategy, counters, seed)
+    return python_engine.search(puzzle.words, cells, givens, strategy, counters, seed, settled)
 
 
 # A search of a small puzzle that finds a solution this fast settles it
@@ -366,7 +371,9 @@ def _python_search(request: _Request, stats: Stats) -> _SearchResult:
     found: list[list[str]] = []
     n = 0
     timed_out = False
-    steps = _python_steps(request.puzzle, request.sites, request.strategy, counters, request.seed)
+    steps = _python_steps(
+        request.puzzle, request.sites, request.strategy, counters, request.seed, request.settled
+    )
     limit = request.limit
     try:
         for words in steps:
@@ -426,10 +433,11 @@ def solve(
         yield from _prolog_batches(puzzle, strategy, timeout, limit, seed)
         return
     sites = find_sites(puzzle)
-    if _cheap_proof(puzzle, sites, True, timeout) is not None:
+    proof, settled = _cheap_proof(puzzle, sites, True, timeout)
+    if proof is not None:
         return
     counters = python_engine.Counters(deadline=_deadline(timeout))
-    steps = _python_steps(puzzle, sites, strategy, counters, seed)
+    steps = _python_steps(puzzle, sites, strategy, counters, seed, settled)
     try:
         for n, words in enumerate(steps, start=1):
             yield make_solution(puzzle, sites, words)

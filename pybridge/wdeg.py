@@ -12,6 +12,9 @@ The search (crossword.pl's wdeg mirrors it; the counters are the engines'):
       once at a time, starting with the changed site; neighbours in the
       order of s's crossings.  A domain that empties is a dead end (one
       backtrack) and adds 1 to the weight of the crossing that emptied it.
+      The root's fixpoint does not depend on the order, so when the proofs
+      (which propagate the same way first) hand theirs over, it is taken as
+      it is (bitsets.Settled).
   Choice of site (dom/wdeg).  Among the open sites of the current region,
       the one with the smallest |D(s)| / wdeg(s), wdeg(s) being the sum of
       the weights (all 1 at the start) of its crossings with open sites;
@@ -51,7 +54,15 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Generator, Iterator, Mapping, Sequence
 
-from pybridge.bitsets import Letters, Table, letters_left, members, tables, words_without
+from pybridge.bitsets import (
+    Letters,
+    Settled,
+    Table,
+    letters_left,
+    members,
+    tables,
+    words_without,
+)
 from pybridge.engine import Counters, Lcg, crossings_by_site
 from pybridge.model import Cell
 
@@ -79,8 +90,10 @@ class Search:
         givens: Mapping[Cell, str],
         counters: Counters,
         seed: int | None,
+        settled: Settled | None = None,
     ) -> None:
-        self.tables = dict(tables(tuple(words)))
+        shared = tables(tuple(words))
+        self.tables = dict(shared)
         for cells in sites:  # a length without words has an empty table
             n = len(cells)
             self.tables.setdefault(n, Table((), (), 0, tuple({} for _ in range(n))))
@@ -92,6 +105,12 @@ class Search:
         for s, n in enumerate(self.lengths):
             self.by_length.setdefault(n, []).append(s)
         self.root = [self._initial(cells, givens) for cells in sites]
+        # the root fixpoint, if found already from the same domains and bitsets
+        self.settled = (
+            settled
+            if settled is not None and settled.tables is shared and list(settled.start) == self.root
+            else None
+        )
         self.counters = counters
         self.lcg = Lcg(seed or 0)
         self.dom: list[int] = []
@@ -115,9 +134,13 @@ class Search:
         sites = range(len(self.lengths))
         self.dom, self.open = list(self.root), [True] * len(self.lengths)
         self.recount()
-        self.sup = [None] * len(self.lengths)
-        if not self.propagate(list(sites)):
-            return
+        if self.settled is not None:
+            self.dom = list(self.settled.domains)
+            self.sup = list(zip(self.settled.domains, self.settled.letters, strict=True))
+        else:
+            self.sup = [None] * len(self.lengths)
+            if not self.propagate(list(sites)):
+                return
         root = (list(self.dom), list(self.sup))
         limit = 2 * len(self.lengths) + FIRST_LIMIT_EXTRA
         while True:
@@ -422,6 +445,8 @@ def search(
     givens: Mapping[Cell, str],
     counters: Counters,
     seed: int | None = None,
+    settled: Settled | None = None,
 ) -> Iterator[list[str]]:
-    """Yield each fill of the sites from the (distinct) words, as the word of every site."""
-    return Search(words, sites, givens, counters, seed).solutions()
+    """Yield each fill of the sites from the (distinct) words, as the word of
+    every site. `settled`: the root's fixpoint, when the proofs found it."""
+    return Search(words, sites, givens, counters, seed, settled).solutions()

@@ -12,10 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pybridge import wdeg
-from pybridge.bitsets import letters_left, members, tables
+from pybridge.bitsets import Settled, letters_left, members, tables
 from pybridge.engine import Counters
 from pybridge.lexicon import load_lexicon_puzzle
-from pybridge.model import Puzzle
+from pybridge.model import Cell, Puzzle
+from pybridge.proofs import prove_settling
 from pybridge.sites import find_sites
 from pybridge.solver import run
 from pybridge.verify import problems
@@ -71,10 +72,15 @@ def lexicon_grid(rows: tuple[str, ...], words: list[str]) -> Puzzle:
     return Puzzle(tuple(words), rows, format="grid", mode="lexicon")
 
 
-def search(puzzle: Puzzle) -> tuple[list[list[str]], Counters]:
-    counters = Counters()
+def sites_and_givens(puzzle: Puzzle) -> tuple[list[tuple[Cell, ...]], dict[Cell, str]]:
     sites = [s.cells for s in find_sites(puzzle)]
     givens = {cell: ch for cells in sites for cell in cells if (ch := puzzle.given(cell))}
+    return sites, givens
+
+
+def search(puzzle: Puzzle) -> tuple[list[list[str]], Counters]:
+    counters = Counters()
+    sites, givens = sites_and_givens(puzzle)
     return list(wdeg.search(puzzle.words, sites, givens, counters)), counters
 
 
@@ -150,3 +156,49 @@ def test_bench_grids_fill_and_verify(shared_dir: Path, grid: str) -> None:
     again = run(puzzle, engine="python", strategy="wdeg", timeout=60)
     assert again.solutions[0].grid == outcome.solutions[0].grid
     assert again.stats.nodes == outcome.stats.nodes
+
+
+def search_with(puzzle: Puzzle, settled: Settled | None) -> tuple[list[list[str]], int, int]:
+    counters = Counters()
+    sites, givens = sites_and_givens(puzzle)
+    fills = list(
+        itertools.islice(wdeg.search(puzzle.words, sites, givens, counters, 3, settled), 50)
+    )
+    return fills, counters.nodes, counters.backtracks
+
+
+SQUARE_WORDS = ["".join(w) for w in itertools.product("abne", repeat=3)][::3]
+
+
+@pytest.mark.parametrize(
+    "rows", [("...", "...", "..."), ("a..", "...", "..."), ("...#...", "...#...", "...#...")]
+)
+def test_the_proofs_fixpoint_spares_the_root_propagation_and_changes_nothing(
+    rows: tuple[str, ...],
+) -> None:
+    puzzle = lexicon_grid(rows, SQUARE_WORDS)
+    proof, settled = prove_settling(puzzle)
+    assert proof is None
+    assert settled is not None
+    # the proofs' fixpoint is the one wdeg's own root propagation reaches
+    alone = wdeg.Search(puzzle.words, *sites_and_givens(puzzle), Counters(), None)
+    n = len(alone.root)
+    alone.dom, alone.open, alone.sup = list(alone.root), [True] * n, [None] * n
+    alone.recount()
+    assert alone.propagate(list(range(n)))
+    assert tuple(alone.dom) == settled.domains
+    assert [sup[1] for sup in alone.sup if sup] == [
+        letters for s, letters in enumerate(settled.letters) if alone.sup[s]
+    ]
+    handed = search_with(puzzle, settled)
+    assert handed == search_with(puzzle, None)
+    assert handed[0]  # the comparison saw fills, not just two empty searches
+
+
+def test_a_fixpoint_from_other_domains_is_not_used() -> None:
+    _, settled = prove_settling(lexicon_grid(("...", "...", "..."), SQUARE_WORDS))
+    assert settled is not None
+    other = lexicon_grid(("a..", "...", "..."), SQUARE_WORDS)  # a given letter: other domains
+    search = wdeg.Search(other.words, *sites_and_givens(other), Counters(), None, settled)
+    assert search.settled is None
+    assert search_with(other, settled) == search_with(other, None)
