@@ -4,6 +4,7 @@ regions and their probe, its restarts, and fills of real benchmark grids.
 
 from __future__ import annotations
 
+import gc
 import itertools
 from pathlib import Path
 
@@ -202,3 +203,25 @@ def test_a_fixpoint_from_other_domains_is_not_used() -> None:
     search = wdeg.Search(other.words, *sites_and_givens(other), Counters(), None, settled)
     assert search.settled is None
     assert search_with(other, settled) == search_with(other, None)
+
+
+def test_the_searches_leave_no_cyclic_garbage() -> None:
+    # solver runs the Python engine with the cyclic collector off: sound only
+    # while a search (restarts, regions, probes and all) makes no cycles
+    puzzles = [
+        (lexicon_grid(("....",) * 4, ["".join(w) for w in itertools.product("abn", repeat=4)]), 5),
+        (lexicon_grid(TWO_REGIONS, PAIRS + SYMMETRIC), None),
+        (lexicon_grid(("..#..", "..#.."), PAIRS[:6]), None),
+    ]
+    for strategy in ("wdeg", "mrv", "cbj"):
+        for puzzle, limit in puzzles:
+            gc.collect()
+            was_on = gc.isenabled()
+            gc.disable()
+            try:
+                outcome = run(puzzle, engine="python", strategy=strategy, limit=limit)
+                assert outcome.status in ("solved", "unsolvable")
+                assert gc.collect() == 0
+            finally:
+                if was_on:
+                    gc.enable()
