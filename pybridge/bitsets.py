@@ -67,13 +67,12 @@ class Settled:
     fixpoint before any word is placed. The fixpoint depends only on the
     domains it `start`s from (per site, the words that fit it), so a search
     handed one can skip its own root propagation and stay step for step the
-    same. `letters`: per site, the letters of its words at each of its
-    crossing positions (letters_left's answer for its final domain)."""
+    same. `supports`: per site, its final domain and the letters of its
+    words at each of its crossing positions (letters_left's answer)."""
 
     tables: Mapping[int, Table]  # the bitsets the domains index (tables' own answer)
     start: tuple[int, ...]
-    domains: tuple[int, ...]
-    letters: tuple[Letters, ...]
+    supports: tuple[tuple[int, Letters], ...]
 
 
 @lru_cache(maxsize=4)

@@ -454,13 +454,9 @@ class _Propagation:
 
     def _settled(self) -> Settled:
         """The letter-level fixpoint just reached, before any copy was taken."""
-        sites = range(len(self.model.sites))
-        return Settled(
-            self.model.tables,
-            self.model.candidates,
-            tuple(self.domains[s] for s in sites),
-            tuple(self.revised[s][1] for s in sites),
-        )
+        # at a fixpoint every site was revised from since its last change
+        supports = tuple(self.revised[s] for s in range(len(self.model.sites)))
+        return Settled(self.model.tables, self.model.candidates, supports)
 
     def _table(self, site: int) -> Table:
         return self.model.tables[self._length(site)]

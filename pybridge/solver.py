@@ -155,6 +155,24 @@ def default_strategy(puzzle: Puzzle) -> str:
     return DEFAULT_LEXICON_STRATEGY if puzzle.mode == "lexicon" else DEFAULT_STRATEGY
 
 
+# The proofs and the Python engine's searches make many lists, tuples and
+# letter sets that live a while (domain snapshots, supports) and form no
+# cycles, so the cyclic collector frees nothing there, yet takes about 8% of a
+# wdeg fill's time. It is off while run() proves and searches
+# (tests/test_wdeg.py checks that a run leaves no cyclic garbage).
+@contextmanager
+def _no_collections() -> Iterator[None]:
+    """Turn the cyclic collector off for a while, if it was on."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+@_no_collections()
 def run(
     puzzle: Puzzle,
     *,
@@ -192,8 +210,7 @@ def run(
     result = _quick_solution(search, request, started, stats) if prove else None
     if result is None:
         # the time limit is for the whole run, proofs included
-        with _no_collections():
-            proof, settled = _cheap_proof(puzzle, sites, prove, _time_left(started, timeout))
+        proof, settled = _cheap_proof(puzzle, sites, prove, _time_left(started, timeout))
         if proof is not None:
             stats.seconds = time.perf_counter() - started
             return Outcome("unsolvable", [], 0 if count else None, _reason(proof), stats, proof)
@@ -369,23 +386,6 @@ def _deadline(timeout: float | None) -> float | None:
     return None if timeout is None else time.perf_counter() + timeout
 
 
-# The proofs and the Python engine's searches make many lists, tuples and
-# letter sets that live a while (domain snapshots, supports) and form no
-# cycles, so the cyclic collector frees nothing there, yet takes about 8% of a
-# wdeg fill's time. It is off while they run (tests/test_wdeg.py checks that
-# they leave no cyclic garbage).
-@contextmanager
-def _no_collections() -> Iterator[None]:
-    """Turn the cyclic collector off for a while, if it was on."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
 def _python_search(request: _Request, stats: Stats) -> _SearchResult:
     counters = python_engine.Counters(deadline=_deadline(request.timeout))
     found: list[list[str]] = []
@@ -396,13 +396,12 @@ def _python_search(request: _Request, stats: Stats) -> _SearchResult:
     )
     limit = request.limit
     try:
-        with _no_collections():
-            for words in steps:
-                n += 1
-                if not request.count:
-                    found.append(words)
-                    if limit is not None and n >= limit:
-                        break
+        for words in steps:
+            n += 1
+            if not request.count:
+                found.append(words)
+                if limit is not None and n >= limit:
+                    break
     except python_engine.SearchTimeout:
         timed_out = True
     finally:

@@ -135,8 +135,8 @@ class Search:
         self.dom, self.open = list(self.root), [True] * len(self.lengths)
         self.recount()
         if self.settled is not None:
-            self.dom = list(self.settled.domains)
-            self.sup = list(zip(self.settled.domains, self.settled.letters, strict=True))
+            self.dom = [domain for domain, _ in self.settled.supports]
+            self.sup = list(self.settled.supports)
         else:
             self.sup = [None] * len(self.lengths)
             if not self.propagate(list(sites)):

@@ -187,9 +187,9 @@ def test_the_proofs_fixpoint_spares_the_root_propagation_and_changes_nothing(
     alone.dom, alone.open, alone.sup = list(alone.root), [True] * n, [None] * n
     alone.recount()
     assert alone.propagate(list(range(n)))
-    assert tuple(alone.dom) == settled.domains
-    assert [sup[1] for sup in alone.sup if sup] == [
-        letters for s, letters in enumerate(settled.letters) if alone.sup[s]
+    assert alone.dom == [domain for domain, _ in settled.supports]
+    assert [sup for sup in alone.sup if sup] == [
+        support for s, support in enumerate(settled.supports) if alone.sup[s]
     ]
     handed = search_with(puzzle, settled)
     assert handed == search_with(puzzle, None)
