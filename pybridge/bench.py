@@ -418,7 +418,7 @@ def table_text(runs: Sequence[Run]) -> str:
 
 
 def _median(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}"
+    return "-" if value is None else f"{value:.3f}"  # a median near 0.1 s needs the third digit
 
 
 def _aligned(names: Sequence[str], header: list[str], rows: list[list[str]]) -> list[str]:
