@@ -499,6 +499,19 @@ test(dictionary_text, true(D == dictionary(tables(none, T2), copies(none, left(1
     wdeg:dictionary_name(902, Name),
     nb_getval(Name, D).
 
+%   The masks as integers beside the text, in the order of their letters.
+test(dictionary_text_and_masks, true(D == dictionary(tables(none, T2), copies(none, left(1, 2))))) :-
+    T2 = table(words("ab", "),"), 3, masks([0')-2, 0'a-1], [0',-2, 0'b-1])),
+    load_dictionary_text(903, "2 2\nab\n),\n1 2\n41 97\n44=0x2 98\n", [2, 1, 1]),
+    wdeg:dictionary_name(903, Name),
+    nb_getval(Name, D).
+
+%   A mask too few or too many is an error of the sender, not a dictionary.
+test(dictionary_masks_too_few, fail) :-
+    load_dictionary_text(904, "1 1\na\n\n97\n", []).
+test(dictionary_masks_too_many, fail) :-
+    load_dictionary_text(904, "1 1\na\n\n97\n", [1, 1]).
+
 %   Only the most recently loaded dictionaries are kept.
 test(forgets_the_oldest, true(Kept == [false, true, true, true, true])) :-
     Keys = [911, 912, 913, 914, 915],

@@ -26,6 +26,7 @@
 :- module(wdeg,
           [ load_dictionary/2,          % +Key, +Tables
             load_dictionary_text/2,     % +Key, +Text
+            load_dictionary_text/3,     % +Key, +Text, +Masks
             dictionary_loaded/1,        % +Key
             fills/5                     % +Key, +Seed, +Sites, +Givens, -Words
           ]).
@@ -100,29 +101,40 @@ shift_in(Piece, Mask0, Mask) :-
     mask_piece_bits(Bits),
     Mask is (Mask0 << Bits) \/ Piece.
 
-codes_string(Codes, String) :-
-    string_codes(String, Codes).
+codes_string(Word, String) :-
+    (   string(Word)                % as load_dictionary_text/3 splits them
+    ->  String = Word
+    ;   string_codes(String, Word)
+    ).
 
 %!  load_dictionary_text(+Key:integer, +Text:string) is det.
+%!  load_dictionary_text(+Key:integer, +Text:string, +Masks:list(integer)) is det.
 %
 %   load_dictionary/2 from one string, as pybridge.bridge sends it: string
 %   functions split it, so nothing in it is read as a term.  Per table, a
 %   line "Length Count", Count lines of one word each, a line of the
 %   copies (empty when every word is listed once) and a line per position
-%   of space-separated Code=Pieces pairs, Pieces the comma-separated hex
-%   pieces of the mask, most significant first.
+%   of space-separated pairs.  A pair is Code=Pieces, Pieces the
+%   comma-separated hex pieces of the mask, most significant first; or
+%   Code alone, its mask then the next of Masks (integers the bridge puts
+%   whole, in the order of the pairs).
 %
 %   ?- load_dictionary_text(7, "2 2\nab\nac\n\n97=0x3\n98=0x1 99=0x2\n").
+%   ?- load_dictionary_text(7, "2 2\nab\nac\n\n97\n98 99\n", [3, 1, 2]).
 
 load_dictionary_text(Key, Text) :-
+    load_dictionary_text(Key, Text, []).
+
+load_dictionary_text(Key, Text, Masks) :-
     must_be(string, Text),
+    must_be(list(integer), Masks),
     split_string(Text, "\n", "", Lines),
-    text_tables(Lines, Tables),
+    text_tables(Lines, Tables, Masks, []),
     load_dictionary(Key, Tables).
 
-text_tables([""], []) :-            % the text ends with a line break
+text_tables([""], [], Masks, Masks) :-  % the text ends with a line break
     !.
-text_tables([Header|Lines0], [t(L, Words, Copies, Positions)|Tables]) :-
+text_tables([Header|Lines0], [t(L, Words, Copies, Positions)|Tables], Masks0, Masks) :-
     split_string(Header, " ", "", [LengthText, CountText]),
     number_string(L, LengthText),
     number_string(N, CountText),
@@ -131,8 +143,8 @@ text_tables([Header|Lines0], [t(L, Words, Copies, Positions)|Tables]) :-
     text_copies(CopiesLine, N, Copies),
     length(PositionLines, L),
     append(PositionLines, Lines2, Lines1),
-    maplist(text_position, PositionLines, Positions),
-    text_tables(Lines2, Tables).
+    foldl(text_position, PositionLines, Positions, Masks0, Masks1),
+    text_tables(Lines2, Tables, Masks1, Masks).
 
 text_copies("", N, Copies) :-
     !,
@@ -142,15 +154,20 @@ text_copies(Line, _, Copies) :-
     split_string(Line, " ", "", Texts),
     maplist(number_string, Copies, Texts).
 
-text_position(Line, Pairs) :-
+text_position(Line, Pairs, Masks0, Masks) :-
     split_string(Line, " ", "", PairTexts),
-    maplist(text_pair, PairTexts, Pairs).
+    foldl(text_pair, PairTexts, Pairs, Masks0, Masks).
 
-text_pair(Text, Code-Pieces) :-
-    split_string(Text, "=", "", [CodeText, PiecesText]),
+text_pair(Text, Code-Mask, Masks0, Masks) :-
+    split_string(Text, "=", "", [CodeText|Rest]),
     number_string(Code, CodeText),
-    split_string(PiecesText, ",", "", PieceTexts),
-    maplist(number_string, Pieces, PieceTexts).
+    (   Rest == []
+    ->  Masks0 = [Mask|Masks]
+    ;   Rest = [PiecesText],
+        split_string(PiecesText, ",", "", PieceTexts),
+        maplist(number_string, Mask, PieceTexts),
+        Masks = Masks0
+    ).
 
 %!  dictionary_loaded(+Key:integer) is semidet.
 %

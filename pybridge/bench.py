@@ -173,12 +173,27 @@ def index(words: Sequence[str]) -> None:
     tables(tuple(words))
 
 
+def send_dictionary(cells: Sequence[Cell], words: Sequence[str]) -> float | None:
+    """Send `words` to Prolog now if a cell needs them there (the Prolog
+    engine's wdeg), and the seconds that took; None if none does.  Part of
+    loading the dictionary, reported with it; a worker of --jobs sends its own."""
+    if not any(_needs_prolog_dictionary(cell) for cell in cells):
+        return None
+    started = time.perf_counter()
+    bridge.load_dictionary(words)
+    return time.perf_counter() - started
+
+
+def _needs_prolog_dictionary(cell: Cell) -> bool:
+    return cell.engine == "prolog" and cell.strategy == "wdeg"
+
+
 def _prepare(cell: Cell) -> None:
     """Index the dictionary in this process (for the proofs and wdeg) and send
     it to Prolog for wdeg before the first run is timed: that is part of
     loading it, not of a search, and happens once per process."""
     index(_WORDS)
-    if cell.engine == "prolog" and cell.strategy == "wdeg":
+    if _needs_prolog_dictionary(cell):
         bridge.load_dictionary(_WORDS)
 
 
@@ -461,8 +476,11 @@ def write_csv(runs: Sequence[Run], path: str) -> None:
             writer.writerow([record[f] for f in CSV_FIELDS] + ["; ".join(r.problems)])
 
 
-def dictionary_json(dictionary: Dictionary, seconds: tuple[float, float]) -> dict[str, Any]:
-    """The dictionary's part of the report; `seconds`: to read it, to index it."""
+def dictionary_json(
+    dictionary: Dictionary, seconds: tuple[float, float, float | None]
+) -> dict[str, Any]:
+    """The dictionary's part of the report; `seconds`: to read it, to index
+    it, and to send it to Prolog (None when no run needed it there)."""
     return {
         "sources": list(dictionary.sources),
         "encodings": list(dictionary.encodings),
@@ -471,13 +489,14 @@ def dictionary_json(dictionary: Dictionary, seconds: tuple[float, float]) -> dic
         "summary": dictionary.summary(),
         "load_seconds": seconds[0],
         "index_seconds": seconds[1],
+        "send_seconds": seconds[2],
     }
 
 
 def report_json(
     runs: Sequence[Run],
     dictionary: Dictionary,
-    seconds: tuple[float, float],
+    seconds: tuple[float, float, float | None],
     settings: dict[str, Any],
 ) -> dict[str, Any]:
     return {

@@ -9,11 +9,14 @@ are kept for the last few word lists seen.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import compress
+from itertools import compress, groupby
+
+from pybridge import cache
 
 FEW_WORDS = 128  # of a length: up to this many, the masks are built word by word
 
@@ -52,13 +55,12 @@ def _few_letter_sets(words: tuple[str, ...]) -> tuple[dict[str, int], ...]:
     return tuple(dict(sorted(position.items())) for position in masks)
 
 
-def _table(listed: dict[str, int]) -> Table:
-    words = tuple(listed)
+def _table(words: tuple[str, ...], copies: tuple[int, ...]) -> Table:
     if len(words) <= FEW_WORDS:
         masks = _few_letter_sets(words)
     else:
         masks = tuple(_letter_sets("".join(w[p] for w in words)) for p in range(len(words[0])))
-    return Table(words, tuple(listed.values()), (1 << len(words)) - 1, masks)
+    return Table(words, copies, (1 << len(words)) - 1, masks)
 
 
 @dataclass(frozen=True)
@@ -77,11 +79,100 @@ class Settled:
 
 @lru_cache(maxsize=4)
 def tables(words: tuple[str, ...]) -> dict[int, Table]:
-    """The distinct words by length (ascending), in order of first listing."""
-    by_length: dict[int, dict[str, int]] = {}
-    for word, n in Counter(words).items():  # a Counter keeps the order of first listing
-        by_length.setdefault(len(word), {})[word] = n
-    return {n: _table(group) for n, group in sorted(by_length.items())}
+    """The distinct words by length (ascending), in order of first listing.
+    A long list's masks are kept in the cache (see _cache_name)."""
+    groups = _groups(words)
+    name = _cache_name(words)
+    found = None if name is None else _cached(name, groups)
+    if found is not None:
+        return found
+    built = {n: _table(*group) for n, group in groups.items()}
+    if name is not None:
+        _store(name, built)
+    return built
+
+
+def _groups(words: tuple[str, ...]) -> dict[int, tuple[tuple[str, ...], tuple[int, ...]]]:
+    """Per length (ascending), the distinct words in order of first listing
+    and how many times each is listed; sorted and grouped in C, as this is
+    most of the work of a dictionary whose tables come from the cache."""
+    listed = dict.fromkeys(words)  # a dict keeps the order of first listing
+    counts = None if len(listed) == len(words) else Counter(words)  # counting costs more
+    groups = {}
+    for n, group in groupby(sorted(listed, key=len), key=len):  # sorted is stable
+        distinct = tuple(group)
+        copies = (1,) * len(distinct) if counts is None else tuple(counts[w] for w in distinct)
+        groups[n] = (distinct, copies)
+    return groups
+
+
+# Building the masks of the 200,000 words of a big dictionary takes about
+# 0.3 s; reading them back as bytes from a cache entry (pybridge.cache) takes
+# a tenth of that.  The entry is named after the SHA-256 of the words; its
+# header lists, per length and position, each letter with the byte length
+# of its mask, and the body is the masks, little-endian, one after another.
+
+CACHED_FROM = 10_000  # words: a shorter list is built faster than read back
+CACHE_FORMAT = 1
+
+
+def _cache_name(words: tuple[str, ...]) -> str | None:
+    """The cache entry of the tables of `words`; None for a short list, or
+    one whose words could not be joined by line breaks unambiguously."""
+    if len(words) < CACHED_FROM:
+        return None
+    joined = "\n".join(words)
+    if joined.count("\n") != len(words) - 1:
+        return None
+    digest = hashlib.sha256(joined.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"v{CACHE_FORMAT}-{digest}.tables"
+
+
+def _store(name: str, built: Mapping[int, Table]) -> None:
+    layout, pieces = [], []
+    for n, table in built.items():
+        positions = []
+        for masks in table.masks:
+            sized = []
+            for letter, mask in masks.items():
+                piece = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
+                pieces.append(piece)
+                sized.append((letter, len(piece)))
+            positions.append(sized)
+        layout.append([n, positions])
+    cache.write(name, {"format": CACHE_FORMAT, "tables": layout}, b"".join(pieces))
+
+
+def _cached(
+    name: str, groups: Mapping[int, tuple[tuple[str, ...], tuple[int, ...]]]
+) -> dict[int, Table] | None:
+    """The tables kept in a cache entry; None if it is missing or does not
+    fit the `groups` (per length, the words and their copies)."""
+    kept = cache.read(name)
+    if kept is None:
+        return None
+    meta, body = kept
+    view, start, found = memoryview(body), 0, {}
+    try:
+        if meta["format"] != CACHE_FORMAT or [n for n, _ in meta["tables"]] != list(groups):
+            return None
+        for n, positions in meta["tables"]:
+            words, copies = groups[n]
+            masks = []
+            for sized in positions:
+                position = {}
+                for letter, size in sized:
+                    position[str(letter)] = int.from_bytes(view[start : start + size], "little")
+                    start += size
+                if sum(m.bit_count() for m in position.values()) != len(words):
+                    return None  # each word has one letter at each position
+                masks.append(position)
+            if len(masks) != n:
+                return None
+            found[n] = Table(words, copies, (1 << len(words)) - 1, tuple(masks))
+    except (KeyError, TypeError, ValueError):
+        return None
+    return found if start == len(body) else None
 
 
 def members(words: int) -> list[int]:

@@ -2,8 +2,9 @@
 
 Only terms we write ourselves (integers, fixed atoms) are read as Prolog
 text; the puzzle crosses as three Prolog strings made through the foreign
-interface (see crossword:solve/8), and a dictionary for wdeg as one more
-(wdeg:load_dictionary_text/2, once per process), so no puzzle text is ever
+interface (see crossword:solve/8), and a dictionary for wdeg as one more,
+with its masks beside it as a list of integers put whole through GMP
+(wdeg:load_dictionary_text/3, once per process), so no puzzle text is ever
 read as Prolog source, and one call loads, searches and forgets the puzzle. pyswip
 is imported on first use, so `import pybridge` never loads libswipl. pyswip
 cannot serve two threads at once; a lock makes callers take turns.
@@ -11,6 +12,8 @@ cannot serve two threads at once; a lock makes callers take turns.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import hashlib
 import threading
 from collections.abc import Mapping, Sequence
@@ -72,10 +75,11 @@ _MAX_COORDINATE = 0xD800 - CELL_BASE - 1  # the surrogates are no characters
 
 
 def _words_text(words: Sequence[str]) -> str:
-    for word in words:
-        if "\n" in word:
-            raise ValueError(f"a word cannot hold a line break: {word!r}")
-    return "".join(word + "\n" for word in words)
+    text = "".join(word + "\n" for word in words)
+    if text.count("\n") != len(words):  # one count in C, not a test per word
+        broken = next(word for word in words if "\n" in word)
+        raise ValueError(f"a word cannot hold a line break: {broken!r}")
+    return text
 
 
 class _CellTexts(dict[Cell, str]):
@@ -163,7 +167,12 @@ def _dictionary(prolog: Any, words: Sequence[str]) -> int:
     Prolog thread does not have them yet (the tables go over once, not per grid)."""
     key = dictionary_key(words)
     if not list(prolog.query(f"wdeg:dictionary_loaded({key})", maxresult=1)):
-        _call(b"wdeg", b"load_dictionary_text", [str(key)], [_dictionary_text(words)])
+        if _whole_integers() is None:  # the masks go as hex text
+            _call(b"wdeg", b"load_dictionary_text", [str(key)], [_dictionary_text(words)])
+        else:
+            masks: list[int] = []
+            text = _dictionary_text(words, masks)
+            _call(b"wdeg", b"load_dictionary_text", [str(key)], [text, masks])
     return key
 
 
@@ -172,18 +181,25 @@ def dictionary_key(words: Sequence[str]) -> int:
     return _digest(tuple(words))
 
 
-@lru_cache(maxsize=4)  # a big dictionary takes tens of ms to digest, once per grid
+@lru_cache(maxsize=4)  # a big dictionary takes milliseconds to digest, once per grid
 def _digest(words: tuple[str, ...]) -> int:
-    digest = hashlib.blake2b(digest_size=8)
-    for word in words:
-        digest.update(len(word).to_bytes(4, "little"))
-        digest.update(word.encode("utf-8", "surrogatepass"))
-    return int.from_bytes(digest.digest(), "little")
+    joined = "\n".join(words)
+    if joined.count("\n") == max(len(words) - 1, 0):  # the words can be told apart
+        count = len(words).to_bytes(8, "little")  # () and ("",) join alike
+        data = b"j" + count + joined.encode("utf-8", "surrogatepass")  # 5 times faster
+    else:
+        data = b"p" + b"".join(
+            len(word).to_bytes(4, "little") + word.encode("utf-8", "surrogatepass")
+            for word in words
+        )
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
 
 
-def _dictionary_text(words: Sequence[str]) -> str:
-    """wdeg's tables as load_dictionary_text/2 takes them (see there): a
-    string, split by string functions, so no word is read as Prolog source."""
+def _dictionary_text(words: Sequence[str], whole: list[int] | None = None) -> str:
+    """wdeg's tables as load_dictionary_text/2,3 take them (see there): a
+    string, split by string functions, so no word is read as Prolog source.
+    The masks are appended to `whole` when given (to be put as integers,
+    in the order of their letters in the text), else written in hex."""
     from pybridge.bitsets import tables
 
     lines = []
@@ -192,7 +208,11 @@ def _dictionary_text(words: Sequence[str]) -> str:
         every_once = all(c == 1 for c in table.copies)
         lines.append("\n" if every_once else " ".join(map(str, table.copies)) + "\n")
         for position in table.masks:
-            pairs = (f"{ord(c)}={_mask(m)}" for c, m in position.items())
+            if whole is None:
+                pairs = (f"{ord(c)}={_mask(m)}" for c, m in position.items())
+            else:
+                pairs = (str(ord(c)) for c in position)
+                whole.extend(position.values())
             lines.append(" ".join(pairs) + "\n")
     return "".join(lines)
 
@@ -207,12 +227,68 @@ def _mask(mask: int) -> str:
     return ",".join(reversed(pieces))
 
 
-def _call(module: bytes, name: bytes, controls: list[str], texts: list[str | None]) -> str:
+class _Mpz(ctypes.Structure):
+    """GMP's mpz_t, the integer that PL_unify_mpz copies from."""
+
+    _fields_ = [("alloc", ctypes.c_int), ("size", ctypes.c_int), ("limbs", ctypes.c_void_p)]
+
+
+LIMB_BYTES = 8
+
+
+@lru_cache(maxsize=1)
+def _whole_integers() -> tuple[Any, Any] | None:
+    """SWI-Prolog's PL_unify_mpz and PL_cons_list (with the int results
+    pyswip's own bindings drop), when libswipl has PL_unify_mpz (it is built
+    with GMP, as Debian's is) and GMP's limbs are 64 bits; else None.  They
+    put a mask in time linear in its bits, where the text path parses hex."""
+    from pyswip import core
+
+    gmp = ctypes.util.find_library("gmp")
+    try:
+        unify, cons = core._lib["PL_unify_mpz"], core._lib["PL_cons_list"]
+        bits = ctypes.c_int.in_dll(ctypes.CDLL(gmp), "__gmp_bits_per_limb").value if gmp else 0
+    except (AttributeError, OSError, ValueError):
+        return None
+    if bits != 8 * LIMB_BYTES:
+        return None
+    unify.argtypes = [core.term_t, ctypes.POINTER(_Mpz)]
+    cons.argtypes = [core.term_t, core.term_t, core.term_t]
+    unify.restype = cons.restype = ctypes.c_int
+    return unify, cons
+
+
+def _put_integers(term: int, numbers: Sequence[int]) -> None:
+    """Put the list of the nonnegative `numbers` in `term`, big ones whole
+    (only when _whole_integers() is not None)."""
+    from pyswip import core
+
+    functions = _whole_integers()
+    if functions is None:
+        raise RuntimeError("this SWI-Prolog cannot take integers whole: send them as text")
+    unify, cons = functions
+    pieces = [n.to_bytes(-(-n.bit_length() // 64) * LIMB_BYTES, "little") for n in numbers]
+    limbs = ctypes.create_string_buffer(b"".join(pieces))  # one buffer, GMP reads from inside
+    end = ctypes.addressof(limbs) + sum(map(len, pieces))
+    mpz, head = _Mpz(), core.PL_new_term_ref()
+    core.PL_put_nil(term)
+    for piece in reversed(pieces):  # the list is built from its last element
+        end -= len(piece)
+        mpz.alloc = mpz.size = len(piece) // LIMB_BYTES
+        mpz.limbs = end
+        core.PL_put_variable(head)
+        if not unify(head, ctypes.byref(mpz)) or not cons(term, head, term):
+            raise MemoryError("SWI-Prolog could not take a mask")
+
+
+def _call(
+    module: bytes, name: bytes, controls: list[str], texts: list[str | list[int] | None]
+) -> str:
     """module:name(Controls..., Texts...) through SWI-Prolog's foreign
     interface: the controls are terms we write ourselves, each text is put
     as a string object, never read as a term (pyswip's query would read the
-    whole goal as text); a None text is an output, the last one's string is
-    returned (or "")."""
+    whole goal as text), or as a list of integers; a None text is an output,
+    the last one's string is returned (or "")."""
     from pyswip import core
     from pyswip.easy import getString
     from pyswip.prolog import Prolog, PrologError
@@ -226,7 +302,9 @@ def _call(module: bytes, name: bytes, controls: list[str], texts: list[str | Non
             if not core.PL_chars_to_term(term, args + k):
                 raise ValueError(f"not a term: {term!r}")
         for k, text in enumerate(texts, start=len(controls)):
-            if text is not None:
+            if isinstance(text, list):
+                _put_integers(args + k, text)
+            elif text is not None:
                 data = text.encode("utf-8")
                 core.PL_put_chars(args + k, core.PL_STRING | core.REP_UTF8, len(data), data)
         predicate = core.PL_predicate(name, arity, module)

@@ -757,19 +757,21 @@ def bench_command(args: argparse.Namespace) -> int:
     load_seconds, index_seconds = loaded - started, time.perf_counter() - loaded
     engines = _usable_engines(args.engines, "bench")
     todo = bench.cells(grids, engines, args.strategies, args.peer == bench.QXW)
+    send_seconds = bench.send_dictionary(todo, dictionary.words)
     done = bench.progress_printer(len(todo), sys.stderr) if sys.stderr.isatty() else None
     runs = bench.run_suite(
         todo, dictionary, timeout=args.timeout, seed=args.seed, jobs=args.jobs, done=done
     )
+    sent = "" if send_seconds is None else f", sent to Prolog in {send_seconds:.2f} s"
     print(
         f"dictionary: {dictionary.summary()}; loaded in {load_seconds:.2f} s, "
-        f"indexed in {index_seconds:.2f} s"
+        f"indexed in {index_seconds:.2f} s{sent}"
     )
     print(bench.table_text(runs))
     for run_ in runs:
         for problem in run_.problems:
             print(f"WRONG {run_.grid} {run_.label}: {problem}", file=sys.stderr)
-    _bench_files(args, runs, dictionary, (load_seconds, index_seconds))
+    _bench_files(args, runs, dictionary, (load_seconds, index_seconds, send_seconds))
     return EXIT_UNSOLVABLE if any(run_.wrong for run_ in runs) else 0
 
 
@@ -777,7 +779,7 @@ def _bench_files(
     args: argparse.Namespace,
     runs: Sequence[bench.Run],
     dictionary: Dictionary,
-    seconds: tuple[float, float],
+    seconds: tuple[float, float, float | None],
 ) -> None:
     if args.csv:
         bench.write_csv(runs, args.csv)

@@ -60,12 +60,9 @@ so a repeat load of an unchanged file only hashes it and reads the words back.
 from __future__ import annotations
 
 import codecs
-import contextlib
 import hashlib
-import json
 import os
 import re
-import tempfile
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -75,6 +72,7 @@ from typing import Any, Literal
 
 from lark import Token, Transformer
 
+from pybridge import cache
 from pybridge.errors import InputError, UsageError
 from pybridge.model import BLOCK, OPEN, Puzzle
 from pybridge.readers import (
@@ -288,89 +286,53 @@ def load_dictionary(
 # ---------------------------------------------------------------- dictionary cache
 #
 # Normalising a big dictionary costs about 0.1 s a run, reading back its words
-# a fifth of that, so each file's `_FileWords` is kept in a cache entry named
-# after the SHA-256 of the file's bytes, the forced encoding and CACHE_FORMAT.
-# An entry is one line of JSON (all but the words, and the SHA-256 of the rest,
-# which catches a truncated or damaged entry) then the words, one per line, in
-# UTF-8: plain data, never code, so a shared or tampered cache runs nothing.
-# The cache only ever saves time: any trouble with it means reading the file.
+# a fifth of that, so each file's `_FileWords` is kept in a cache entry
+# (pybridge.cache) named after the SHA-256 of the file's bytes, the forced
+# encoding and CACHE_FORMAT; its body is the words, one per line, in UTF-8.
 
 CACHE_FORMAT = 1  # bump whenever normalisation changes: older entries are then never read
 
 
-def cache_dir() -> Path | None:
-    """Where dictionary cache entries live: CROSSWORD_CACHE_DIR, else
-    $XDG_CACHE_HOME/crossword-pybridge, else ~/.cache/crossword-pybridge;
-    None when CROSSWORD_NO_CACHE is set (to anything but 0)."""
-    if os.environ.get("CROSSWORD_NO_CACHE", "") not in ("", "0"):
-        return None
-    chosen = os.environ.get("CROSSWORD_CACHE_DIR", "")
-    if chosen:
-        return Path(chosen)
-    xdg = os.environ.get("XDG_CACHE_HOME", "")
-    try:  # the XDG spec says a relative $XDG_CACHE_HOME is to be ignored
-        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
-    except RuntimeError:  # no home directory to be found
-        return None
-    return base / "crossword-pybridge"
-
-
-def _cache_entry(data: bytes, codec: str | None) -> Path | None:
-    cache = cache_dir()
-    if cache is None:
-        return None
+def _entry_name(data: bytes, codec: str | None) -> str:
     digest = hashlib.sha256(data).hexdigest()
-    return cache / f"v{CACHE_FORMAT}-{codec or 'detected'}-{digest}.words"
+    return f"v{CACHE_FORMAT}-{codec or 'detected'}-{digest}.words"
 
 
 def _file_words(source: str, codec: str | None) -> _FileWords:
     """The normalised words of one file, from the cache when it has them."""
     data = _read_bytes(source)
-    entry = _cache_entry(data, codec)
-    found = None if entry is None else _cached(entry)
+    name = _entry_name(data, codec)
+    found = _cached(name)
     if found is None:
         found = _normalised(data, codec, source)
-        if entry is not None:
-            _store(entry, found)
+        _store(name, found)
     return found
 
 
-def _cached(entry: Path) -> _FileWords | None:
+def _cached(name: str) -> _FileWords | None:
     """The file words kept in a cache entry; None if it is missing or bad."""
+    kept = cache.read(name)
+    if kept is None:
+        return None
+    meta, body = kept
     try:
-        header, _, body = entry.read_bytes().partition(b"\n")
-        meta = json.loads(header)
-        if meta["format"] != CACHE_FORMAT or meta["sha256"] != hashlib.sha256(body).hexdigest():
+        if meta["format"] != CACHE_FORMAT:
             return None
         skipped = Counter({str(reason): int(n) for reason, n in meta["skipped"].items()})
         words = tuple(body.decode("utf-8").split("\n"))
         return _FileWords(words, skipped, str(meta["encoding"]), bool(meta["weighted"]))
-    except (OSError, ValueError, LookupError, TypeError, AttributeError, RecursionError):
+    except (ValueError, LookupError, TypeError, AttributeError):
         return None
 
 
-def _store(entry: Path, found: _FileWords) -> None:
-    """Write a cache entry whole or not at all: readers, and other writers of
-    the same entry, only ever see a finished one."""
-    body = "\n".join(found.words).encode("utf-8")
+def _store(name: str, found: _FileWords) -> None:
     meta = {
         "format": CACHE_FORMAT,
         "encoding": found.encoding,
         "weighted": found.weighted,
         "skipped": dict(found.skipped),
-        "sha256": hashlib.sha256(body).hexdigest(),
     }
-    with contextlib.suppress(OSError):  # without the entry the next load is only slower
-        entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=entry.parent, prefix=".", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(json.dumps(meta).encode("utf-8") + b"\n" + body)
-            os.replace(temporary, entry)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+    cache.write(name, meta, "\n".join(found.words).encode("utf-8"))
 
 
 # ---------------------------------------------------------------- grids

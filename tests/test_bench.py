@@ -71,6 +71,7 @@ def test_table_files_and_summary(
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("dictionary: 66400 words from ")
+    assert ", sent to Prolog in " in lines[0]
     assert lines[1].split() == ["python", "wdeg", "prolog", "wdeg"]
     assert lines[2].split() == ["grid", "size"] + ["status", "s", "nodes"] * 2
     rows = {line.split()[0]: line.split() for line in lines[3:6]}
@@ -87,6 +88,7 @@ def test_table_files_and_summary(
     assert dictionary["words"] == 66400
     assert dictionary["load_seconds"] >= 0
     assert dictionary["index_seconds"] >= 0
+    assert isinstance(dictionary["send_seconds"], float)
     runs = report["runs"]
     assert isinstance(runs, list)
     assert len(runs) == 6
@@ -160,10 +162,14 @@ def test_wrong_fill_is_an_error_row(
 
 def test_tiny_grid_in_both_statuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     words = fill_and_stuck(tmp_path)
-    code, _, report = bench_json(
+    code, out, report = bench_json(
         [str(tmp_path), "--dict", str(words), "--engines", "python"], tmp_path, capsys, "tiny"
     )
     assert code == 0
+    assert "Prolog" not in out.splitlines()[0]  # nothing was sent there
+    dictionary = report["dictionary"]
+    assert isinstance(dictionary, dict)
+    assert dictionary["send_seconds"] is None
     runs = report["runs"]
     assert isinstance(runs, list)
     assert [(r["grid"], r["status"]) for r in runs] == [

@@ -19,7 +19,6 @@ from pybridge import lexicon
 from pybridge.errors import InputError, UsageError
 from pybridge.lexicon import (
     Dictionary,
-    cache_dir,
     load_dictionary,
     load_grid,
     parse_grid,
@@ -656,17 +655,3 @@ def test_entries_are_written_whole(tmp_path: Path, cache: Path) -> None:
     header, body = entry.read_text(encoding="utf-8").split("\n", 1)
     assert body == "APPLE\nBANANA\nNT"
     assert '"encoding": "utf-8"' in header
-
-
-def test_where_the_cache_lives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("CROSSWORD_CACHE_DIR")
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert cache_dir() == tmp_path / "xdg" / "crossword-pybridge"
-    for ignored in ("", "relative/cache"):
-        monkeypatch.setenv("XDG_CACHE_HOME", ignored)
-        assert cache_dir() == tmp_path / "home" / ".cache" / "crossword-pybridge"
-    monkeypatch.setenv("CROSSWORD_CACHE_DIR", str(tmp_path / "mine"))
-    assert cache_dir() == tmp_path / "mine"
-    monkeypatch.setenv("CROSSWORD_NO_CACHE", "1")
-    assert cache_dir() is None

@@ -114,7 +114,9 @@ def test_prolog_takes_a_dictionary_over_once(monkeypatch: pytest.MonkeyPatch) ->
     words = synthetic_words(400, random.Random(55))
     sent = []
     text = bridge._dictionary_text
-    monkeypatch.setattr(bridge, "_dictionary_text", lambda w: sent.append(len(w)) or text(w))
+    monkeypatch.setattr(
+        bridge, "_dictionary_text", lambda w, *whole: sent.append(len(w)) or text(w, *whole)
+    )
     grids = [("....", "....", "....", "...."), ("...#", "....", "....", "#...")]
     for rows in grids:
         puzzle = Puzzle(words, rows, format="grid", mode="lexicon")
@@ -143,10 +145,16 @@ def test_big_masks_cross_in_pieces() -> None:
     assert bridge._mask(0) == "0x0"
 
 
-def test_a_dictionary_with_masks_of_many_pieces_searches_alike() -> None:
+@pytest.mark.parametrize("whole", [True, False])
+def test_a_dictionary_with_masks_of_many_pieces_searches_alike(
+    whole: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Over 2 * MASK_CHUNK words of one length, and words that would be
-    Prolog code if they were ever read as text."""
-    rng = random.Random(7)
+    Prolog code if they were ever read as text; the masks put as integers
+    whole, or sent as hex text (the path for an SWI-Prolog without GMP)."""
+    if not whole:
+        monkeypatch.setattr(bridge, "_whole_integers", lambda: None)
+    rng = random.Random(7 if whole else 8)  # other words, so that they are sent again
     words = tuple(
         dict.fromkeys("".join(rng.choice("abcdefg") for _ in range(5)) for _ in range(3000))
     )
@@ -186,3 +194,36 @@ def test_a_probe_ignores_open_sites_outside_its_parts() -> None:
     mrv = run(puzzle, engine="python", strategy="mrv", limit=None, prove=False)
     assert sorted(s.grid for s in python.solutions) == sorted(s.grid for s in mrv.solutions)
     assert planted in {s.grid for s in python.solutions}
+
+
+def test_masks_put_whole_equal_masks_sent_as_text() -> None:
+    """The two ways a dictionary crosses give wdeg.pl the same term: masks of
+    one limb and of many, words that would be code if read as text."""
+    rng = random.Random(12)
+    words = (*synthetic_words(3000, rng), "'),halt,('", 'ä"\\x', "a b=c", "zz")
+    prolog = bridge._engine()
+    assert bridge._whole_integers() is not None, "Debian's SWI-Prolog is built with GMP"
+    masks: list[int] = []
+    text = bridge._dictionary_text(words, masks)
+    assert any(m >= 1 << 64 for m in masks)
+    assert any(m < 1 << 64 for m in masks)
+    bridge._call(b"wdeg", b"load_dictionary_text", ["9901"], [text, masks])
+    bridge._call(b"wdeg", b"load_dictionary_text", ["9902"], [bridge._dictionary_text(words)])
+    same = (  # no binding comes back: pyswip cannot read big integers
+        "\\+ \\+ (wdeg:dictionary_name(9901, A), wdeg:dictionary_name(9902, B), "
+        "nb_getval(A, D), nb_getval(B, E), D == E)"
+    )
+    assert list(prolog.query(same, maxresult=1))
+
+
+def test_dictionary_keys_tell_word_lists_apart() -> None:
+    lists = [(), ("",), ("a", "b"), ("a\nb",), ("b", "a"), ("a", "b", "a"), ("ä",)]
+    keys = {bridge.dictionary_key(words) for words in lists}
+    assert len(keys) == len(lists)
+    assert bridge.dictionary_key(["a", "b"]) == bridge.dictionary_key(("a", "b"))
+
+
+def test_a_word_with_a_line_break_is_never_sent() -> None:
+    with pytest.raises(ValueError, match="line break: 'a\\\\nb'"):
+        bridge._words_text(["ab", "a\nb"])
+    assert bridge._words_text(["ab", "c"]) == "ab\nc\n"

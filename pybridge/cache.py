@@ -1,0 +1,82 @@
+"""The on-disk cache: work on a big dictionary that a repeat run can read back.
+
+Three kinds of entry live here, each named after a hash of what it was made
+from: a dictionary file's normalised words (pybridge.lexicon), a word list's
+bitset tables (pybridge.bitsets) and wdeg.pl's copy of those tables
+(pybridge.bridge).  An entry is one line of JSON (what its maker needs to
+read it back, and the SHA-256 of the rest, which catches a truncated or
+damaged entry) then the body, bytes of its maker's choosing.  Bodies are
+plain data, never code, so a shared or tampered cache runs nothing.  The
+cache only ever saves time: any trouble with it means doing the work again,
+and the directory can be deleted at any moment.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def cache_dir() -> Path | None:
+    """Where cache entries live: CROSSWORD_CACHE_DIR, else
+    $XDG_CACHE_HOME/crossword-pybridge, else ~/.cache/crossword-pybridge;
+    None when CROSSWORD_NO_CACHE is set (to anything but 0)."""
+    if os.environ.get("CROSSWORD_NO_CACHE", "") not in ("", "0"):
+        return None
+    chosen = os.environ.get("CROSSWORD_CACHE_DIR", "")
+    if chosen:
+        return Path(chosen)
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    try:  # the XDG spec says a relative $XDG_CACHE_HOME is to be ignored
+        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+    except RuntimeError:  # no home directory to be found
+        return None
+    return base / "crossword-pybridge"
+
+
+def entry(name: str) -> Path | None:
+    """The path of the entry `name`; None when caching is off."""
+    directory = cache_dir()
+    return None if directory is None else directory / name
+
+
+def read(name: str) -> tuple[dict[str, Any], bytes] | None:
+    """The header and body of the entry `name`; None if caching is off or
+    the entry is missing or damaged."""
+    path = entry(name)
+    if path is None:
+        return None
+    try:
+        header, _, body = path.read_bytes().partition(b"\n")
+        meta = json.loads(header)
+        if not isinstance(meta, dict) or meta.get("sha256") != hashlib.sha256(body).hexdigest():
+            return None
+    except (OSError, ValueError, RecursionError):
+        return None
+    return meta, body
+
+
+def write(name: str, meta: dict[str, Any], body: bytes) -> None:
+    """Write the entry `name` whole or not at all: readers, and other writers
+    of the same entry, only ever see a finished one.  Errors are swallowed:
+    without the entry the next run is only slower."""
+    path = entry(name)
+    if path is None:
+        return
+    header = json.dumps({**meta, "sha256": hashlib.sha256(body).hexdigest()})
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(header.encode("utf-8") + b"\n" + body)
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
