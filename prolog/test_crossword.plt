@@ -494,21 +494,25 @@ test(mask_pieces, true(Mask == Expected)) :-
 
 %   The dictionary as one string: words are never read as terms.
 test(dictionary_text, true(D == dictionary(tables(none, T2), copies(none, left(1, 2))))) :-
-    T2 = table(words("ab", "),"), 3, masks([0')-2, 0'a-1], [0',-2, 0'b-1])),
-    load_dictionary_text(902, "2 2\nab\n),\n1 2\n41=0x2 97=0x1\n44=0x2 98=0x1\n"),
+    T2 = table(words(2, 2, "ab),"), 3, masks([0')-2, 0'a-1], [0',-2, 0'b-1])),
+    load_dictionary_text(902, "2 2\nab),\n1 2\n41=0x2 97=0x1\n44=0x2 98=0x1\n"),
     wdeg:dictionary_name(902, Name),
     nb_getval(Name, D).
 
 %   The masks as integers beside the text, in the order of their letters.
 test(dictionary_text_and_masks, true(D == dictionary(tables(none, T2), copies(none, left(1, 2))))) :-
-    T2 = table(words("ab", "),"), 3, masks([0')-2, 0'a-1], [0',-2, 0'b-1])),
-    load_dictionary_text(903, "2 2\nab\n),\n1 2\n41 97\n44=0x2 98\n", [2, 1, 1]),
+    T2 = table(words(2, 2, "ab),"), 3, masks([0')-2, 0'a-1], [0',-2, 0'b-1])),
+    load_dictionary_text(903, "2 2\nab),\n1 2\n41 97\n44=0x2 98\n", [2, 1, 1]),
     wdeg:dictionary_name(903, Name),
     nb_getval(Name, D).
 
 %   A mask too few or too many is an error of the sender, not a dictionary.
 test(dictionary_masks_too_few, fail) :-
     load_dictionary_text(904, "1 1\na\n\n97\n", []).
+
+%   The words line must hold Count words of Length letters.
+test(dictionary_words_miscounted, error(domain_error(words_of_length(2), "abc"))) :-
+    load_dictionary_text(905, "2 2\nabc\n\n97=0x3\n98=0x1 99=0x2\n").
 test(dictionary_masks_too_many, fail) :-
     load_dictionary_text(904, "1 1\na\n\n97\n", [1, 1]).
 

@@ -52,9 +52,10 @@ mask_piece_bits(1024).  % bits per piece of a long mask (bridge.MASK_CHUNK)
 %   Keep the dictionary Tables under Key, replacing the least recently
 %   loaded one when kept_dictionaries/1 are loaded already.  Each table is
 %   t(Length, Words, Copies, Positions): Words the distinct words of that
-%   length as code lists or strings (bit K of a domain is the K-th, from
-%   0), Copies how
-%   many times each is listed, Positions per position the sorted
+%   length (bit K of a domain is the K-th, from 0), as a list of code
+%   lists or strings or as one string of them all end to end (as they are
+%   kept: one string is far cheaper to load and to keep than many), Copies
+%   how many times each is listed, Positions per position the sorted
 %   Code-Mask pairs.  A mask is an integer or a list of the pieces of one,
 %   most significant first, each of mask_piece_bits/1 bits (converting text
 %   to a number takes time quadratic in its digits).
@@ -78,15 +79,26 @@ longest(t(L, _, _, _), Max0, Max) :-
     Max is max(Max0, L).
 
 store_table(TablesTerm, CopiesTerm, t(L, Words, Copies, Positions)) :-
-    maplist(codes_string, Words, Strings),
-    WordsTerm =.. [words|Strings],
-    length(Words, N),
+    end_to_end(Words, All),
+    length(Copies, N),
+    string_length(All, Chars),
+    (   Chars =:= L * N
+    ->  true
+    ;   domain_error(words_of_length(L), Words)
+    ),
     Full is (1 << N) - 1,
     maplist(position_masks, Positions, Masks),
     MasksTerm =.. [masks|Masks],
-    setarg(L, TablesTerm, table(WordsTerm, Full, MasksTerm)),
+    setarg(L, TablesTerm, table(words(L, N, All), Full, MasksTerm)),
     CountsTerm =.. [left|Copies],
     setarg(L, CopiesTerm, CountsTerm).
+
+end_to_end(Words, All) :-
+    (   string(Words)
+    ->  All = Words
+    ;   maplist(codes_string, Words, Strings),
+        atomics_to_string(Strings, All)
+    ).
 
 position_masks(Pairs0, Pairs) :-
     maplist(pair_mask, Pairs0, Pairs).
@@ -101,26 +113,31 @@ shift_in(Piece, Mask0, Mask) :-
     mask_piece_bits(Bits),
     Mask is (Mask0 << Bits) \/ Piece.
 
-codes_string(Word, String) :-
-    (   string(Word)                % as load_dictionary_text/3 splits them
-    ->  String = Word
-    ;   string_codes(String, Word)
-    ).
+codes_string(Codes, String) :-
+    string_codes(String, Codes).
+
+%   word(+Words, +K, -Word): the word K (from 0) of a words(Length, Count,
+%   All) term, All the words end to end.  (sub_string/5 takes constant time
+%   here; string_code/3 on All would take time linear in its length.)
+
+word(words(L, _, All), K, Word) :-
+    Start is K * L,
+    sub_string(All, Start, L, _, Word).
 
 %!  load_dictionary_text(+Key:integer, +Text:string) is det.
 %!  load_dictionary_text(+Key:integer, +Text:string, +Masks:list(integer)) is det.
 %
 %   load_dictionary/2 from one string, as pybridge.bridge sends it: string
 %   functions split it, so nothing in it is read as a term.  Per table, a
-%   line "Length Count", Count lines of one word each, a line of the
+%   line "Length Count", a line of the Count words end to end, a line of the
 %   copies (empty when every word is listed once) and a line per position
 %   of space-separated pairs.  A pair is Code=Pieces, Pieces the
 %   comma-separated hex pieces of the mask, most significant first; or
 %   Code alone, its mask then the next of Masks (integers the bridge puts
 %   whole, in the order of the pairs).
 %
-%   ?- load_dictionary_text(7, "2 2\nab\nac\n\n97=0x3\n98=0x1 99=0x2\n").
-%   ?- load_dictionary_text(7, "2 2\nab\nac\n\n97\n98 99\n", [3, 1, 2]).
+%   ?- load_dictionary_text(7, "2 2\nabac\n\n97=0x3\n98=0x1 99=0x2\n").
+%   ?- load_dictionary_text(7, "2 2\nabac\n\n97\n98 99\n", [3, 1, 2]).
 
 load_dictionary_text(Key, Text) :-
     load_dictionary_text(Key, Text, []).
@@ -134,12 +151,11 @@ load_dictionary_text(Key, Text, Masks) :-
 
 text_tables([""], [], Masks, Masks) :-  % the text ends with a line break
     !.
-text_tables([Header|Lines0], [t(L, Words, Copies, Positions)|Tables], Masks0, Masks) :-
+text_tables([Header, Words, CopiesLine|Lines1], [t(L, Words, Copies, Positions)|Tables],
+            Masks0, Masks) :-
     split_string(Header, " ", "", [LengthText, CountText]),
     number_string(L, LengthText),
     number_string(N, CountText),
-    length(Words, N),
-    append(Words, [CopiesLine|Lines1], Lines0),
     text_copies(CopiesLine, N, Copies),
     length(PositionLines, L),
     append(PositionLines, Lines2, Lines1),
@@ -371,8 +387,8 @@ joined_link(Tables, Lengths, L, l(I, T, J, X), l(I, T, J, X, Joined, There)) :-
     nth0(T, Lengths, LT),
     position_pairs(Tables, L, I, Here),
     position_pairs(Tables, LT, J, There),
-    (   table(Tables, L, table(Words, _, _))
-    ->  functor(Words, _, None)
+    (   table(Tables, L, table(words(_, None, _), _, _))
+    ->  true
     ;   None = 0
     ),
     join_pairs(There, Here, None, Joined).
@@ -436,8 +452,8 @@ site_word(Dom, Lengths, Tables, S, Word) :-
     arg(S1, Dom, D),
     arg(S1, Lengths, L),
     arg(L, Tables, table(Words, _, _)),
-    K is msb(D) + 1,
-    arg(K, Words, Word).
+    K is msb(D),
+    word(Words, K, Word).
 
 %   fill(+Region, +State): fill the open sites of Region; succeeds once per
 %   fill of them.
@@ -710,8 +726,7 @@ looks([l(I, T, J, _, _, _)|Links], Open, Dom, Lengths, Tables, Looks) :-
 %   The counts per letter are cached in each look's counts/1 term.
 score([], _, _, []).
 score([K|Ks], Words, Looks, [Neg-K|Keyed]) :-
-    K1 is K + 1,
-    arg(K1, Words, Word),
+    word(Words, K, Word),
     foldl(keeps(Word), Looks, 1, Product),
     Neg is -Product,
     score(Ks, Words, Looks, Keyed).
@@ -835,8 +850,8 @@ propagate([S|Front], Back0, State) :-
     (   popcount(DS) =:= 1
     ->  arg(S1, Lengths, L),
         arg(L, Tables, table(Words, _, _)),
-        K is msb(DS) + 1,
-        arg(K, Words, Word),
+        K is msb(DS),
+        word(Words, K, Word),
         Source = word(Word)
     ;   Source = domain(DS)
     ),

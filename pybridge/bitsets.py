@@ -3,8 +3,9 @@
 Bit k of a set of n-letter words stands for the k-th distinct n-letter word,
 in order of first listing. `Table.masks[p][c]` is the set of words with
 letter c at position p, so "the words that fit" is a few big-integer ANDs.
-Building the tables of a big dictionary costs tens of milliseconds, so they
-are kept for the last few word lists seen.
+Building the tables of a big dictionary costs up to a few tenths of a
+second, so they are kept in memory for the last few word lists seen, and a
+long list's on disk too (see "cache" below).
 """
 
 from __future__ import annotations
@@ -106,13 +107,15 @@ def _groups(words: tuple[str, ...]) -> dict[int, tuple[tuple[str, ...], tuple[in
     return groups
 
 
+# cache
+#
 # Building the masks of the 200,000 words of a big dictionary takes about
 # 0.3 s; reading them back as bytes from a cache entry (pybridge.cache) takes
 # a tenth of that.  The entry is named after the SHA-256 of the words; its
 # header lists, per length and position, each letter with the byte length
 # of its mask, and the body is the masks, little-endian, one after another.
 
-CACHED_FROM = 10_000  # words: a shorter list is built faster than read back
+CACHED_FROM = 10_000  # words: a shorter list is built in milliseconds, not worth an entry
 CACHE_FORMAT = 1
 
 

@@ -82,6 +82,11 @@ def _words_text(words: Sequence[str]) -> str:
     return text
 
 
+def _end_to_end(words: Sequence[str]) -> str:
+    """Words of one length on one line, with nothing between them."""
+    return _words_text(words).replace("\n", "")
+
+
 class _CellTexts(dict[Cell, str]):
     """Each cell's two characters, made once: the same cells come again and
     again, and a plain dict lookup costs half an lru_cache call."""
@@ -204,7 +209,7 @@ def _dictionary_text(words: Sequence[str], whole: list[int] | None = None) -> st
 
     lines = []
     for n, table in tables(tuple(words)).items():
-        lines.append(f"{n} {len(table.words)}\n{_words_text(table.words)}")
+        lines.append(f"{n} {len(table.words)}\n{_end_to_end(table.words)}\n")
         every_once = all(c == 1 for c in table.copies)
         lines.append("\n" if every_once else " ".join(map(str, table.copies)) + "\n")
         for position in table.masks:
