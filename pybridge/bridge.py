@@ -272,7 +272,8 @@ def _put_integers(term: int, numbers: Sequence[int]) -> None:
     if functions is None:
         raise RuntimeError("this SWI-Prolog cannot take integers whole: send them as text")
     unify, cons = functions
-    pieces = [n.to_bytes(-(-n.bit_length() // 64) * LIMB_BYTES, "little") for n in numbers]
+    bits = 8 * LIMB_BYTES
+    pieces = [n.to_bytes(-(-n.bit_length() // bits) * LIMB_BYTES, "little") for n in numbers]
     limbs = ctypes.create_string_buffer(b"".join(pieces))  # one buffer, GMP reads from inside
     end = ctypes.addressof(limbs) + sum(map(len, pieces))
     mpz, head = _Mpz(), core.PL_new_term_ref()
