@@ -6,11 +6,11 @@
 
     A site's domain is a bitset, a (big) integer over the dictionary's words
     of its length: bit K is the word K of that length, in the order of the
-    Python tables.  Per length the dictionary keeps the words and, for each
-    position, the sorted list of Code-Mask pairs, Mask the words with letter
-    Code there.
+    Python tables.  Per length the dictionary keeps the words (end to end in
+    one string) and, for each position, the sorted list of Code-Mask pairs,
+    Mask the words with letter Code there.
 
-    The dictionary arrives once per process (load_dictionary_text/2, built by
+    The dictionary arrives once per process (load_dictionary_text/3, built by
     pybridge.bridge from pybridge.bitsets.tables) and lives in a global
     variable, so a search reads it without copying.  The search state is one
     term: the domains, the open flags and the copies left change with

@@ -122,13 +122,17 @@ CACHE_FORMAT = 1
 def _cache_name(words: tuple[str, ...]) -> str | None:
     """The cache entry of the tables of `words`; None for a short list, or
     one whose words could not be joined by line breaks unambiguously."""
-    if len(words) < CACHED_FROM:
-        return None
-    joined = "\n".join(words)
-    if joined.count("\n") != len(words) - 1:
+    if len(words) < CACHED_FROM or (joined := line_joined(words)) is None:
         return None
     digest = hashlib.sha256(joined.encode("utf-8", "surrogatepass")).hexdigest()
     return f"v{CACHE_FORMAT}-{digest}.tables"
+
+
+def line_joined(words: Sequence[str]) -> str | None:
+    """The words joined by line breaks; None when a word holds one (the
+    join would not tell the words apart). One count in C, not a test per word."""
+    joined = "\n".join(words)
+    return joined if joined.count("\n") == max(len(words) - 1, 0) else None
 
 
 def _store(name: str, built: Mapping[int, Table]) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from pybridge.bitsets import line_joined, tables
 from pybridge.errors import MissingDependency
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
@@ -188,8 +189,8 @@ def dictionary_key(words: Sequence[str]) -> int:
 
 @lru_cache(maxsize=4)  # a big dictionary takes milliseconds to digest, once per grid
 def _digest(words: tuple[str, ...]) -> int:
-    joined = "\n".join(words)
-    if joined.count("\n") == max(len(words) - 1, 0):  # the words can be told apart
+    joined = line_joined(words)
+    if joined is not None:  # the words can be told apart
         count = len(words).to_bytes(8, "little")  # () and ("",) join alike
         data = b"j" + count + joined.encode("utf-8", "surrogatepass")  # 5 times faster
     else:
@@ -205,8 +206,6 @@ def _dictionary_text(words: Sequence[str], whole: list[int] | None = None) -> st
     string, split by string functions, so no word is read as Prolog source.
     The masks are appended to `whole` when given (to be put as integers,
     in the order of their letters in the text), else written in hex."""
-    from pybridge.bitsets import tables
-
     lines = []
     for n, table in tables(tuple(words)).items():
         lines.append(f"{n} {len(table.words)}\n{_end_to_end(table.words)}\n")

@@ -9,7 +9,7 @@ blocked cell, `.` for an open cell, any other character a predefined letter.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 BLOCK = "#"
 OPEN = "."
@@ -18,6 +18,17 @@ Direction = Literal["across", "down"]
 Format = Literal["p99", "fillin", "cs50", "rp2016", "grid"]
 Mode = Literal["exact", "lexicon"]
 Cell = tuple[int, int]
+
+
+T = TypeVar("T")
+
+
+def fast_new(cls: type[T], **fields: object) -> T:
+    """cls(**fields) for a frozen dataclass at under half the cost: its
+    __init__ sets each field through object.__setattr__."""
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made
 
 
 @dataclass(frozen=True)
@@ -79,20 +90,10 @@ class Placement:
     def make(
         cls, number: int, direction: Direction, row: int, col: int, length: int, word: str
     ) -> Placement:
-        """Placement(...) at under half the cost: a frozen dataclass's __init__
-        sets each field through object.__setattr__ (a solution makes one per site)."""
-        placement = object.__new__(cls)
-        placement.__dict__.update(
-            {
-                "number": number,
-                "direction": direction,
-                "row": row,
-                "col": col,
-                "length": length,
-                "word": word,
-            }
+        """Placement(...) made fast (a solution makes one per site): see fast_new."""
+        return fast_new(
+            cls, number=number, direction=direction, row=row, col=col, length=length, word=word
         )
-        return placement
 
     @property
     def label(self) -> str:
