@@ -429,6 +429,21 @@ test(ring_seeded, true(Sols == [F1, F2])) :-
     ring_words(Words), ring_sites(Sites), ring_fills([F1, F2]),
     wdeg(Words, Sites, [], 7, all, result(solved, Sols, 2, 9, 0)).
 
+%   Backtracking over a search gives back the global stack it took: what
+%   the search keeps with nb_setarg/3 is small integers, which do not freeze
+%   the stack (the LCG's 64-bit state, kept whole, did).
+test(backtracking_frees_the_stack,
+     [ setup(set_prolog_flag(gc, false)),
+       cleanup(set_prolog_flag(gc, true)),
+       true(Kept < 1024)
+     ]) :-
+    ring_words(Words), ring_sites(Sites),
+    \+ \+ wdeg(Words, Sites, [], 7, all, _),     % loads the dictionary
+    statistics(globalused, Before),
+    \+ \+ wdeg(Words, Sites, [], 7, all, _),
+    statistics(globalused, After),
+    Kept is After - Before.
+
 test(first_one, true(R = result(solved, ["acab"], 1, _, _))) :-
     cross_sites(Sites),
     wdeg([`ab`, `ac`], Sites, [], none, first(1), R).

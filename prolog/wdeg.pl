@@ -241,8 +241,11 @@ fills(Key, Seed, Sites, Givens, Words) :-
 
 %   The state: st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength,
 %   Tables).  Dom, Open and Left (per length, the copies left of each word)
-%   change with setarg/3; Weights and Run = run(Limit, Placed, LcgState)
-%   with nb_setarg/3; the rest is fixed.
+%   change with setarg/3; Weights and Run = run(Limit, Placed, High, Low)
+%   with nb_setarg/3; the rest is fixed.  The LCG's 64-bit state is kept
+%   as two 32-bit halves: nb_setarg/3 of an integer too big to be tagged
+%   copies it onto the global stack and freezes the stack below it, so
+%   backtracking would no longer free what the search allocated.
 state(Tables, Copies, Seed, Sites, Givens, State) :-
     State = st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength, Tables),
     duplicate_term(Copies, Left),
@@ -265,7 +268,9 @@ state(Tables, Copies, Seed, Sites, Givens, State) :-
     ->  Lcg = 0
     ;   Lcg is Seed mod 2^64
     ),
-    Run = run(none, 0, Lcg).
+    High is Lcg >> 32,
+    Low is Lcg /\ 0xffffffff,
+    Run = run(none, 0, High, Low).
 
 %   initial_domain(+Tables, +Givens, +Cells, -Domain): the words of the
 %   site's length that have the predefined letters.
@@ -687,9 +692,14 @@ order(S, State, Candidates) :-
 %   draw_below(+Run, +Bound, -Value): the LCG's next draw mod Bound
 %   (crossword.pl's random_below/4), its state kept in Run.
 draw_below(Run, Bound, Value) :-
-    arg(3, Run, State0),
+    arg(3, Run, High0),
+    arg(4, Run, Low0),
+    State0 is High0 << 32 \/ Low0,
     crossword:random_below(Bound, State0, State, Value),
-    nb_setarg(3, Run, State).
+    High is State >> 32,
+    Low is State /\ 0xffffffff,
+    nb_setarg(3, Run, High),
+    nb_setarg(4, Run, Low).
 
 take_upto(N, List, Head, Tail) :-
     (   N =< 0
@@ -904,14 +914,12 @@ kept_joined([Entry|Joined], DS, Kept0, Kept) :-
     Entry = j(Here, There, Residue),
     (   getbit(DS, Residue) =:= 1
     ->  Kept1 = Kept0
-    ;   Lost is Kept0 /\ There,        % first: does D(T) have the letter?
-        Lost =\= 0
-    ->  Common is DS /\ Here,
-        (   Common =\= 0
-        ->  Residue1 is lsb(Common),
+    ;   Kept0 /\ There =\= 0          % first: does D(T) have the letter?
+    ->  (   DS /\ Here =\= 0
+        ->  Residue1 is lsb(DS /\ Here),
             nb_setarg(3, Entry, Residue1),
             Kept1 = Kept0
-        ;   Kept1 is Kept0 xor Lost
+        ;   Kept1 is Kept0 /\ \There
         )
     ;   Kept1 = Kept0
     ),
