@@ -410,7 +410,8 @@ def _nodes(r: Run) -> str:
 
 def table_text(runs: Sequence[Run]) -> str:
     """One row per grid, a group of columns (status, seconds, nodes) per
-    engine x strategy; a footer with the solved count and the median seconds."""
+    engine x strategy; a footer with the solved count, the count proved
+    unsolvable (when there are any) and the median seconds."""
     names = columns(runs)
     grids = list(dict.fromkeys(r.grid for r in runs))
     by_cell = {(r.grid, r.label): r for r in runs}
@@ -426,6 +427,10 @@ def table_text(runs: Sequence[Run]) -> str:
     rows.append(
         ["solved", ""] + [c for t in totals for c in (f"{t['solved']}/{t['runs']}", "", "")]
     )
+    if any(t["unsolvable"] for t in totals):  # proved to have no fill: decided, not filled
+        rows.append(
+            ["unsolvable", ""] + [c for t in totals for c in (str(t["unsolvable"]), "", "")]
+        )
     rows.append(
         ["median", ""] + [c for t in totals for c in ("", _median(t["median_seconds"]), "")]
     )
