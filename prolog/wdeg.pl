@@ -898,7 +898,9 @@ revise_links([l(I, T, _, X, Joined, There)|Links], Source, Front, Back0, Back,
 %   letter over there is one that a word of the source has at position I
 %   here.  A source of one word has one letter there; else each letter
 %   of There that no source word has takes its words out of DT (fewer and
-%   smaller operations than the union of the allowed words).
+%   smaller operations than the union of the allowed words).  The tests
+%   compare expressions rather than bind them: a big integer bound with
+%   is/2 goes onto the global stack, one compared stays in C.
 kept(word(Word), I, _, There, DT, Kept) :-
     I1 is I + 1,
     string_code(I1, Word, Code),
