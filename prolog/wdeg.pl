@@ -268,8 +268,7 @@ state(Tables, Copies, Seed, Sites, Givens, State) :-
     ->  Lcg = 0
     ;   Lcg is Seed mod 2^64
     ),
-    High is Lcg >> 32,
-    Low is Lcg /\ 0xffffffff,
+    lcg_halves(Lcg, High, Low),
     Run = run(none, 0, High, Low).
 
 %   initial_domain(+Tables, +Givens, +Cells, -Domain): the words of the
@@ -694,12 +693,20 @@ order(S, State, Candidates) :-
 draw_below(Run, Bound, Value) :-
     arg(3, Run, High0),
     arg(4, Run, Low0),
-    State0 is High0 << 32 \/ Low0,
+    lcg_halves(State0, High0, Low0),
     crossword:random_below(Bound, State0, State, Value),
-    High is State >> 32,
-    Low is State /\ 0xffffffff,
+    lcg_halves(State, High, Low),
     nb_setarg(3, Run, High),
     nb_setarg(4, Run, Low).
+
+%   lcg_halves(?State, ?High, ?Low): the LCG's 64-bit State and its two
+%   32-bit halves, either way round (see state/6 for why halves).
+lcg_halves(State, High, Low) :-
+    (   integer(State)
+    ->  High is State >> 32,
+        Low is State /\ 0xffffffff
+    ;   State is High << 32 \/ Low
+    ).
 
 take_upto(N, List, Head, Tail) :-
     (   N =< 0

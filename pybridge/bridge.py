@@ -75,17 +75,23 @@ CELL_BASE = 256  # a coordinate n travels as the character U+(256 + n); see solv
 _MAX_COORDINATE = 0xD800 - CELL_BASE - 1  # the surrogates are no characters
 
 
-def _words_text(words: Sequence[str]) -> str:
-    text = "".join(word + "\n" for word in words)
-    if text.count("\n") != len(words):  # one count in C, not a test per word
+def _lines(words: Sequence[str]) -> str:
+    """The words joined by line breaks; a ValueError if a word holds one."""
+    joined = line_joined(words)
+    if joined is None:
         broken = next(word for word in words if "\n" in word)
         raise ValueError(f"a word cannot hold a line break: {broken!r}")
-    return text
+    return joined
+
+
+def _words_text(words: Sequence[str]) -> str:
+    """One word per line."""
+    return _lines(words) + "\n" if words else ""
 
 
 def _end_to_end(words: Sequence[str]) -> str:
     """Words of one length on one line, with nothing between them."""
-    return _words_text(words).replace("\n", "")
+    return _lines(words).replace("\n", "")
 
 
 class _CellTexts(dict[Cell, str]):
@@ -173,12 +179,10 @@ def _dictionary(prolog: Any, words: Sequence[str]) -> int:
     Prolog thread does not have them yet (the tables go over once, not per grid)."""
     key = dictionary_key(words)
     if not list(prolog.query(f"wdeg:dictionary_loaded({key})", maxresult=1)):
-        if _whole_integers() is None:  # the masks go as hex text
-            _call(b"wdeg", b"load_dictionary_text", [str(key)], [_dictionary_text(words)])
-        else:
-            masks: list[int] = []
-            text = _dictionary_text(words, masks)
-            _call(b"wdeg", b"load_dictionary_text", [str(key)], [text, masks])
+        masks: list[int] | None = None if _whole_integers() is None else []  # None: hex text
+        text = _dictionary_text(words, masks)
+        texts: list[str | list[int] | None] = [text] if masks is None else [text, masks]
+        _call(b"wdeg", b"load_dictionary_text", [str(key)], texts)
     return key
 
 

@@ -1,9 +1,8 @@
 """The on-disk cache: work on a big dictionary that a repeat run can read back.
 
-Three kinds of entry live here, each named after a hash of what it was made
-from: a dictionary file's normalised words (pybridge.lexicon), a word list's
-bitset tables (pybridge.bitsets) and wdeg.pl's copy of those tables
-(pybridge.bridge).  An entry is one line of JSON (what its maker needs to
+Two kinds of entry live here, each named after a hash of what it was made
+from: a dictionary file's normalised words (pybridge.lexicon) and a word
+list's bitset tables (pybridge.bitsets).  An entry is one line of JSON (what its maker needs to
 read it back, and the SHA-256 of the rest, which catches a truncated or
 damaged entry) then the body, bytes of its maker's choosing.  Bodies are
 plain data, never code, so a shared or tampered cache runs nothing.  The
