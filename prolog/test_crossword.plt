@@ -491,12 +491,24 @@ test(seed_none_is_zero, true(R1 == R2)) :-
 
 test(members, true(Ids == [0, 3, 64, 200, 4097])) :-
     D is 1 \/ (1 << 3) \/ (1 << 64) \/ (1 << 200) \/ (1 << 4097),
-    wdeg:members(D, Ids).
+    wdeg:members(D, Ids, []).
 
 test(members_dense, true(Ids == All)) :-
     D is (1 << 300) - 1,
-    wdeg:members(D, Ids),
+    wdeg:members(D, Ids, []),
     numlist(0, 299, All).
+
+test(members_open, true(Ids-Tail == [1, 2, 5, 7]-[7])) :-
+    wdeg:members(0b100110, Ids, Tail),
+    Tail = [7].
+
+test(rotation, true(Rotated == [2, 5, 1])) :-
+    wdeg:members(0b100110, Ids, Tail),
+    wdeg:rotation(1, Ids, Tail, Rotated).
+
+test(rotation_none, true(Rotated == [1, 2, 5])) :-
+    wdeg:members(0b100110, Ids, Tail),
+    wdeg:rotation(0, Ids, Tail, Rotated).
 
 %   A long mask may come as its pieces, most significant first.
 test(mask_pieces, true(Mask == Expected)) :-

@@ -240,15 +240,16 @@ fills(Key, Seed, Sites, Givens, Words) :-
     solutions(State, Words).
 
 %   The state: st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength,
-%   Tables).  Dom, Open and Left (per length, the copies left of each word)
-%   change with setarg/3; Weights and Run = run(Limit, Placed, High, Low)
-%   with nb_setarg/3; the rest is fixed.  The LCG's 64-bit state is kept
+%   Tables, Sup).  Dom, Open, Left (per length, the copies left of each
+%   word) and Sup (per site, the domain it was last revised from, or none:
+%   see propagate/3) change with setarg/3; Weights and Run = run(Limit,
+%   Placed, High, Low) with nb_setarg/3; the rest is fixed.  The LCG's 64-bit state is kept
 %   as two 32-bit halves: nb_setarg/3 of an integer too big to be tagged
 %   copies it onto the global stack and freezes the stack below it, so
 %   backtracking would no longer free what the search allocated.
 state(Tables, Copies, Seed, Sites, Givens, State) :-
-    State = st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength, Tables),
-    duplicate_term(Copies, Left),
+    State = st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength, Tables,
+               Sup),
     maplist(length, Sites, LengthList),
     Lengths =.. [lengths|LengthList],
     site_links(Sites, LinkLists0, Crossings),
@@ -263,7 +264,11 @@ state(Tables, Copies, Seed, Sites, Givens, State) :-
     length(Trues, N),
     maplist(=(true), Trues),
     Open =.. [open|Trues],
+    length(Nones, N),
+    maplist(=(none), Nones),
+    Sup =.. [sup|Nones],
     sites_by_length(LengthList, Tables, ByLength),
+    used_copies(Copies, ByLength, Left),
     (   Seed == none
     ->  Lcg = 0
     ;   Lcg is Seed mod 2^64
@@ -297,6 +302,21 @@ table(Tables, L, Table) :-
     L =< Max,
     arg(L, Tables, Table),
     Table \== none.
+
+%   used_copies(+Copies, +ByLength, -Left): a copy of the copies of each
+%   word for the lengths some site has (none for the others), to count
+%   down as words are placed.
+used_copies(Copies, ByLength, Left) :-
+    Copies =.. [Name|Counts],
+    ByLength =.. [_|Sites],
+    maplist(used_count, Counts, Sites, LeftCounts),
+    Left =.. [Name|LeftCounts].
+
+used_count(Counts, Sites, Left) :-
+    (   Sites == []
+    ->  Left = none
+    ;   duplicate_term(Counts, Left)
+    ).
 
 %   sites_by_length(+Lengths, +Tables, -ByLength): per length (an argument
 %   of the arity of Tables) the sites of that length, ascending.
@@ -377,13 +397,14 @@ owner_link(S, I, T-J, Link, Ids0, Ids) :-
 %   joined_links(+Tables, +Lengths, +L, +Links0, -Links): each l(I, T, J, X)
 %   of a site of length L as l(I, T, J, X, Joined, There): There the
 %   Code-Mask pairs of T at J; Joined what propagation reads, per letter of
-%   There: j(Here, Mask, Residue), Here the words of this site with that
-%   letter at I (0 when none has it).  Residue is a word of Here, the last
-%   one found in the source domain, kept with nb_setarg/3: while it stays in
-%   the domain the letter has support without a big AND (AC-3 with residual
-%   supports; it only saves work, never changes a result).  Without such a
-%   word it is the number of words of this length, a bit no domain has.  A
-%   length without words has no letters.
+%   There, in order of code: j(Code, Here, Mask, Residue), Here the words of
+%   this site with that letter at I (0 when none has it).  Residue is a
+%   word of Here, the last one found in the source domain, kept with
+%   nb_setarg/3: while it stays in the domain the letter has support
+%   without a big AND (AC-3 with residual supports; it only saves work,
+%   never changes a result).  Without such a word it is the number of words
+%   of this length, a bit no domain has.  A length without words has no
+%   letters.
 joined_links(Tables, Lengths, L, Links0, Links) :-
     maplist(joined_link(Tables, Lengths, L), Links0, Links).
 
@@ -407,7 +428,7 @@ position_pairs(Tables, L, P, Pairs) :-
 %   join_pairs(+There, +Here, +None, -Joined): both sorted by code, so a
 %   merge.
 join_pairs([], _, _, []).
-join_pairs([C-M|There], Here0, None, [j(H, M, Residue)|Joined]) :-
+join_pairs([C-M|There], Here0, None, [j(C, H, M, Residue)|Joined]) :-
     drop_below(Here0, C, Here),
     (   Here = [C-H|_]
     ->  Residue is lsb(H)
@@ -426,7 +447,7 @@ drop_below([C0-H|Here0], C, Here) :-
 %   solutions(+State, -Words): the root propagated once, then runs with a
 %   growing node limit until one ends within it (see Restarts in wdeg.py).
 solutions(State, Words) :-
-    State = st(_, _, _, _, _, _, Lengths, _, _),
+    State = st(_, _, _, _, _, _, Lengths, _, _, _),
     functor(Lengths, _, N),
     numlist_(0, N, Sites),
     propagate(Sites, State),
@@ -446,7 +467,7 @@ runs(Limit, Sites, State) :-
     ;   nb_setarg(1, Run, none)
     ).
 
-words(st(Dom, _, _, _, _, _, Lengths, _, Tables), Words) :-
+words(st(Dom, _, _, _, _, _, Lengths, _, Tables, _), Words) :-
     functor(Dom, _, N),
     numlist_(0, N, Sites),
     maplist(site_word(Dom, Lengths, Tables), Sites, Words).
@@ -537,10 +558,10 @@ chain([Head|Rest], AtSplit, Done, State) :-
 %   fail the probe by emptying a site elsewhere).  Nodes, weights and draws
 %   count; all else is undone.
 fills_alone(Parts, AtSplit, Done, State) :-
-    \+ \+ ( State = st(Dom, Open, Left, _, _, _, Lengths, _, _),
+    \+ \+ ( State = st(Dom, Open, Left, _, _, _, Lengths, _, _, Sup),
             append(Parts, Sites),
             close_others(Open, Sites),
-            maplist(reset_domain(Dom, AtSplit), Sites),
+            maplist(reset_domain(Dom, Sup, AtSplit), Sites),
             maplist(give_back(Dom, Left, Lengths), Done),
             fill(Sites, State)
           ).
@@ -564,10 +585,13 @@ close_from(I, N, Open, Sites) :-
     I1 is I + 1,
     close_from(I1, N, Open, Sites).
 
-reset_domain(Dom, AtSplit, S) :-
+%   A site reset to a larger domain has no support: its next revision is a
+%   full one.
+reset_domain(Dom, Sup, AtSplit, S) :-
     S1 is S + 1,
     arg(S1, AtSplit, D),
-    setarg(S1, Dom, D).
+    setarg(S1, Dom, D),
+    setarg(S1, Sup, none).
 
 give_back(Dom, Left, Lengths, S) :-
     S1 is S + 1,
@@ -582,7 +606,7 @@ give_back(Dom, Left, Lengths, S) :-
 %   parts(+Left, +State, -Parts): the connected parts of the open sites
 %   Left, smallest first, ties to the lowest index; each part ascending.
 parts(Left, State, Parts) :-
-    State = st(Dom, Open, _, _, _, Links, _, _, _),
+    State = st(Dom, Open, _, _, _, Links, _, _, _, _),
     functor(Dom, _, N),
     functor(Seen, seen, N),
     foldl(part_from(Links, Open, Seen), Left, [], Keyed),
@@ -640,7 +664,7 @@ choose([S|Ss], State, Best0, Size0, Weight0, Best) :-
     ;   choose(Ss, State, Best0, Size0, Weight0, Best)
     ).
 
-site_measure(st(Dom, Open, _, Weights, _, Links, _, _, _), S, Size, Weight) :-
+site_measure(st(Dom, Open, _, Weights, _, Links, _, _, _, _), S, Size, Weight) :-
     S1 is S + 1,
     arg(S1, Dom, D),
     Size is popcount(D),
@@ -662,17 +686,16 @@ open_weight([l(_, T, _, X, _, _)|Links], Open, Weights, W0, W) :-
 %   by index, rotated at a random one, the first scored/1 of them sorted by
 %   their look-ahead product (most first, stable), the rest after them.
 order(S, State, Candidates) :-
-    State = st(Dom, Open, _, _, Run, Links, Lengths, _, Tables),
+    State = st(Dom, Open, _, _, Run, Links, Lengths, _, Tables, _),
     S1 is S + 1,
     arg(S1, Dom, D),
-    members(D, Members),
-    length(Members, Count),
+    Count is popcount(D),
+    members(D, Members, End),
     (   Count > 1
     ->  draw_below(Run, Count, R),
-        length(Front, R),
-        append(Front, Back, Members),
-        append(Back, Front, Rotated)
-    ;   Rotated = Members
+        rotation(R, Members, End, Rotated)
+    ;   End = [],
+        Rotated = Members
     ),
     arg(S1, Links, SiteLinks),
     looks(SiteLinks, Open, Dom, Lengths, Tables, Looks),
@@ -706,6 +729,18 @@ lcg_halves(State, High, Low) :-
     ->  High is State >> 32,
         Low is State /\ 0xffffffff
     ;   State is High << 32 \/ Low
+    ).
+
+%   rotation(+R, +List, -Tail, -Rotated): the open list List-Tail with its
+%   first R elements moved to the end; only those R are copied.
+rotation(R, List, Tail, Rotated) :-
+    (   R =:= 0
+    ->  Tail = [],
+        Rotated = List
+    ;   List = [X|Xs],
+        Tail = [X|Tail1],
+        R1 is R - 1,
+        rotation(R1, Xs, Tail1, Rotated)
     ).
 
 take_upto(N, List, Head, Tail) :-
@@ -761,25 +796,26 @@ keeps(Word, look(I, Pairs, DT, Memo), P0, P) :-
     ),
     P is P0 * Count.
 
-%!  members(+Domain:integer, -Ids:list(integer)) is det.
+%!  members(+Domain:integer, -Ids:list(integer), ?Tail) is det.
 %
-%   The indices of the set bits of Domain, ascending.  Halves a big
-%   integer until the pieces are small, so the work stays near linear
-%   (unless there are only a few bits to take off one by one).
+%   The indices of the set bits of Domain, ascending, as the difference
+%   list Ids-Tail.  Halves a big integer until the pieces are small, so
+%   the work stays near linear (unless there are only a few bits to take
+%   off one by one).
 
-members(Domain, Ids) :-
+members(Domain, Ids, Tail) :-
     (   popcount(Domain) =< 16
-    ->  peel_members(Domain, Ids)
-    ;   members(Domain, 0, Ids, [])
+    ->  peel_members(Domain, Ids, Tail)
+    ;   members(Domain, 0, Ids, Tail)
     ).
 
 %   A few words: take the lowest off, one at a time.
-peel_members(0, []) :-
+peel_members(0, Ids, Ids) :-
     !.
-peel_members(D, [K|Ids]) :-
+peel_members(D, [K|Ids], Tail) :-
     K is lsb(D),
     D1 is D /\ (D - 1),
-    peel_members(D1, Ids).
+    peel_members(D1, Ids, Tail).
 
 members(0, _, Ids, Ids) :-
     !.
@@ -811,7 +847,7 @@ small_members(D, Offset, [K|Ids], Tail) :-
 %   wipe-out.  When its last copy is placed the word leaves the other open
 %   sites of its length.
 place(S, K, State) :-
-    State = st(Dom, Open, Left, _, _, _, Lengths, ByLength, _),
+    State = st(Dom, Open, Left, _, _, _, Lengths, ByLength, _, _),
     S1 is S + 1,
     arg(S1, Lengths, L),
     setarg(S1, Open, false),
@@ -860,20 +896,41 @@ propagate([], Back, State) :-
     reverse(Back, Front),
     propagate(Front, [], State).
 propagate([S|Front], Back0, State) :-
-    State = st(Dom, Open, _, Weights, _, Links, Lengths, _, Tables),
+    State = st(Dom, Open, _, Weights, _, Links, Lengths, _, Tables, Sup),
     S1 is S + 1,
     arg(S1, Links, SiteLinks),
     arg(S1, Dom, DS),
-    (   popcount(DS) =:= 1
-    ->  arg(S1, Lengths, L),
-        arg(L, Tables, table(Words, _, _)),
-        K is msb(DS),
-        word(Words, K, Word),
+    arg(S1, Sup, Last),
+    setarg(S1, Sup, DS),
+    (   Last \== none,
+        Last =:= DS
+    ->  Back = Back0                    % no word went: nothing to revise
+    ;   source(Last, DS, S1, Lengths, Tables, Source),
+        revise_links(SiteLinks, Source, Front, Back0, Back, Dom, Open, Weights)
+    ),
+    propagate(Front, Back, State).
+
+%   source(+Last, +DS, +S1, +Lengths, +Tables, -Source): what a revision
+%   from the site reads.  When one word went since Last, only its letters
+%   can have lost their last word (the neighbours agree with Last), so
+%   lost(Word, DS); else word(Word) for a domain of one word, or domain(DS).
+source(Last, DS, S1, Lengths, Tables, Source) :-
+    (   Last \== none,
+        popcount(Last xor DS) =:= 1
+    ->  K is msb(Last xor DS),
+        word_of(S1, K, Lengths, Tables, Word),
+        Source = lost(Word, DS)
+    ;   popcount(DS) =:= 1
+    ->  K is msb(DS),
+        word_of(S1, K, Lengths, Tables, Word),
         Source = word(Word)
     ;   Source = domain(DS)
-    ),
-    revise_links(SiteLinks, Source, Front, Back0, Back, Dom, Open, Weights),
-    propagate(Front, Back, State).
+    ).
+
+word_of(S1, K, Lengths, Tables, Word) :-
+    arg(S1, Lengths, L),
+    arg(L, Tables, table(Words, _, _)),
+    word(Words, K, Word).
 
 revise_links([], _, _, Back, Back, _, _, _).
 revise_links([l(I, T, _, X, Joined, There)|Links], Source, Front, Back0, Back,
@@ -915,18 +972,35 @@ kept(word(Word), I, _, There, DT, Kept) :-
     ->  Kept is DT /\ Mask
     ;   Kept = 0
     ).
+kept(lost(Word, DS), I, Joined, _, DT, Kept) :-
+    I1 is I + 1,
+    string_code(I1, Word, Code),
+    (   entry(Joined, Code, Entry)
+    ->  kept_joined([Entry], DS, DT, Kept)
+    ;   Kept = DT
+    ).
 kept(domain(DS), _, Joined, _, DT, Kept) :-
     kept_joined(Joined, DS, DT, Kept).
 
+%   entry(+Joined, +Code, -Entry): the entry of Joined for letter Code
+%   (the term itself, as kept_joined/4 updates its residue in place).
+entry([Entry0|Joined], Code, Entry) :-
+    arg(1, Entry0, C),
+    (   C =:= Code
+    ->  Entry = Entry0
+    ;   C < Code
+    ->  entry(Joined, Code, Entry)
+    ).
+
 kept_joined([], _, Kept, Kept).
 kept_joined([Entry|Joined], DS, Kept0, Kept) :-
-    Entry = j(Here, There, Residue),
+    Entry = j(_, Here, There, Residue),
     (   getbit(DS, Residue) =:= 1
     ->  Kept1 = Kept0
     ;   Kept0 /\ There =\= 0          % first: does D(T) have the letter?
     ->  (   DS /\ Here =\= 0
         ->  Residue1 is lsb(DS /\ Here),
-            nb_setarg(3, Entry, Residue1),
+            nb_setarg(4, Entry, Residue1),
             Kept1 = Kept0
         ;   Kept1 is Kept0 /\ \There
         )
