@@ -885,7 +885,11 @@ used_up([T|Ts], K, Bit, Dom, Open, Changed) :-
 %   propagate(+Changed, +State): letter-level arc consistency from the
 %   Changed sites, a FIFO queue (Front, then Back reversed) of sites each
 %   queued once at a time; fails on a wipe-out, which adds 1 to the weight
-%   of the crossing that emptied the domain.
+%   of the crossing that emptied the domain.  Sup holds per site the
+%   domain it was last revised from (none before the first revision): the
+%   open neighbours agree with the letters of its words, and backtracking
+%   restores domains and supports together, so a revision needs to look
+%   only at the words gone since (source/6).
 propagate(Changed, State) :-
     propagate(Changed, [], State).
 
