@@ -13,8 +13,8 @@
     The dictionary arrives once per process (load_dictionary_text/3, built by
     pybridge.bridge from pybridge.bitsets.tables) and lives in a global
     variable, so a search reads it without copying.  The search state is one
-    term: the domains, the open flags and the copies left change with
-    backtrackable setarg/3 and so come back for free on backtracking; what
+    term: the domains, the open flags, the copies left and the supports
+    change with backtrackable setarg/3 and so come back for free on backtracking; what
     the Python engine never undoes (the crossing weights, the LCG state, the
     node limit and the words placed in the current run) changes with
     nb_setarg/3.  The counters are crossword.pl's global variables cw_nodes
@@ -475,10 +475,8 @@ words(st(Dom, _, _, _, _, _, Lengths, _, Tables, _), Words) :-
 site_word(Dom, Lengths, Tables, S, Word) :-
     S1 is S + 1,
     arg(S1, Dom, D),
-    arg(S1, Lengths, L),
-    arg(L, Tables, table(Words, _, _)),
     K is msb(D),
-    word(Words, K, Word).
+    word_of(S1, K, Lengths, Tables, Word).
 
 %   fill(+Region, +State): fill the open sites of Region; succeeds once per
 %   fill of them.
@@ -906,25 +904,32 @@ propagate([S|Front], Back0, State) :-
     arg(S1, Dom, DS),
     arg(S1, Sup, Last),
     setarg(S1, Sup, DS),
-    (   Last \== none,
-        Last =:= DS
-    ->  Back = Back0                    % no word went: nothing to revise
-    ;   source(Last, DS, S1, Lengths, Tables, Source),
-        revise_links(SiteLinks, Source, Front, Back0, Back, Dom, Open, Weights)
+    source(Last, DS, S1, Lengths, Tables, Source),
+    (   Source == unchanged
+    ->  Back = Back0
+    ;   revise_links(SiteLinks, Source, Front, Back0, Back, Dom, Open, Weights)
     ),
     propagate(Front, Back, State).
 
 %   source(+Last, +DS, +S1, +Lengths, +Tables, -Source): what a revision
-%   from the site reads.  When one word went since Last, only its letters
-%   can have lost their last word (the neighbours agree with Last), so
-%   lost(Word, DS); else word(Word) for a domain of one word, or domain(DS).
+%   from the site reads.  unchanged when no word went since Last: nothing
+%   to revise.  When one word went, only its letters can have lost their
+%   last word (the neighbours agree with Last), so lost(Word, DS); else
+%   word(Word) for a domain of one word, or domain(DS).
 source(Last, DS, S1, Lengths, Tables, Source) :-
-    (   Last \== none,
-        popcount(Last xor DS) =:= 1
+    (   Last == none
+    ->  whole_source(DS, S1, Lengths, Tables, Source)
+    ;   Last =:= DS
+    ->  Source = unchanged
+    ;   popcount(Last xor DS) =:= 1
     ->  K is msb(Last xor DS),
         word_of(S1, K, Lengths, Tables, Word),
         Source = lost(Word, DS)
-    ;   popcount(DS) =:= 1
+    ;   whole_source(DS, S1, Lengths, Tables, Source)
+    ).
+
+whole_source(DS, S1, Lengths, Tables, Source) :-
+    (   popcount(DS) =:= 1
     ->  K is msb(DS),
         word_of(S1, K, Lengths, Tables, Word),
         Source = word(Word)
