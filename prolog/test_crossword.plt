@@ -510,6 +510,37 @@ test(rotation_none, true(Rotated == [1, 2, 5])) :-
     wdeg:members(0b100110, Ids, Tail),
     wdeg:rotation(0, Ids, Tail, Rotated).
 
+%   The run's preferred word goes first only while the domain has it.
+test(preferred, true(Cs == [[3, 0, 1], [3, 0, 1], [0, 1, 3], [1, 0, 3]])) :-
+    D = 0b1011,
+    wdeg:preferred(3, D, [0, 1, 3], C1),
+    wdeg:preferred(3, D, [3, 0, 1], C2),
+    wdeg:preferred(2, D, [0, 1, 3], C3),
+    wdeg:preferred(-1, D, [1, 0, 3], C4),
+    Cs = [C1, C2, C3, C4].
+
+%   Each word a choice puts in is noted; the deepest point keeps the words
+%   of the first time the most sites held one, and only odd runs after the
+%   first prefer them.
+test(phase, true(Seen == [deep(-1, 7, 5)-prefer(-1, -1, -1),
+                          deep(-1, -1, -1)-prefer(-1, 7, 5),
+                          deep(-1, -1, -1)-prefer(-1, -1, -1)])) :-
+    wdeg:phase(3, Phase),
+    State = st(_, _, _, _, _, _, _, _, _, _, Phase),
+    (   wdeg:note_depth(1, 7, State),
+        wdeg:note_depth(2, 5, State),
+        fail
+    ;   wdeg:note_depth(0, 4, State)          % not deeper: not kept
+    ),
+    Phase = phase(_, _, _, Deep, Prefer),
+    Kept = Deep-Prefer,                       % duplicate_term/2, as copy_term/2
+    duplicate_term(Kept, S1),                 % would share what start_phase/2
+    wdeg:start_phase(3, Phase),               % then changes
+    duplicate_term(Kept, S2),
+    wdeg:start_phase(4, Phase),
+    duplicate_term(Kept, S3),
+    Seen = [S1, S2, S3].
+
 %   Supports only save work: once words leave site 0, propagating from it
 %   (each site revised from the domain it last had) reaches the fixpoint
 %   that propagating every site without supports reaches.  Taking abc
@@ -529,7 +560,7 @@ after_losing(Gone, Words, Sites, How, Domains) :-
     wdeg:dictionary_name(904, Name),
     nb_getval(Name, dictionary(Tables, Copies)),
     wdeg:state(Tables, Copies, none, Sites, [], State),
-    State = st(Dom, _, _, _, _, _, _, _, _, Sup),
+    State = st(Dom, _, _, _, _, _, _, _, _, Sup, _),
     wdeg:propagate([0, 1, 2, 3], State),
     foldl(word_bit(Words), Gone, 0, Lost),
     arg(1, Dom, D0),

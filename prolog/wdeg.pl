@@ -13,11 +13,11 @@
     The dictionary arrives once per process (load_dictionary_text/3, built by
     pybridge.bridge from pybridge.bitsets.tables) and lives in a global
     variable, so a search reads it without copying.  The search state is one
-    term: the domains, the open flags, the copies left and the supports
-    change with backtrackable setarg/3 and so come back for free on backtracking; what
-    the Python engine never undoes (the crossing weights, the LCG state, the
-    node limit and the words placed in the current run) changes with
-    nb_setarg/3.  The counters are crossword.pl's global variables cw_nodes
+    term: the domains, the open flags, the copies left, the supports and the
+    words the choices put change with backtrackable setarg/3 and so come
+    back for free on backtracking; what the Python engine never undoes (the
+    crossing weights, the LCG state, the node limit, the words placed in
+    the current run and the phase) changes with nb_setarg/3.  The counters are crossword.pl's global variables cw_nodes
     and cw_backtracks.
 
     No I/O here.
@@ -38,7 +38,6 @@
 
 :- set_prolog_flag(optimise, true).     % arithmetic compiled inline: the hot loops are arithmetic
 
-scored(256).            % words of a domain ordered by look-ahead
 first_limit_extra(10).
 kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
 mask_piece_bits(1024).  % bits per piece of a long mask (bridge.MASK_CHUNK)
@@ -240,16 +239,17 @@ fills(Key, Seed, Sites, Givens, Words) :-
     solutions(State, Words).
 
 %   The state: st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength,
-%   Tables, Sup).  Dom, Open, Left (per length, the copies left of each
-%   word) and Sup (per site, the domain it was last revised from, or none:
-%   see propagate/3) change with setarg/3; Weights and Run = run(Limit,
-%   Placed, High, Low) with nb_setarg/3; the rest is fixed.  The LCG's 64-bit state is kept
+%   Tables, Sup, Phase).  Dom, Open, Left (per length, the copies left of
+%   each word) and Sup (per site, the domain it was last revised from, or
+%   none: see propagate/3) change with setarg/3; Weights and Run =
+%   run(Limit, Placed, High, Low) with nb_setarg/3; Phase as phase/5 says;
+%   the rest is fixed.  The LCG's 64-bit state is kept
 %   as two 32-bit halves: nb_setarg/3 of an integer too big to be tagged
 %   copies it onto the global stack and freezes the stack below it, so
 %   backtracking would no longer free what the search allocated.
 state(Tables, Copies, Seed, Sites, Givens, State) :-
     State = st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength, Tables,
-               Sup),
+               Sup, Phase),
     maplist(length, Sites, LengthList),
     Lengths =.. [lengths|LengthList],
     site_links(Sites, LinkLists0, Crossings),
@@ -267,6 +267,7 @@ state(Tables, Copies, Seed, Sites, Givens, State) :-
     length(Nones, N),
     maplist(=(none), Nones),
     Sup =.. [sup|Nones],
+    phase(N, Phase),
     sites_by_length(LengthList, Tables, ByLength),
     used_copies(Copies, ByLength, Left),
     (   Seed == none
@@ -275,6 +276,19 @@ state(Tables, Copies, Seed, Sites, Givens, State) :-
     ),
     lcg_halves(Lcg, High, Low),
     Run = run(none, 0, High, Low).
+
+%   phase(+N, -Phase): phase(Depth, Best, At, Deep, Prefer) for N sites, as
+%   wdeg.py's Phase: At holds per site the word a choice put there (-1:
+%   none) and Depth how many sites have one, both changed with setarg/3;
+%   Best is the most of them in this run so far, Deep the words of At then
+%   and Prefer the words this run prefers, changed with nb_setarg/3 (small
+%   integers only, so nothing is copied onto the global stack).
+phase(N, phase(0, -1, At, Deep, Prefer)) :-
+    length(None, N),
+    maplist(=(-1), None),
+    At =.. [at|None],
+    Deep =.. [deep|None],
+    Prefer =.. [prefer|None].
 
 %   initial_domain(+Tables, +Givens, +Cells, -Domain): the words of the
 %   site's length that have the predefined letters.
@@ -447,27 +461,46 @@ drop_below([C0-H|Here0], C, Here) :-
 %   solutions(+State, -Words): the root propagated once, then runs with a
 %   growing node limit until one ends within it (see Restarts in wdeg.py).
 solutions(State, Words) :-
-    State = st(_, _, _, _, _, _, Lengths, _, _, _),
+    State = st(_, _, _, _, _, _, Lengths, _, _, _, _),
     functor(Lengths, _, N),
     numlist_(0, N, Sites),
     propagate(Sites, State),
     first_limit_extra(Extra),
     Limit is 2 * N + Extra,
-    runs(Limit, Sites, State),
+    runs(1, Limit, Sites, State),
     words(State, Words).
 
-runs(Limit, Sites, State) :-
+runs(Number, Limit, Sites, State) :-
     arg(5, State, Run),
     nb_setarg(1, Run, Limit),
     nb_setarg(2, Run, 0),
+    arg(11, State, Phase),
+    start_phase(Number, Phase),
     catch(fill(Sites, State), wdeg_restart, Restarted = true),
     (   Restarted == true
-    ->  Limit1 is Limit * 3 // 2,
-        runs(Limit1, Sites, State)
+    ->  Number1 is Number + 1,
+        Limit1 is Limit * 3 // 2,
+        runs(Number1, Limit1, Sites, State)
     ;   nb_setarg(1, Run, none)
     ).
 
-words(st(Dom, _, _, _, _, _, Lengths, _, Tables, _), Words) :-
+%   start_phase(+Number, +Phase): run Number prefers the words of the last
+%   run's deepest point when Number is odd, none when it is even; its own
+%   deepest point is not reached yet.
+start_phase(Number, Phase) :-
+    Phase = phase(_, _, _, Deep, Prefer),
+    nb_setarg(2, Phase, -1),
+    functor(Deep, _, N),
+    forall(between(1, N, S1),
+           (   arg(S1, Deep, K),
+               (   Number mod 2 =:= 1
+               ->  nb_setarg(S1, Prefer, K)
+               ;   nb_setarg(S1, Prefer, -1)
+               ),
+               nb_setarg(S1, Deep, -1)
+           )).
+
+words(st(Dom, _, _, _, _, _, Lengths, _, Tables, _, _), Words) :-
     functor(Dom, _, N),
     numlist_(0, N, Sites),
     maplist(site_word(Dom, Lengths, Tables), Sites, Words).
@@ -505,7 +538,25 @@ branch(Region, State) :-
     member(K, Candidates),
     node(State),
     place(S, K, State),
+    note_depth(S, K, State),
     fill(Region, State).
+
+%   note_depth(+Site, +K, +State): word K is in Site, put there by a choice;
+%   keep the words at the run's deepest point so far (see Phase in wdeg.py).
+note_depth(S, K, State) :-
+    arg(11, State, Phase),
+    Phase = phase(Depth0, Best, At, Deep, _),
+    S1 is S + 1,
+    setarg(S1, At, K),
+    Depth is Depth0 + 1,
+    setarg(1, Phase, Depth),
+    (   Depth > Best
+    ->  nb_setarg(2, Phase, Depth),
+        functor(At, _, N),
+        forall(between(1, N, T1),
+               ( arg(T1, At, W), nb_setarg(T1, Deep, W) ))
+    ;   true
+    ).
 
 %   node(+State): count a node; past the run's limit, restart.
 node(State) :-
@@ -556,7 +607,7 @@ chain([Head|Rest], AtSplit, Done, State) :-
 %   fail the probe by emptying a site elsewhere).  Nodes, weights and draws
 %   count; all else is undone.
 fills_alone(Parts, AtSplit, Done, State) :-
-    \+ \+ ( State = st(Dom, Open, Left, _, _, _, Lengths, _, _, Sup),
+    \+ \+ ( State = st(Dom, Open, Left, _, _, _, Lengths, _, _, Sup, _),
             append(Parts, Sites),
             close_others(Open, Sites),
             maplist(reset_domain(Dom, Sup, AtSplit), Sites),
@@ -604,7 +655,7 @@ give_back(Dom, Left, Lengths, S) :-
 %   parts(+Left, +State, -Parts): the connected parts of the open sites
 %   Left, smallest first, ties to the lowest index; each part ascending.
 parts(Left, State, Parts) :-
-    State = st(Dom, Open, _, _, _, Links, _, _, _, _),
+    State = st(Dom, Open, _, _, _, Links, _, _, _, _, _),
     functor(Dom, _, N),
     functor(Seen, seen, N),
     foldl(part_from(Links, Open, Seen), Left, [], Keyed),
@@ -662,7 +713,7 @@ choose([S|Ss], State, Best0, Size0, Weight0, Best) :-
     ;   choose(Ss, State, Best0, Size0, Weight0, Best)
     ).
 
-site_measure(st(Dom, Open, _, Weights, _, Links, _, _, _, _), S, Size, Weight) :-
+site_measure(st(Dom, Open, _, Weights, _, Links, _, _, _, _, _), S, Size, Weight) :-
     S1 is S + 1,
     arg(S1, Dom, D),
     Size is popcount(D),
@@ -681,10 +732,11 @@ open_weight([l(_, T, _, X, _, _)|Links], Open, Weights, W0, W) :-
     open_weight(Links, Open, Weights, W1, W).
 
 %   order(+Site, +State, -Candidates): the words of D(Site) to try, in turn:
-%   by index, rotated at a random one, the first scored/1 of them sorted by
-%   their look-ahead product (most first, stable), the rest after them.
+%   by index, rotated at a random one, sorted by their look-ahead product
+%   (most first, stable); then the word the run prefers there, if D(Site)
+%   has it, goes first.
 order(S, State, Candidates) :-
-    State = st(Dom, Open, _, _, Run, Links, Lengths, _, Tables, _),
+    State = st(Dom, Open, _, _, Run, Links, Lengths, _, Tables, _, Phase),
     S1 is S + 1,
     arg(S1, Dom, D),
     Count is popcount(D),
@@ -698,15 +750,26 @@ order(S, State, Candidates) :-
     arg(S1, Links, SiteLinks),
     looks(SiteLinks, Open, Dom, Lengths, Tables, Looks),
     (   ( Looks == [] ; Count =:= 1 )
-    ->  Candidates = Rotated
+    ->  Sorted = Rotated
     ;   arg(S1, Lengths, L),
         arg(L, Tables, table(Words, _, _)),
-        scored(Scored),
-        take_upto(Scored, Rotated, Head, Tail),
-        score(Head, Words, Looks, Keyed),
-        keysort(Keyed, Sorted),
-        pairs_values(Sorted, SortedHead),
-        append(SortedHead, Tail, Candidates)
+        score(Rotated, Words, Looks, Keyed),
+        keysort(Keyed, SortedKeyed),
+        pairs_values(SortedKeyed, Sorted)
+    ),
+    arg(5, Phase, Prefer),
+    arg(S1, Prefer, K),
+    preferred(K, D, Sorted, Candidates).
+
+%   preferred(+K, +D, +Words, -Candidates): Words with K first, if D has it.
+preferred(K, D, Words, Candidates) :-
+    (   K >= 0,
+        Words = [First|_],
+        First =\= K,
+        getbit(D, K) =:= 1
+    ->  selectchk(K, Words, Others),
+        Candidates = [K|Others]
+    ;   Candidates = Words
     ).
 
 %   draw_below(+Run, +Bound, -Value): the LCG's next draw mod Bound
@@ -739,18 +802,6 @@ rotation(R, List, Tail, Rotated) :-
         Tail = [X|Tail1],
         R1 is R - 1,
         rotation(R1, Xs, Tail1, Rotated)
-    ).
-
-take_upto(N, List, Head, Tail) :-
-    (   N =< 0
-    ->  Head = [],
-        Tail = List
-    ;   List = [X|Xs]
-    ->  Head = [X|Head1],
-        N1 is N - 1,
-        take_upto(N1, Xs, Head1, Tail)
-    ;   Head = [],
-        Tail = []
     ).
 
 %   looks(+Links, +Open, +Dom, +Lengths, +Tables, -Looks): per crossing with
@@ -845,7 +896,7 @@ small_members(D, Offset, [K|Ids], Tail) :-
 %   wipe-out.  When its last copy is placed the word leaves the other open
 %   sites of its length.
 place(S, K, State) :-
-    State = st(Dom, Open, Left, _, _, _, Lengths, ByLength, _, _),
+    State = st(Dom, Open, Left, _, _, _, Lengths, ByLength, _, _, _),
     S1 is S + 1,
     arg(S1, Lengths, L),
     setarg(S1, Open, false),
@@ -898,7 +949,7 @@ propagate([], Back, State) :-
     reverse(Back, Front),
     propagate(Front, [], State).
 propagate([S|Front], Back0, State) :-
-    State = st(Dom, Open, _, Weights, _, Links, Lengths, _, Tables, Sup),
+    State = st(Dom, Open, _, Weights, _, Links, Lengths, _, Tables, Sup, _),
     S1 is S + 1,
     arg(S1, Links, SiteLinks),
     arg(S1, Dom, DS),

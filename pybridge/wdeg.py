@@ -21,10 +21,10 @@ The search (crossword.pl's wdeg mirrors it; the counters are the engines'):
       compared as |D(s)| * wdeg(t) < |D(t)| * wdeg(s), so a site with no
       open crossing comes last; ties to the lower site index.
   Order of words.  The words of D(s) by index, rotated to start at a
-      random one (one draw when |D(s)| > 1); the first SCORED of them sorted
-      by the product, over the crossings with open sites, of the number of
-      words of the crossing site that would keep it (most first, stable),
-      the rest after them unsorted.
+      random one (one draw when |D(s)| > 1), sorted by the product, over the
+      crossings with open sites, of the number of words of the crossing site
+      that would keep it (most first, stable).  Then the run's phase: if the
+      run prefers a word for s and it is still in D(s), it goes first.
   Placing a word (a node).  D(s) becomes the word alone, the word leaves
       the domains of the other open sites of its length (no word twice),
       and the changed sites are propagated in the order: s, then those
@@ -45,12 +45,19 @@ The search (crossword.pl's wdeg mirrors it; the counters are the engines'):
       first limit is twice the number of sites plus 10.  Once a run finds a
       solution it runs on without a limit, so it enumerates every fill
       exactly once; a run that ends within its limit is a complete search.
+  Phase.  A run's deepest point is the first time in it that the most
+      sites hold a word put there by a choice (a node whose propagation
+      held, probes included).  Runs 3, 5, 7, ... prefer, at each site, the
+      word it held at the previous run's deepest point; the other runs
+      prefer nothing.  So the search keeps its progress every other run and
+      forgets it in between (each alone does worse on hard grids).
 
 The random draws are MMIX LCG draws (engine.Lcg), from the seed or from 0.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import Generator, Iterator, Mapping, Sequence
 
@@ -66,7 +73,6 @@ from pybridge.bitsets import (
 from pybridge.engine import Counters, Lcg, crossings_by_site
 from pybridge.model import Cell
 
-SCORED = 256  # words of a domain ordered by look-ahead; the rest follow unscored
 FIRST_LIMIT_EXTRA = 10
 GROWTH = (3, 2)  # each run's limit is the last one's times 3/2
 
@@ -120,6 +126,12 @@ class Search:
         self.counted: list[tuple[int, int]] = [(-1, 0)] * len(sites)  # (domain, its size)
         self.limit: int | None = None
         self.placed = 0  # words placed in this run
+        # the phase (see the header): per site the word a choice put there,
+        # the run's preferred word and the words at its deepest point (-1: none)
+        self.word_at = [-1] * len(sites)
+        self.depth = 0  # sites holding a word put there by a choice
+        self.phase = [-1] * len(sites)
+        self.deepest: tuple[int, list[int]] = (-1, [-1] * len(sites))
 
     def _initial(self, cells: Sequence[Cell], givens: Mapping[Cell, str]) -> int:
         table = self.tables[len(cells)]
@@ -143,10 +155,11 @@ class Search:
                 return
         root = (list(self.dom), list(self.sup))
         limit = 2 * len(self.lengths) + FIRST_LIMIT_EXTRA
-        while True:
+        for run in itertools.count(1):
             self.restore(root)
             self.open = [True] * len(self.lengths)
             self.recount()
+            self.start_phase(run)
             self.limit, self.placed = limit, 0
             try:
                 for _ in self.fill(list(sites)):
@@ -155,6 +168,13 @@ class Search:
                 return
             except Restart:
                 limit = limit * GROWTH[0] // GROWTH[1]
+
+    def start_phase(self, run: int) -> None:
+        """The words run number `run` prefers: those of the last run's
+        deepest point on odd runs after the first, none on the others."""
+        n = len(self.lengths)
+        self.phase = self.deepest[1] if run % 2 else [-1] * n
+        self.deepest = (-1, [-1] * n)
 
     def words(self) -> list[str]:
         return [
@@ -294,8 +314,15 @@ class Search:
                 product *= n
             return -product
 
-        head = sorted(candidates[:SCORED], key=keeps)
-        return head + candidates[SCORED:]
+        return sorted(candidates, key=keeps)
+
+    def preferred(self, s: int, words: list[int]) -> list[int]:
+        """`words` with the run's preferred word for s first, if it has it."""
+        k = self.phase[s]
+        if k < 0 or words[0] == k or not self.dom[s] >> k & 1:
+            return words
+        words.remove(k)
+        return [k, *words]
 
     # -- search ------------------------------------------------------------
 
@@ -318,16 +345,26 @@ class Search:
     def branch(self, region: list[int]) -> Iterator[None]:
         s = self.choose(region)
         saved, left = self.snapshot(), self.left[self.lengths[s]]
-        for k in self.order(s):
+        for k in self.preferred(s, self.order(s)):
             self.node()
             try:
+                self.word_at[s] = k
+                self.depth += 1
                 if self.place(s, k):
+                    self.note_depth()
                     yield from self.fill(region, s)
             finally:  # also when a probe (fills_alone) is closed midway
                 self.restore(saved)
                 self.open[s] = True
                 self.close(s, +1)
                 left[k] += 1
+                self.word_at[s] = -1
+                self.depth -= 1
+
+    def note_depth(self) -> None:
+        """Keep the words at the run's deepest point so far (see Phase)."""
+        if self.depth > self.deepest[0]:
+            self.deepest = (self.depth, list(self.word_at))
 
     def node(self) -> None:
         self.counters.node()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import itertools
+import random
 from pathlib import Path
 
 import pytest
@@ -123,14 +124,67 @@ def test_regions_give_every_combination_of_their_fills() -> None:
     )
 
 
-def test_restarts_keep_the_search_complete() -> None:
-    # every fill of an open 4x4 square from a small dictionary, counted by
-    # wdeg (which restarts on the way to its first fill) and by mrv
-    words = ["".join(w) for w in itertools.product("abn", repeat=4)][:40]
-    puzzle = lexicon_grid(("....",) * 4, words)
+def restarting_square() -> Puzzle:
+    """An open 5x5 square from 59 random words over abcd: wdeg takes five
+    runs to its first fill, and runs 3 and 5 put preferred words first."""
+    rng = random.Random(127)
+    words = {"".join(rng.choice("abcd") for _ in range(5)) for _ in range(60)}
+    return lexicon_grid((".....",) * 5, sorted(words))
+
+
+class Runs:
+    """Each run's number, the deepest point of the run before it (its
+    depth and words) and the words it prefers, as wdeg starts it."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.log: list[tuple[int, tuple[int, list[int]], list[int]]] = []
+        start = wdeg.Search.start_phase
+
+        def logged(search: wdeg.Search, run: int) -> None:
+            before = search.deepest
+            start(search, run)
+            self.log.append((run, before, list(search.phase)))
+
+        monkeypatch.setattr(wdeg.Search, "start_phase", logged)
+
+
+def test_restarts_keep_the_search_complete(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every fill, counted by wdeg (which restarts on the way to its first
+    # fill, and then prefers words of earlier runs) and by mrv
+    puzzle = restarting_square()
+    runs = Runs(monkeypatch)
     wdeg_count = run(puzzle, engine="python", strategy="wdeg", count=True, prove=False)
     mrv_count = run(puzzle, engine="python", strategy="mrv", count=True, prove=False)
+    assert len(runs.log) >= 3
+    assert mrv_count.count
     assert wdeg_count.count == mrv_count.count
+
+
+def test_odd_runs_prefer_the_words_of_the_last_runs_deepest_point(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    runs = Runs(monkeypatch)
+    search(restarting_square())
+    assert [number for number, _, _ in runs.log] == list(range(1, len(runs.log) + 1))
+    assert len(runs.log) >= 3
+    for number, (depth, words), phase in runs.log[1:]:
+        # the run before reached `depth` sites with a word put by a choice
+        assert depth == sum(k >= 0 for k in words) > 0
+        assert phase == (words if number % 2 else [-1] * len(words))
+    assert runs.log[0][2] == [-1] * len(runs.log[0][2])
+
+
+def test_the_preferred_word_goes_first_when_the_domain_has_it() -> None:
+    puzzle = lexicon_grid(("...",), ["abc", "abd", "abe", "abf"])
+    state = wdeg.Search(puzzle.words, *sites_and_givens(puzzle), Counters(), None)
+    state.dom = [0b1011]  # abc, abd and abf
+    state.phase = [3]
+    assert state.preferred(0, [0, 1, 3]) == [3, 0, 1]
+    assert state.preferred(0, [3, 0, 1]) == [3, 0, 1]
+    state.phase = [2]  # abe has left the domain
+    assert state.preferred(0, [0, 1, 3]) == [0, 1, 3]
+    state.phase = [-1]
+    assert state.preferred(0, [1, 0, 3]) == [1, 0, 3]
 
 
 def test_a_hard_grid_is_filled_after_restarts(shared_dir: Path) -> None:
