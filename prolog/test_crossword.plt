@@ -510,6 +510,14 @@ test(rotation_none, true(Rotated == [1, 2, 5])) :-
     wdeg:members(0b100110, Ids, Tail),
     wdeg:rotation(0, Ids, Tail, Rotated).
 
+%   The look-ahead counts the words of D(T) with each letter, a letter
+%   outside T's letters (below, between or above them) with none.
+test(keeps, true(Counts == [0, 2, 0, 1, 0])) :-
+    Pairs = [0'b-0b011, 0'd-0b100],
+    wdeg:memo(Pairs, Low, Memo),
+    Looks = [look(1, Pairs, 0b111, Low, Memo)],
+    maplist([W, C]>>(wdeg:keeps(Looks, W, 1, C)), ["ax", "bx", "cx", "dx", "ex"], Counts).
+
 %   The run's preferred word goes first only while the domain has it.
 test(preferred, true(Cs == [[3, 0, 1], [3, 0, 1], [0, 1, 3], [1, 0, 3]])) :-
     D = 0b1011,
@@ -526,13 +534,14 @@ test(phase, true(Seen == [deep(-1, 7, 5)-prefer(-1, -1, -1),
                           deep(-1, -1, -1)-prefer(-1, 7, 5),
                           deep(-1, -1, -1)-prefer(-1, -1, -1)])) :-
     wdeg:phase(3, Phase),
-    State = st(_, _, _, _, _, _, _, _, _, _, Phase),
+    Run = run(none, 0, 0, 0),
+    State = st(_, _, _, _, Run, _, _, _, _, _, Phase),
     (   wdeg:note_depth(1, 7, State),
         wdeg:note_depth(2, 5, State),
         fail
     ;   wdeg:note_depth(0, 4, State)          % not deeper: not kept
     ),
-    Phase = phase(_, _, _, Deep, Prefer),
+    Phase = phase(_, _, _, Deep, Prefer, _),
     Kept = Deep-Prefer,                       % duplicate_term/2, as copy_term/2
     duplicate_term(Kept, S1),                 % would share what start_phase/2
     wdeg:start_phase(3, Phase),               % then changes

@@ -277,13 +277,14 @@ state(Tables, Copies, Seed, Sites, Givens, State) :-
     lcg_halves(Lcg, High, Low),
     Run = run(none, 0, High, Low).
 
-%   phase(+N, -Phase): phase(Depth, Best, At, Deep, Prefer) for N sites, as
-%   wdeg.py's Phase: At holds per site the word a choice put there (-1:
-%   none) and Depth how many sites have one, both changed with setarg/3;
-%   Best is the most of them in this run so far, Deep the words of At then
-%   and Prefer the words this run prefers, changed with nb_setarg/3 (small
+%   phase(+N, -Phase): phase(Depth, Best, At, Deep, Prefer, Noted) for N
+%   sites, as wdeg.py's Phase: At holds per site the word a choice put
+%   there (-1: none) and Depth how many sites have one, both changed with
+%   setarg/3; Best is the most of them in this run so far, Deep the words
+%   of At then, Prefer the words this run prefers and Noted the run's node
+%   count when Deep was last written, changed with nb_setarg/3 (small
 %   integers only, so nothing is copied onto the global stack).
-phase(N, phase(0, -1, At, Deep, Prefer)) :-
+phase(N, phase(0, -1, At, Deep, Prefer, 0)) :-
     length(None, N),
     maplist(=(-1), None),
     At =.. [at|None],
@@ -488,8 +489,9 @@ runs(Number, Limit, Sites, State) :-
 %   run's deepest point when Number is odd, none when it is even; its own
 %   deepest point is not reached yet.
 start_phase(Number, Phase) :-
-    Phase = phase(_, _, _, Deep, Prefer),
+    Phase = phase(_, _, _, Deep, Prefer, _),
     nb_setarg(2, Phase, -1),
+    nb_setarg(6, Phase, 0),
     functor(Deep, _, N),
     forall(between(1, N, S1),
            (   arg(S1, Deep, K),
@@ -543,19 +545,37 @@ branch(Region, State) :-
 
 %   note_depth(+Site, +K, +State): word K is in Site, put there by a choice;
 %   keep the words at the run's deepest point so far (see Phase in wdeg.py).
+%   When this node is the only one since Deep was written, it is a child of
+%   that point (a new deepest point is one site deeper than the last), so
+%   At differs from Deep in Site alone.
 note_depth(S, K, State) :-
-    arg(11, State, Phase),
-    Phase = phase(Depth0, Best, At, Deep, _),
+    State = st(_, _, _, _, Run, _, _, _, _, _, Phase),
+    Phase = phase(Depth0, Best, At, Deep, _, Noted),
     S1 is S + 1,
     setarg(S1, At, K),
     Depth is Depth0 + 1,
     setarg(1, Phase, Depth),
     (   Depth > Best
     ->  nb_setarg(2, Phase, Depth),
-        functor(At, _, N),
-        forall(between(1, N, T1),
-               ( arg(T1, At, W), nb_setarg(T1, Deep, W) ))
+        arg(2, Run, Placed),
+        nb_setarg(6, Phase, Placed),
+        (   Placed =:= Noted + 1
+        ->  nb_setarg(S1, Deep, K)
+        ;   functor(At, _, N),
+            copy_args(N, At, Deep)
+        )
     ;   true
+    ).
+
+%   copy_args(+N, +From, +To): arguments 1..N of From into To (small
+%   integers, with nb_setarg/3).
+copy_args(N, From, To) :-
+    (   N =:= 0
+    ->  true
+    ;   arg(N, From, X),
+        nb_setarg(N, To, X),
+        N1 is N - 1,
+        copy_args(N1, From, To)
     ).
 
 %   node(+State): count a node; past the run's limit, restart.
@@ -805,8 +825,10 @@ rotation(R, List, Tail, Rotated) :-
     ).
 
 %   looks(+Links, +Open, +Dom, +Lengths, +Tables, -Looks): per crossing with
-%   an open site T, look(I, Pairs, DT, Memo): position I here, T's
-%   Code-Mask pairs at the crossing, D(T), and Memo an empty counts cache.
+%   an open site T, look(I, Pairs, DT, Low, Memo): position I here, T's
+%   Code-Mask pairs at the crossing, D(T), Low the least code of Pairs and
+%   Memo the counts found so far, argument Code - Low + 1 for letter Code
+%   (unbound until found) up to the greatest code of Pairs.
 looks([], _, _, _, _, []).
 looks([l(I, T, J, _, _, _)|Links], Open, Dom, Lengths, Tables, Looks) :-
     T1 is T + 1,
@@ -817,33 +839,50 @@ looks([l(I, T, J, _, _, _)|Links], Open, Dom, Lengths, Tables, Looks) :-
         J1 is J + 1,
         arg(J1, Masks, Pairs),
         I1 is I + 1,
-        Looks = [look(I1, Pairs, DT, counts([]))|Looks1]
+        memo(Pairs, Low, Memo),
+        Looks = [look(I1, Pairs, DT, Low, Memo)|Looks1]
     ;   Looks = Looks1
     ),
     looks(Links, Open, Dom, Lengths, Tables, Looks1).
 
+memo([], 1, counts(0)).                 % no letter there: every count is 0
+memo([Low-_|Pairs], Low, Memo) :-
+    last([Low-_|Pairs], High-_),
+    Size is High - Low + 1,
+    functor(Memo, counts, Size).
+
 %   score(+Ids, +Words, +Looks, -Keyed): NegProduct-Id per word, the product
 %   over the looks of the words of D(T) that would keep the crossing letter.
-%   The counts per letter are cached in each look's counts/1 term.
+%   The count of a letter is kept in the look's Memo once found (an
+%   argument looked up, where a list would be searched); a letter outside
+%   its codes has none.
 score([], _, _, []).
 score([K|Ks], Words, Looks, [Neg-K|Keyed]) :-
     word(Words, K, Word),
-    foldl(keeps(Word), Looks, 1, Product),
+    keeps(Looks, Word, 1, Product),
     Neg is -Product,
     score(Ks, Words, Looks, Keyed).
 
-keeps(Word, look(I, Pairs, DT, Memo), P0, P) :-
+keeps([], _, P, P).
+keeps([look(I, Pairs, DT, Low, Memo)|Looks], Word, P0, P) :-
     string_code(I, Word, Code),
-    arg(1, Memo, Seen),
-    (   memberchk(Code-Count, Seen)
-    ->  true
-    ;   (   memberchk(Code-Mask, Pairs)
-        ->  Count is popcount(DT /\ Mask)
-        ;   Count = 0
-        ),
-        setarg(1, Memo, [Code-Count|Seen])
+    Arg is Code - Low + 1,
+    (   Arg >= 1,
+        arg(Arg, Memo, Count)
+    ->  (   var(Count)
+        ->  letter_count(Code, Pairs, DT, Count)
+        ;   true
+        )
+    ;   Count = 0
     ),
-    P is P0 * Count.
+    P1 is P0 * Count,
+    keeps(Looks, Word, P1, P).
+
+letter_count(Code, Pairs, DT, Count) :-
+    (   memberchk(Code-Mask, Pairs)
+    ->  Count is popcount(DT /\ Mask)
+    ;   Count = 0
+    ).
 
 %!  members(+Domain:integer, -Ids:list(integer), ?Tail) is det.
 %
