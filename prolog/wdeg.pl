@@ -17,8 +17,8 @@
     words the choices put change with backtrackable setarg/3 and so come
     back for free on backtracking; what the Python engine never undoes (the
     crossing weights, the LCG state, the node limit, the words placed in
-    the current run and the phase) changes with nb_setarg/3.  The counters are crossword.pl's global variables cw_nodes
-    and cw_backtracks.
+    the current run and the phase) changes with nb_setarg/3.  The counters
+    are crossword.pl's global variables cw_nodes and cw_backtracks.
 
     No I/O here.
 */
@@ -242,7 +242,7 @@ fills(Key, Seed, Sites, Givens, Words) :-
 %   Tables, Sup, Phase).  Dom, Open, Left (per length, the copies left of
 %   each word) and Sup (per site, the domain it was last revised from, or
 %   none: see propagate/3) change with setarg/3; Weights and Run =
-%   run(Limit, Placed, High, Low) with nb_setarg/3; Phase as phase/5 says;
+%   run(Limit, Placed, High, Low) with nb_setarg/3; Phase as phase/2 says;
 %   the rest is fixed.  The LCG's 64-bit state is kept
 %   as two 32-bit halves: nb_setarg/3 of an integer too big to be tagged
 %   copies it onto the global stack and freezes the stack below it, so
@@ -493,14 +493,11 @@ start_phase(Number, Phase) :-
     nb_setarg(2, Phase, -1),
     nb_setarg(6, Phase, 0),
     functor(Deep, _, N),
-    forall(between(1, N, S1),
-           (   arg(S1, Deep, K),
-               (   Number mod 2 =:= 1
-               ->  nb_setarg(S1, Prefer, K)
-               ;   nb_setarg(S1, Prefer, -1)
-               ),
-               nb_setarg(S1, Deep, -1)
-           )).
+    (   Number mod 2 =:= 1
+    ->  copy_args(N, Deep, Prefer)
+    ;   set_args(N, Prefer, -1)
+    ),
+    set_args(N, Deep, -1).
 
 words(st(Dom, _, _, _, _, _, Lengths, _, Tables, _, _), Words) :-
     functor(Dom, _, N),
@@ -576,6 +573,16 @@ copy_args(N, From, To) :-
         nb_setarg(N, To, X),
         N1 is N - 1,
         copy_args(N1, From, To)
+    ).
+
+%   set_args(+N, +Term, +X): arguments 1..N of Term become X (a small
+%   integer, with nb_setarg/3).
+set_args(N, Term, X) :-
+    (   N =:= 0
+    ->  true
+    ;   nb_setarg(N, Term, X),
+        N1 is N - 1,
+        set_args(N1, Term, X)
     ).
 
 %   node(+State): count a node; past the run's limit, restart.

@@ -50,7 +50,8 @@ The search (crossword.pl's wdeg mirrors it; the counters are the engines'):
       held, probes included).  Runs 3, 5, 7, ... prefer, at each site, the
       word it held at the previous run's deepest point; the other runs
       prefer nothing.  So the search keeps its progress every other run and
-      forgets it in between (each alone does worse on hard grids).
+      forgets it in between (measured: keeping it in every run, or in none,
+      does worse on the hard grids).
 
 The random draws are MMIX LCG draws (engine.Lcg), from the seed or from 0.
 """
