@@ -534,14 +534,13 @@ test(phase, true(Seen == [deep(-1, 7, 5)-prefer(-1, -1, -1),
                           deep(-1, -1, -1)-prefer(-1, 7, 5),
                           deep(-1, -1, -1)-prefer(-1, -1, -1)])) :-
     wdeg:phase(3, Phase),
-    Run = run(none, 0, 0, 0),
-    State = st(_, _, _, _, Run, _, _, _, _, _, Phase),
+    State = st(_, _, _, _, _, _, _, _, _, _, Phase),
     (   wdeg:note_depth(1, 7, State),
         wdeg:note_depth(2, 5, State),
         fail
     ;   wdeg:note_depth(0, 4, State)          % not deeper: not kept
     ),
-    Phase = phase(_, _, _, Deep, Prefer, _),
+    Phase = phase(_, _, _, Deep, Prefer),
     Kept = Deep-Prefer,                       % duplicate_term/2, as copy_term/2
     duplicate_term(Kept, S1),                 % would share what start_phase/2
     wdeg:start_phase(3, Phase),               % then changes

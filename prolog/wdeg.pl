@@ -243,10 +243,10 @@ fills(Key, Seed, Sites, Givens, Words) :-
 %   each word) and Sup (per site, the domain it was last revised from, or
 %   none: see propagate/3) change with setarg/3; Weights and Run =
 %   run(Limit, Placed, High, Low) with nb_setarg/3; Phase as phase/2 says;
-%   the rest is fixed.  The LCG's 64-bit state is kept
-%   as two 32-bit halves: nb_setarg/3 of an integer too big to be tagged
-%   copies it onto the global stack and freezes the stack below it, so
-%   backtracking would no longer free what the search allocated.
+%   the rest is fixed.  The LCG's 64-bit state is kept as two 32-bit
+%   halves: nb_setarg/3 of an integer too big to be tagged copies it onto
+%   the global stack and freezes the stack below it, so backtracking would
+%   no longer free what the search allocated.
 state(Tables, Copies, Seed, Sites, Givens, State) :-
     State = st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength, Tables,
                Sup, Phase),
@@ -255,18 +255,12 @@ state(Tables, Copies, Seed, Sites, Givens, State) :-
     site_links(Sites, LinkLists0, Crossings),
     maplist(joined_links(Tables, LengthList), LengthList, LinkLists0, LinkLists),
     Links =.. [links|LinkLists],
-    length(Ones, Crossings),
-    maplist(=(1), Ones),
-    Weights =.. [weights|Ones],
+    uniform(weights, Crossings, 1, Weights),
     maplist(initial_domain(Tables, Givens), Sites, Domains),
     Dom =.. [dom|Domains],
     length(Sites, N),
-    length(Trues, N),
-    maplist(=(true), Trues),
-    Open =.. [open|Trues],
-    length(Nones, N),
-    maplist(=(none), Nones),
-    Sup =.. [sup|Nones],
+    uniform(open, N, true, Open),
+    uniform(sup, N, none, Sup),
     phase(N, Phase),
     sites_by_length(LengthList, Tables, ByLength),
     used_copies(Copies, ByLength, Left),
@@ -277,19 +271,21 @@ state(Tables, Copies, Seed, Sites, Givens, State) :-
     lcg_halves(Lcg, High, Low),
     Run = run(none, 0, High, Low).
 
-%   phase(+N, -Phase): phase(Depth, Best, At, Deep, Prefer, Noted) for N
-%   sites, as wdeg.py's Phase: At holds per site the word a choice put
-%   there (-1: none) and Depth how many sites have one, both changed with
-%   setarg/3; Best is the most of them in this run so far, Deep the words
-%   of At then, Prefer the words this run prefers and Noted the run's node
-%   count when Deep was last written, changed with nb_setarg/3 (small
+%   uniform(+Name, +N, +X, -Term): Name with N arguments, each X.
+uniform(Name, N, X, Term) :-
+    functor(Term, Name, N),
+    set_args(N, Term, X).
+
+%   phase(+N, -Phase): phase(Depth, Best, At, Deep, Prefer) for N sites, as
+%   wdeg.py's Phase: At holds per site the word a choice put there (-1:
+%   none) and Depth how many sites have one, both changed with setarg/3;
+%   Best is the most of them in this run so far, Deep the words of At then
+%   and Prefer the words this run prefers, changed with nb_setarg/3 (small
 %   integers only, so nothing is copied onto the global stack).
-phase(N, phase(0, -1, At, Deep, Prefer, 0)) :-
-    length(None, N),
-    maplist(=(-1), None),
-    At =.. [at|None],
-    Deep =.. [deep|None],
-    Prefer =.. [prefer|None].
+phase(N, phase(0, -1, At, Deep, Prefer)) :-
+    uniform(at, N, -1, At),
+    uniform(deep, N, -1, Deep),
+    uniform(prefer, N, -1, Prefer).
 
 %   initial_domain(+Tables, +Givens, +Cells, -Domain): the words of the
 %   site's length that have the predefined letters.
@@ -489,9 +485,8 @@ runs(Number, Limit, Sites, State) :-
 %   run's deepest point when Number is odd, none when it is even; its own
 %   deepest point is not reached yet.
 start_phase(Number, Phase) :-
-    Phase = phase(_, _, _, Deep, Prefer, _),
+    Phase = phase(_, _, _, Deep, Prefer),
     nb_setarg(2, Phase, -1),
-    nb_setarg(6, Phase, 0),
     functor(Deep, _, N),
     (   Number mod 2 =:= 1
     ->  copy_args(N, Deep, Prefer)
@@ -542,25 +537,17 @@ branch(Region, State) :-
 
 %   note_depth(+Site, +K, +State): word K is in Site, put there by a choice;
 %   keep the words at the run's deepest point so far (see Phase in wdeg.py).
-%   When this node is the only one since Deep was written, it is a child of
-%   that point (a new deepest point is one site deeper than the last), so
-%   At differs from Deep in Site alone.
 note_depth(S, K, State) :-
-    State = st(_, _, _, _, Run, _, _, _, _, _, Phase),
-    Phase = phase(Depth0, Best, At, Deep, _, Noted),
+    arg(11, State, Phase),
+    Phase = phase(Depth0, Best, At, Deep, _),
     S1 is S + 1,
     setarg(S1, At, K),
     Depth is Depth0 + 1,
     setarg(1, Phase, Depth),
     (   Depth > Best
     ->  nb_setarg(2, Phase, Depth),
-        arg(2, Run, Placed),
-        nb_setarg(6, Phase, Placed),
-        (   Placed =:= Noted + 1
-        ->  nb_setarg(S1, Deep, K)
-        ;   functor(At, _, N),
-            copy_args(N, At, Deep)
-        )
+        functor(At, _, N),
+        copy_args(N, At, Deep)
     ;   true
     ).
 
@@ -575,8 +562,8 @@ copy_args(N, From, To) :-
         copy_args(N1, From, To)
     ).
 
-%   set_args(+N, +Term, +X): arguments 1..N of Term become X (a small
-%   integer, with nb_setarg/3).
+%   set_args(+N, +Term, +X): arguments 1..N of Term become X (an atom or
+%   small integer, with nb_setarg/3).
 set_args(N, Term, X) :-
     (   N =:= 0
     ->  true

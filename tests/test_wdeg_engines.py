@@ -1,8 +1,8 @@
 """wdeg in both engines: on real grids filled from a real dictionary they
 must give the same fills in the same order with the same node and dead-end
 counts, through restarts, the runs that prefer the words of an earlier run
-and the probes of split regions; and the
-Prolog engine takes a dictionary over once, not once per grid."""
+and the probes of split regions; and the Prolog engine takes a dictionary
+over once, not once per grid."""
 
 from __future__ import annotations
 
