@@ -567,7 +567,7 @@ test(supports_reach_the_fixpoint, [forall(member(Gone, [[`abc`], [`abc`, `abd`]]
 after_losing(Gone, Words, Sites, How, Domains) :-
     wdeg:dictionary_name(904, Name),
     nb_getval(Name, dictionary(Tables, Copies)),
-    wdeg:state(Tables, Copies, none, Sites, [], State),
+    wdeg:state(Tables, Copies, 0, Sites, [], State),
     State = st(Dom, _, _, _, _, _, _, _, _, Sup, _),
     wdeg:propagate([0, 1, 2, 3], State),
     foldl(word_bit(Words), Gone, 0, Lost),

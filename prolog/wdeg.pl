@@ -12,13 +12,15 @@
 
     The dictionary arrives once per process (load_dictionary_text/3, built by
     pybridge.bridge from pybridge.bitsets.tables) and lives in a global
-    variable, so a search reads it without copying.  The search state is one
-    term: the domains, the open flags, the copies left, the supports and the
-    words the choices put change with backtrackable setarg/3 and so come
-    back for free on backtracking; what the Python engine never undoes (the
-    crossing weights, the LCG state, the node limit, the words placed in
-    the current run and the phase) changes with nb_setarg/3.  The counters
-    are crossword.pl's global variables cw_nodes and cw_backtracks.
+    variable, so a search reads it without copying.  Each of the two
+    searches that take turns (see Two streams in wdeg.py) has its own
+    state, one term: the domains, the open flags, the copies left, the
+    supports and the words the choices put change with backtrackable
+    setarg/3 and so come back for free on backtracking; what the Python
+    engine never undoes (the crossing weights, the LCG state, the node
+    limit, the words placed in the current run and the phase) changes with
+    nb_setarg/3.  The counters are crossword.pl's global variables cw_nodes
+    and cw_backtracks, which the two searches share.
 
     No I/O here.
 */
@@ -39,6 +41,7 @@
 :- set_prolog_flag(optimise, true).     % arithmetic compiled inline: the hot loops are arithmetic
 
 first_limit_extra(10).
+streams(2).             % searches taking turns (see Two streams in wdeg.py)
 kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
 mask_piece_bits(1024).  % bits per piece of a long mask (bridge.MASK_CHUNK)
 
@@ -230,13 +233,40 @@ forget_dictionary(Key) :-
 %   term equal to another exactly when they are the same cell) from the
 %   dictionary kept under Key, as the word of every site in site order.
 %   Givens are Cell-Code terms for the predefined letters.  Seed is none or
-%   an integer >= 0 for the LCG (none counts as 0).
+%   an integer >= 0 for the LCG (none counts as 0); stream I (from 0) of
+%   the streams/1 searches draws from Seed + I.
 
 fills(Key, Seed, Sites, Givens, Words) :-
     dictionary_name(Key, Name),
     nb_getval(Name, dictionary(Tables, Copies)),
-    state(Tables, Copies, Seed, Sites, Givens, State),
-    solutions(State, Words).
+    (   Seed == none
+    ->  First = 0
+    ;   First = Seed
+    ),
+    state(Tables, Copies, First, Sites, Givens, State),
+    streams(Count),
+    Last is First + Count - 1,
+    numlist(First, Last, [_|Seeds]),
+    maplist(sibling(State, Copies), Seeds, Siblings),
+    solutions([State|Siblings], Words).
+
+%   sibling(+State, +Copies, +Seed, -Sibling): a fresh state for the same
+%   sites as State (before any search), drawing from Seed; it shares
+%   State's fixed arguments.
+sibling(State, Copies, Seed, Sibling) :-
+    State = st(Dom0, _, _, Weights0, _, Links, Lengths, ByLength, Tables,
+               _, _),
+    Sibling = st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength,
+                 Tables, Sup, Phase),
+    duplicate_term(Dom0, Dom),
+    functor(Dom, _, N),
+    functor(Weights0, _, Crossings),
+    uniform(weights, Crossings, 1, Weights),
+    uniform(open, N, true, Open),
+    uniform(sup, N, none, Sup),
+    phase(N, Phase),
+    used_copies(Copies, ByLength, Left),
+    run(Seed, Run).
 
 %   The state: st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength,
 %   Tables, Sup, Phase).  Dom, Open, Left (per length, the copies left of
@@ -264,12 +294,12 @@ state(Tables, Copies, Seed, Sites, Givens, State) :-
     phase(N, Phase),
     sites_by_length(LengthList, Tables, ByLength),
     used_copies(Copies, ByLength, Left),
-    (   Seed == none
-    ->  Lcg = 0
-    ;   Lcg is Seed mod 2^64
-    ),
-    lcg_halves(Lcg, High, Low),
-    Run = run(none, 0, High, Low).
+    run(Seed, Run).
+
+%   run(+Seed, -Run): no limit yet, no word placed, the LCG at Seed.
+run(Seed, run(none, 0, High, Low)) :-
+    Lcg is Seed mod 2^64,
+    lcg_halves(Lcg, High, Low).
 
 %   uniform(+Name, +N, +X, -Term): Name with N arguments, each X.
 uniform(Name, N, X, Term) :-
@@ -455,19 +485,31 @@ drop_below([C0-H|Here0], C, Here) :-
     ;   Here = [C0-H|Here0]
     ).
 
-%   solutions(+State, -Words): the root propagated once, then runs with a
-%   growing node limit until one ends within it (see Restarts in wdeg.py).
-solutions(State, Words) :-
-    State = st(_, _, _, _, _, _, Lengths, _, _, _, _),
+%   solutions(+States, -Words): the streams' searches take turns, one run
+%   each, until one finds a fill; that one then goes on alone (see Two
+%   streams in wdeg.py).  Each search propagates its root before its first
+%   run, and its runs have a growing node limit (see Restarts in wdeg.py).
+solutions(States, Words) :-
+    States = [st(_, _, _, _, _, _, Lengths, _, _, _, _)|_],
     functor(Lengths, _, N),
     numlist_(0, N, Sites),
-    propagate(Sites, State),
     first_limit_extra(Extra),
     Limit is 2 * N + Extra,
-    runs(1, Limit, Sites, State),
+    maplist(first_run(Limit), States, Streams),
+    turns(Streams, Sites, State),
     words(State, Words).
 
-runs(Number, Limit, Sites, State) :-
+first_run(Limit, State, s(1, Limit, State)).
+
+%   turns(+Streams, +Sites, -State): run the first stream's next run; after
+%   a restart the stream goes to the back.  A run that ends within its
+%   limit ends the turns: State is its search, which succeeds once per fill
+%   (a root whose propagation fails, or a run with no fill, fails them all).
+turns([s(Number, Limit, State)|Streams], Sites, Found) :-
+    (   Number =:= 1
+    ->  propagate(Sites, State)
+    ;   true
+    ),
     arg(5, State, Run),
     nb_setarg(1, Run, Limit),
     nb_setarg(2, Run, 0),
@@ -477,8 +519,10 @@ runs(Number, Limit, Sites, State) :-
     (   Restarted == true
     ->  Number1 is Number + 1,
         Limit1 is Limit * 3 // 2,
-        runs(Number1, Limit1, Sites, State)
-    ;   nb_setarg(1, Run, none)
+        append(Streams, [s(Number1, Limit1, State)], Next),
+        turns(Next, Sites, Found)
+    ;   nb_setarg(1, Run, none),
+        Found = State
     ).
 
 %   start_phase(+Number, +Phase): run Number prefers the words of the last

@@ -45,6 +45,13 @@ The search (crossword.pl's wdeg mirrors it; the counters are the engines'):
       first limit is twice the number of sites plus 10.  Once a run finds a
       solution it runs on without a limit, so it enumerates every fill
       exactly once; a run that ends within its limit is a complete search.
+  Two streams.  Two such searches, seeded with the seed and the seed + 1
+      (each with its own weights, draws, limits and phase), take turns, one
+      run each, the first one first; the first to find a fill goes on alone
+      and enumerates every fill, and a run that ends within its limit ends
+      both.  On the hardest grids a search's length depends on the draws
+      (many seeds share one path, many others take ten times as long), so
+      two searches side by side cut the long runs short.
   Phase.  A run's deepest point is the first time in it that the most
       sites hold a word put there by a choice (a node whose propagation
       held, probes included).  Runs 3, 5, 7, ... prefer, at each site, the
@@ -75,6 +82,7 @@ from pybridge.engine import Counters, Lcg, crossings_by_site
 from pybridge.model import Cell
 
 FIRST_LIMIT_EXTRA = 10
+STREAMS = 2  # searches taking turns (see Two streams)
 GROWTH = (3, 2)  # each run's limit is the last one's times 3/2
 
 
@@ -142,8 +150,9 @@ class Search:
                 domain &= table.masks[p].get(givens[cell], 0)
         return domain
 
-    def solutions(self) -> Iterator[list[str]]:
-        """Each fill, as the word of every site in site order."""
+    def solutions(self) -> Generator[list[str] | None, None, None]:
+        """Each fill, as the word of every site in site order; None after
+        each run that reached its limit (the next stream's turn)."""
         sites = range(len(self.lengths))
         self.dom, self.open = list(self.root), [True] * len(self.lengths)
         self.recount()
@@ -169,6 +178,7 @@ class Search:
                 return
             except Restart:
                 limit = limit * GROWTH[0] // GROWTH[1]
+            yield None
 
     def start_phase(self, run: int) -> None:
         """The words run number `run` prefers: those of the last run's
@@ -487,4 +497,26 @@ def search(
 ) -> Iterator[list[str]]:
     """Yield each fill of the sites from the (distinct) words, as the word of
     every site. `settled`: the root's fixpoint, when the proofs found it."""
-    return Search(words, sites, givens, counters, seed, settled).solutions()
+    first = seed or 0
+    streams = [
+        Search(words, sites, givens, counters, first + i, settled).solutions()
+        for i in range(STREAMS)
+    ]
+    return _in_turn(streams)
+
+
+def _in_turn(streams: list[Generator[list[str] | None, None, None]]) -> Iterator[list[str]]:
+    """The fills of the first stream to find one, its runs and the other
+    streams' taken in turn until then (see Two streams)."""
+    try:
+        while True:
+            for stream in streams:
+                for fill in stream:
+                    if fill is None:
+                        break  # a restart: the next stream's turn
+                    yield fill
+                else:  # a run that found its fills, or none, within its limit
+                    return
+    finally:
+        for stream in streams:
+            stream.close()

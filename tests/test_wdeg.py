@@ -8,6 +8,7 @@ import gc
 import itertools
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -133,17 +134,21 @@ def restarting_square() -> Puzzle:
 
 
 class Runs:
-    """Each run's number, the deepest point of the run before it (its
-    depth and words) and the words it prefers, as wdeg starts it."""
+    """Each run's stream (0 for the first search made, 1 for the next), its
+    number, the deepest point of the stream's run before it (its depth and
+    words) and the words it prefers, as wdeg starts it."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.log: list[tuple[int, tuple[int, list[int]], list[int]]] = []
+        self.log: list[tuple[int, int, tuple[int, list[int]], list[int]]] = []
+        streams: list[wdeg.Search] = []
         start = wdeg.Search.start_phase
 
         def logged(search: wdeg.Search, run: int) -> None:
+            if search not in streams:
+                streams.append(search)
             before = search.deepest
             start(search, run)
-            self.log.append((run, before, list(search.phase)))
+            self.log.append((streams.index(search), run, before, list(search.phase)))
 
         monkeypatch.setattr(wdeg.Search, "start_phase", logged)
 
@@ -165,13 +170,44 @@ def test_odd_runs_prefer_the_words_of_the_last_runs_deepest_point(
 ) -> None:
     runs = Runs(monkeypatch)
     search(restarting_square())
-    assert [number for number, _, _ in runs.log] == list(range(1, len(runs.log) + 1))
-    assert len(runs.log) >= 3
-    for number, (depth, words), phase in runs.log[1:]:
-        # the run before reached `depth` sites with a word put by a choice
-        assert depth == sum(k >= 0 for k in words) > 0
-        assert phase == (words if number % 2 else [-1] * len(words))
-    assert runs.log[0][2] == [-1] * len(runs.log[0][2])
+    for stream in (0, 1):
+        log = [entry for entry in runs.log if entry[0] == stream]
+        assert [number for _, number, _, _ in log] == list(range(1, len(log) + 1))
+        assert len(log) >= 3
+        for _, number, (depth, words), phase in log[1:]:
+            # the run before reached `depth` sites with a word put by a choice
+            assert depth == sum(k >= 0 for k in words) > 0
+            assert phase == (words if number % 2 else [-1] * len(words))
+        assert log[0][3] == [-1] * len(log[0][3])
+
+
+def test_two_streams_take_turns_until_one_fills(monkeypatch: pytest.MonkeyPatch) -> None:
+    seeds: list[int | None] = []
+    make = wdeg.Search.__init__
+
+    def logged(search: wdeg.Search, *args: Any) -> None:
+        make(search, *args)
+        seeds.append(args[4])
+
+    monkeypatch.setattr(wdeg.Search, "__init__", logged)
+    runs = Runs(monkeypatch)
+    puzzle = restarting_square()
+    fills, _ = search(puzzle)
+    assert seeds == [0, 1]  # no seed: the streams draw from 0 and 1
+    order = [stream for stream, _, _, _ in runs.log]
+    assert order == [0, 1] * (len(order) // 2) + [0] * (len(order) % 2)
+    assert len(order) >= 4
+    # the stream that filled went on alone: every fill, each once
+    every = run(puzzle, engine="python", strategy="mrv", count=True, prove=False).count
+    assert len(fills) == len({tuple(f) for f in fills}) == every
+    # a run that ends within its limit ends the search: the other stream never starts
+    runs.log.clear()
+    assert search(lexicon_grid(TWO_REGIONS, PAIRS + SYMMETRIC))[0] == []
+    assert [number for _, number, _, _ in runs.log] == [1]
+    seeds.clear()
+    sites, givens = sites_and_givens(puzzle)
+    list(itertools.islice(wdeg.search(puzzle.words, sites, givens, Counters(), 7), 1))
+    assert seeds == [7, 8]
 
 
 def test_the_preferred_word_goes_first_when_the_domain_has_it() -> None:

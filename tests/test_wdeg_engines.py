@@ -27,10 +27,10 @@ pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolo
 BENCH_CASES = [
     ("g15.01", None),
     ("g15.01", 1),
-    ("g19.02", None),  # 2 restarts, 15 probes, 13 words put first by the phase
-    ("g19.02", 2),  # 2 restarts, 10 probes
+    ("g19.02", None),  # 3 restarts, 22 probes: the second stream fills it
+    ("g19.02", 2),  # 4 restarts, 20 probes, 1 word put first by the phase
     ("g19.02", 3),
-    ("g15.04", None),  # about 4800 nodes, 6 restarts, 236 probes, 77 put first
+    ("g15.04", None),  # about 8100 nodes, 12 restarts, 350 probes, 91 put first
     ("g21.03", None),
     ("g21.03", 1),
     ("g21.03", 2),
@@ -112,8 +112,10 @@ def test_engines_agree_on_bench_grids(
     assert signature(prolog) == signature(python)
     if (name, seed) in (("g19.02", None), ("g19.02", 2), ("g15.04", None)):
         assert events.restarts > 0, "the case no longer restarts: pick another"
-    if (name, seed) in (("g19.02", None), ("g15.04", None)):
+    if (name, seed) in (("g19.02", 2), ("g15.04", None)):
         assert events.preferred > 0, "the phase no longer puts a word first: pick another"
+    if (name, seed) == ("g19.02", None):  # the streams take turns, one run each
+        assert events.restarts % 2 == 1, "the first stream fills it now: pick another"
     if name == "g21.03" or (name, seed) == ("g19.02", None):
         assert events.probes > 0, "the case no longer probes a split: pick another"
 
