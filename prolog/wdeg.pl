@@ -256,17 +256,10 @@ fills(Key, Seed, Sites, Givens, Words) :-
 sibling(State, Copies, Seed, Sibling) :-
     State = st(Dom0, _, _, Weights0, _, Links, Lengths, ByLength, Tables,
                _, _),
-    Sibling = st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength,
-                 Tables, Sup, Phase),
     duplicate_term(Dom0, Dom),
-    functor(Dom, _, N),
     functor(Weights0, _, Crossings),
-    uniform(weights, Crossings, 1, Weights),
-    uniform(open, N, true, Open),
-    uniform(sup, N, none, Sup),
-    phase(N, Phase),
-    used_copies(Copies, ByLength, Left),
-    run(Seed, Run).
+    fresh(Dom, Crossings, fixed(Links, Lengths, ByLength, Tables), Copies,
+          Seed, Sibling).
 
 %   The state: st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength,
 %   Tables, Sup, Phase).  Dom, Open, Left (per length, the copies left of
@@ -278,21 +271,30 @@ sibling(State, Copies, Seed, Sibling) :-
 %   the global stack and freezes the stack below it, so backtracking would
 %   no longer free what the search allocated.
 state(Tables, Copies, Seed, Sites, Givens, State) :-
-    State = st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength, Tables,
-               Sup, Phase),
     maplist(length, Sites, LengthList),
     Lengths =.. [lengths|LengthList],
     site_links(Sites, LinkLists0, Crossings),
     maplist(joined_links(Tables, LengthList), LengthList, LinkLists0, LinkLists),
     Links =.. [links|LinkLists],
-    uniform(weights, Crossings, 1, Weights),
     maplist(initial_domain(Tables, Givens), Sites, Domains),
     Dom =.. [dom|Domains],
-    length(Sites, N),
+    sites_by_length(LengthList, Tables, ByLength),
+    fresh(Dom, Crossings, fixed(Links, Lengths, ByLength, Tables), Copies,
+          Seed, State).
+
+%   fresh(+Dom, +Crossings, +Fixed, +Copies, +Seed, -State): the state
+%   with domains Dom and the fixed arguments before any search: every site
+%   open and without support, every copy left, weights 1, no phase yet and
+%   the LCG at Seed.
+fresh(Dom, Crossings, fixed(Links, Lengths, ByLength, Tables), Copies, Seed,
+      State) :-
+    State = st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength, Tables,
+               Sup, Phase),
+    functor(Dom, _, N),
+    uniform(weights, Crossings, 1, Weights),
     uniform(open, N, true, Open),
     uniform(sup, N, none, Sup),
     phase(N, Phase),
-    sites_by_length(LengthList, Tables, ByLength),
     used_copies(Copies, ByLength, Left),
     run(Seed, Run).
 

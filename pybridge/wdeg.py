@@ -498,25 +498,34 @@ def search(
     """Yield each fill of the sites from the (distinct) words, as the word of
     every site. `settled`: the root's fixpoint, when the proofs found it."""
     first = seed or 0
-    streams = [
-        Search(words, sites, givens, counters, first + i, settled).solutions()
-        for i in range(STREAMS)
-    ]
+    streams = [_stream(words, sites, givens, counters, first + i, settled) for i in range(STREAMS)]
     return _in_turn(streams)
+
+
+def _stream(
+    words: Sequence[str],
+    sites: Sequence[Sequence[Cell]],
+    givens: Mapping[Cell, str],
+    counters: Counters,
+    seed: int,
+    settled: Settled | None,
+) -> Generator[list[str] | None, None, None]:
+    """One stream's runs; its search is made at its first turn (most grids
+    are filled in the first stream's first run)."""
+    yield from Search(words, sites, givens, counters, seed, settled).solutions()
 
 
 def _in_turn(streams: list[Generator[list[str] | None, None, None]]) -> Iterator[list[str]]:
     """The fills of the first stream to find one, its runs and the other
     streams' taken in turn until then (see Two streams)."""
     try:
-        while True:
-            for stream in streams:
-                for fill in stream:
-                    if fill is None:
-                        break  # a restart: the next stream's turn
-                    yield fill
-                else:  # a run that found its fills, or none, within its limit
-                    return
+        for stream in itertools.cycle(streams):
+            for fill in stream:
+                if fill is None:
+                    break  # a restart: the next stream's turn
+                yield fill
+            else:  # a run that found its fills, or none, within its limit
+                return
     finally:
         for stream in streams:
             stream.close()
