@@ -487,27 +487,37 @@ drop_below([C0-H|Here0], C, Here) :-
     ;   Here = [C0-H|Here0]
     ).
 
-%   solutions(+States, -Words): the streams' searches take turns, one run
-%   each, until one finds a fill; that one then goes on alone (see Two
-%   streams in wdeg.py).  Each search propagates its root before its first
-%   run, and its runs have a growing node limit (see Restarts in wdeg.py).
+%   solutions(+States, -Words): the streams' searches take turns in rounds
+%   of one run each until one finds a fill; that one then goes on alone
+%   (see Two streams in wdeg.py).  Each search propagates its root before
+%   its first run, and its runs have a growing node limit (see Restarts in
+%   wdeg.py).
 solutions(States, Words) :-
     States = [st(_, _, _, _, _, _, Lengths, _, _, _, _)|_],
     functor(Lengths, _, N),
     numlist_(0, N, Sites),
     first_limit_extra(Extra),
     Limit is 2 * N + Extra,
-    maplist(first_run(Limit), States, Streams),
-    turns(Streams, Sites, State),
+    length(States, Count),
+    numlist_(0, Count, Indices),
+    maplist(first_run(Limit), Indices, States, Streams),
+    turns(Streams, [], Sites, State),
     words(State, Words).
 
-first_run(Limit, State, s(1, Limit, State)).
+first_run(Limit, Index, State, s(Index, 1, Limit, State)).
 
-%   turns(+Streams, +Sites, -State): run the first stream's next run; after
-%   a restart the stream goes to the back.  A run that ends within its
-%   limit ends the turns: State is its search, which succeeds once per fill
-%   (a root whose propagation fails, or a run with no fill, fails them all).
-turns([s(Number, Limit, State)|Streams], Sites, Found) :-
+%   turns(+Round, +Restarted, +Sites, -State): the streams of Round take
+%   their next run, in turn.  A stream that reaches its limit joins
+%   Restarted, keyed by the depth of its run's deepest point and its index,
+%   and the next round takes them deepest first (ties: the first stream
+%   first).  A run that ends within its limit ends the turns: State is its
+%   search, which succeeds once per fill (a root whose propagation fails,
+%   or a run with no fill, fails them all).
+turns([], Restarted, Sites, Found) :-
+    keysort(Restarted, Sorted),
+    pairs_values(Sorted, Round),
+    turns(Round, [], Sites, Found).
+turns([s(Index, Number, Limit, State)|Round], Restarted, Sites, Found) :-
     (   Number =:= 1
     ->  propagate(Sites, State)
     ;   true
@@ -517,12 +527,14 @@ turns([s(Number, Limit, State)|Streams], Sites, Found) :-
     nb_setarg(2, Run, 0),
     arg(11, State, Phase),
     start_phase(Number, Phase),
-    catch(fill(Sites, State), wdeg_restart, Restarted = true),
-    (   Restarted == true
-    ->  Number1 is Number + 1,
+    catch(fill(Sites, State), wdeg_restart, Reached = true),
+    (   Reached == true
+    ->  arg(2, Phase, Depth),
+        Deeper is -Depth,
+        Number1 is Number + 1,
         Limit1 is Limit * 3 // 2,
-        append(Streams, [s(Number1, Limit1, State)], Next),
-        turns(Next, Sites, Found)
+        turns(Round, [k(Deeper, Index)-s(Index, Number1, Limit1, State)|Restarted],
+              Sites, Found)
     ;   nb_setarg(1, Run, none),
         Found = State
     ).

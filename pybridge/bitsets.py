@@ -205,9 +205,10 @@ def letters_left(
     """The letters that the words of `domain` (a nonempty set of the table's
     words) have at each of the `positions`; the other positions keep the
     letters of `last`, or none. `last`: an earlier domain that holds this one,
-    and its letters, so that only a letter of a word lost since can go. When
-    one word went and took no letter with it, the letters of `last` come back
-    themselves (the commonest case: a caller can tell it by `is`)."""
+    and its letters, so that only a letter of a word lost since can go. A
+    position whose letters all stay keeps the very set of `last`, and when
+    no position lost a letter, the letters of `last` come back themselves
+    (the commonest case): a caller can tell both by `is`."""
     if last is None:
         known = [frozenset[str]()] * len(table.masks)
         for p in positions:
@@ -217,10 +218,14 @@ def letters_left(
     lost = last[0] ^ domain
     if not lost & (lost - 1):  # one word lost, or none: the commonest case
         return _without_word(last[1], domain, table, lost, positions)
-    known = list(last[1])
+    changed: list[frozenset[str]] | None = None  # a position whose letters stay keeps its set
     for p in positions:
-        known[p] = _kept(known[p], table.masks[p], domain)
-    return tuple(known)
+        had = last[1][p]
+        alive = _kept(had, table.masks[p], domain)
+        if len(alive) < len(had):
+            changed = changed or list(last[1])
+            changed[p] = alive
+    return last[1] if changed is None else tuple(changed)
 
 
 def words_without(

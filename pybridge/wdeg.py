@@ -46,12 +46,15 @@ The search (crossword.pl's wdeg mirrors it; the counters are the engines'):
       solution it runs on without a limit, so it enumerates every fill
       exactly once; a run that ends within its limit is a complete search.
   Two streams.  Two such searches, seeded with the seed and the seed + 1
-      (each with its own weights, draws, limits and phase), take turns, one
-      run each, the first one first; the first to find a fill goes on alone
-      and enumerates every fill, and a run that ends within its limit ends
-      both.  On the hardest grids a search's length depends on the draws
-      (many seeds share one path, many others take ten times as long), so
-      two searches side by side cut the long runs short.
+      (each with its own weights, draws, limits and phase), take turns in
+      rounds of one run each: the first round the first one first, each
+      later round the one whose last run went deeper first (its deepest
+      point held more sites; ties to the first).  The first to find a fill
+      goes on alone and enumerates every fill, and a run that ends within
+      its limit ends both.  On the hardest grids a search's length depends
+      on the draws (many seeds share one path, many others take ten times
+      as long), so two searches side by side cut the long runs short; and
+      the one that came nearer a fill is the likelier to find one next.
   Phase.  A run's deepest point is the first time in it that the most
       sites hold a word put there by a choice (a node whose propagation
       held, probes included).  Runs 3, 5, 7, ... prefer, at each site, the
@@ -76,7 +79,6 @@ from pybridge.bitsets import (
     letters_left,
     members,
     tables,
-    words_without,
 )
 from pybridge.engine import Counters, Lcg, crossings_by_site
 from pybridge.model import Cell
@@ -91,6 +93,9 @@ class Restart(Exception):
 
 
 Link = tuple[int, int, int, int]  # (i, t, j, crossing id): position i here is position j of t
+# a link with what a revision along it reads: the words of this site by
+# letter at i, and the words of t without each letter at j
+Arc = tuple[int, int, int, int, Mapping[str, int], Mapping[str, int]]
 Support = tuple[int, Letters]  # a site's domain when last revised from, and its letters
 State = tuple[list[int], list[Support | None]]  # the domains, and their supports
 
@@ -116,6 +121,8 @@ class Search:
         self.lengths = [len(cells) for cells in sites]
         self.links, self.weights = _links(sites)
         self.neighbours = [tuple(t for _, t, _, _ in links) for links in self.links]
+        self.arcs = _arcs(self.links, self.lengths, self.tables)
+        self.live: list[list[Arc]] = []  # per site, its arcs to open sites (see recount)
         self.by_length: dict[int, list[int]] = {}
         for s, n in enumerate(self.lengths):
             self.by_length.setdefault(n, []).append(s)
@@ -150,9 +157,10 @@ class Search:
                 domain &= table.masks[p].get(givens[cell], 0)
         return domain
 
-    def solutions(self) -> Generator[list[str] | None, None, None]:
-        """Each fill, as the word of every site in site order; None after
-        each run that reached its limit (the next stream's turn)."""
+    def solutions(self) -> Generator[list[str] | int, None, None]:
+        """Each fill, as the word of every site in site order; after each
+        run that reached its limit, the depth of its deepest point (see
+        Phase), and the next stream's turn."""
         sites = range(len(self.lengths))
         self.dom, self.open = list(self.root), [True] * len(self.lengths)
         self.recount()
@@ -178,7 +186,7 @@ class Search:
                 return
             except Restart:
                 limit = limit * GROWTH[0] // GROWTH[1]
-            yield None
+            yield self.deepest[0]
 
     def start_phase(self, run: int) -> None:
         """The words run number `run` prefers: those of the last run's
@@ -203,31 +211,35 @@ class Search:
         crossing whose letters did not change since needs no revision (the
         revisions skipped would change nothing)."""
         queue, queued = deque(changed), set(changed)
-        dom, open_, sup = self.dom, self.open, self.sup
+        dom, sup, live = self.dom, self.sup, self.live
         while queue:
             s = queue.popleft()
             queued.discard(s)
-            links = [link for link in self.links[s] if open_[link[1]]]
-            if not links:
+            arcs = live[s]
+            if not arcs:
                 continue
             last = sup[s]
-            now = self.letters(s, last, links)
+            now = self.letters(s, last, arcs)
             sup[s] = (dom[s], now)
             before = None if last is None else last[1]
             if now is before:  # no letter changed: nothing to revise
                 continue
-            for i, t, j, crossing in links:
-                if before is not None and before[i] == now[i]:
+            for i, t, _, crossing, _, without in arcs:
+                # t agrees with the letters before: only those lost since
+                # take words from it (before the first revision, any letter)
+                had = without.keys() if before is None else before[i]
+                if had is now[i]:
                     continue
-                target = self.tables[self.lengths[t]].masks[j]
-                gone = words_without(target, None if before is None else before[i], now[i])
-                kept = dom[t] ^ (dom[t] & gone)  # faster than & ~gone on big ints
+                kept = dom[t]
+                for letter in had - now[i]:
+                    if letter in without:
+                        kept &= without[letter]
                 if kept == dom[t]:
                     continue
                 if not kept:
                     self.weights[crossing] += 1
                     self.wdegs[s] += 1  # t is open
-                    if open_[s]:
+                    if self.open[s]:
                         self.wdegs[t] += 1
                     self.counters.dead_end()
                     return False
@@ -237,15 +249,15 @@ class Search:
                     queued.add(t)
         return True
 
-    def letters(self, s: int, last: Support | None, links: list[Link]) -> Letters:
-        """The letters the words of D(s) have at the positions of the `links`
+    def letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Letters:
+        """The letters the words of D(s) have at the positions of the `arcs`
         (the others keep their last letters, or none); the last letters
         themselves if none changed."""
         domain = self.dom[s]
         if not domain:  # no word fits: no letter anywhere
             return (frozenset(),) * self.lengths[s]
         table = self.tables[self.lengths[s]]
-        return letters_left(table, domain, [link[0] for link in links], last)
+        return letters_left(table, domain, [arc[0] for arc in arcs], last)
 
     def place(self, s: int, k: int) -> bool:
         """Put word k in site s and propagate; False on a wipe-out. The
@@ -277,11 +289,14 @@ class Search:
         self.wdegs = [
             sum(self.weights[x] for _, t, _, x in links if self.open[t]) for links in self.links
         ]
+        self.live = [[arc for arc in arcs if self.open[arc[1]]] for arcs in self.arcs]
 
     def close(self, s: int, sign: int) -> None:
-        """Update wdegs when s closes (sign -1) or opens again (+1)."""
+        """Update wdegs and the neighbours' live arcs when s closes (sign -1)
+        or opens again (+1)."""
         for _, t, _, x in self.links[s]:
             self.wdegs[t] += sign * self.weights[x]
+            self.live[t] = [arc for arc in self.arcs[t] if self.open[arc[1]]]
 
     def choose(self, region: Sequence[int]) -> int:
         """The site of smallest |D| / wdeg (ties: lowest index; region ascending)."""
@@ -476,6 +491,25 @@ class Search:
         return sorted(parts, key=lambda p: (len(p), p[0]))
 
 
+def _arcs(
+    links: Sequence[Sequence[Link]], lengths: Sequence[int], tables: Mapping[int, Table]
+) -> list[list[Arc]]:
+    """Each site's links with the masks a revision along them reads."""
+    without = {n: _without(tables[n]) for n in set(lengths)}
+    return [
+        [(i, t, j, x, tables[n].masks[i], without[lengths[t]][j]) for i, t, j, x in site_links]
+        for n, site_links in zip(lengths, links, strict=True)
+    ]
+
+
+def _without(table: Table) -> tuple[dict[str, int], ...]:
+    """Per position of the table's words: letter -> the words without it
+    there. A revision ANDs these into a domain: one operation per letter
+    lost, on the domain's size, where OR-ing the words with the letters
+    would build sets the size of the whole table."""
+    return tuple({c: table.full ^ words for c, words in masks.items()} for masks in table.masks)
+
+
 def _links(sites: Sequence[Sequence[Cell]]) -> tuple[list[list[Link]], list[int]]:
     """Each site's crossings (in order of position), each with the id of its
     crossing, and a weight of 1 per crossing."""
@@ -509,23 +543,26 @@ def _stream(
     counters: Counters,
     seed: int,
     settled: Settled | None,
-) -> Generator[list[str] | None, None, None]:
+) -> Generator[list[str] | int, None, None]:
     """One stream's runs; its search is made at its first turn (most grids
     are filled in the first stream's first run)."""
     yield from Search(words, sites, givens, counters, seed, settled).solutions()
 
 
-def _in_turn(streams: list[Generator[list[str] | None, None, None]]) -> Iterator[list[str]]:
+def _in_turn(streams: list[Generator[list[str] | int, None, None]]) -> Iterator[list[str]]:
     """The fills of the first stream to find one, its runs and the other
-    streams' taken in turn until then (see Two streams)."""
+    streams' taken in rounds until then (see Two streams)."""
+    depths = [0] * len(streams)  # of each stream's last run's deepest point
     try:
-        for stream in itertools.cycle(streams):
-            for fill in stream:
-                if fill is None:
-                    break  # a restart: the next stream's turn
-                yield fill
-            else:  # a run that found its fills, or none, within its limit
-                return
+        while True:
+            for k in sorted(range(len(streams)), key=lambda k: -depths[k]):  # stable: ties by k
+                for fill in streams[k]:
+                    if isinstance(fill, int):  # a restart: the next stream's turn
+                        depths[k] = fill
+                        break
+                    yield fill
+                else:  # a run that found its fills, or none, within its limit
+                    return
     finally:
         for stream in streams:
             stream.close()

@@ -59,6 +59,13 @@ def random_puzzle(
     return _puzzle(tuple(listed), framework), solution
 
 
+def open_square(draws: int) -> Puzzle:
+    """An open 5x5 grid and about 60 random words over abcd to fill it from."""
+    rng = random.Random(draws)
+    words = {"".join(rng.choice("abcd") for _ in range(5)) for _ in range(60)}
+    return Puzzle(tuple(sorted(words)), (".....",) * 5, format="grid", mode="lexicon")
+
+
 def break_one_letter(puzzle: Puzzle, rng: random.Random) -> Puzzle:
     """`puzzle` with one letter of one word changed, so every length still
     matches; the result may or may not still be solvable."""

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import gc
 import itertools
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from puzzlegen import open_square
 
 from pybridge import wdeg
 from pybridge.bitsets import Settled, letters_left, members, tables
@@ -126,11 +126,15 @@ def test_regions_give_every_combination_of_their_fills() -> None:
 
 
 def restarting_square() -> Puzzle:
-    """An open 5x5 square from 59 random words over abcd: wdeg takes five
-    runs to its first fill, and runs 3 and 5 put preferred words first."""
-    rng = random.Random(127)
-    words = {"".join(rng.choice("abcd") for _ in range(5)) for _ in range(60)}
-    return lexicon_grid((".....",) * 5, sorted(words))
+    """wdeg takes five runs to its first fill of this square, and runs 3 and
+    5 put preferred words first."""
+    return open_square(127)
+
+
+def deeper_second_square() -> Puzzle:
+    """The second stream's first run goes deeper than the first's in this
+    square, so the second stream takes the second round first."""
+    return open_square(105)
 
 
 class Runs:
@@ -194,9 +198,9 @@ def test_two_streams_take_turns_until_one_fills(monkeypatch: pytest.MonkeyPatch)
     puzzle = restarting_square()
     fills, _ = search(puzzle)
     assert seeds == [0, 1]  # no seed: the streams draw from 0 and 1
-    order = [stream for stream, _, _, _ in runs.log]
-    assert order == [0, 1] * (len(order) // 2) + [0] * (len(order) % 2)
-    assert len(order) >= 4
+    assert [(stream, number) for stream, number, _, _ in runs.log][:2] == [(0, 1), (1, 1)]
+    assert len(runs.log) >= 4
+    assert_deeper_first(runs.log)
     # the stream that filled went on alone: every fill, each once
     every = run(puzzle, engine="python", strategy="mrv", count=True, prove=False).count
     assert len(fills) == len({tuple(f) for f in fills}) == every
@@ -208,6 +212,34 @@ def test_two_streams_take_turns_until_one_fills(monkeypatch: pytest.MonkeyPatch)
     sites, givens = sites_and_givens(puzzle)
     list(itertools.islice(wdeg.search(puzzle.words, sites, givens, Counters(), 7), 1))
     assert seeds == [7, 8]
+
+
+def assert_deeper_first(log: list[tuple[int, int, tuple[int, list[int]], list[int]]]) -> None:
+    """Each round (the runs of one number) takes the streams in order of the
+    depth of their last run's deepest point, deepest first, ties to the first."""
+    rounds: dict[int, list[tuple[int, int]]] = {}
+    for stream, number, (depth, _), _ in log:
+        rounds.setdefault(number, []).append((stream, depth))
+    for turns in rounds.values():
+        assert turns == sorted(turns, key=lambda turn: (-turn[1], turn[0]))
+        assert len({stream for stream, _ in turns}) == len(turns)  # one run each
+
+
+def test_the_stream_that_went_deeper_takes_the_next_round_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    runs = Runs(monkeypatch)
+    fills, _ = search(deeper_second_square())
+    assert [(stream, number) for stream, number, _, _ in runs.log][:4] == [
+        (0, 1),
+        (1, 1),
+        (1, 2),
+        (0, 2),
+    ]
+    assert runs.log[2][2][0] > runs.log[3][2][0]  # the depths their first runs reached
+    assert_deeper_first(runs.log)
+    every = run(deeper_second_square(), engine="python", strategy="mrv", count=True, prove=False)
+    assert len(fills) == len({tuple(f) for f in fills}) == every.count
 
 
 def test_the_preferred_word_goes_first_when_the_domain_has_it() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from puzzlegen import random_puzzle
+from puzzlegen import open_square, random_puzzle
 
 from pybridge import bridge, wdeg
 from pybridge.lexicon import load_dictionary, load_grid
@@ -118,6 +118,16 @@ def test_engines_agree_on_bench_grids(
         assert events.restarts % 2 == 1, "the first stream fills it now: pick another"
     if name == "g21.03" or (name, seed) == ("g19.02", None):
         assert events.probes > 0, "the case no longer probes a split: pick another"
+
+
+@pytest.mark.parametrize(
+    "draws",
+    [127, 105],  # five runs to the first fill; the second stream takes round 2 first
+)
+def test_engines_agree_on_squares_that_restart(draws: int) -> None:
+    python, prolog = both(open_square(draws), limit=None)
+    assert python.status == "solved"
+    assert signature(prolog) == signature(python)
 
 
 def synthetic_words(count: int, rng: random.Random) -> tuple[str, ...]:
