@@ -119,9 +119,9 @@ class Search:
             self.tables.setdefault(n, Table((), (), 0, tuple({} for _ in range(n))))
         self.left = {n: list(t.copies) for n, t in self.tables.items()}  # copies not placed
         self.lengths = [len(cells) for cells in sites]
-        self.links, self.weights = _links(sites)
-        self.neighbours = [tuple(t for _, t, _, _ in links) for links in self.links]
-        self.arcs = _arcs(self.links, self.lengths, self.tables)
+        links, self.weights = _links(sites)
+        self.neighbours = [tuple(t for _, t, _, _ in site_links) for site_links in links]
+        self.arcs = _arcs(links, self.lengths, self.tables)
         self.live: list[list[Arc]] = []  # per site, its arcs to open sites (see recount)
         self.by_length: dict[int, list[int]] = {}
         for s, n in enumerate(self.lengths):
@@ -283,18 +283,17 @@ class Search:
     # -- choices -----------------------------------------------------------
 
     def recount(self) -> None:
-        """wdegs[s]: the weights of s's crossings with open sites, for every
-        site s (open or not); kept up to date as sites close and open and as
-        weights grow, as choose reads it for every open site at every node."""
-        self.wdegs = [
-            sum(self.weights[x] for _, t, _, x in links if self.open[t]) for links in self.links
-        ]
+        """live[s], s's arcs to open sites, and wdegs[s], the weights of
+        those crossings, for every site s (open or not); kept up to date as
+        sites close and open and as weights grow, as propagate reads live
+        at every pop and choose reads wdegs for every open site at every node."""
         self.live = [[arc for arc in arcs if self.open[arc[1]]] for arcs in self.arcs]
+        self.wdegs = [sum(self.weights[arc[3]] for arc in arcs) for arcs in self.live]
 
     def close(self, s: int, sign: int) -> None:
         """Update wdegs and the neighbours' live arcs when s closes (sign -1)
         or opens again (+1)."""
-        for _, t, _, x in self.links[s]:
+        for _, t, _, x, _, _ in self.arcs[s]:
             self.wdegs[t] += sign * self.weights[x]
             self.live[t] = [arc for arc in self.arcs[t] if self.open[arc[1]]]
 
@@ -322,8 +321,7 @@ class Search:
             candidates = candidates[r:] + candidates[:r]
         looks = [
             (i, self.tables[self.lengths[t]].masks[j], self.dom[t])
-            for i, t, j, _ in self.links[s]
-            if self.open[t]
+            for i, t, j, _, _, _ in self.live[s]
         ]
         if not looks or len(candidates) == 1:
             return candidates
