@@ -16,7 +16,13 @@ from collections.abc import Sequence
 from typing import cast
 
 from pybridge import lexicon, readers
-from pybridge.errors import CrosswordError, InputError, MissingDependency, UsageError
+from pybridge.errors import (
+    CrosswordError,
+    EngineError,
+    InputError,
+    MissingDependency,
+    UsageError,
+)
 from pybridge.model import Format, Placement, Puzzle, Solution
 from pybridge.solver import ENGINES, STRATEGIES, Outcome, Stats, run, solve
 
@@ -37,12 +43,12 @@ def load(
     `.`/`#`) to fill from one or more dictionaries."""
     if dictionary is None:
         if format is not None and format not in readers.FORMATS:
-            raise ValueError(f"unknown puzzle format {format!r}: one of {readers.FORMATS}")
+            raise UsageError(f"unknown puzzle format {format!r}: one of {readers.FORMATS}")
         return readers.load(path, words, cast(Format, format))
     if words is not None:
         raise UsageError("words (placed exactly once) and dictionary exclude each other")
     if format is not None and format not in lexicon.GRID_FORMATS:
-        raise ValueError(f"unknown grid format {format!r}: one of {lexicon.GRID_FORMATS}")
+        raise UsageError(f"unknown grid format {format!r}: one of {lexicon.GRID_FORMATS}")
     grid_format = cast(lexicon.GridFormat, format)
     return lexicon.load_lexicon_puzzle(
         path, dictionary, grid=grid, format=grid_format, encoding=encoding
@@ -53,6 +59,7 @@ __all__ = [
     "ENGINES",
     "STRATEGIES",
     "CrosswordError",
+    "EngineError",
     "InputError",
     "MissingDependency",
     "Outcome",

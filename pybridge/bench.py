@@ -30,9 +30,9 @@ from typing import Any, TextIO
 from pybridge import bridge
 from pybridge.bitsets import tables
 from pybridge.errors import InputError, MissingDependency, UsageError
+from pybridge.layout import find_sites
 from pybridge.lexicon import Dictionary, load_dictionary, load_grid
 from pybridge.model import BLOCK, OPEN, Puzzle
-from pybridge.sites import find_sites
 from pybridge.solver import run
 from pybridge.verify import problems
 

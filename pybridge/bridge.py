@@ -1,4 +1,6 @@
-"""The one door to SWI-Prolog (via pyswip).
+"""The Prolog engine: the one door to SWI-Prolog (via pyswip), taking the
+same Request and giving the same Result as the Python engine
+(pybridge.search.engine).
 
 Only terms we write ourselves (integers, fixed atoms) are read as Prolog
 text; the puzzle crosses as three Prolog strings made through the foreign
@@ -16,17 +18,18 @@ import ctypes
 import ctypes.util
 import hashlib
 import threading
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from pybridge.bitsets import line_joined, tables
-from pybridge.errors import MissingDependency
+from pybridge.errors import EngineError, MissingDependency
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
+from pybridge.search import registry
+from pybridge.search.kernel import Request, Result, Status
 
-STRATEGIES = ("given", "sorted", "mrv", "ac3", "lcv", "cs50", "cbj", "wdeg")
 INSTALL_HINT = (
     "SWI-Prolog is needed for --engine prolog: install it with "
     "'apt-get install swi-prolog-nox' (or run ./setup.sh), or use --engine python"
@@ -35,17 +38,6 @@ INSTALL_HINT = (
 MASK_CHUNK = 1024  # bits per piece of a big mask sent to wdeg.pl (see _mask)
 _lock = threading.Lock()
 _prolog: Any = None
-
-
-@dataclass(frozen=True)
-class RawResult:
-    """What run/4 answered, as plain Python values."""
-
-    status: str
-    solutions: list[list[str]]  # per solution: the word of each site, in site order
-    count: int
-    nodes: int
-    backtracks: int
 
 
 def _engine() -> Any:
@@ -57,9 +49,22 @@ def _engine() -> Any:
         except Exception as exc:  # pyswip raises several kinds when libswipl is absent
             raise MissingDependency(f"{INSTALL_HINT} ({exc})") from None
         prolog = Prolog()
-        prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
+        with _engine_errors():
+            prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
         _prolog = prolog
     return _prolog
+
+
+@contextmanager
+def _engine_errors() -> Iterator[None]:
+    """pyswip's PrologError as this package's EngineError, so that no pyswip
+    exception reaches a caller."""
+    try:
+        yield
+    except Exception as exc:
+        if type(exc).__name__ == "PrologError" and type(exc).__module__.startswith("pyswip"):
+            raise EngineError(f"the Prolog engine failed: {exc}") from None
+        raise
 
 
 def available() -> bool:
@@ -133,33 +138,32 @@ def _time_limit(timeout: float | None) -> str:
     return "none" if timeout is None else repr(float(timeout))
 
 
-def search(
-    words: Sequence[str],
-    sites: Sequence[Sequence[Cell]],
-    givens: Mapping[Cell, str],
-    strategy: str,
-    limit: int | None = 1,
-    count: bool = False,
-    timeout: float | None = None,
-    seed: int | None = None,
-) -> RawResult:
-    """Search the puzzle with crossword:solve/8, in one call: the control
+def search(request: Request) -> Result:
+    """Search the request with crossword:solve/8, in one call: the control
     arguments are terms we write ourselves, the puzzle goes as strings."""
-    if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}")
-    with _lock:
+    strategy = registry.check(request.strategy, seed=request.seed).name
+    layout = request.layout
+    sites = layout.cells
+    with _lock, _engine_errors():
         prolog = _engine()
-        listed = words
+        listed = request.words
         if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
-            strategy, listed = f"wdeg({_dictionary(prolog, words)})", ()
-        controls = [strategy, _seed(seed), _mode(limit, count), _time_limit(timeout)]
-        texts = [_words_text(listed), _sites_text(sites), _givens_text(givens)]
+            strategy, listed = f"wdeg({_dictionary(prolog, listed)})", ()
+        controls = [
+            strategy,
+            _seed(request.seed),
+            _mode(request.limit, request.count),
+            _time_limit(request.timeout),
+        ]
+        texts = [_words_text(listed), _sites_text(sites), _givens_text(layout.givens)]
         answer = _call(b"crossword", b"solve", controls, [*texts, None])
     head, *lines = answer.split("\n")
     status, n, nodes, backtracks = head.split()
+    if status not in ("solved", "unsolvable", "timeout"):
+        raise EngineError(f"the Prolog engine answered {head!r}")
     lengths = [len(cells) for cells in sites]
-    return RawResult(
-        status=status,
+    return Result(
+        status=cast(Status, status),
         solutions=[_split(joined, lengths) for joined in lines[:-1]],
         count=int(n),
         nodes=int(nodes),
@@ -167,10 +171,17 @@ def search(
     )
 
 
+def strategies() -> list[str]:
+    """The strategies crossword.pl knows (its strategies/1), in its order."""
+    with _lock, _engine_errors():
+        answer = list(_engine().query("crossword:strategies(Names)", maxresult=1))
+    return [str(name) for name in answer[0]["Names"]] if answer else []
+
+
 def load_dictionary(words: Sequence[str]) -> None:
     """Send `words` to wdeg.pl now, if it does not hold them yet, so that the
     first wdeg search with them is not charged for it (bench does this)."""
-    with _lock:
+    with _lock, _engine_errors():
         _dictionary(_engine(), words)
 
 

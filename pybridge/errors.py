@@ -1,5 +1,17 @@
-"""Errors a user can act on: bad input (with file, line and column) and a
-missing dependency. The CLI turns both into a message and exit code 2."""
+"""The exceptions a library user can catch: every one is a CrosswordError.
+
+    CrosswordError        the base class
+      InputError          bad input, located in its file (line, column)
+      UsageError          a request that cannot be carried out as asked: an
+                          unknown strategy, engine or format, a bad seed or
+                          time limit (also a ValueError)
+      MissingDependency   something the request needs is not installed
+      EngineError         an engine failed in a way no input explains (a bug
+                          or a resource limit of SWI-Prolog)
+
+The CLI turns the first three into a message and exit code 2. No pyswip
+exception reaches a caller: the bridge turns them into EngineError.
+"""
 
 from __future__ import annotations
 
@@ -47,6 +59,10 @@ class MissingDependency(CrosswordError):
     """Something the requested engine needs is not installed."""
 
 
-class UsageError(CrosswordError):
+class UsageError(CrosswordError, ValueError):
     """A request that cannot be carried out as asked (e.g. a strategy that
     does not apply to the puzzle's mode)."""
+
+
+class EngineError(CrosswordError):
+    """An engine failed unexpectedly; the message says how."""

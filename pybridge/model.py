@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
-BLOCK = "#"
-OPEN = "."
+from pybridge.notation import BLOCK, OPEN, framework_text, grid_html, solution_text
 
 Direction = Literal["across", "down"]
 Format = Literal["p99", "fillin", "cs50", "rp2016", "grid"]
@@ -65,13 +64,9 @@ class Puzzle:
         return None if ch in (BLOCK, OPEN) else ch
 
     def __str__(self) -> str:
-        from pybridge.render import framework_text
-
         return framework_text(self)
 
     def _repr_html_(self) -> str:
-        from pybridge.render import grid_html
-
         return grid_html(self, self.grid)
 
 
@@ -109,11 +104,7 @@ class Solution:
     placements: tuple[Placement, ...]
 
     def __str__(self) -> str:
-        from pybridge.render import solution_text
-
         return solution_text(self)
 
     def _repr_html_(self) -> str:
-        from pybridge.render import grid_html
-
         return grid_html(self.puzzle, self.grid)

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from pybridge.errors import MissingDependency
+from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Cell, Puzzle
-from pybridge.sites import find_sites
 
 if TYPE_CHECKING:
     from PIL.ImageDraw import ImageDraw

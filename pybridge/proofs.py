@@ -63,7 +63,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from pybridge import engine as python_engine
+from pybridge import engines
 from pybridge.bitsets import (
     Letters,
     Settled,
@@ -73,9 +73,11 @@ from pybridge.bitsets import (
     tables,
     words_without,
 )
-from pybridge.model import BLOCK, OPEN, Cell, Puzzle
-from pybridge.sites import Site, find_sites
-from pybridge.solver import length_mismatch, run
+from pybridge.layout import Layout, Site, layout_of
+from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.search import engine as python_engine
+from pybridge.search.kernel import Counters, Request, SearchTimeout, deadline, late
+from pybridge.wording import and_list, plural, where, word_length
 
 Layer = Literal["length", "no-fit", "hall", "propagation", "search"]
 LAYERS: tuple[Layer, ...] = ("length", "no-fit", "hall", "propagation", "search")
@@ -115,12 +117,15 @@ class _Model:
     masks give per position, per letter, the words with that letter there."""
 
     puzzle: Puzzle
+    layout: Layout
     sites: tuple[Site, ...]
     words: dict[int, tuple[str, ...]]
     copies: dict[int, tuple[int, ...]]
     tables: dict[int, Table]
     candidates: tuple[int, ...]  # per site: the words of its length that fit it
-    around: tuple[tuple[tuple[int, int, int], ...], ...]  # per site: (i, other, j)
+    # per site, (i, other, j) for each crossing (position i of the site is
+    # position j of `other`), in the order of the crossings' ids
+    around: tuple[tuple[tuple[int, int, int], ...], ...]
 
     @property
     def lexicon(self) -> bool:
@@ -136,7 +141,8 @@ class _Model:
         return (1 << len(self.words.get(length, ()))) - 1
 
 
-def _model(puzzle: Puzzle, sites: tuple[Site, ...]) -> _Model:
+def _model(puzzle: Puzzle, layout: Layout) -> _Model:
+    sites = layout.sites
     table = tables(tuple(puzzle.words))
     # Only words of a site's length can be placed (in exact mode, once the
     # lengths match, that is every word).
@@ -148,26 +154,11 @@ def _model(puzzle: Puzzle, sites: tuple[Site, ...]) -> _Model:
         for n in lengths
     }
     candidates = tuple(_fitting(puzzle, site, table) for site in sites)
-    return _Model(puzzle, sites, words, copies, table, candidates, _around(sites))
-
-
-def _around(sites: tuple[Site, ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-    """Per site, (i, other, j) for each crossing: position i of the site is
-    position j of `other`; in the order of find_crossings' (a, i, b, j)
-    (sites.find_crossings, without its objects: this is on every solve's path)."""
-    seen: dict[Cell, tuple[int, int]] = {}
-    crossings = []
-    for s, site in enumerate(sites):
-        for i, cell in enumerate(site.cells):
-            first = seen.setdefault(cell, (s, i))
-            if first[0] != s:
-                crossings.append((*first, s, i))
-    crossings.sort()
-    around: list[list[tuple[int, int, int]]] = [[] for _ in sites]
-    for a, i, b, j in crossings:
-        around[a].append((i, b, j))
-        around[b].append((j, a, i))
-    return tuple(map(tuple, around))
+    around = tuple(
+        tuple((i, t, j) for i, t, j, _ in sorted(arcs, key=lambda arc: arc[3]))
+        for arcs in layout.arcs
+    )
+    return _Model(puzzle, layout, sites, words, copies, table, candidates, around)
 
 
 def _fitting(puzzle: Puzzle, site: Site, tables: Mapping[int, Table]) -> int:
@@ -212,27 +203,22 @@ def _copies(model: _Model, length: int, words: int) -> tuple[str, ...]:
     return tuple(group[u] for u in members(words) for _ in range(copies[u]))
 
 
-def _late(deadline: float | None) -> bool:
-    return deadline is not None and time.perf_counter() > deadline
-
-
-# ---------------------------------------------------------------- words
-
-
-def _and(items: Sequence[str], last: str = "and") -> str:
-    """'A', 'A and B', 'A, B and C'."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'s' * (n != 1)}"
-
-
-def _where(cell: Cell) -> str:
-    return f"row {cell[0] + 1}, column {cell[1] + 1}"
-
-
 # ---------------------------------------------------------------- length
+
+
+def length_mismatch(puzzle: Puzzle, sites: Sequence[Site]) -> str | None:
+    """Why the word lengths cannot match the site lengths, or None if they can."""
+    words = Counter(len(w) for w in puzzle.words)
+    slots = Counter(site.length for site in sites)
+    if words == slots:
+        return None
+    parts = [
+        f"{plural(words[n], word_length(n) + ' word')} "
+        f"for {plural(slots[n], word_length(n) + ' site')}"
+        for n in sorted(words.keys() | slots.keys())
+        if words[n] != slots[n]
+    ]
+    return "word and site lengths differ: " + "; ".join(parts)
 
 
 def length_proof(puzzle: Puzzle, sites: tuple[Site, ...], reason: str) -> Proof:
@@ -290,7 +276,7 @@ def _word_without_site(model: _Model) -> Proof | None:
         left = len(_copies(model, length, placeable))
         reason = (
             f"the listed word {word} fits none of the {len(group)} {length}-letter sites, "
-            f"which leaves {_plural(left, 'listed word')} for them"
+            f"which leaves {plural(left, 'listed word')} for them"
         )
         return Proof("no-fit", reason, _core(model, group), (word,), minimal=False)
     return None
@@ -370,9 +356,9 @@ class _Matching:
 def _pigeonhole_reason(model: _Model, sites: list[int], words: int, named: bool) -> str:
     length = model.sites[sites[0]].length
     copies = _copies(model, length, words)
-    group = _plural(len(sites), f"{length}-letter site")
-    which = f"the {group} {_and([model.sites[s].label for s in sorted(sites)])}"
-    fit = f"fit only {_plural(len(copies), model.noun)}"
+    group = plural(len(sites), f"{length}-letter site")
+    which = f"the {group} {and_list([model.sites[s].label for s in sorted(sites)])}"
+    fit = f"fit only {plural(len(copies), model.noun)}"
     return f"{which if named else 'these ' + group} {fit}" + (
         f": {', '.join(copies)}" if copies else ""
     )
@@ -438,7 +424,7 @@ class _Propagation:
     def run(self, deadline: float | None) -> Proof | None:
         changed = sorted(self.kept)
         while changed:
-            if _late(deadline):
+            if late(deadline):
                 return None
             proof = self._arc_consistency(changed)
             if proof is not None:
@@ -530,9 +516,9 @@ class _Propagation:
         needed = [ch for ch, m in self._masks(y, j).items() if last & m]
         reason = (
             f"once letters are propagated through the crossings, no word is left for "
-            f"{site.label}: the words still fitting it need {_and(sorted(needed), 'or')} at "
-            f"{_where(site.cells[j])}, where those still fitting {other.label} have only "
-            f"{_and(sorted(allowed), 'or')}"
+            f"{site.label}: the words still fitting it need {and_list(sorted(needed), 'or')} at "
+            f"{where(site.cells[j])}, where those still fitting {other.label} have only "
+            f"{and_list(sorted(allowed), 'or')}"
         )
         core = self._support([y])
         words = _named(self.model, site.length, self.model.candidates[y])
@@ -605,62 +591,58 @@ def _prove_whole(model: _Model, deadline: float | None) -> tuple[Proof | None, S
     everything = frozenset(range(len(model.sites)))
     proof = _site_without_words(model, everything) or _word_without_site(model)
     proof = proof or _hall(model, everything)
-    if proof is not None or _late(deadline):
+    if proof is not None or late(deadline):
         return proof, None
     propagation = _Propagation(model, everything)
     return propagation.run(deadline), propagation.settled
 
 
-def _deadline(timeout: float | None) -> float | None:
-    return None if timeout is None else time.perf_counter() + timeout
-
-
 def prove(
-    puzzle: Puzzle, *, sites: tuple[Site, ...] | None = None, timeout: float | None = None
+    puzzle: Puzzle, *, layout: Layout | None = None, timeout: float | None = None
 ) -> Proof | None:
     """A proof from the cheap layers (length, no-fit, hall, propagation), or
     None when none applies within `timeout` seconds. The core is the set of
     sites the argument uses, not yet shrunk (minimal is False unless it is a
-    single site); a proof here is never wrong, None proves nothing. `sites`
-    saves finding the sites again when the caller has them."""
-    return prove_settling(puzzle, sites=sites, timeout=timeout)[0]
+    single site); a proof here is never wrong, None proves nothing. `layout`
+    saves building it again when the caller has it."""
+    return prove_settling(puzzle, layout=layout, timeout=timeout)[0]
 
 
 def prove_settling(
-    puzzle: Puzzle, *, sites: tuple[Site, ...] | None = None, timeout: float | None = None
+    puzzle: Puzzle, *, layout: Layout | None = None, timeout: float | None = None
 ) -> tuple[Proof | None, Settled | None]:
     """prove()'s answer, and when no proof was found, the letter-level
     fixpoint its propagation reached first (None if it did not get there),
     which spares the wdeg search its root propagation."""
-    deadline = _deadline(timeout)
-    sites = find_sites(puzzle) if sites is None else sites
-    proof = _length_layer(puzzle, sites)
+    at = deadline(timeout)
+    layout = layout_of(puzzle) if layout is None else layout
+    proof = _length_layer(puzzle, layout.sites)
     if proof is not None:
         return proof, None
-    proof, settled = _prove_whole(_model(puzzle, sites), deadline)
+    proof, settled = _prove_whole(_model(puzzle, layout), at)
     return proof, None if proof is not None else settled
 
 
 def explain(
     puzzle: Puzzle, *, timeout: float | None = None, engine: str | None = "python"
 ) -> Proof | None:
-    """Like `prove`, then the exhaustive search with `engine` (as in
-    solver.run: None picks one) if no cheap layer applies, then the core
-    shrunk to a minimal one by the Python engine. None when the puzzle has a
-    solution or the time ran out before a proof was found. `timeout` bounds
-    the whole call; without it the search is unbounded and the shrinking
-    gets MINIMISE_SECONDS. When the shrinking runs out of time the core found
-    so far is returned with minimal False."""
-    deadline = _deadline(timeout)
-    sites = find_sites(puzzle)
-    length = _length_layer(puzzle, sites)
+    """Like `prove`, then the exhaustive search with `engine` (None picks
+    one, as engines.choose_engine does) if no cheap layer applies, then the
+    core shrunk to a minimal one by the Python engine. None when the puzzle
+    has a solution or the time ran out before a proof was found. `timeout`
+    bounds the whole call; without it the search is unbounded and the
+    shrinking gets MINIMISE_SECONDS. When the shrinking runs out of time the
+    core found so far is returned with minimal False."""
+    at = deadline(timeout)
+    layout = layout_of(puzzle)
+    length = _length_layer(puzzle, layout.sites)
     if length is not None:
         return length
-    model = _model(puzzle, sites)
-    proof = _prove_whole(model, deadline)[0] or _searched(model, engine, deadline)
+    model = _model(puzzle, layout)
+    proof = _prove_whole(model, at)[0] or _searched(model, engine, at)
     if proof is None:
         return None
-    budget = deadline if deadline is not None else time.perf_counter() + MINIMISE_SECONDS
+    budget = at if at is not None else time.perf_counter() + MINIMISE_SECONDS
     return _minimise(model, proof, budget)
 
 
@@ -673,36 +655,28 @@ def _search_proof(model: _Model, kept: Iterable[int], nodes: int) -> Proof:
     for site in core:
         fitting[site.length] |= model.candidates[site.index]
     words = tuple(w for n, fit in fitting.items() for w in _named(model, n, fit))
-    reason = f"the search space is exhausted ({_plural(nodes, 'node')})"
+    reason = f"the search space is exhausted ({plural(nodes, 'node')})"
     return Proof("search", reason, core, words, nodes, minimal=False)
 
 
-def _searched(model: _Model, engine: str | None, deadline: float | None) -> Proof | None:
+def _searched(model: _Model, engine: str | None, at: float | None) -> Proof | None:
     """Layer (e) on the whole puzzle: a proof if the search exhausts it."""
-    remaining = None if deadline is None else deadline - time.perf_counter()
+    remaining = None if at is None else at - time.perf_counter()
     if remaining is not None and remaining <= 0:
         return None
-    outcome = run(
-        model.puzzle, engine=engine, strategy="mrv", limit=1, timeout=remaining, prove=False
-    )
-    if outcome.status != "unsolvable":
+    request = Request(model.layout, model.puzzle.words, "mrv", limit=1, timeout=remaining)
+    result = engines.search(engines.choose_engine(engine), request)
+    if result.status != "unsolvable":
         return None
-    return _search_proof(model, range(len(model.sites)), outcome.stats.nodes)
+    return _search_proof(model, range(len(model.sites)), result.nodes)
 
 
-def _exhaust(model: _Model, kept: frozenset[int], deadline: float | None) -> int | None:
+def _exhaust(model: _Model, kept: frozenset[int], at: float | None) -> int | None:
     """The node count of the Python engine's search of `kept`'s sub-puzzle
     when it finds no solution, None when it finds one; SearchTimeout when
     the deadline passes first. The mrv strategy fills every given site with
     distinct word copies and does not ask for every word to be used: exactly
     the sub-puzzle's question."""
-    chosen = _core(model, kept)
-    givens = {
-        cell: ch
-        for site in chosen
-        for cell in site.cells
-        if (ch := model.puzzle.given(cell)) is not None
-    }
     # mrv sees only the order of the words of each length and their copies
     words = [
         word
@@ -710,8 +684,8 @@ def _exhaust(model: _Model, kept: frozenset[int], deadline: float | None) -> int
         for word, copies in zip(group, model.copies[n], strict=True)
         for _ in range(copies)
     ]
-    counters = python_engine.Counters(deadline=deadline)
-    steps = python_engine.search(words, [site.cells for site in chosen], givens, "mrv", counters)
+    counters = Counters(deadline=at)
+    steps = python_engine.solutions(Request(model.layout.restricted(kept), words, "mrv"), counters)
     try:
         found = next(steps, None)
     finally:
@@ -738,7 +712,7 @@ def _minimise(model: _Model, proof: Proof, deadline: float) -> Proof:
             continue  # a smaller proof already left it out
         try:
             smaller = _refute(model, indices - {site.index}, deadline)
-        except python_engine.SearchTimeout:
+        except SearchTimeout:
             return replace(proof, minimal=False)
         if smaller is not None:
             proof = smaller
@@ -755,7 +729,7 @@ def proof_sentence(proof: Proof) -> str:
     labels = [site.label for site in proof.core]
     both = {1: "", 2: " both"}.get(len(labels), " all")
     how = f"cannot{both} be filled"
-    return f"{_and(labels)} {how}: {proof.reason}"
+    return f"{and_list(labels)} {how}: {proof.reason}"
 
 
 def proof_json(proof: Proof) -> dict[str, Any]:

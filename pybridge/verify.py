@@ -1,7 +1,7 @@
 """Check a filled grid against its puzzle, trusting neither engine.
 
 The runs of open cells are derived here again from the framework (not taken
-from pybridge.sites), so the verifier also cross-checks the site finder.
+from pybridge.layout), so the verifier also cross-checks the site finder.
 Every problem is a sentence; rows and columns in sentences count from 1.
 """
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from pybridge.layout import find_sites
 from pybridge.model import BLOCK, Placement, Puzzle, Solution
 from pybridge.readers import load
-from pybridge.sites import find_sites
 
 SHARED: Path = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -80,7 +80,7 @@ def expected_text(shared: Path, name: str) -> str:
 
 def solution_from_rows(puzzle: Puzzle, rows: list[str]) -> Solution:
     """A Solution holding `rows` (spaces or '#' for blocked cells), with the
-    placements read off the grid at the sites of pybridge.sites."""
+    placements read off the grid at the sites of pybridge.layout."""
     grid = tuple(row.ljust(puzzle.width).replace(" ", BLOCK) for row in rows)
     placements = tuple(
         Placement(

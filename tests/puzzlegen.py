@@ -3,7 +3,7 @@
 A puzzle is made backwards from its answer: words are laid on an empty grid,
 each crossing an earlier one at a letter they share, every cell left empty
 is blocked, and the word list is read off the filled grid at the sites that
-pybridge.sites finds.  So the word list is exactly the words of one filled
+pybridge.layout finds.  So the word list is exactly the words of one filled
 grid (the planted one), whatever runs the laying happened to merge.
 
 Import it as `from puzzlegen import ...`: pytest puts tests/ on sys.path
@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
+from pybridge.layout import Site, find_sites, uncovered_cells
 from pybridge.model import BLOCK, OPEN, Cell, Puzzle
-from pybridge.sites import Site, find_sites, uncovered_cells
 
 # Small alphabets make crossings agree often, so puzzles tend to have
 # several fills and words that fit many sites; a larger one gives the

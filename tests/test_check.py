@@ -125,9 +125,9 @@ def test_check_picture_marks_the_core(tmp_path: Path, capsys: pytest.CaptureFixt
     path = str(DATA / "unsolvable" / "hall" / "three-s.dat")
     assert main(["check", path, "--output", "svg", str(target)]) == 1
     assert capsys.readouterr().out.splitlines() == [f"wrote {target}", "unsolvable (layer: hall)"]
+    from pybridge.layout import find_sites
     from pybridge.pictures import MARK
     from pybridge.readers import load
-    from pybridge.sites import find_sites
 
     main(["check", path, "--output", "json"])
     core = {

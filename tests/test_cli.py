@@ -422,15 +422,19 @@ def test_bridge_passes_hostile_words_as_data() -> None:
     code = textwrap.dedent(
         """
         from pybridge import bridge
+        from pybridge.layout import of_cells
+        from pybridge.search.kernel import Request
+        def search(words, sites, strategy, limit=1):
+            return bridge.search(Request(of_cells(sites, {}), words, strategy, limit))
         column = [(r, 1) for r in range(10)]
         crossing_at_0 = [[(0, 0), (0, 1)], column]
         crossing_at_4 = [[(4, 0), (4, 1)], column]
-        print(bridge.search(["Äb", "'),halt,('"], crossing_at_0, {}, "mrv").status)
-        found = bridge.search(["Äa", "'),halt,('"], crossing_at_4, {}, "mrv", limit=None)
+        print(search(["Äb", "'),halt,('"], crossing_at_0, "mrv").status)
+        found = search(["Äa", "'),halt,('"], crossing_at_4, "mrv", limit=None)
         print(found.status, found.solutions == [["Äa", "'),halt,('"]])
         backslash, quote = chr(92), chr(34)
         words = ["X" + backslash, backslash + quote]
-        found = bridge.search(words, [[(0, 0), (0, 1)], [(0, 1), (1, 1)]], {}, "given")
+        found = search(words, [[(0, 0), (0, 1)], [(0, 1), (1, 1)]], "given")
         print(found.status, found.solutions == [words])
         print("alive")
         """

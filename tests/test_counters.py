@@ -1,6 +1,6 @@
 """The Python engine's counters keep a time limit however slow a node is.
 
-The clock is faked (engine.time replaced), so nothing here waits or depends
+The clock is faked (kernel.time replaced), so nothing here waits or depends
 on the speed of the machine.
 """
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pybridge import engine
 from pybridge.readers import load
+from pybridge.search import kernel
 from pybridge.solver import run
 
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo.dat"  # 11 nodes with mrv
@@ -35,19 +35,19 @@ def test_the_first_node_after_the_deadline_stops_the_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     clock = SlowClock(0.0, 0.0)
-    monkeypatch.setattr(engine, "time", clock)
-    counters = engine.Counters(deadline=1.0)
+    monkeypatch.setattr(kernel, "time", clock)
+    counters = kernel.Counters(deadline=1.0)
     counters.node()
     clock.now = 1.5  # one slow node later
-    with pytest.raises(engine.SearchTimeout):
+    with pytest.raises(kernel.SearchTimeout):
         counters.node()
     assert (counters.nodes, counters.backtracks) == (2, 0)
 
 
 def test_no_deadline_never_reads_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = SlowClock(0.0, 1000.0)
-    monkeypatch.setattr(engine, "time", clock)
-    counters = engine.Counters()
+    monkeypatch.setattr(kernel, "time", clock)
+    counters = kernel.Counters()
     for _ in range(1000):
         counters.node()
     assert counters.nodes == 1000
@@ -59,7 +59,7 @@ def test_a_search_with_slow_nodes_stops_at_its_time_limit(
 ) -> None:
     puzzle = load(DEMO)
     # Each node seems to take 0.3 s: a 1 s limit allows three or four of them.
-    monkeypatch.setattr(engine, "time", SlowClock(time.perf_counter(), 0.3))
+    monkeypatch.setattr(kernel, "time", SlowClock(time.perf_counter(), 0.3))
     outcome = run(puzzle, engine="python", strategy="mrv", timeout=1.0)
     assert outcome.status == "timeout"
     assert outcome.stats.nodes <= 4

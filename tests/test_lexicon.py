@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from pybridge import lexicon
 from pybridge.errors import InputError, UsageError
+from pybridge.layout import find_sites
 from pybridge.lexicon import (
     Dictionary,
     load_dictionary,
@@ -25,7 +26,6 @@ from pybridge.lexicon import (
     sniff_grid,
 )
 from pybridge.model import Puzzle
-from pybridge.sites import find_sites
 
 
 @pytest.fixture(scope="module", autouse=True)

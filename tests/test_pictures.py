@@ -13,10 +13,10 @@ from PIL import Image, ImageColor
 
 from pybridge import pictures
 from pybridge.errors import MissingDependency
+from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Cell, Puzzle, Solution
 from pybridge.pictures import Layout, draw_png, draw_svg, write_picture
 from pybridge.readers import load
-from pybridge.sites import find_sites
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SVG = "{http://www.w3.org/2000/svg}"

@@ -16,19 +16,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from puzzlegen import break_one_letter, puzzles
 
+from pybridge.layout import Site, find_sites, layout_of
 from pybridge.model import Puzzle
 from pybridge.proofs import (
     LAYERS,
     Proof,
     core_grid,
     explain,
+    length_mismatch,
     proof_json,
     proof_sentence,
     prove,
 )
 from pybridge.readers import load
-from pybridge.sites import Site, find_sites
-from pybridge.solver import length_mismatch, run
+from pybridge.solver import run
 
 UNSOLVABLE = Path(__file__).resolve().parents[1] / "data" / "unsolvable"
 
@@ -471,9 +472,9 @@ def vanbeek(shared_dir: Path, name: str) -> tuple[str, ...]:
 def test_a_big_dictionary_is_proved_on_quickly(shared_dir: Path) -> None:
     words = scowl55(shared_dir)
     puzzle = lexicon(words, vanbeek(shared_dir, "g15.01"))  # 78 sites, filled by other solvers
-    sites = find_sites(puzzle)
-    assert len(sites) == 78
-    assert prove(puzzle, sites=sites) is None
+    layout = layout_of(puzzle)
+    assert len(layout.sites) == 78
+    assert prove(puzzle, layout=layout) is None
     best = min(_seconds(puzzle) for _ in range(3))
     assert best < 0.5
     long = lexicon(words, vanbeek(shared_dir, "g23.01"))  # a 23-letter site

@@ -9,7 +9,8 @@ import pytest
 from conftest import SOLVED, corpus_puzzle, expected_text, known_solution, solution_from_rows
 
 from pybridge.model import Puzzle
-from pybridge.render import framework_text, grid_html, outcome_json, solution_text
+from pybridge.notation import framework_text, grid_html, solution_text
+from pybridge.render import outcome_json
 from pybridge.solver import Outcome, Stats
 
 # A P-99 framework written with ragged rows: ". . " (4 wide) over "...." and

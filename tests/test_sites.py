@@ -7,8 +7,8 @@ import dataclasses
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pybridge.layout import Site, find_sites
 from pybridge.model import Direction, Placement, Puzzle
-from pybridge.sites import Site, find_sites
 
 
 def test_sites_are_numbered_as_in_a_printed_crossword() -> None:

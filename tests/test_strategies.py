@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from puzzlegen import Grid, puzzles
 
 from pybridge.cli import main
-from pybridge.engine import Lcg
 from pybridge.errors import UsageError
 from pybridge.model import Puzzle
+from pybridge.search.kernel import Lcg
 from pybridge.solver import LEXICON_STRATEGIES, STRATEGIES, Outcome, run
 from pybridge.verify import problems
 

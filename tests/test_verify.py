@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import SOLVED, corpus_puzzle, known_solution, solution_from_rows
 
+from pybridge.layout import find_sites
 from pybridge.model import Puzzle, Solution
-from pybridge.sites import find_sites
 from pybridge.solver import run
 from pybridge.verify import is_solution, problems, runs, solution_problems, times
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import itertools
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +15,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from puzzlegen import open_square
 
-from pybridge import wdeg
 from pybridge.bitsets import Settled, letters_left, members, tables
-from pybridge.engine import Counters
+from pybridge.layout import find_sites, layout_of
 from pybridge.lexicon import load_lexicon_puzzle
-from pybridge.model import Cell, Puzzle
+from pybridge.model import Puzzle
 from pybridge.proofs import prove_settling
-from pybridge.sites import find_sites
+from pybridge.search import wdeg
+from pybridge.search.kernel import Counters, Request
 from pybridge.solver import run
 from pybridge.verify import problems
 
@@ -75,16 +76,16 @@ def lexicon_grid(rows: tuple[str, ...], words: list[str]) -> Puzzle:
     return Puzzle(tuple(words), rows, format="grid", mode="lexicon")
 
 
-def sites_and_givens(puzzle: Puzzle) -> tuple[list[tuple[Cell, ...]], dict[Cell, str]]:
-    sites = [s.cells for s in find_sites(puzzle)]
-    givens = {cell: ch for cells in sites for cell in cells if (ch := puzzle.given(cell))}
-    return sites, givens
+def wdeg_search(
+    puzzle: Puzzle, counters: Counters, seed: int | None = None, settled: Settled | None = None
+) -> Iterator[list[str]]:
+    request = Request(layout_of(puzzle), puzzle.words, "wdeg", seed=seed, settled=settled)
+    return wdeg.solutions(request, counters)
 
 
 def search(puzzle: Puzzle) -> tuple[list[list[str]], Counters]:
     counters = Counters()
-    sites, givens = sites_and_givens(puzzle)
-    return list(wdeg.search(puzzle.words, sites, givens, counters)), counters
+    return list(wdeg_search(puzzle, counters)), counters
 
 
 # Two regions: a 2x2 square with many fills from the 2-letter words over a, b,
@@ -191,7 +192,7 @@ def test_two_streams_take_turns_until_one_fills(monkeypatch: pytest.MonkeyPatch)
 
     def logged(search: wdeg.Search, *args: Any) -> None:
         make(search, *args)
-        seeds.append(args[4])
+        seeds.append(args[3])
 
     monkeypatch.setattr(wdeg.Search, "__init__", logged)
     runs = Runs(monkeypatch)
@@ -209,8 +210,7 @@ def test_two_streams_take_turns_until_one_fills(monkeypatch: pytest.MonkeyPatch)
     assert search(lexicon_grid(TWO_REGIONS, PAIRS + SYMMETRIC))[0] == []
     assert [number for _, number, _, _ in runs.log] == [1]
     seeds.clear()
-    sites, givens = sites_and_givens(puzzle)
-    list(itertools.islice(wdeg.search(puzzle.words, sites, givens, Counters(), 7), 1))
+    list(itertools.islice(wdeg_search(puzzle, Counters(), 7), 1))
     assert seeds == [7, 8]
 
 
@@ -244,7 +244,7 @@ def test_the_stream_that_went_deeper_takes_the_next_round_first(
 
 def test_the_preferred_word_goes_first_when_the_domain_has_it() -> None:
     puzzle = lexicon_grid(("...",), ["abc", "abd", "abe", "abf"])
-    state = wdeg.Search(puzzle.words, *sites_and_givens(puzzle), Counters(), None)
+    state = wdeg.Search(puzzle.words, layout_of(puzzle), Counters(), None)
     state.dom = [0b1011]  # abc, abd and abf
     state.phase = [3]
     assert state.preferred(0, [0, 1, 3]) == [3, 0, 1]
@@ -283,10 +283,7 @@ def test_bench_grids_fill_and_verify(shared_dir: Path, grid: str) -> None:
 
 def search_with(puzzle: Puzzle, settled: Settled | None) -> tuple[list[list[str]], int, int]:
     counters = Counters()
-    sites, givens = sites_and_givens(puzzle)
-    fills = list(
-        itertools.islice(wdeg.search(puzzle.words, sites, givens, counters, 3, settled), 50)
-    )
+    fills = list(itertools.islice(wdeg_search(puzzle, counters, 3, settled), 50))
     return fills, counters.nodes, counters.backtracks
 
 
@@ -304,7 +301,7 @@ def test_the_proofs_fixpoint_spares_the_root_propagation_and_changes_nothing(
     assert proof is None
     assert settled is not None
     # the proofs' fixpoint is the one wdeg's own root propagation reaches
-    alone = wdeg.Search(puzzle.words, *sites_and_givens(puzzle), Counters(), None)
+    alone = wdeg.Search(puzzle.words, layout_of(puzzle), Counters(), None)
     n = len(alone.root)
     alone.dom, alone.open, alone.sup = list(alone.root), [True] * n, [None] * n
     alone.recount()
@@ -322,7 +319,7 @@ def test_a_fixpoint_from_other_domains_is_not_used() -> None:
     _, settled = prove_settling(lexicon_grid(("...", "...", "..."), SQUARE_WORDS))
     assert settled is not None
     other = lexicon_grid(("a..", "...", "..."), SQUARE_WORDS)  # a given letter: other domains
-    search = wdeg.Search(other.words, *sites_and_givens(other), Counters(), None, settled)
+    search = wdeg.Search(other.words, layout_of(other), Counters(), None, settled)
     assert search.settled is None
     assert search_with(other, settled) == search_with(other, None)
 

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from puzzlegen import open_square, random_puzzle
 
-from pybridge import bridge, wdeg
+from pybridge import bridge
 from pybridge.lexicon import load_dictionary, load_grid
 from pybridge.model import Puzzle
+from pybridge.search import wdeg
 from pybridge.solver import Outcome, run
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is missing")

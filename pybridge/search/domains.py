@@ -1,227 +1,66 @@
-"""The pure-Python engine: prolog/crossword.pl's search, step for step.
+"""mrv, ac3, lcv, cs50 and cbj: forward checking over the domains of the
+open sites (docs/search.md#mrv and the sections after it); prolog/domains.pl
+is the twin, step for step.
 
-Each strategy is a generator that yields once per solution, so the first
-solution costs only the search up to it. Where Prolog unifies a site's cell
-variables with a word, this engine writes letters into a dict of cells and
-takes them out again on the way back. The choices, their order and the two
-counters (nodes: words placed; backtracks: dead ends) are defined in
-crossword.pl's header and must stay identical to it.
+Where Prolog unifies a site's cell variables with a word, this module writes
+letters into a Board and takes them out again on the way back.
 """
 
 from __future__ import annotations
 
-import time
 from collections import Counter, deque
-from collections.abc import Generator, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TypeVar
+from collections.abc import Generator, Iterator, Sequence
 
-from pybridge.bitsets import Settled
-from pybridge.model import Cell
+from pybridge.layout import Layout
+from pybridge.search.kernel import EVERY_MODE, Board, Counters, Lcg, Request, Strategy
 
-# Domain strategies: (arc consistency first?, least constraining word first?)
-DOMAIN_STRATEGIES = {
+# Each strategy: (arc consistency first?, least constraining word first?)
+OPTIONS = {
     "mrv": (False, False),
     "ac3": (True, False),
     "lcv": (False, True),
     "cs50": (True, True),
     "cbj": (False, False),  # mrv's choices, with conflict-directed backjumping
 }
-STRATEGIES = ("given", "sorted", *DOMAIN_STRATEGIES, "wdeg")
-T = TypeVar("T")
+STRATEGIES = (
+    Strategy("mrv", "domains", EVERY_MODE, True, "forward checking, smallest domain first"),
+    Strategy("ac3", "domains", EVERY_MODE, True, "mrv after making the domains arc consistent"),
+    Strategy("lcv", "domains", EVERY_MODE, True, "mrv, least constraining word first"),
+    Strategy("cs50", "domains", EVERY_MODE, True, "ac3's domains, then lcv's search"),
+    Strategy("cbj", "domains", EVERY_MODE, True, "mrv with conflict-directed backjumping"),
+)
 
 
-class SearchTimeout(Exception):
-    """The deadline passed during the search."""
-
-
-@dataclass
-class Counters:
-    """The two counters of crossword.pl's header, and the deadline: node()
-    raises SearchTimeout once it has passed. The clock is read at every node
-    (well under a microsecond): a node's cost ranges from microseconds with
-    a word list to many milliseconds with a large dictionary, so no fixed
-    number of nodes between looks keeps a time limit."""
-
-    nodes: int = 0
-    backtracks: int = 0
-    deadline: float | None = field(default=None, repr=False)
-
-    def node(self) -> None:
-        self.nodes += 1
-        self.check_clock()
-
-    def check_clock(self) -> None:
-        """Raise SearchTimeout if the deadline has passed (for work outside
-        the nodes: the domains before the search, arc consistency)."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise SearchTimeout
-
-    def dead_end(self) -> None:
-        self.backtracks += 1
-
-
-class Lcg:
-    """Knuth's MMIX linear congruential generator, as crossword.pl has it."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed % 2**64
-
-    def draw(self) -> int:
-        self.state = (self.state * 6364136223846793005 + 1442695040888963407) % 2**64
-        return self.state >> 33
-
-    def below(self, bound: int) -> int:
-        return self.draw() % bound
-
-    def shuffle(self, items: list[T]) -> None:
-        """Fisher-Yates, in place: position i swaps with random_below(i + 1)."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
-
-
-class Board:
-    """Letters written into cells, with the writes of each placement undoable."""
-
-    def __init__(self, givens: Mapping[Cell, str]) -> None:
-        self.letters: dict[Cell, str] = dict(givens)
-
-    def fits(self, word: str, cells: Sequence[Cell]) -> bool:
-        letters = self.letters
-        for ch, cell in zip(word, cells, strict=True):
-            got = letters.get(cell)
-            if got is not None and got != ch:
-                return False
-        return True
-
-    def place(self, word: str, cells: Sequence[Cell]) -> list[Cell] | None:
-        """Write `word` into `cells`; the cells newly written, or None on a clash."""
-        return self.write(word, cells) if self.fits(word, cells) else None
-
-    def write(self, word: str, cells: Sequence[Cell]) -> list[Cell]:
-        """Write `word`, known to fit, into `cells`; the cells newly written."""
-        letters = self.letters
-        written = [cell for cell in cells if cell not in letters]
-        letters.update(zip(cells, word, strict=True))
-        return written
-
-    def erase(self, written: list[Cell]) -> None:
-        for cell in written:
-            del self.letters[cell]
-
-    def read(self, cells: Sequence[Cell]) -> str:
-        return "".join(self.letters[cell] for cell in cells)
-
-
-def search(
-    words: Sequence[str],
-    sites: Sequence[Sequence[Cell]],
-    givens: Mapping[Cell, str],
-    strategy: str,
-    counters: Counters,
-    seed: int | None = None,
-    settled: Settled | None = None,
-) -> Generator[list[str], None, None]:
-    """Yield each solution as the word of every site, in site order. A seed
-    shuffles the domains and breaks site ties at random (domain strategies).
-    `settled` (wdeg only): the root's letter fixpoint, if the proofs found it."""
-    if seed is not None and strategy not in (*DOMAIN_STRATEGIES, "wdeg"):
-        raise ValueError(f"strategy {strategy!r} takes no seed")
-    if strategy == "wdeg":
-        from pybridge import wdeg  # it builds on this module
-
-        yield from wdeg.search(words, sites, givens, counters, seed, settled)
-        return
-    board = Board(givens)
-    if strategy == "given":
-        steps = _in_order(list(words), list(range(len(sites))), sites, board, counters)
-    elif strategy == "sorted":
-        order = length_frequency_order([len(s) for s in sites])
-        word_order = length_frequency_order([len(w) for w in words])
-        steps = _in_order([words[k] for k in word_order], order, sites, board, counters)
-    elif strategy in DOMAIN_STRATEGIES:
-        arcs, least_constraining = DOMAIN_STRATEGIES[strategy]
-        domains = _Domains(words, sites, board, counters, seed, least_constraining)
-        steps = domains.search(arcs, backjump=strategy == "cbj")
-    else:
-        raise ValueError(f"unknown strategy {strategy!r}")
-    for _ in steps:
+def solutions(request: Request, counters: Counters) -> Generator[list[str], None, None]:
+    """Yield each solution as the word of every site, in site order."""
+    layout = request.layout
+    board = Board(layout.givens)
+    arcs, least_constraining = OPTIONS[request.strategy]
+    domains = _Domains(request.words, layout, board, counters, request.seed, least_constraining)
+    sites = layout.cells
+    for _ in domains.search(arcs, backjump=request.strategy == "cbj"):
         yield [board.read(cells) for cells in sites]
 
 
-def length_frequency_order(lengths: Sequence[int]) -> list[int]:
-    """Indices ordered by how often their length occurs (rare first), ties to
-    the longer length, stable otherwise."""
-    freq = Counter(lengths)
-    return sorted(range(len(lengths)), key=lambda k: (freq[lengths[k]], -lengths[k]))
-
-
-def _previous_copies(words: Sequence[str]) -> list[int | None]:
-    """For each word, the position of its previous identical copy, if any."""
-    last: dict[str, int] = {}
-    previous: list[int | None] = []
-    for k, word in enumerate(words):
-        previous.append(last.get(word))
-        last[word] = k
-    return previous
-
-
-def _in_order(
-    words: list[str],
-    order: list[int],
-    sites: Sequence[Sequence[Cell]],
-    board: Board,
-    counters: Counters,
-) -> Iterator[None]:
-    """given/sorted: word k takes one of the remaining sites, tried in
-    `order`; a copy of a word only takes a site after its previous copy's."""
-    previous = _previous_copies(words)
-    position_of: list[int] = [-1] * len(words)  # where (in `order`) word k went
-    used = [False] * len(order)
-
-    def place(k: int) -> Iterator[None]:
-        if k == len(words):
-            yield None
-            return
-        word = words[k]
-        prev = previous[k]
-        after = -1 if prev is None else position_of[prev]
-        for p, site in enumerate(order):
-            if used[p] or len(sites[site]) != len(word) or p <= after:
-                continue
-            written = board.place(word, sites[site])
-            if written is None:
-                counters.dead_end()
-                continue
-            counters.node()
-            used[p], position_of[k] = True, p
-            yield from place(k + 1)
-            used[p] = False
-            board.erase(written)
-
-    return place(0)
-
-
-Crossing = tuple[int, int, int]  # (i, t, j): position i here is position j of site t
 Depths = frozenset[int]
 # What a placement changed, to put back: (site, its key, its domain) before
 Changes = list[tuple[int, int, tuple[int, ...]]]
 
 
 class _Domains:
-    """mrv, ac3, lcv and cs50: forward checking over the domains of the open
+    """mrv, ac3, lcv, cs50 and cbj: forward checking over the domains of the open
     sites, words named by their index in `distinct`."""
 
     def __init__(
         self,
         words: Sequence[str],
-        sites: Sequence[Sequence[Cell]],
+        layout: Layout,
         board: Board,
         counters: Counters,
         seed: int | None,
         least_constraining: bool,
     ) -> None:
+        sites = layout.cells
         self.distinct = list(dict.fromkeys(words))  # first-listed order
         self.draws = [0] * len(sites)
         if seed is not None:
@@ -235,7 +74,7 @@ class _Domains:
         for site, cells in enumerate(sites):
             self.sites_of_length.setdefault(len(cells), []).append(site)
         self.word_lengths = [len(word) for word in self.distinct]
-        self.crossings = crossings_by_site(sites)
+        self.crossings = layout.arcs
         # per site, its place in the rest of the key's order: most crossings,
         # then the draw, then the index
         ties = sorted(range(len(sites)), key=lambda k: (-len(self.crossings[k]), self.draws[k]))
@@ -245,7 +84,7 @@ class _Domains:
         # per site: each site it crosses -> the positions (here) of the shared cells
         self.shared: list[dict[int, list[int]]] = [{} for _ in sites]
         for s, xs in enumerate(self.crossings):
-            for i, t, _ in xs:
+            for i, t, _, _ in xs:
                 self.shared[s].setdefault(t, []).append(i)
         self.least_constraining = least_constraining
         # Per site, while it is open: `domains` lists the distinct words that
@@ -295,8 +134,8 @@ class _Domains:
 
     def arc_consistent(self, domains: list[tuple[int, ...]]) -> None:
         """AC-3 over the crossings, in place; stops at the first empty domain
-        (the search then fails at once). The queue order is crossword.pl's."""
-        queue = deque((x, i, y, j) for x, xs in enumerate(self.crossings) for i, y, j in xs)
+        (the search then fails at once). The queue order is docs/search.md#ac3's."""
+        queue = deque((x, i, y, j) for x, xs in enumerate(self.crossings) for i, y, j, _ in xs)
         queued = set(queue)
         distinct = self.distinct
         while queue:
@@ -311,7 +150,7 @@ class _Domains:
             domains[x] = kept
             if not kept:
                 return
-            for p, z, q in self.crossings[x]:  # the arcs z->x, in x's crossing order
+            for p, z, q, _ in self.crossings[x]:  # the arcs z->x, in x's crossing order
                 if (z, q, x, p) not in queued:
                     queue.append((z, q, x, p))
                     queued.add((z, q, x, p))
@@ -374,7 +213,7 @@ class _Domains:
             return self.live(best)
         distinct = self.distinct
         tallies = []
-        for i, t, j in self.crossings[best]:
+        for i, t, j, _ in self.crossings[best]:
             if self.keys[t] != self.filled_key:
                 domain = self.live(t)
                 tallies.append((i, len(domain), Counter(distinct[v][j] for v in domain)))
@@ -409,7 +248,7 @@ class _Domains:
         """cbj: mrv's search, where each open site also has the depths whose
         placements pruned its domain (`pruned`). Yields per solution and
         returns the conflict set of the subtree once it is exhausted (see
-        crossword.pl's header)."""
+        docs/search.md#cbj)."""
         if not left:
             self.solutions += 1
             yield None
@@ -462,28 +301,3 @@ class _Domains:
             else:
                 self.pruned[t] = by | {depth}
         return before
-
-
-def crossings_by_site(sites: Sequence[Sequence[Cell]]) -> list[list[Crossing]]:
-    """For each site, its crossings (i, t, j), sorted: position i of the site
-    is position j of site t."""
-    first: dict[Cell, tuple[int, int]] = {}  # the first (site, position) at each cell
-    owners: dict[Cell, list[tuple[int, int]]] = {}  # every one, at cells of two or more
-    for s, cells in enumerate(sites):
-        for p, cell in enumerate(cells):
-            here = (s, p)
-            there = first.setdefault(cell, here)
-            if there is not here:
-                owners.setdefault(cell, [there]).append(here)
-    crossings: list[list[Crossing]] = [[] for _ in sites]
-    for shared in owners.values():
-        if len(shared) == 2 and shared[0][0] != shared[1][0]:  # nearly every crossing
-            (s, p), (t, q) = shared
-            crossings[s].append((p, t, q))
-            crossings[t].append((q, s, p))
-            continue
-        for s, p in shared:
-            crossings[s].extend((p, t, q) for t, q in shared if t != s)
-    for xs in crossings:
-        xs.sort()
-    return crossings

@@ -80,9 +80,20 @@ from pybridge.bitsets import (
     members,
     tables,
 )
-from pybridge.engine import Counters, Lcg, crossings_by_site
+from pybridge.layout import Arc as Link
+from pybridge.layout import Layout
 from pybridge.model import Cell
+from pybridge.search.kernel import EVERY_MODE, Counters, Lcg, Request, Strategy
 
+STRATEGIES = (
+    Strategy(
+        "wdeg",
+        "wdeg",
+        EVERY_MODE,
+        True,
+        "bitset domains, dom/wdeg, look-ahead, regions, restarts (dictionaries)",
+    ),
+)
 FIRST_LIMIT_EXTRA = 10
 STREAMS = 2  # searches taking turns (see Two streams)
 GROWTH = (3, 2)  # each run's limit is the last one's times 3/2
@@ -92,7 +103,6 @@ class Restart(Exception):
     """A run reached its node limit before its first solution."""
 
 
-Link = tuple[int, int, int, int]  # (i, t, j, crossing id): position i here is position j of t
 # a link with what a revision along it reads: the words of this site by
 # letter at i, and the words of t without each letter at j
 Arc = tuple[int, int, int, int, Mapping[str, int], Mapping[str, int]]
@@ -106,12 +116,12 @@ class Search:
     def __init__(
         self,
         words: Sequence[str],
-        sites: Sequence[Sequence[Cell]],
-        givens: Mapping[Cell, str],
+        layout: Layout,
         counters: Counters,
         seed: int | None,
         settled: Settled | None = None,
     ) -> None:
+        sites, givens = layout.cells, layout.givens
         shared = tables(tuple(words))
         self.tables = dict(shared)
         for cells in sites:  # a length without words has an empty table
@@ -119,7 +129,7 @@ class Search:
             self.tables.setdefault(n, Table((), (), 0, tuple({} for _ in range(n))))
         self.left = {n: list(t.copies) for n, t in self.tables.items()}  # copies not placed
         self.lengths = [len(cells) for cells in sites]
-        links, self.weights = _links(sites)
+        links, self.weights = layout.arcs, [1] * len(layout.crossings)
         self.neighbours = [tuple(t for _, t, _, _ in site_links) for site_links in links]
         self.arcs = _arcs(links, self.lengths, self.tables)
         self.live: list[list[Arc]] = []  # per site, its arcs to open sites (see recount)
@@ -508,43 +518,21 @@ def _without(table: Table) -> tuple[dict[str, int], ...]:
     return tuple({c: table.full ^ words for c, words in masks.items()} for masks in table.masks)
 
 
-def _links(sites: Sequence[Sequence[Cell]]) -> tuple[list[list[Link]], list[int]]:
-    """Each site's crossings (in order of position), each with the id of its
-    crossing, and a weight of 1 per crossing."""
-    ids: dict[frozenset[tuple[int, int]], int] = {}
-    links = [
-        [(i, t, j, ids.setdefault(frozenset(((s, i), (t, j))), len(ids))) for i, t, j in crossings]
-        for s, crossings in enumerate(crossings_by_site(sites))
-    ]
-    return links, [1] * len(ids)
-
-
-def search(
-    words: Sequence[str],
-    sites: Sequence[Sequence[Cell]],
-    givens: Mapping[Cell, str],
-    counters: Counters,
-    seed: int | None = None,
-    settled: Settled | None = None,
-) -> Iterator[list[str]]:
+def solutions(request: Request, counters: Counters) -> Iterator[list[str]]:
     """Yield each fill of the sites from the (distinct) words, as the word of
-    every site. `settled`: the root's fixpoint, when the proofs found it."""
-    first = seed or 0
-    streams = [_stream(words, sites, givens, counters, first + i, settled) for i in range(STREAMS)]
+    every site. `request.settled`: the root's fixpoint, when the proofs found it."""
+    first = request.seed or 0
+    streams = [_stream(request, counters, first + i) for i in range(STREAMS)]
     return _in_turn(streams)
 
 
 def _stream(
-    words: Sequence[str],
-    sites: Sequence[Sequence[Cell]],
-    givens: Mapping[Cell, str],
-    counters: Counters,
-    seed: int,
-    settled: Settled | None,
+    request: Request, counters: Counters, seed: int
 ) -> Generator[list[str] | int, None, None]:
     """One stream's runs; its search is made at its first turn (most grids
     are filled in the first stream's first run)."""
-    yield from Search(words, sites, givens, counters, seed, settled).solutions()
+    search = Search(request.words, request.layout, counters, seed, request.settled)
+    yield from search.solutions()
 
 
 def _in_turn(streams: list[Generator[list[str] | int, None, None]]) -> Iterator[list[str]]:

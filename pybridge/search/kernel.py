@@ -1,0 +1,162 @@
+"""What every search shares: the request and its result, the counters and
+the time limit, the letters on the board, the random draws, and the
+description a strategy family gives of each of its strategies.
+
+prolog/kernel.pl is the twin of the counters and the draws. The counters and
+the draws are defined in docs/search.md (Counters, Seeds).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, TypeVar
+
+from pybridge.layout import Layout
+from pybridge.model import Cell, Mode
+
+if TYPE_CHECKING:
+    from pybridge.bitsets import Settled
+
+Status = Literal["solved", "unsolvable", "timeout"]
+EXACT_ONLY: frozenset[Mode] = frozenset({"exact"})  # the modes a strategy can search
+EVERY_MODE: frozenset[Mode] = frozenset({"exact", "lexicon"})
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A strategy as its family registers it: its name, the family (the
+    module in pybridge.search and its twin in prolog/), the puzzle modes it
+    can search and whether it takes a seed."""
+
+    name: str
+    family: str
+    modes: frozenset[Mode]
+    seeded: bool
+    summary: str
+
+
+@dataclass(frozen=True)
+class Request:
+    """One search, as either engine takes it: the words (listed or a
+    dictionary) for the layout's sites, the strategy, how many solutions
+    (`limit`, None for all; `count` counts them without keeping them), the
+    time limit in seconds and the seed. `settled` (wdeg in the Python engine
+    only): the root's letter fixpoint, when the proofs found it."""
+
+    layout: Layout
+    words: Sequence[str]
+    strategy: str
+    limit: int | None = 1
+    count: bool = False
+    timeout: float | None = None
+    seed: int | None = None
+    settled: Settled | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a search came to: each solution is the word of every site, in
+    site order; `count` the solutions found (all of them with `count`)."""
+
+    status: Status
+    solutions: list[list[str]]
+    count: int
+    nodes: int
+    backtracks: int
+
+
+class SearchTimeout(Exception):
+    """The deadline passed during the search."""
+
+
+def deadline(timeout: float | None) -> float | None:
+    """The clock reading at which `timeout` seconds from now have passed."""
+    return None if timeout is None else time.perf_counter() + timeout
+
+
+def late(at: float | None) -> bool:
+    """Whether the deadline `at` (None: none) has passed."""
+    return at is not None and time.perf_counter() > at
+
+
+@dataclass
+class Counters:
+    """The two counters (nodes: words placed; backtracks: dead ends), and the
+    deadline: node() raises SearchTimeout once it has passed. The clock is
+    read at every node (well under a microsecond): a node's cost ranges from
+    microseconds with a word list to many milliseconds with a large
+    dictionary, so no fixed number of nodes between looks keeps a time limit."""
+
+    nodes: int = 0
+    backtracks: int = 0
+    deadline: float | None = field(default=None, repr=False)
+
+    def node(self) -> None:
+        self.nodes += 1
+        self.check_clock()
+
+    def check_clock(self) -> None:
+        """Raise SearchTimeout if the deadline has passed (for work outside
+        the nodes: the domains before the search, arc consistency)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise SearchTimeout
+
+    def dead_end(self) -> None:
+        self.backtracks += 1
+
+
+class Lcg:
+    """Knuth's MMIX linear congruential generator (docs/search.md, Seeds)."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed % 2**64
+
+    def draw(self) -> int:
+        self.state = (self.state * 6364136223846793005 + 1442695040888963407) % 2**64
+        return self.state >> 33
+
+    def below(self, bound: int) -> int:
+        return self.draw() % bound
+
+    def shuffle(self, items: list[T]) -> None:
+        """Fisher-Yates, in place: position i swaps with below(i + 1)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+class Board:
+    """Letters written into cells, with the writes of each placement undoable
+    (where Prolog binds the cells' variables and backtracking unbinds them)."""
+
+    def __init__(self, givens: Mapping[Cell, str]) -> None:
+        self.letters: dict[Cell, str] = dict(givens)
+
+    def fits(self, word: str, cells: Sequence[Cell]) -> bool:
+        letters = self.letters
+        for ch, cell in zip(word, cells, strict=True):
+            got = letters.get(cell)
+            if got is not None and got != ch:
+                return False
+        return True
+
+    def place(self, word: str, cells: Sequence[Cell]) -> list[Cell] | None:
+        """Write `word` into `cells`; the cells newly written, or None on a clash."""
+        return self.write(word, cells) if self.fits(word, cells) else None
+
+    def write(self, word: str, cells: Sequence[Cell]) -> list[Cell]:
+        """Write `word`, known to fit, into `cells`; the cells newly written."""
+        letters = self.letters
+        written = [cell for cell in cells if cell not in letters]
+        letters.update(zip(cells, word, strict=True))
+        return written
+
+    def erase(self, written: list[Cell]) -> None:
+        for cell in written:
+            del self.letters[cell]
+
+    def read(self, cells: Sequence[Cell]) -> str:
+        return "".join(self.letters[cell] for cell in cells)
