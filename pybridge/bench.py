@@ -33,13 +33,13 @@ from pybridge.errors import InputError, MissingDependency, UsageError
 from pybridge.layout import find_sites
 from pybridge.lexicon import Dictionary, load_dictionary, load_grid
 from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.reports import aligned_line, column_widths, require_matplotlib
 from pybridge.solver import run
 from pybridge.verify import problems
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_STRATEGIES = ("wdeg",)
 PEERS_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "peers"
-PLOT_HINT = "matplotlib is needed for --plot: pip install 'crossword-pybridge[plot]'"
 QXW = "qxw"
 QXW_HINT = (
     "qxw is not installed (looked for qxw on PATH and /usr/games/qxw): "
@@ -443,24 +443,21 @@ def _median(value: float | None) -> str:
 
 def _aligned(names: Sequence[str], header: list[str], rows: list[list[str]]) -> list[str]:
     """Columns padded to fit, under a line naming each group of three."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    widths = column_widths(header, rows)
     for g, name in enumerate(names):  # a group is at least as wide as its name
         first = 2 + 3 * g
         short = len(name) - (sum(widths[first : first + 3]) + 4)
         if short > 0:
             widths[first + 1] += short
 
-    def line(cells: Sequence[str]) -> str:
-        return "  ".join(
-            cell.ljust(w) if i < 2 or (i - 2) % 3 == 0 else cell.rjust(w)
-            for i, (cell, w) in enumerate(zip(cells, widths, strict=True))
-        ).rstrip()
+    def right(i: int) -> bool:
+        return i >= 2 and (i - 2) % 3 != 0
 
     groups = "  ".join(
         [" " * widths[0], " " * widths[1]]
         + [name.ljust(sum(widths[2 + 3 * g : 5 + 3 * g]) + 4) for g, name in enumerate(names)]
     )
-    return [groups.rstrip(), line(header), *(line(row) for row in rows)]
+    return [groups.rstrip(), *(aligned_line(row, widths, right) for row in [header, *rows])]
 
 
 CSV_FIELDS = ("grid", "size", "engine", "strategy", "status", "seconds", "nodes", "backtracks")
@@ -576,13 +573,6 @@ def relevant_peers(directory: Path | None, grids: Iterable[str]) -> list[Peer]:
 
 
 # ---------------------------------------------------------------- cactus plot
-
-
-def require_matplotlib() -> None:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise MissingDependency(PLOT_HINT) from None
 
 
 def write_cactus(runs: Sequence[Run], peers: Sequence[Peer], path: str, timeout: float) -> None:

@@ -22,11 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from pybridge import bench, compare, proofs
-from pybridge.errors import CrosswordError, InputError, MissingDependency, UsageError
+from pybridge.errors import CrosswordError, EngineError, InputError, MissingDependency, UsageError
 from pybridge.lexicon import GRID_FORMATS, Dictionary, load_dictionary, load_grid
 from pybridge.model import Puzzle
 from pybridge.readers import FORMATS, load
 from pybridge.render import blocks_text, outcome_json
+from pybridge.reports import require_matplotlib
 from pybridge.solver import (
     DEFAULT_LEXICON_STRATEGY,
     DEFAULT_STRATEGY,
@@ -40,11 +41,13 @@ from pybridge.solver import (
     check_strategy,
     run,
 )
+from pybridge.wording import plural
 
 EXIT_SOLVED = 0
 EXIT_UNSOLVABLE = 1
 EXIT_BAD_INPUT = 2
 EXIT_TIMEOUT = 3
+EXIT_ENGINE_FAILED = 4  # an engine failed in a way no input explains
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell reports a program killed by it
 
@@ -56,6 +59,7 @@ exit codes:
   1    proven unsolvable: a proof layer (length, no-fit, hall, propagation)
        or the exhausted search shows it (the reason is printed)
   2    bad input, bad usage or a missing dependency (the message is on stderr)
+  4    an engine failed unexpectedly (an internal error: the message is on stderr)
   3    the time limit (--timeout) was reached before the search finished
   130  interrupted (Ctrl-C)
   141  the output pipe was closed early (e.g. by `| head`)
@@ -76,6 +80,7 @@ exit codes:
   0    solvable (one solution is printed)
   1    unsolvable (the proof is printed)
   2    bad input, bad usage or a missing dependency (the message is on stderr)
+  4    an engine failed unexpectedly (an internal error: the message is on stderr)
   3    the time limit (--timeout) was reached before a verdict
   130  interrupted (Ctrl-C)
   141  the output pipe was closed early (e.g. by `| head`)
@@ -96,6 +101,7 @@ exit codes:
   0    the engines agree on every puzzle and strategy
   1    the engines disagree somewhere (lines starting with DISAGREE)
   2    bad input, bad usage or a missing dependency (the message is on stderr)
+  4    an engine failed unexpectedly (an internal error: the message is on stderr)
   130  interrupted (Ctrl-C)
   141  the output pipe was closed early (e.g. by `| head`)
 """
@@ -111,6 +117,7 @@ exit codes:
   0    every run ended (solved, unsolvable or timeout) and every fill is right
   1    some fill failed verification (a WRONG cell; the problems are on stderr)
   2    bad input, bad usage or a missing dependency (the message is on stderr)
+  4    an engine failed unexpectedly (an internal error: the message is on stderr)
   130  interrupted (Ctrl-C)
 """
 
@@ -491,15 +498,11 @@ def build_parser() -> argparse.ArgumentParser:
 # ---------------------------------------------------------------- solve
 
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'s' * (n != 1)}"
-
-
 def _verdict(outcome: Outcome, timeout: float | None) -> list[str]:
     found = outcome.count if outcome.count is not None else len(outcome.solutions)
     if outcome.status == "timeout":
-        return [f"time limit of {timeout:g} s reached after {_plural(found, 'solution')}"]
-    lines = [] if outcome.count is None else [_plural(found, "solution")]
+        return [f"time limit of {timeout:g} s reached after {plural(found, 'solution')}"]
+    lines = [] if outcome.count is None else [plural(found, "solution")]
     if outcome.unique is not None:
         lines.append(
             "unique: exactly one solution"
@@ -705,7 +708,7 @@ def _usable_engines(engines: Sequence[str], command: str = "compare") -> tuple[s
 
 def compare_command(args: argparse.Namespace) -> int:
     if args.plot:
-        compare.require_matplotlib()
+        require_matplotlib()
     if args.words and args.dicts:
         raise UsageError("--words (words to place exactly once) and --dict exclude each other")
     strategies = args.strategies or (STRATEGIES if args.seed is None else SEEDED_STRATEGIES)
@@ -738,7 +741,7 @@ def compare_command(args: argparse.Namespace) -> int:
 def _bench_checks(args: argparse.Namespace, grids: Sequence[bench.Grid]) -> None:
     """What must hold before any run: matplotlib for --plot, Qxw for --peer."""
     if args.plot:
-        bench.require_matplotlib()
+        require_matplotlib()
     if args.peer == bench.QXW:
         if bench.qxw_program() is None:
             raise MissingDependency(bench.QXW_HINT)
@@ -835,6 +838,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
+    except EngineError as err:
+        print(f"crossword: internal error: {err} (please report it)", file=sys.stderr)
+        return EXIT_ENGINE_FAILED
     except CrosswordError as err:
         print(_error_text(err), file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pybridge.errors import InputError, MissingDependency
+from pybridge.errors import InputError
 from pybridge.lexicon import load_dictionary, load_grid, load_lexicon_puzzle
 from pybridge.model import Puzzle
 from pybridge.readers import load, read_text, sniff
+from pybridge.reports import aligned_line, column_widths, require_matplotlib
 from pybridge.solver import LEXICON_STRATEGIES, run
 
 DEFAULT_TIMEOUT = 10.0  # seconds per run: the given order runs for hours on some puzzles
-PLOT_HINT = "matplotlib is needed for --plot: pip install 'crossword-pybridge[plot]'"
 COMPARED = ("status", "solutions", "nodes", "backtracks")
 
 # ---------------------------------------------------------------- puzzles
@@ -279,15 +279,8 @@ def benchmark(
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int) -> list[str]:
     """Columns padded to fit; the first `left` columns left-aligned, the rest right."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        return "  ".join(
-            cell.ljust(width) if i < left else cell.rjust(width)
-            for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
-        ).rstrip()
-
-    return [line(header), *(line(row) for row in rows)]
+    widths = column_widths(header, rows)
+    return [aligned_line(row, widths, lambda i: i >= left) for row in [header, *rows]]
 
 
 def _ratio(value: float | None) -> str:
@@ -370,13 +363,6 @@ def report_json(report: Report) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- plot
-
-
-def require_matplotlib() -> None:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise MissingDependency(PLOT_HINT) from None
 
 
 def write_plot(report: Report, path: str) -> None:

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from pybridge.model import BLOCK, OPEN, Cell, Direction, Placement, Puzzle, Solution
+from pybridge.wording import where
 
 STEPS: dict[Direction, Cell] = {"across": (0, 1), "down": (1, 0)}
 Run = tuple[Direction, tuple[Cell, ...]]
@@ -33,10 +34,6 @@ def runs(framework: Sequence[str]) -> list[Run]:
             if len(cells) >= 2:
                 found.append((direction, tuple(cells)))
     return found
-
-
-def where(cell: Cell) -> str:
-    return f"row {cell[0] + 1}, column {cell[1] + 1}"
 
 
 def times(n: int) -> str:

@@ -15,9 +15,7 @@ from pybridge.search.kernel import EXACT_ONLY, Board, Counters, Request, Strateg
 
 STRATEGIES = (
     Strategy("given", "order", EXACT_ONLY, False, "words in listed order, sites in site order"),
-    Strategy(
-        "sorted", "order", EXACT_ONLY, False, "words and sites by length, rarest first"
-    ),
+    Strategy("sorted", "order", EXACT_ONLY, False, "words and sites by length, rarest first"),
 )
 
 
