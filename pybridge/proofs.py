@@ -206,25 +206,33 @@ def _copies(model: _Model, length: int, words: int) -> tuple[str, ...]:
 # ---------------------------------------------------------------- length
 
 
-def length_mismatch(puzzle: Puzzle, sites: Sequence[Site]) -> str | None:
-    """Why the word lengths cannot match the site lengths, or None if they can."""
+def _differing_lengths(puzzle: Puzzle, sites: Sequence[Site]) -> dict[int, tuple[int, int]]:
+    """Per length whose words and sites differ in number: (words, sites)."""
     words = Counter(len(w) for w in puzzle.words)
     slots = Counter(site.length for site in sites)
-    if words == slots:
+    return {
+        n: (words[n], slots[n]) for n in sorted(words.keys() | slots.keys()) if words[n] != slots[n]
+    }
+
+
+def length_mismatch(puzzle: Puzzle, sites: Sequence[Site]) -> str | None:
+    """Why the word lengths cannot match the site lengths, or None if they can."""
+    differ = _differing_lengths(puzzle, sites)
+    if not differ:
         return None
     parts = [
-        f"{plural(words[n], word_length(n) + ' word')} "
-        f"for {plural(slots[n], word_length(n) + ' site')}"
-        for n in sorted(words.keys() | slots.keys())
-        if words[n] != slots[n]
+        f"{plural(words, word_length(n) + ' word')} for {plural(slots, word_length(n) + ' site')}"
+        for n, (words, slots) in differ.items()
     ]
     return "word and site lengths differ: " + "; ".join(parts)
 
 
-def length_proof(puzzle: Puzzle, sites: tuple[Site, ...], reason: str) -> Proof:
-    words = Counter(len(w) for w in puzzle.words)
-    slots = Counter(site.length for site in sites)
-    differ = {n for n in words.keys() | slots.keys() if words[n] != slots[n]}
+def length_proof(puzzle: Puzzle, sites: tuple[Site, ...]) -> Proof | None:
+    """The length layer (exact mode): a proof when the lengths differ."""
+    reason = length_mismatch(puzzle, sites)
+    if reason is None:
+        return None
+    differ = _differing_lengths(puzzle, sites)
     core = tuple(site for site in sites if site.length in differ)
     listed = tuple(w for w in puzzle.words if len(w) in differ)
     return Proof("length", reason, core, listed, minimal=False)
@@ -579,10 +587,7 @@ def _cheap(model: _Model, kept: frozenset[int], deadline: float | None) -> Proof
 def _length_layer(puzzle: Puzzle, sites: tuple[Site, ...]) -> Proof | None:
     """Layer (a), exact mode only: a lexicon leaves most words unused, so
     its lengths need not match."""
-    if puzzle.mode == "lexicon":
-        return None
-    mismatch = length_mismatch(puzzle, sites)
-    return None if mismatch is None else length_proof(puzzle, sites, mismatch)
+    return None if puzzle.mode == "lexicon" else length_proof(puzzle, sites)
 
 
 def _prove_whole(model: _Model, deadline: float | None) -> tuple[Proof | None, Settled | None]:

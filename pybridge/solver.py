@@ -214,10 +214,7 @@ def _cheap_proof(
         return proofs.prove_settling(puzzle, layout=layout, timeout=timeout)
     if puzzle.mode == "lexicon":  # most words stay unused: lengths need not match
         return None, None
-    mismatch = proofs.length_mismatch(puzzle, layout.sites)
-    if mismatch is None:
-        return None, None
-    return proofs.length_proof(puzzle, layout.sites, mismatch), None
+    return proofs.length_proof(puzzle, layout.sites), None
 
 
 def _reason(proof: Proof) -> str:
