@@ -2,7 +2,16 @@
 
     >>> import pybridge
     >>> puzzle = pybridge.load("data/demo.dat")
-    >>> print(next(pybridge.solve(puzzle)))
+    >>> print(next(pybridge.solve(puzzle, engine="python")))
+    PYTHON
+    R  E O
+    O  A D
+    L  PEEK
+    O        T
+    GRAMMAR  O
+      T   U  K
+      O   LEXER
+      MERGE  N
 
 A fill-in puzzle takes its word list, `load(grid, words=path)`; a grid filled
 from a dictionary (construction mode) takes `load(grid, dictionary=path)`.
