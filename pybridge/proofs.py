@@ -16,43 +16,10 @@ Layers, cheapest first (`prove` runs the first four, `explain` all five):
                in the loop, leave a site with no word;
   search       the exhaustive search finds nothing.
 
-A proof names a core: sites that cannot all be filled. The core's sub-puzzle
-keeps those sites, their predefined letters, the crossings among them and the
-whole word list, and asks for a distinct copy of a listed word in each kept
-site (a word listed k times fills at most k sites). Exact mode's "every word
-placed" cannot be asked of a subset of sites, so a core is unsolvable in this
-weaker sense - which makes it the stronger statement. On the whole puzzle,
-once the lengths match, both senses agree: distinct copies in every site use
-up every word. Two proofs are counting arguments of exact mode instead: a
-length proof, whose core is the sites of the lengths that differ (not a
-sub-puzzle claim: minimal is False), and a word that fits no site, whose core
-is the sites of its length (with one word out, fewer copies than sites remain
-for them, so that core is unsolvable in the weaker sense too). The word-side
-pigeonhole of exact mode (copies that fit fewer sites than there are copies)
-needs no layer of its own: with the lengths matching it exists exactly when a
-site-side one does (König), and only the site side is a sub-puzzle core.
-
-A propagation core is traced back from the sites that ran out of words:
-for each word a site lost, the crossing site (or the sites that took every
-copy) that removed it, and in turn why those lost the words that would have
-kept it, word by word - every site the argument relied on.
-
-In lexicon mode (a dictionary: each word used at most once, most never) a
-solution is that sub-puzzle question asked of every site, so every core is
-a claim in one sense. The length layer and a word that fits no site do not
-apply there: neither says anything when words may stay unused. More sites
-of a length than dictionary words of that length is a pigeonhole that the
-hall layer finds. A lexicon proof names its words only when it counts them
-(hall, a pigeonhole in propagation); the others are about every dictionary
-word of a length.
-
-Sub-puzzles are monotone: dropping a site keeps a solution a solution. So the
-deletion-based shrinking in `explain` yields a minimal core in one pass: each
-site it keeps was needed by a superset of the final core (dropping it made
-that superset solvable, found by the search), hence by the core itself. The
-layer and the reason of `explain`'s answer describe that core, derived on its
-own sub-puzzle: a word that fits no site may become the pigeonhole it implies,
-and a propagation core that the search can shrink further becomes "search".
+A proof names a core: sites that cannot all be filled. What a core's
+sub-puzzle asks, how a propagation core is traced back, and why one pass of
+deletion (`explain`) leaves a minimal core are in docs/proofs.md (#cores,
+#minimality); this module is their implementation.
 """
 
 from __future__ import annotations

@@ -1,69 +1,11 @@
-"""wdeg: the fast strategy for filling a grid from a dictionary.
+"""wdeg: the fast strategy for filling a grid from a dictionary, specified
+in docs/search.md#wdeg (propagation, choice of site, order of words,
+regions, restarts, two streams, phase); prolog/wdeg.pl is its twin, step
+for step.
 
 A site's domain is a bitset (a Python int) over the dictionary's words of
-its length (see pybridge.bitsets).
-
-The search (crossword.pl's wdeg mirrors it; the counters are the engines'):
-
-  Propagation.  Letter-level arc consistency over the crossings, to a
-      fixpoint: when D(s) changes, each open site t crossing it (position i
-      of s is position j of t) keeps only the words whose letter j is one
-      that some word of D(s) has at i.  A FIFO queue of sites, each queued
-      once at a time, starting with the changed site; neighbours in the
-      order of s's crossings.  A domain that empties is a dead end (one
-      backtrack) and adds 1 to the weight of the crossing that emptied it.
-      The root's fixpoint does not depend on the order, so when the proofs
-      (which propagate the same way first) hand theirs over, it is taken as
-      it is (bitsets.Settled).
-  Choice of site (dom/wdeg).  Among the open sites of the current region,
-      the one with the smallest |D(s)| / wdeg(s), wdeg(s) being the sum of
-      the weights (all 1 at the start) of its crossings with open sites;
-      compared as |D(s)| * wdeg(t) < |D(t)| * wdeg(s), so a site with no
-      open crossing comes last; ties to the lower site index.
-  Order of words.  The words of D(s) by index, rotated to start at a
-      random one (one draw when |D(s)| > 1), sorted by the product, over the
-      crossings with open sites, of the number of words of the crossing site
-      that would keep it (most first, stable).  Then the run's phase: if the
-      run prefers a word for s and it is still in D(s), it goes first.
-  Placing a word (a node).  D(s) becomes the word alone, the word leaves
-      the domains of the other open sites of its length (no word twice),
-      and the changed sites are propagated in the order: s, then those
-      sites in index order.
-  Regions.  Before each choice the open sites of the current region are
-      split into connected parts (sites joined by crossings); a region of
-      several parts fills them one after another, smallest first (ties to
-      the lowest site index), each part searched on its own.  When a later
-      part fails just after an earlier part was filled, it is tried alone
-      once: from the domains it had at the split, with the copies of the
-      earlier parts' words given back and no other site open (so a word it
-      uses up cannot fail it by emptying a site elsewhere).  If it fails
-      alone too, no other fill of the earlier parts can help (they only
-      take words away from it), and the split fails at once.
-  Restarts.  A run stops when it has placed LIMIT words without a solution;
-      the next run starts again from the root with the weights it learned
-      and the random draws where they were, and a limit 3/2 as large.  The
-      first limit is twice the number of sites plus 10.  Once a run finds a
-      solution it runs on without a limit, so it enumerates every fill
-      exactly once; a run that ends within its limit is a complete search.
-  Two streams.  Two such searches, seeded with the seed and the seed + 1
-      (each with its own weights, draws, limits and phase), take turns in
-      rounds of one run each: the first round the first one first, each
-      later round the one whose last run went deeper first (its deepest
-      point held more sites; ties to the first).  The first to find a fill
-      goes on alone and enumerates every fill, and a run that ends within
-      its limit ends both.  On the hardest grids a search's length depends
-      on the draws (many seeds share one path, many others take ten times
-      as long), so two searches side by side cut the long runs short; and
-      the one that came nearer a fill is the likelier to find one next.
-  Phase.  A run's deepest point is the first time in it that the most
-      sites hold a word put there by a choice (a node whose propagation
-      held, probes included).  Runs 3, 5, 7, ... prefer, at each site, the
-      word it held at the previous run's deepest point; the other runs
-      prefer nothing.  So the search keeps its progress every other run and
-      forgets it in between (measured: keeping it in every run, or in none,
-      does worse on the hard grids).
-
-The random draws are MMIX LCG draws (engine.Lcg), from the seed or from 0.
+its length (see pybridge.bitsets). The random draws are the kernel's Lcg,
+from the seed or from 0.
 """
 
 from __future__ import annotations
@@ -95,7 +37,7 @@ STRATEGIES = (
     ),
 )
 FIRST_LIMIT_EXTRA = 10
-STREAMS = 2  # searches taking turns (see Two streams)
+STREAMS = 2  # searches taking turns (docs/search.md#two-streams)
 GROWTH = (3, 2)  # each run's limit is the last one's times 3/2
 
 
@@ -152,7 +94,7 @@ class Search:
         self.counted: list[tuple[int, int]] = [(-1, 0)] * len(sites)  # (domain, its size)
         self.limit: int | None = None
         self.placed = 0  # words placed in this run
-        # the phase (see the header): per site the word a choice put there,
+        # the phase (docs/search.md#phase): per site the word a choice put there,
         # the run's preferred word and the words at its deepest point (-1: none)
         self.word_at = [-1] * len(sites)
         self.depth = 0  # sites holding a word put there by a choice
@@ -396,7 +338,7 @@ class Search:
                 self.depth -= 1
 
     def note_depth(self) -> None:
-        """Keep the words at the run's deepest point so far (see Phase)."""
+        """Keep the words at the run's deepest point so far (docs/search.md#phase)."""
         if self.depth > self.deepest[0]:
             self.deepest = (self.depth, list(self.word_at))
 
@@ -415,7 +357,7 @@ class Search:
     def chain(
         self, parts: list[list[int]], at_split: State, done: Sequence[int] = ()
     ) -> Iterator[None]:
-        """Fill the parts one after another (see Regions in the header);
+        """Fill the parts one after another (docs/search.md#regions);
         `done`: the sites filled since the split, in earlier parts."""
         head, rest = parts[0], parts[1:]
         if not rest:
@@ -537,7 +479,7 @@ def _stream(
 
 def _in_turn(streams: list[Generator[list[str] | int, None, None]]) -> Iterator[list[str]]:
     """The fills of the first stream to find one, its runs and the other
-    streams' taken in rounds until then (see Two streams)."""
+    streams' taken in rounds until then (docs/search.md#two-streams)."""
     depths = [0] * len(streams)  # of each stream's last run's deepest point
     try:
         while True:
