@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import repeat
 from typing import NamedTuple
 
@@ -78,13 +79,34 @@ class Crossing(NamedTuple):
 @dataclass(frozen=True)
 class Layout:
     """Sites, crossings and givens of one puzzle (see the module docstring).
-    `arcs[s]` lists site s's crossings; `givens` maps each cell of a site
-    that holds a predefined letter to it, cells in row order."""
+    `givens` maps each cell of a site that holds a predefined letter to it,
+    cells in row order. The crossings are found when first asked for (given
+    and sorted never ask, nor does a puzzle the length check refutes)."""
 
     sites: tuple[Site, ...]
-    crossings: tuple[Crossing, ...]
-    arcs: tuple[tuple[Arc, ...], ...]
     givens: Mapping[Cell, str]
+
+    @cached_property
+    def arcs(self) -> tuple[tuple[Arc, ...], ...]:
+        """Per site, its crossings as arcs (i, t, j, id), in the order of (i, t, j)."""
+        arcs: list[list[Arc]] = [[] for _ in self.sites]
+        for x, (a, i, b, j) in enumerate(_meetings(self.sites)):
+            arcs[a].append((i, b, j, x))
+            arcs[b].append((j, a, i, x))
+        for site_arcs in arcs:
+            site_arcs.sort()
+        return tuple(map(tuple, arcs))
+
+    @cached_property
+    def crossings(self) -> tuple[Crossing, ...]:
+        """Every crossing, by id."""
+        found = [
+            Crossing(x, a, i, b, j)
+            for a, site_arcs in enumerate(self.arcs)
+            for i, b, j, x in site_arcs
+            if a < b
+        ]
+        return tuple(sorted(found))
 
     @property
     def cells(self) -> list[tuple[Cell, ...]]:
@@ -160,22 +182,16 @@ def of_cells(cells: Sequence[Sequence[Cell]], givens: Mapping[Cell, str]) -> Lay
 def of_sites(sites: Sequence[Site], givens: Mapping[Cell, str]) -> Layout:
     """The layout of `sites` (renumbered by their place in the sequence)."""
     sites = tuple(site if site.index == k else _renumbered(site, k) for k, site in enumerate(sites))
-    crossings = _crossings(sites)
-    arcs: list[list[Arc]] = [[] for _ in sites]
-    for x in crossings:
-        arcs[x.a].append((x.i, x.b, x.j, x.id))
-        arcs[x.b].append((x.j, x.a, x.i, x.id))
-    for site_arcs in arcs:
-        site_arcs.sort()
-    return Layout(sites, crossings, tuple(map(tuple, arcs)), dict(givens))
+    return Layout(sites, dict(givens))
 
 
 def _renumbered(site: Site, index: int) -> Site:
     return Site.make(index, site.number, site.direction, site.row, site.col, site.cells)
 
 
-def _crossings(sites: Sequence[Site]) -> tuple[Crossing, ...]:
-    """Every two sites through one cell, numbered in the order of (a, i, b, j)."""
+def _meetings(sites: Sequence[Site]) -> list[tuple[int, int, int, int]]:
+    """(a, i, b, j) for every two sites a < b through one cell, sorted: the
+    crossings in the order of their ids."""
     first: dict[Cell, tuple[int, int]] = {}  # the first (site, position) at each cell
     owners: dict[Cell, list[tuple[int, int]]] = {}  # every one, at cells of two or more
     for s, site in enumerate(sites):
@@ -184,14 +200,17 @@ def _crossings(sites: Sequence[Site]) -> tuple[Crossing, ...]:
             there = first.setdefault(cell, here)
             if there is not here:
                 owners.setdefault(cell, [there]).append(here)
-    pairs = sorted(
-        (a, i, b, j)
-        for shared in owners.values()
-        for k, (a, i) in enumerate(shared)
-        for b, j in shared[k + 1 :]
-        if a != b
-    )
-    return tuple(Crossing(x, a, i, b, j) for x, (a, i, b, j) in enumerate(pairs))
+    pairs = []
+    for shared in owners.values():
+        if len(shared) == 2:  # nearly every crossing: two sites through a cell
+            (a, i), (b, j) = shared
+            if a != b:
+                pairs.append((a, i, b, j))
+            continue
+        for k, (a, i) in enumerate(shared):
+            pairs.extend((a, i, b, j) for b, j in shared[k + 1 :] if a != b)
+    pairs.sort()
+    return pairs
 
 
 _LETTER = re.compile(f"[^{re.escape(BLOCK + OPEN)}]")
