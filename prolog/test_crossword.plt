@@ -1,13 +1,16 @@
-/*  Tests of crossword.pl: load_puzzle/3, run/4, run/5 and reset/0.
+/*  Tests of crossword.pl: load_puzzle/3, run/4, run/5, reset/0 and the
+    strategy table, and through them of the families order.pl, domains.pl
+    and wdeg.pl.  kernel.pl and layout.pl have suites of their own
+    (test_kernel.plt, test_layout.plt).
 
     Run from the repository root:
 
-        swipl -g "load_test_files([]), run_tests" -t halt prolog/crossword.pl
+        swipl -g run_tests -t halt prolog/test_crossword.plt
 
     The puzzles are tiny and written out as facts below; the counts of nodes
-    and backtracks follow the definitions in crossword.pl's header (the
-    Python engine gives the same numbers, which tests/test_engines.py checks
-    on larger puzzles).
+    and backtracks follow the definitions in docs/search.md (the Python
+    engine gives the same numbers, which tests/test_engines.py checks on
+    larger puzzles).
 */
 
 :- begin_tests(crossword).
@@ -222,7 +225,7 @@ test(unicode_words, true(Sols == ["äßäя"])) :-
 test(empty_puzzle, [forall(strategy(S)), true(R == result(solved, [""], 1, 0, 0))]) :-
     solve([], [], [], S, all, R).
 
-%   The domain strategies (see the header of crossword.pl).
+%   The domain strategies (domains.pl).
 
 domain_strategy(mrv).
 domain_strategy(ac3).
@@ -274,13 +277,13 @@ test(lcv_all, true(R == result(solved, ["abac", "acab"], 2, 5, 1))) :-
 %   The LCG: ((1 * 6364136223846793005 + 1442695040888963407) mod 2^64) >> 33
 %   is 908834774; the Python engine's Lcg gives the same three draws.
 test(prng_seed_1, true(Draws == [908834774, 1093944153, 1392341196])) :-
-    crossword:prng_draws(3, 1, Draws, _).
+    kernel:lcg_draws(3, 1, Draws, _).
 
 test(prng_seed_mod_2_64, true(Draw == 908834774)) :-
     State is 2^64 + 1,
     load_puzzle([`ab`], [[0-0, 0-1]], []),
     run(mrv, State, all, none, result(solved, ["ab"], 1, 1, 0)),
-    crossword:prng_draws(1, 1, [Draw], _).
+    kernel:lcg_draws(1, 1, [Draw], _).
 
 %   Seed 0 shuffles the ring's words so that the mirrored fill comes first;
 %   seed 1 keeps the unseeded order (values from the Python engine).
@@ -338,10 +341,45 @@ test(cbj_seeded_like_mrv, true(R1 == R2)) :-
     run(mrv, 0, all, none, R1),
     run(cbj, 0, all, none, R2).
 
+%   The strategy table.
+
+test(strategies, true(Names == [given, sorted, mrv, ac3, lcv, cs50, cbj, wdeg])) :-
+    strategies(Names).
+
+test(strategy_families, true(Fs == [order-[given, sorted], domains-[mrv, ac3, lcv, cs50, cbj],
+                                    wdeg-[wdeg]])) :-
+    findall(F-Ns, ( member(F, [order, domains, wdeg]),
+                    findall(N, strategy(N, F, _), Ns) ), Fs).
+
+test(seeded_strategies, true(Ns == [mrv, ac3, lcv, cs50, cbj, wdeg])) :-
+    findall(N, strategy(N, _, true), Ns).
+
+%   run_error(+Strategy, -Error): the error run/4 raises for Strategy (a
+%   type or domain error, by the version of library(error)).
+run_error(Strategy, Error) :-
+    load_puzzle([], [], []),
+    catch(run(Strategy, all, none, _), error(Error, _), true).
+
+test(unknown_strategy,
+     true(E = type_or_domain(oneof([given, sorted, mrv, ac3, lcv, cs50, cbj]), foo))) :-
+    run_error(foo, E0),
+    E0 =.. [_|Args],
+    E =.. [type_or_domain|Args].
+
+%   wdeg reads a dictionary: it runs as wdeg(Key), never as wdeg alone;
+%   no other strategy takes a key.
+test(wdeg_needs_a_key, true(Culprit == wdeg)) :-
+    run_error(wdeg, E),
+    arg(2, E, Culprit).
+
+test(only_wdeg_takes_a_key, true(Culprit == mrv(1))) :-
+    run_error(mrv(1), E),
+    arg(2, E, Culprit).
+
 :- end_tests(crossword).
 
 /*  Tests of wdeg.pl, through crossword's run/5 with strategy wdeg(Key).
-    The counts are those of the Python engine (pybridge/wdeg.py) on the same
+    The counts are those of the Python engine (pybridge/search/wdeg.py) on the same
     puzzles; tests/test_wdeg.py checks the two engines agree on real grids.
 */
 
@@ -567,7 +605,8 @@ test(supports_reach_the_fixpoint, [forall(member(Gone, [[`abc`], [`abc`, `abd`]]
 after_losing(Gone, Words, Sites, How, Domains) :-
     wdeg:dictionary_name(904, Name),
     nb_getval(Name, dictionary(Tables, Copies)),
-    wdeg:state(Tables, Copies, 0, Sites, [], State),
+    layout:layout(Sites, [], Board, Arcs, Crossings),
+    wdeg:state(Tables, Copies, 0, Board, Arcs, Crossings, State),
     State = st(Dom, _, _, _, _, _, _, _, _, Sup, _),
     wdeg:propagate([0, 1, 2, 3], State),
     foldl(word_bit(Words), Gone, 0, Lost),

@@ -1,8 +1,9 @@
 /*  wdeg: the fast strategy for filling a grid from a dictionary.
 
-    pybridge/wdeg.py holds the specification (its header comment); this
-    module mirrors it step for step, so both engines make the same choices
-    in the same order and count the same nodes and dead ends.
+    The strategy is specified in docs/search.md#wdeg; this module mirrors
+    pybridge/search/wdeg.py step for step, so both engines make the same
+    choices in the same order and count the same nodes and dead ends.
+    What follows in the comments is how, not what.
 
     A site's domain is a bitset, a (big) integer over the dictionary's words
     of its length: bit K is the word K of that length, in the order of the
@@ -13,14 +14,14 @@
     The dictionary arrives once per process (load_dictionary_text/3, built by
     pybridge.bridge from pybridge.bitsets.tables) and lives in a global
     variable, so a search reads it without copying.  Each of the two
-    searches that take turns (see Two streams in wdeg.py) has its own
+    searches that take turns (docs/search.md#two-streams) has its own
     state, one term: the domains, the open flags, the copies left, the
     supports and the words the choices put change with backtrackable
     setarg/3 and so come back for free on backtracking; what the Python
     engine never undoes (the crossing weights, the LCG state, the node
     limit, the words placed in the current run and the phase) changes with
-    nb_setarg/3.  The counters are crossword.pl's global variables cw_nodes
-    and cw_backtracks, which the two searches share.
+    nb_setarg/3.  The sites' crossings and their ids are layout.pl's; the
+    counters (which the two searches share) and the LCG are kernel.pl's.
 
     No I/O here.
 */
@@ -30,18 +31,25 @@
             load_dictionary_text/2,     % +Key, +Text
             load_dictionary_text/3,     % +Key, +Text, +Masks
             dictionary_loaded/1,        % +Key
-            fills/5                     % +Key, +Seed, +Sites, +Givens, -Words
+            wdeg_search/5               % +Key, +Seed, +Board, +Arcs, +Crossings
           ]).
 
 :- use_module(library(apply)).
 :- use_module(library(error)).
 :- use_module(library(lists)).
 :- use_module(library(pairs)).
+:- use_module(kernel,
+              [ count_node/0,
+                count_backtrack/0,
+                lcg_state/2,
+                lcg_halves/3,
+                random_below/4
+              ]).
 
 :- set_prolog_flag(optimise, true).     % arithmetic compiled inline: the hot loops are arithmetic
 
 first_limit_extra(10).
-streams(2).             % searches taking turns (see Two streams in wdeg.py)
+streams(2).             % searches taking turns (docs/search.md#two-streams)
 kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
 mask_piece_bits(1024).  % bits per piece of a long mask (bridge.MASK_CHUNK)
 
@@ -226,29 +234,39 @@ forget_dictionary(Key) :-
                  *            SEARCH            *
                  *******************************/
 
-%!  fills(+Key:integer, +Seed, +Sites:list(list(pair)),
-%!        +Givens:list(compound), -Words:list(string)) is nondet.
+%!  wdeg_search(+Key:integer, +Seed, +Board:list(list(var)),
+%!              +Arcs:list(list(compound)), +Crossings:integer) is nondet.
 %
-%   Each fill of Sites (lists of cells, in site order: a cell is any ground
-%   term equal to another exactly when they are the same cell) from the
-%   dictionary kept under Key, as the word of every site in site order.
-%   Givens are Cell-Code terms for the predefined letters.  Seed is none or
-%   an integer >= 0 for the LCG (none counts as 0); stream I (from 0) of
-%   the streams/1 searches draws from Seed + I.
+%   Bind every site of Board to a word of the dictionary kept under Key,
+%   once per fill; Board, Arcs and Crossings are layout:layout/5's (the
+%   predefined letters are bound in Board already).  Seed is none or an
+%   integer >= 0 for the LCG (none counts as 0); stream I (from 0) of the
+%   streams/1 searches draws from Seed + I.
+%
+%   ?- load_dictionary_text(7, "2 2\nabac\n\n97=0x3\n98=0x1 99=0x2\n"),
+%      Board = [[A, _], [A, _]],          % two sites crossing at their first cell
+%      Arcs = [[x(0, 1, 0, 0)], [x(0, 0, 0, 0)]],
+%      kernel:reset_counters,
+%      findall(Board, wdeg_search(7, none, Board, Arcs, 1), Fills).
+%   Fills = [[[a, c], [a, b]], [[a, b], [a, c]]].
 
-fills(Key, Seed, Sites, Givens, Words) :-
+wdeg_search(Key, Seed, Board, Arcs, Crossings) :-
     dictionary_name(Key, Name),
     nb_getval(Name, dictionary(Tables, Copies)),
     (   Seed == none
     ->  First = 0
     ;   First = Seed
     ),
-    state(Tables, Copies, First, Sites, Givens, State),
+    state(Tables, Copies, First, Board, Arcs, Crossings, State),
     streams(Count),
     Last is First + Count - 1,
     numlist(First, Last, [_|Seeds]),
     maplist(sibling(State, Copies), Seeds, Siblings),
-    solutions([State|Siblings], Words).
+    solutions([State|Siblings], Words),
+    maplist(word_vars, Words, Board).
+
+word_vars(Word, Vars) :-
+    string_chars(Word, Vars).
 
 %   sibling(+State, +Copies, +Seed, -Sibling): a fresh state for the same
 %   sites as State (before any search), drawing from Seed; it shares
@@ -269,14 +287,15 @@ sibling(State, Copies, Seed, Sibling) :-
 %   the rest is fixed.  The LCG's 64-bit state is kept as two 32-bit
 %   halves: nb_setarg/3 of an integer too big to be tagged copies it onto
 %   the global stack and freezes the stack below it, so backtracking would
-%   no longer free what the search allocated.
-state(Tables, Copies, Seed, Sites, Givens, State) :-
-    maplist(length, Sites, LengthList),
+%   no longer free what the search allocated (kernel:lcg_halves/3).
+%   Links holds per site its arcs (layout:layout/5's Arcs, in their
+%   order) as joined_links/5 extends them.
+state(Tables, Copies, Seed, Board, Arcs, Crossings, State) :-
+    maplist(length, Board, LengthList),
     Lengths =.. [lengths|LengthList],
-    site_links(Sites, LinkLists0, Crossings),
-    maplist(joined_links(Tables, LengthList), LengthList, LinkLists0, LinkLists),
+    maplist(joined_links(Tables, LengthList), LengthList, Arcs, LinkLists),
     Links =.. [links|LinkLists],
-    maplist(initial_domain(Tables, Givens), Sites, Domains),
+    maplist(initial_domain(Tables), Board, Domains),
     Dom =.. [dom|Domains],
     sites_by_length(LengthList, Tables, ByLength),
     fresh(Dom, Crossings, fixed(Links, Lengths, ByLength, Tables), Copies,
@@ -300,7 +319,7 @@ fresh(Dom, Crossings, fixed(Links, Lengths, ByLength, Tables), Copies, Seed,
 
 %   run(+Seed, -Run): no limit yet, no word placed, the LCG at Seed.
 run(Seed, run(none, 0, High, Low)) :-
-    Lcg is Seed mod 2^64,
+    lcg_state(Seed, Lcg),
     lcg_halves(Lcg, High, Low).
 
 %   uniform(+Name, +N, +X, -Term): Name with N arguments, each X.
@@ -308,9 +327,10 @@ uniform(Name, N, X, Term) :-
     functor(Term, Name, N),
     set_args(N, Term, X).
 
-%   phase(+N, -Phase): phase(Depth, Best, At, Deep, Prefer) for N sites, as
-%   wdeg.py's Phase: At holds per site the word a choice put there (-1:
-%   none) and Depth how many sites have one, both changed with setarg/3;
+%   phase(+N, -Phase): phase(Depth, Best, At, Deep, Prefer) for N sites
+%   (docs/search.md#phase): At holds per site the word a choice put
+%   there (-1: none) and Depth how many sites have one, both changed with
+%   setarg/3;
 %   Best is the most of them in this run so far, Deep the words of At then
 %   and Prefer the words this run prefers, changed with nb_setarg/3 (small
 %   integers only, so nothing is copied onto the global stack).
@@ -319,19 +339,21 @@ phase(N, phase(0, -1, At, Deep, Prefer)) :-
     uniform(deep, N, -1, Deep),
     uniform(prefer, N, -1, Prefer).
 
-%   initial_domain(+Tables, +Givens, +Cells, -Domain): the words of the
-%   site's length that have the predefined letters.
-initial_domain(Tables, Givens, Cells, Domain) :-
-    length(Cells, L),
+%   initial_domain(+Tables, +Vars, -Domain): the words of the site's
+%   length that have the predefined letters (the bound variables of the
+%   site: nothing else is bound before the search).
+initial_domain(Tables, Vars, Domain) :-
+    length(Vars, L),
     (   table(Tables, L, table(_, Full, Masks))
-    ->  foldl(given_letter(Givens, Masks), Cells, Full-1, Domain-_)
+    ->  foldl(given_letter(Masks), Vars, Full-1, Domain-_)
     ;   Domain = 0
     ).
 
-given_letter(Givens, Masks, Cell, D0-P, D-P1) :-
+given_letter(Masks, Var, D0-P, D-P1) :-
     P1 is P + 1,
-    (   memberchk(Cell-Code, Givens)
-    ->  arg(P, Masks, Pairs),
+    (   nonvar(Var)
+    ->  char_code(Var, Code),
+        arg(P, Masks, Pairs),
         (   memberchk(Code-Mask, Pairs)
         ->  D is D0 /\ Mask
         ;   D = 0
@@ -389,22 +411,8 @@ empty_if_unbound(X) :-
     ;   true
     ).
 
-%   site_links(+Sites, -Links, -Crossings): per site in order, its
-%   l(I, T, J, X) (position I here is position J of site T, crossing X)
-%   in order of position, then of T; Crossings is the number of crossings.
-%   As wdeg.py's _links: X numbers the crossings in order of first meeting.
-site_links(Sites, Links, Crossings) :-
-    findall(Cell-(S-I), ( nth0(S, Sites, Cells), nth0(I, Cells, Cell) ), Owners),
-    keysort(Owners, Sorted),
-    group_pairs_by_key(Sorted, Shared),
-    list_to_assoc_(Shared, Where),
-    length(Sites, N),
-    numlist_(0, N, Indices),
-    foldl(links_of(Where), Indices, Sites, Links, t(0, []), t(Crossings, _)).
-
-list_to_assoc_(Pairs, Assoc) :-
-    list_to_assoc(Pairs, Assoc).
-
+%   numlist_(+Low, +High, -List): Low, ..., High - 1 (none when High =<
+%   Low).
 numlist_(Low, High, List) :-
     High1 is High - 1,
     (   High1 < Low
@@ -412,33 +420,9 @@ numlist_(Low, High, List) :-
     ;   numlist(Low, High1, List)
     ).
 
-links_of(Where, S, Cells, Links, Ids0, Ids) :-
-    foldl(cell_links(Where, S), Cells, Nested, 0-Ids0, _-Ids),
-    append(Nested, Links).
-
-cell_links(Where, S, Cell, Links, I-Ids0, I1-Ids) :-
-    I1 is I + 1,
-    get_assoc(Cell, Where, Owners),
-    foldl(owner_link(S, I), Owners, Links0, Ids0, Ids),
-    exclude(==(none), Links0, Links).
-
-owner_link(S, I, T-J, Link, Ids0, Ids) :-
-    (   T == S
-    ->  Link = none,
-        Ids = Ids0
-    ;   msort([S-I, T-J], Pair),
-        Ids0 = t(Next, Known),
-        (   memberchk(Pair-X, Known)
-        ->  Ids = Ids0
-        ;   X = Next,
-            Next1 is Next + 1,
-            Ids = t(Next1, [Pair-X|Known])
-        ),
-        Link = l(I, T, J, X)
-    ).
-
-%   joined_links(+Tables, +Lengths, +L, +Links0, -Links): each l(I, T, J, X)
-%   of a site of length L as l(I, T, J, X, Joined, There): There the
+%   joined_links(+Tables, +Lengths, +L, +Arcs, -Links): each x(I, T, J, X)
+%   of a site of length L (position I here is position J of site T,
+%   crossing X) as l(I, T, J, X, Joined, There): There the
 %   Code-Mask pairs of T at J; Joined what propagation reads, per letter of
 %   There, in order of code: j(Code, Here, Mask, Residue), Here the words of
 %   this site with that letter at I (0 when none has it).  Residue is a
@@ -448,10 +432,10 @@ owner_link(S, I, T-J, Link, Ids0, Ids) :-
 %   never changes a result).  Without such a word it is the number of words
 %   of this length, a bit no domain has.  A length without words has no
 %   letters.
-joined_links(Tables, Lengths, L, Links0, Links) :-
-    maplist(joined_link(Tables, Lengths, L), Links0, Links).
+joined_links(Tables, Lengths, L, Arcs, Links) :-
+    maplist(joined_link(Tables, Lengths, L), Arcs, Links).
 
-joined_link(Tables, Lengths, L, l(I, T, J, X), l(I, T, J, X, Joined, There)) :-
+joined_link(Tables, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, There)) :-
     nth0(T, Lengths, LT),
     position_pairs(Tables, L, I, Here),
     position_pairs(Tables, LT, J, There),
@@ -489,9 +473,9 @@ drop_below([C0-H|Here0], C, Here) :-
 
 %   solutions(+States, -Words): the streams' searches take turns in rounds
 %   of one run each until one finds a fill; that one then goes on alone
-%   (see Two streams in wdeg.py).  Each search propagates its root before
-%   its first run, and its runs have a growing node limit (see Restarts in
-%   wdeg.py).
+%   (docs/search.md#two-streams).  Each search propagates its root before
+%   its first run, and its runs have a growing node limit
+%   (docs/search.md#restarts).
 solutions(States, Words) :-
     States = [st(_, _, _, _, _, _, Lengths, _, _, _, _)|_],
     functor(Lengths, _, N),
@@ -594,7 +578,8 @@ branch(Region, State) :-
     fill(Region, State).
 
 %   note_depth(+Site, +K, +State): word K is in Site, put there by a choice;
-%   keep the words at the run's deepest point so far (see Phase in wdeg.py).
+%   keep the words at the run's deepest point so far
+%   (docs/search.md#phase).
 note_depth(S, K, State) :-
     arg(11, State, Phase),
     Phase = phase(Depth0, Best, At, Deep, _),
@@ -632,9 +617,7 @@ set_args(N, Term, X) :-
 
 %   node(+State): count a node; past the run's limit, restart.
 node(State) :-
-    nb_getval(cw_nodes, N0),
-    N is N0 + 1,
-    nb_setval(cw_nodes, N),
+    count_node,
     arg(5, State, Run),
     arg(2, Run, Placed0),
     Placed is Placed0 + 1,
@@ -647,9 +630,7 @@ node(State) :-
     ).
 
 dead_end :-
-    nb_getval(cw_backtracks, B0),
-    B is B0 + 1,
-    nb_setval(cw_backtracks, B).
+    count_backtrack.
 
 %   chain(+Parts, +AtSplit, +Done, +State): fill the parts one after the
 %   other; Done: the sites filled since the split, in earlier parts.  When a
@@ -845,24 +826,15 @@ preferred(K, D, Words, Candidates) :-
     ).
 
 %   draw_below(+Run, +Bound, -Value): the LCG's next draw mod Bound
-%   (crossword.pl's random_below/4), its state kept in Run.
+%   (kernel:random_below/4), its state kept in Run as two halves.
 draw_below(Run, Bound, Value) :-
     arg(3, Run, High0),
     arg(4, Run, Low0),
     lcg_halves(State0, High0, Low0),
-    crossword:random_below(Bound, State0, State, Value),
+    random_below(Bound, State0, State, Value),
     lcg_halves(State, High, Low),
     nb_setarg(3, Run, High),
     nb_setarg(4, Run, Low).
-
-%   lcg_halves(?State, ?High, ?Low): the LCG's 64-bit State and its two
-%   32-bit halves, either way round (see state/6 for why halves).
-lcg_halves(State, High, Low) :-
-    (   integer(State)
-    ->  High is State >> 32,
-        Low is State /\ 0xffffffff
-    ;   State is High << 32 \/ Low
-    ).
 
 %   rotation(+R, +List, -Tail, -Rotated): the open list List-Tail with its
 %   first R elements moved to the end; only those R are copied.

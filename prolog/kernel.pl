@@ -1,0 +1,210 @@
+/*  kernel: what every search shares, the counters and the random draws.
+
+    The counters (docs/search.md#counters) and Knuth's MMIX LCG
+    (docs/search.md#seeds); this module is the twin of those parts of
+    pybridge/search/kernel.py (Counters, Lcg) and gives the same numbers.
+
+    The counters are global variables (flag/3 would take a mutex each
+    time), per thread, and are reached only through the predicates below:
+    reset_counters/0, count_node/0 and its like (add one) and counter/2
+    (read).  They are not undone on backtracking.  A predicate per counter,
+    without arguments, is the cheapest call there is: the searches count
+    at every node and every dead end.
+
+    The LCG's state is a plain integer passed along by the caller (no
+    global): lcg_state/2 makes it from a seed, lcg_draw/3 draws.  A search
+    that keeps the state with nb_setarg/3 keeps it as two 32-bit halves
+    (lcg_halves/3): a 64-bit integer is too big to be tagged, and
+    nb_setarg/3 of it copies it onto the global stack and freezes the
+    stack below it, so backtracking would no longer free what the search
+    allocated.
+
+    No I/O here.
+*/
+
+:- module(kernel,
+          [ reset_counters/0,           % every counter to 0
+            count_node/0,               % nodes + 1
+            count_backtrack/0,          % backtracks + 1
+            count_solution/0,           % solutions + 1
+            count_leaf/0,               % leaves + 1
+            counter/2,                  % +Counter, -Value
+            lcg_state/2,                % +Seed, -State
+            lcg_draw/3,                 % +State0, -State, -Draw
+            lcg_draws/4,                % +N, +State0, -Draws, -State
+            random_below/4,             % +Bound, +State0, -State, -Value
+            shuffle/4,                  % +Items0, +State0, -Items, -State
+            lcg_halves/3                % ?State, ?High, ?Low
+          ]).
+
+%   Arithmetic compiled inline: the counters add one at every node.
+:- set_prolog_flag(optimise, true).
+
+:- use_module(library(apply)).
+:- use_module(library(lists)).
+
+                 /*******************************
+                 *           COUNTERS           *
+                 *******************************/
+
+%!  reset_counters is det.
+%
+%   Every counter back to 0: nodes (words placed), backtracks (dead
+%   ends), solutions (found by the search) and leaves (solutions seen by
+%   cbj's levels).
+%
+%   ?- reset_counters, count_node, count_node, counter(nodes, N).
+%   N = 2.
+
+reset_counters :-
+    nb_setval(kernel_nodes, 0),
+    nb_setval(kernel_backtracks, 0),
+    nb_setval(kernel_solutions, 0),
+    nb_setval(kernel_leaves, 0).
+
+%!  count_node is det.
+%!  count_backtrack is det.
+%!  count_solution is det.
+%!  count_leaf is det.
+%
+%   Add one to the counter nodes, backtracks, solutions or leaves.
+%
+%   ?- reset_counters, count_backtrack, counter(backtracks, B).
+%   B = 1.
+
+count_node :-
+    nb_getval(kernel_nodes, N0),
+    N is N0 + 1,
+    nb_setval(kernel_nodes, N).
+count_backtrack :-
+    nb_getval(kernel_backtracks, N0),
+    N is N0 + 1,
+    nb_setval(kernel_backtracks, N).
+count_solution :-
+    nb_getval(kernel_solutions, N0),
+    N is N0 + 1,
+    nb_setval(kernel_solutions, N).
+count_leaf :-
+    nb_getval(kernel_leaves, N0),
+    N is N0 + 1,
+    nb_setval(kernel_leaves, N).
+
+%!  counter(+Counter, -Value) is det.
+%
+%   The value of Counter: nodes, backtracks, solutions or leaves.
+%
+%   ?- reset_counters, counter(solutions, S).
+%   S = 0.
+
+counter(nodes, N) :-
+    nb_getval(kernel_nodes, N).
+counter(backtracks, N) :-
+    nb_getval(kernel_backtracks, N).
+counter(solutions, N) :-
+    nb_getval(kernel_solutions, N).
+counter(leaves, N) :-
+    nb_getval(kernel_leaves, N).
+
+                 /*******************************
+                 *              LCG             *
+                 *******************************/
+
+%!  lcg_state(+Seed:integer, -State:integer) is det.
+%
+%   The LCG's state for Seed: Seed mod 2^64.
+%
+%   ?- lcg_state(-1, S).
+%   S = 18446744073709551615.
+
+lcg_state(Seed, State) :-
+    State is Seed mod 2^64.
+
+%!  lcg_draw(+State0:integer, -State:integer, -Draw:integer) is det.
+%
+%   One draw: State = (State0 * 6364136223846793005 +
+%   1442695040888963407) mod 2^64, Draw = State >> 33.
+%
+%   ?- lcg_draw(1, _, D).
+%   D = 908834774.
+
+lcg_draw(State0, State, Draw) :-
+    State is (State0 * 6364136223846793005 + 1442695040888963407) mod 2^64,
+    Draw is State >> 33.
+
+%!  lcg_draws(+N:integer, +State0:integer, -Draws:list(integer),
+%!            -State:integer) is det.
+%
+%   N draws in a row.
+%
+%   ?- lcg_draws(3, 1, Ds, _).
+%   Ds = [908834774, 1093944153, 1392341196].
+
+lcg_draws(N, State0, Draws, State) :-
+    length(Draws, N),
+    foldl(draw_into, Draws, State0, State).
+
+draw_into(Draw, State0, State) :-
+    lcg_draw(State0, State, Draw).
+
+%!  random_below(+Bound:integer, +State0:integer, -State:integer,
+%!               -Value:integer) is det.
+%
+%   The next draw mod Bound (Bound > 0).
+%
+%   ?- random_below(10, 1, _, V).
+%   V = 4.
+
+random_below(Bound, State0, State, Value) :-
+    lcg_draw(State0, State, Draw),
+    Value is Draw mod Bound.
+
+%!  shuffle(+Items0:list, +State0:integer, -Items:list, -State:integer) is det.
+%
+%   Fisher-Yates: for I from the last position (from 0) down to 1, the
+%   items at I and at random_below(I + 1) swap places.
+%
+%   ?- shuffle([a, b, c, d, e], 0, Items, _).
+%   Items = [e, d, b, a, c].
+
+shuffle(Items0, State0, Items, State) :-
+    Slots =.. [items|Items0],
+    functor(Slots, _, D),
+    Last is D - 1,
+    shuffle_from(Last, Slots, State0, State),
+    Slots =.. [_|Items].
+
+%   shuffle_from(+I, !Slots, +State0, -State): for I down to 1, swap the
+%   items at positions I and random_below(I+1) (0-based).
+shuffle_from(I, Slots, State0, State) :-
+    (   I < 1
+    ->  State = State0
+    ;   Bound is I + 1,
+        random_below(Bound, State0, State1, J),
+        swap_args(I, J, Slots),
+        I1 is I - 1,
+        shuffle_from(I1, Slots, State1, State)
+    ).
+
+swap_args(I, J, Slots) :-
+    A is I + 1,
+    B is J + 1,
+    arg(A, Slots, X),
+    arg(B, Slots, Y),
+    setarg(A, Slots, Y),
+    setarg(B, Slots, X).
+
+%!  lcg_halves(?State:integer, ?High:integer, ?Low:integer) is det.
+%
+%   The LCG's 64-bit State and its two 32-bit halves, either way round:
+%   from State when it is bound, else from High and Low (see the header
+%   for why halves).
+%
+%   ?- lcg_halves(S, 1, 2).
+%   S = 4294967298.
+
+lcg_halves(State, High, Low) :-
+    (   integer(State)
+    ->  High is State >> 32,
+        Low is State /\ 0xffffffff
+    ;   State is High << 32 \/ Low
+    ).

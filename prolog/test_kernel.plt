@@ -1,0 +1,76 @@
+/*  Tests of kernel.pl: the counters and the LCG.
+
+    Run from the repository root:
+
+        swipl -g run_tests -t halt prolog/test_kernel.plt
+
+    The LCG's values are those of the Python engine's Lcg
+    (pybridge/search/kernel.py) for the same seeds.
+*/
+
+:- begin_tests(kernel).
+
+:- use_module(kernel).
+
+test(counters_start_at_zero, true(Vs == [0, 0, 0, 0])) :-
+    reset_counters,
+    count_node,
+    reset_counters,
+    maplist(counter, [nodes, backtracks, solutions, leaves], Vs).
+
+test(counters_apart, true(Vs == [3, 2, 1, 0])) :-
+    reset_counters,
+    forall(between(1, 3, _), count_node),
+    forall(between(1, 2, _), count_backtrack),
+    count_solution,
+    maplist(counter, [nodes, backtracks, solutions, leaves], Vs).
+
+%   Counting survives backtracking (the search counts its dead ends).
+test(counters_not_undone, true(N-L == 2-1)) :-
+    reset_counters,
+    ( count_node, fail ; true ),
+    ( count_leaf, count_node, fail ; true ),
+    counter(nodes, N),
+    counter(leaves, L).
+
+test(unknown_counter, fail) :-
+    counter(words, _).
+
+test(state_from_seed, true(States == [0, 1, 1, 18446744073709551615])) :-
+    Big is 2^64 + 1,
+    maplist(lcg_state, [0, 1, Big, -1], States).
+
+%   ((1 * 6364136223846793005 + 1442695040888963407) mod 2^64) >> 33
+%   is 908834774.
+test(draws_seed_0, true(Draws-State == [167951807, 218396424, 1299921937]-11166244414315200793)) :-
+    lcg_state(0, S0),
+    lcg_draws(3, S0, Draws, State).
+
+test(draws_seed_1, true(Draws-State == [908834774, 1093944153, 1392341196]-11960119808228829710)) :-
+    lcg_state(1, S0),
+    lcg_draws(3, S0, Draws, State).
+
+test(draw_one_at_a_time, true([D1, D2] == [908834774, 1093944153])) :-
+    lcg_draw(1, S1, D1),
+    lcg_draw(S1, _, D2).
+
+test(random_below_seed_0, true(Values == [7, 1, 937, 0])) :-
+    foldl([B, V, S0, S]>>random_below(B, S0, S, V), [10, 7, 1000, 2], Values, 0, _).
+
+test(shuffle_seed_0, true(Items-State == [e, d, b, a, c]-7401132627792533940)) :-
+    shuffle([a, b, c, d, e], 0, Items, State).
+
+test(shuffle_seed_1, true(Items == [7, 8, 1, 6, 5, 0, 2, 9, 3, 4])) :-
+    numlist(0, 9, Items0),
+    shuffle(Items0, 1, Items, _).
+
+%   Fewer than two items: no draw.
+test(shuffle_short, true(R == [[]-7, [x]-7])) :-
+    findall(Is-S, ( member(L, [[], [x]]), shuffle(L, 7, Is, S) ), R).
+
+test(halves_round_trip, true(High-Low-Back == 2784682393-546810382-State)) :-
+    State = 11960119808228829710,
+    lcg_halves(State, High, Low),
+    lcg_halves(Back, High, Low).
+
+:- end_tests(kernel).
