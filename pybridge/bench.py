@@ -33,6 +33,7 @@ from pybridge.errors import InputError, MissingDependency, UsageError
 from pybridge.layout import find_sites
 from pybridge.lexicon import Dictionary, load_dictionary, load_grid
 from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.readers import NOTHING_TO_FILL, has_site
 from pybridge.reports import aligned_line, column_widths, require_matplotlib
 from pybridge.solver import run
 from pybridge.verify import problems
@@ -64,9 +65,10 @@ class Grid:
 
 
 def _is_fillable(puzzle: Puzzle) -> bool:
-    """Whether a grid has a cell to fill: a word list or an answer read as a
-    plain grid has only given letters."""
-    return any(OPEN in row for row in puzzle.grid)
+    """Whether a grid has a site to fill: a word list or an answer read as a
+    plain grid has only given letters, and a grid whose open cells are all
+    single ones has no site."""
+    return any(OPEN in row for row in puzzle.grid) and has_site(puzzle)
 
 
 def _grid_name(source: str) -> str:
@@ -86,7 +88,7 @@ def _file_grids(path: Path, named: bool) -> list[Puzzle]:
         return []
     fillable = [puzzle for puzzle in puzzles if _is_fillable(puzzle)]
     if named and not fillable:
-        raise InputError("no open cell to fill: expected a grid with '.' cells", str(path))
+        raise InputError(NOTHING_TO_FILL, str(path))
     return fillable
 
 
@@ -157,13 +159,24 @@ class Run:
 # in the main process or by each worker's initializer.
 _WORDS: tuple[str, ...] = ()
 _DICTIONARIES: tuple[str, ...] = ()
+# The dictionary as the verifier sees it: read afresh from the files, never
+# from the cache, so a damaged or edited cache entry cannot vouch for a fill.
+_SOURCE_WORDS: tuple[str, ...] | None = None
+
+
+def _source_words() -> tuple[str, ...]:
+    global _SOURCE_WORDS
+    if _SOURCE_WORDS is None:
+        _SOURCE_WORDS = load_dictionary(_DICTIONARIES, cached=False).words
+    return _SOURCE_WORDS
 
 
 def use_dictionary(paths: Sequence[str], words: Sequence[str] | None = None) -> None:
     """Make the dictionary `paths` (already read as `words`, or read now) the
     one every run in this process fills from."""
-    global _WORDS, _DICTIONARIES
+    global _WORDS, _DICTIONARIES, _SOURCE_WORDS
     _DICTIONARIES = tuple(paths)
+    _SOURCE_WORDS = None
     _WORDS = tuple(words) if words is not None else load_dictionary(paths).words
 
 
@@ -211,7 +224,10 @@ def run_cell(cell: Cell, timeout: float, seed: int | None) -> Run:
         status, seconds = outcome.status, outcome.stats.seconds
         grid = outcome.solutions[0].grid if outcome.solutions else None
         nodes, backtracks = outcome.stats.nodes, outcome.stats.backtracks
-    wrong = tuple(problems(puzzle, grid)) if status == "solved" and grid is not None else ()
+    wrong: tuple[str, ...] = ()
+    if status == "solved" and grid is not None:
+        judged = puzzle if not _DICTIONARIES else replace(puzzle, words=_source_words())
+        wrong = tuple(problems(judged, grid))
     name, size = cell.grid.name, cell.grid.size
     return Run(name, size, cell.engine, cell.strategy, status, seconds, nodes, backtracks, wrong)
 

@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -44,14 +45,41 @@ def entry(name: str) -> Path | None:
     return None if directory is None else directory / name
 
 
+# The largest entry read back: the words or tables of a dictionary at its
+# size limit (pybridge.readers.LIMITS_MB) stay well below it.
+MAX_ENTRY_BYTES = 2 << 30
+
+
+def _read_regular(path: Path) -> bytes | None:
+    """The bytes of `path` if it is a regular file of at most MAX_ENTRY_BYTES;
+    None for a FIFO, a device, a folder or an oversized file (never blocking)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(fd, "rb", buffering=0) as stream:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
+            return None
+        data = stream.read(info.st_size + 1)
+        while len(data) <= info.st_size:  # a short read: read on, bounded
+            more = stream.read(info.st_size + 1 - len(data))
+            if not more:
+                break
+            data += more
+    return data if len(data) == info.st_size else None
+
+
 def read(name: str) -> tuple[dict[str, Any], bytes] | None:
     """The header and body of the entry `name`; None if caching is off or
-    the entry is missing or damaged."""
+    the entry is missing, damaged, or not a regular file of a sane size (a
+    FIFO or a device in its place is ignored, never read: the caller then
+    does the work again and writes a good entry over it)."""
     path = entry(name)
     if path is None:
         return None
     try:
-        header, _, body = path.read_bytes().partition(b"\n")
+        data = _read_regular(path)
+        if data is None:
+            return None
+        header, _, body = data.partition(b"\n")
         meta = json.loads(header)
         if not isinstance(meta, dict) or meta.get("sha256") != hashlib.sha256(body).hexdigest():
             return None

@@ -9,6 +9,8 @@ rely on them, so they change only on purpose (see the --help epilogs).
 from __future__ import annotations
 
 import argparse
+import codecs
+import contextlib
 import json
 import math
 import os
@@ -22,10 +24,18 @@ from pathlib import Path
 from typing import Any
 
 from pybridge import bench, compare, proofs
-from pybridge.errors import CrosswordError, EngineError, InputError, MissingDependency, UsageError
+from pybridge.errors import (
+    CrosswordError,
+    EngineError,
+    InputError,
+    MissingDependency,
+    OutputError,
+    UsageError,
+    shown,
+)
 from pybridge.lexicon import GRID_FORMATS, Dictionary, load_dictionary, load_grid
 from pybridge.model import Puzzle
-from pybridge.readers import FORMATS, load
+from pybridge.readers import FORMATS, load, require_site
 from pybridge.render import blocks_text, outcome_json
 from pybridge.reports import require_matplotlib
 from pybridge.solver import (
@@ -47,7 +57,8 @@ EXIT_SOLVED = 0
 EXIT_UNSOLVABLE = 1
 EXIT_BAD_INPUT = 2
 EXIT_TIMEOUT = 3
-EXIT_ENGINE_FAILED = 4  # an engine failed in a way no input explains
+EXIT_INTERNAL_ERROR = 4  # an engine failed, or the program has a bug: no input explains it
+EXIT_ENGINE_FAILED = EXIT_INTERNAL_ERROR  # the former name, kept for callers
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell reports a program killed by it
 
@@ -59,8 +70,9 @@ exit codes:
   1    proven unsolvable: a proof layer (length, no-fit, hall, propagation)
        or the exhausted search shows it (the reason is printed)
   2    bad input, bad usage or a missing dependency (the message is on stderr)
-  4    an engine failed unexpectedly (an internal error: the message is on stderr)
   3    the time limit (--timeout) was reached before the search finished
+  4    an internal error: an engine failed or the program has a bug
+       (the message is on stderr; CROSSWORD_DEBUG=1 shows the traceback)
   130  interrupted (Ctrl-C)
   141  the output pipe was closed early (e.g. by `| head`)
 
@@ -80,8 +92,9 @@ exit codes:
   0    solvable (one solution is printed)
   1    unsolvable (the proof is printed)
   2    bad input, bad usage or a missing dependency (the message is on stderr)
-  4    an engine failed unexpectedly (an internal error: the message is on stderr)
   3    the time limit (--timeout) was reached before a verdict
+  4    an internal error: an engine failed or the program has a bug
+       (the message is on stderr; CROSSWORD_DEBUG=1 shows the traceback)
   130  interrupted (Ctrl-C)
   141  the output pipe was closed early (e.g. by `| head`)
 """
@@ -101,7 +114,8 @@ exit codes:
   0    the engines agree on every puzzle and strategy
   1    the engines disagree somewhere (lines starting with DISAGREE)
   2    bad input, bad usage or a missing dependency (the message is on stderr)
-  4    an engine failed unexpectedly (an internal error: the message is on stderr)
+  4    an internal error: an engine failed or the program has a bug
+       (the message is on stderr; CROSSWORD_DEBUG=1 shows the traceback)
   130  interrupted (Ctrl-C)
   141  the output pipe was closed early (e.g. by `| head`)
 """
@@ -117,15 +131,83 @@ exit codes:
   0    every run ended (solved, unsolvable or timeout) and every fill is right
   1    some fill failed verification (a WRONG cell; the problems are on stderr)
   2    bad input, bad usage or a missing dependency (the message is on stderr)
-  4    an engine failed unexpectedly (an internal error: the message is on stderr)
+  4    an internal error: an engine failed or the program has a bug
+       (the message is on stderr; CROSSWORD_DEBUG=1 shows the traceback)
   130  interrupted (Ctrl-C)
 """
 
 MAIN_EPILOG = """\
 Run `crossword COMMAND --help` for the options and exit codes of a command.
 In short: 0 success, 1 unsolvable (solve) or engines disagree (compare),
-2 bad input or usage, 3 time limit reached (solve), 130 interrupted.
+2 bad input or usage, 3 time limit reached (solve), 4 internal error,
+130 interrupted.
 """
+
+
+# ---------------------------------------------------------------- output
+
+
+def _out(text: str) -> None:
+    """Print `text` on stdout, UTF-8 whatever the locale or PYTHONIOENCODING
+    say, flushed at once so that a full disk is told here; OutputError when
+    it cannot be written (BrokenPipeError passes: the reader went away)."""
+    stream = sys.stdout
+    if stream is None:
+        raise OutputError(_CLOSED)
+    try:
+        # text and newline apart, as print writes them: a reader gone after
+        # the text (`| head`) is then noticed at the newline
+        buffer = getattr(stream, "buffer", None)
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        if buffer is not None and _codec_name(encoding) != "utf-8":
+            stream.flush()
+            buffer.write(text.encode("utf-8"))
+            buffer.write(b"\n")
+            buffer.flush()
+        else:
+            stream.write(text)
+            stream.write("\n")
+            stream.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise OutputError(f"cannot write to standard output: {err.strerror or err}") from None
+
+
+_CLOSED = "standard output is closed: give the command somewhere to write (e.g. > FILE)"
+
+
+def _codec_name(encoding: str) -> str:
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        return encoding
+
+
+def check_writable(path: str, option: str) -> None:
+    """OutputError unless a file can be written at `path` (for `option`),
+    checked before any work so that a long run is not lost at its end."""
+    target = Path(path)
+    where = f"{option} {shown(path)}"
+    if target.is_dir():
+        raise OutputError(f"cannot write {where}: it is a folder, not a file")
+    folder = target.parent
+    if not folder.is_dir():
+        missing = "is not a folder" if folder.exists() else "does not exist"
+        raise OutputError(f"cannot write {where}: the folder {shown(str(folder))} {missing}")
+    if target.exists():
+        if not os.access(target, os.W_OK):
+            raise OutputError(f"cannot write {where}: permission denied")
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write {where}: permission denied in {shown(str(folder))}")
+
+
+def _written(what: str, path: str, write: Callable[[], object]) -> None:
+    """Run `write`, turning an OSError (a full disk...) into OutputError."""
+    try:
+        write()
+    except OSError as err:
+        raise OutputError(f"cannot write {what} {shown(path)}: {err.strerror or err}") from None
 
 
 # ---------------------------------------------------------------- argument types
@@ -540,7 +622,7 @@ def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
             raise UsageError("--grid and --encoding go with --dict")
         if args.format in GRID_FORMATS:
             raise UsageError(f"a {args.format} grid is filled from a dictionary: add --dict FILE")
-        return [load(args.file, args.words, args.format)]
+        return [require_site(load(args.file, args.words, args.format))]
     if args.words is not None:
         raise UsageError("--words (words to place exactly once) and --dict exclude each other")
     if args.format in FORMATS:
@@ -550,11 +632,20 @@ def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
     dictionary = load_dictionary(args.dicts, args.encoding)
     if dictionary.skipped or dictionary.weighted:
         print(f"dictionary: {dictionary.summary()}", file=sys.stderr)
-    grids = load_grid(args.file, grid=args.grid, format=args.format)
+    grids = [
+        require_site(grid) for grid in load_grid(args.file, grid=args.grid, format=args.format)
+    ]
     return [replace(grid, words=dictionary.words) for grid in grids]
 
 
+def _check_picture_path(args: argparse.Namespace) -> None:
+    kind, path = args.output
+    if kind in PICTURES:
+        check_writable(path, f"--output {kind}")
+
+
 def solve_command(args: argparse.Namespace) -> int:
+    _check_picture_path(args)
     puzzles = load_puzzles(args)
     for puzzle in puzzles:
         check_strategy(puzzle, args.strategy)
@@ -573,7 +664,7 @@ def _worst(codes: Sequence[int]) -> int:
 
 def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if many and args.output[0] != "json":
-        print(f"== {puzzle.source}")
+        _out(f"== {puzzle.source}")
     limit = None if args.all else (args.limit or 1)
     outcome = run(
         puzzle,
@@ -587,13 +678,13 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     )
     kind, path = args.output
     if kind == "json":
-        print(json.dumps(_json(puzzle, outcome, many), ensure_ascii=False, indent=2))
+        _out(json.dumps(_json(puzzle, outcome, many), ensure_ascii=False, indent=2))
     elif kind in PICTURES:
-        print(f"wrote {draw(puzzle, outcome, _numbered(path, puzzle) if many else path)}")
+        _out(f"wrote {draw(puzzle, outcome, _numbered(path, puzzle) if many else path)}")
         if outcome.status != "solved":
-            print("\n".join(_verdict(outcome, args.timeout)))
+            _out("\n".join(_verdict(outcome, args.timeout)))
     else:
-        print(outcome_text(outcome, args.timeout, blocks=kind == "blocks"))
+        _out(outcome_text(outcome, args.timeout, blocks=kind == "blocks"))
     if args.stats and kind != "json":
         print(stats_text(outcome.stats), file=sys.stderr)
     return _EXIT_BY_STATUS[outcome.status]
@@ -620,14 +711,14 @@ def draw(puzzle: Puzzle, outcome: Outcome, path: str) -> Path:
     core marked when there is none."""
     from pybridge import pictures
 
+    grid, marked = puzzle.grid, frozenset[tuple[int, int]]()
     if outcome.solutions:
-        return pictures.write_picture(puzzle, outcome.solutions[0].grid, Path(path))
-    marked = (
-        frozenset(c for site in outcome.proof.core for c in site.cells)
-        if outcome.proof
-        else frozenset()
-    )
-    return pictures.write_picture(puzzle, puzzle.grid, Path(path), marked=marked)
+        grid = outcome.solutions[0].grid
+    elif outcome.proof:
+        marked = frozenset(c for site in outcome.proof.core for c in site.cells)
+    check_writable(path, "--output")  # a numbered picture of several grids
+    _written("the picture", path, lambda: pictures.write_picture(puzzle, grid, Path(path), marked))
+    return Path(path)
 
 
 # ---------------------------------------------------------------- check
@@ -668,6 +759,7 @@ def check_text(
 
 
 def check_command(args: argparse.Namespace) -> int:
+    _check_picture_path(args)
     puzzles = load_puzzles(args)
     for puzzle in puzzles:
         check_strategy(puzzle, args.strategy)
@@ -678,15 +770,15 @@ def check_command(args: argparse.Namespace) -> int:
 def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     kind, path = args.output
     if many and kind != "json":
-        print(f"== {puzzle.source}")
+        _out(f"== {puzzle.source}")
     outcome = check_outcome(puzzle, args)
     if kind == "json":
-        print(json.dumps(_json(puzzle, outcome, many), ensure_ascii=False, indent=2))
+        _out(json.dumps(_json(puzzle, outcome, many), ensure_ascii=False, indent=2))
     elif kind in PICTURES:
-        print(f"wrote {draw(puzzle, outcome, _numbered(path, puzzle) if many else path)}")
-        print(check_text(puzzle, outcome, args.timeout).splitlines()[0])
+        _out(f"wrote {draw(puzzle, outcome, _numbered(path, puzzle) if many else path)}")
+        _out(check_text(puzzle, outcome, args.timeout).splitlines()[0])
     else:
-        print(check_text(puzzle, outcome, args.timeout, blocks=kind == "blocks"))
+        _out(check_text(puzzle, outcome, args.timeout, blocks=kind == "blocks"))
     return _EXIT_BY_STATUS[outcome.status]
 
 
@@ -709,6 +801,7 @@ def _usable_engines(engines: Sequence[str], command: str = "compare") -> tuple[s
 def compare_command(args: argparse.Namespace) -> int:
     if args.plot:
         require_matplotlib()
+        check_writable(args.plot, "--plot")
     if args.words and args.dicts:
         raise UsageError("--words (words to place exactly once) and --dict exclude each other")
     strategies = args.strategies or (STRATEGIES if args.seed is None else SEEDED_STRATEGIES)
@@ -726,11 +819,11 @@ def compare_command(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     if args.output == "json":
-        print(json.dumps(compare.report_json(report), ensure_ascii=False, indent=2))
+        _out(json.dumps(compare.report_json(report), ensure_ascii=False, indent=2))
     else:
-        print(compare.report_text(report))
+        _out(compare.report_text(report))
     if args.plot:
-        compare.write_plot(report, args.plot)
+        _written("the plot", args.plot, lambda: compare.write_plot(report, args.plot))
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 1 if report.disagreements else 0
 
@@ -742,6 +835,9 @@ def _bench_checks(args: argparse.Namespace, grids: Sequence[bench.Grid]) -> None
     """What must hold before any run: matplotlib for --plot, Qxw for --peer."""
     if args.plot:
         require_matplotlib()
+    for option in ("csv", "json", "plot"):
+        if getattr(args, option):
+            check_writable(getattr(args, option), f"--{option}")
     if args.peer == bench.QXW:
         if bench.qxw_program() is None:
             raise MissingDependency(bench.QXW_HINT)
@@ -766,11 +862,11 @@ def bench_command(args: argparse.Namespace) -> int:
         todo, dictionary, timeout=args.timeout, seed=args.seed, jobs=args.jobs, done=done
     )
     sent = "" if send_seconds is None else f", sent to Prolog in {send_seconds:.2f} s"
-    print(
+    _out(
         f"dictionary: {dictionary.summary()}; loaded in {load_seconds:.2f} s, "
         f"indexed in {index_seconds:.2f} s{sent}"
     )
-    print(bench.table_text(runs))
+    _out(bench.table_text(runs))
     for run_ in runs:
         for problem in run_.problems:
             print(f"WRONG {run_.grid} {run_.label}: {problem}", file=sys.stderr)
@@ -785,7 +881,7 @@ def _bench_files(
     seconds: tuple[float, float, float | None],
 ) -> None:
     if args.csv:
-        bench.write_csv(runs, args.csv)
+        _written("the CSV file", args.csv, lambda: bench.write_csv(runs, args.csv))
     if args.json:
         settings = {
             "engines": list(args.engines),
@@ -796,10 +892,15 @@ def _bench_files(
             "peer": args.peer,
         }
         report = bench.report_json(runs, dictionary, seconds, settings)
-        Path(args.json).write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+        text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+        _written(
+            "the JSON file", args.json, lambda: Path(args.json).write_text(text, encoding="utf-8")
+        )
     if args.plot:
         peers = bench.relevant_peers(args.peers_dir, (run_.grid for run_ in runs))
-        bench.write_cactus(runs, peers, args.plot, args.timeout)
+        _written(
+            "the plot", args.plot, lambda: bench.write_cactus(runs, peers, args.plot, args.timeout)
+        )
         print(f"plot written to {args.plot}", file=sys.stderr)
 
 
@@ -807,8 +908,29 @@ def _bench_files(
 
 
 def _error_text(err: CrosswordError) -> str:
-    # An InputError already starts with "file:line:col: error:".
-    return str(err) if isinstance(err, InputError) else f"crossword: error: {err}"
+    # An InputError already starts with "file:line:col: error:" (and is made
+    # safe to show by its __str__); other messages are escaped here.
+    return str(err) if isinstance(err, InputError) else f"crossword: error: {shown(str(err), 1600)}"
+
+
+def _internal_error_text(err: BaseException) -> str:
+    """One line for an exception no input explains: its kind and first line."""
+    cause = str(err).strip().split("\n", 1)[0]
+    if not isinstance(err, EngineError):
+        cause = f"{type(err).__name__}: {cause}" if cause else type(err).__name__
+    return f"crossword: internal error: {shown(cause, 300)} (please report it, with the command)"
+
+
+def _debugging() -> bool:
+    """CROSSWORD_DEBUG=1: let unexpected exceptions through, with their traceback."""
+    return os.environ.get("CROSSWORD_DEBUG", "") not in ("", "0")
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush of
+    what could not be written does not fail again at exit."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _interrupt_ends_the_process() -> None:
@@ -837,15 +959,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return done.code if isinstance(done.code, int) else EXIT_BAD_INPUT
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
+        if sys.stdout is None:
+            raise OutputError(_CLOSED)
         return handler(args)
     except EngineError as err:
-        print(f"crossword: internal error: {err} (please report it)", file=sys.stderr)
-        return EXIT_ENGINE_FAILED
+        if _debugging():
+            raise
+        print(_internal_error_text(err), file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
     except CrosswordError as err:
+        if isinstance(err, OutputError):
+            _quiet_stdout()
         print(_error_text(err), file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _quiet_stdout()
         return EXIT_BROKEN_PIPE
+    except Exception as err:  # a bug: no traceback for the user, exit code 4
+        if _debugging():
+            raise
+        print(_internal_error_text(err), file=sys.stderr)
+        return EXIT_INTERNAL_ERROR

@@ -6,14 +6,61 @@
                           unknown strategy, engine or format, a bad seed or
                           time limit (also a ValueError)
       MissingDependency   something the request needs is not installed
+      OutputError         an output cannot be written (a missing folder, a full
+                          disk, a closed standard output)
       EngineError         an engine failed in a way no input explains (a bug
                           or a resource limit of SWI-Prolog)
 
-The CLI turns the first three into a message and exit code 2. No pyswip
+The CLI turns all but EngineError into a message and exit code 2, EngineError
+(and any other exception, a bug) into an internal error, exit code 4. Every
+message that quotes input goes through `shown` (control characters escaped,
+long text shortened), so hostile input cannot drive the terminal. No pyswip
 exception reaches a caller: the bridge turns them into EngineError.
 """
 
 from __future__ import annotations
+
+import re
+
+SHOWN_LENGTH = 80  # the most characters of quoted input a message shows
+
+# What a terminal must never receive raw: C0 and C1 controls, DEL, line and
+# paragraph separators, bidirectional and other format controls, surrogates.
+_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+    "\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escaped(text: str) -> str:
+    """`text` with every control character written as an escape (ESC as \\x1b)."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def shown(text: str, limit: int = SHOWN_LENGTH) -> str:
+    """Input quoted in a message: control characters escaped, and at most
+    `limit` characters, the last an ellipsis when it was cut."""
+    if len(text) > limit:  # cut first: escaping a 5 MB line would cost
+        return escaped(text[: limit - 1])[: limit - 1] + "\u2026"
+    out = escaped(text)
+    return out if len(out) <= limit else out[: limit - 1] + "\u2026"
+
+
+def excerpt(text: str, column: int, limit: int = SHOWN_LENGTH) -> tuple[str, int]:
+    """The part of the line `text` shown under an error, escaped, and the
+    0-based column of its caret: a window of about `limit` characters around
+    the 1-based `column`, with an ellipsis where the line is cut."""
+    index = min(max(column - 1, 0), len(text))
+    start = max(0, min(index - limit // 2, len(text) - limit))
+    end = min(len(text), start + limit)
+    before = ("\u2026" if start > 0 else "") + escaped(text[start:index])
+    after = escaped(text[index:end]) + ("\u2026" if end < len(text) else "")
+    return before + after, len(before)
 
 
 class CrosswordError(Exception):
@@ -48,11 +95,17 @@ class InputError(CrosswordError):
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        out = f"{where}: error: {self.message}"
+        out = f"{escaped(where)}: error: {clipped(self.message)}"
         if self.text is not None and self.column is not None:
-            shown = self.text.replace("\t", " ")
-            out += f"\n    {shown}\n    {' ' * (self.column - 1)}^"
+            line, caret = excerpt(self.text.replace("\t", " "), self.column)
+            out += f"\n    {line}\n    {' ' * caret}^"
         return out
+
+
+def clipped(message: str, limit: int = 20 * SHOWN_LENGTH) -> str:
+    """A whole message made safe: escaped, and cut if absurdly long (each
+    quoted piece is shortened by `shown` already; this is the backstop)."""
+    return shown(message, limit)
 
 
 class MissingDependency(CrosswordError):
@@ -62,6 +115,11 @@ class MissingDependency(CrosswordError):
 class UsageError(CrosswordError, ValueError):
     """A request that cannot be carried out as asked (e.g. a strategy that
     does not apply to the puzzle's mode)."""
+
+
+class OutputError(CrosswordError):
+    """An output cannot be written: a missing or unwritable folder, a full
+    disk, a closed standard output."""
 
 
 class EngineError(CrosswordError):

@@ -21,7 +21,11 @@ no words (the caller attaches a dictionary), rows normalised as everywhere:
   without `0 0` ends at its end.  A file that holds several grids names each
   one `file#N` (1-based) in `Puzzle.source`; `grid=N` picks one.
 * The format is sniffed unless given: a first non-blank line of two whole
-  numbers is RP 2016, a text with a `_` is CS50, anything else a plain grid.
+  numbers is RP 2016, a text with a `_` is CS50, anything else a plain grid;
+  but a text that would be a plain grid apart from its `_` cells (so both `_`
+  and `.` look open) is an error asking for `--format cs50` or `--format grid`.
+* A grid without a site (no two open cells side by side) is read, but the
+  CLI refuses it as "no site to fill" (pybridge.readers.require_site).
   Grid files are UTF-8 text, decoded and normalised as the exact-mode reader
   does (pybridge.readers), and their errors look the same.
 
@@ -67,13 +71,12 @@ import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Literal
 
 from lark import Token, Transformer
 
 from pybridge import cache
-from pybridge.errors import InputError, UsageError
+from pybridge.errors import InputError, UsageError, shown
 from pybridge.model import BLOCK, OPEN, Puzzle
 from pybridge.readers import (
     GRID_COMPLAINTS,
@@ -85,6 +88,7 @@ from pybridge.readers import (
     normalise,
     padded,
     parse_with,
+    read_bytes,
     read_text,
     unify_newlines,
 )
@@ -140,14 +144,13 @@ def _codec(encoding: str | None) -> str | None:
     try:
         return codecs.lookup(encoding).name
     except LookupError:
-        raise UsageError(f"unknown encoding {encoding!r} (try utf-8 or cp1252)") from None
+        raise UsageError(
+            f"unknown encoding {shown(repr(encoding))} (try utf-8 or cp1252)"
+        ) from None
 
 
 def _read_bytes(source: str) -> bytes:
-    try:
-        return Path(source).read_bytes()
-    except OSError as err:
-        raise InputError(f"cannot read the dictionary: {err.strerror or err}", source) from None
+    return read_bytes(source, "dictionary")
 
 
 def _decoding_error(
@@ -268,15 +271,17 @@ def _merged(files: Sequence[_FileWords]) -> tuple[tuple[str, ...], Counter[str]]
 
 
 def load_dictionary(
-    paths: Sequence[str | os.PathLike[str]], encoding: str | None = None
+    paths: Sequence[str | os.PathLike[str]], encoding: str | None = None, *, cached: bool = True
 ) -> Dictionary:
     """The merged, normalised entries of the dictionary files `paths`;
-    `encoding` forces an encoding instead of detecting UTF-8 or cp1252."""
+    `encoding` forces an encoding instead of detecting UTF-8 or cp1252.
+    `cached=False` reads every file afresh, neither reading nor writing the
+    cache: what a verifier does, trusting nothing but the files."""
     if not paths:
         raise ValueError("load_dictionary needs at least one file")
     codec = _codec(encoding)
     sources = tuple(os.fspath(path) for path in paths)
-    files = [_file_words(source, codec) for source in sources]
+    files = [_file_words(source, codec, cached) for source in sources]
     words, skipped = _merged(files)
     encodings = tuple(found.encoding for found in files)
     weighted = tuple(source for source, found in zip(sources, files, strict=True) if found.weighted)
@@ -298,9 +303,12 @@ def _entry_name(data: bytes, codec: str | None) -> str:
     return f"v{CACHE_FORMAT}-{codec or 'detected'}-{digest}.words"
 
 
-def _file_words(source: str, codec: str | None) -> _FileWords:
-    """The normalised words of one file, from the cache when it has them."""
+def _file_words(source: str, codec: str | None, cached: bool = True) -> _FileWords:
+    """The normalised words of one file, from the cache when it has them
+    (and `cached`)."""
     data = _read_bytes(source)
+    if not cached:
+        return _normalised(data, codec, source)
     name = _entry_name(data, codec)
     found = _cached(name)
     if found is None:
@@ -342,12 +350,35 @@ _VALUE = re.compile(r"\S+")
 _CS50_BLOCKED = re.compile(r"[^_]")
 
 
-def sniff_grid(text: str) -> GridFormat:
-    """The likely format of a grid text (see the module docstring)."""
+def sniff_grid(text: str, source: str = "<grid>") -> GridFormat:
+    """The likely format of a grid text (see the module docstring). A text
+    that is a plain grid but for some `_` cells is refused rather than
+    guessed: CS50 reads `_` as open and `.` as blocked, a plain grid the
+    other way round."""
     first = next((line for line in text.split("\n") if line.strip()), "")
     if _RP2016_HEADER.fullmatch(first):
         return "rp2016"
-    return "cs50" if "_" in text else "grid"
+    if "_" not in text:
+        return "grid"
+    if OPEN in text and _plain_but_underscores(text):
+        line = next(n for n, row in enumerate(text.split("\n"), 1) if "_" in row)
+        row = text.split("\n")[line - 1]
+        message = (
+            "this grid has both '_' and '.' cells, which CS50 and plain grids read the other "
+            "way round: say which it is with --format cs50 ('_' open, '.' blocked) or "
+            "--format grid ('.' open, '_' not allowed)"
+        )
+        raise InputError(message, source, line, row.index("_") + 1, row)
+    return "cs50"
+
+
+def _plain_but_underscores(text: str) -> bool:
+    """Whether `text` would read as a plain grid but for its `_` cells: then
+    `_` and `.` both look like open cells and the format is not guessed.
+    (A CS50 file with spaces or other marks among its blocked cells is plainly
+    CS50.)"""
+    rows = text.split("\n")[:-1]
+    return all(_is_plain_row(row.replace("_", "").rstrip(" \t")) for row in rows)
 
 
 def _cs50_rows(text: str, source: str) -> list[str]:
@@ -425,7 +456,9 @@ class _RP2016Builder(Transformer[Token, Any]):
         expected = "expected the grid header `rows cols`"
         for column, value in values[:2]:
             if not (value.isascii() and value.isdigit()):
-                raise self._error(line, column, f"{expected} (two whole numbers), found '{value}'")
+                raise self._error(
+                    line, column, f"{expected} (two whole numbers), found '{shown(value)}'"
+                )
         if len(values) == 1:
             message = f"{expected}: two numbers, found one"
             raise self._error(line, len(line_text(line)) + 1, message)
@@ -464,7 +497,9 @@ class _RP2016Builder(Transformer[Token, Any]):
             if index == cols:
                 raise self._error(line, column, f"{counted}, found more")
             if value not in ("0", "1"):
-                message = f"expected 0 (open) or 1 (black), separated by spaces, found '{value}'"
+                message = (
+                    f"expected 0 (open) or 1 (black), separated by spaces, found '{shown(value)}'"
+                )
                 raise self._error(line, column, message)
         if len(values) < cols:
             message = f"{counted}, found {len(values)}"
@@ -497,7 +532,7 @@ def parse_grid(text: str, source: str = "<grid>", format: GridFormat | None = No
     if format is not None and format not in GRID_FORMATS:
         raise ValueError(f"unknown grid format {format!r}; expected one of {GRID_FORMATS}")
     text = normalise(text)
-    kind = format or sniff_grid(text)
+    kind = format or sniff_grid(text, source)
     if kind == "cs50":
         rows = [
             _CS50_BLOCKED.sub(BLOCK, line).replace("_", OPEN) for line in _cs50_rows(text, source)

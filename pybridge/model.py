@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
+from pybridge.errors import InputError, shown
 from pybridge.notation import BLOCK, OPEN, framework_text, grid_html, solution_text
 
 Direction = Literal["across", "down"]
@@ -20,6 +21,24 @@ Cell = tuple[int, int]
 
 
 T = TypeVar("T")
+
+# Words and grid cells are printable characters (str.isprintable), as the
+# readers ensure: no controls (NUL, line breaks, ESC...), line or paragraph
+# separators, lone surrogates. One C-level test of the joined text keeps a
+# 250,000-word Puzzle quick to build; the culprit is looked for only on failure.
+
+
+def _check_printable(items: tuple[str, ...], what: str, source: str) -> None:
+    """InputError unless every string of `items` is printable on one line."""
+    if "".join(items).isprintable():
+        return
+    bad = next(item for item in items if not item.isprintable())
+    culprit = next(ch for ch in bad if not ch.isprintable())
+    message = (
+        f"{what} {shown(repr(bad))} holds U+{ord(culprit):04X}: words and grid cells "
+        "must be printable characters, without line breaks, NUL or surrogates"
+    )
+    raise InputError(message, source)
 
 
 def fast_new(cls: type[T], **fields: object) -> T:
@@ -45,6 +64,10 @@ class Puzzle:
     # output can reproduce the P-99 layout; empty means "all full width".
     row_widths: tuple[int, ...] = field(default=(), compare=False)
     mode: Mode = "exact"
+
+    def __post_init__(self) -> None:
+        _check_printable(self.words, "word", self.source)
+        _check_printable(self.grid, "grid row", self.source)
 
     @property
     def height(self) -> int:

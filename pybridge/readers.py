@@ -42,16 +42,16 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import unicodedata
 from collections.abc import Callable, Mapping
 from functools import cache
-from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from lark import Lark, Token, Transformer, Tree, UnexpectedInput, UnexpectedToken
 from lark.exceptions import VisitError
 
-from pybridge.errors import InputError
+from pybridge.errors import InputError, UsageError, shown
 from pybridge.model import BLOCK, OPEN, Format, Puzzle
 from pybridge.resources import grammar_path
 
@@ -83,13 +83,73 @@ def _encoding_error(data: bytes, err: UnicodeDecodeError, source: str) -> InputE
     )
 
 
+# The most a file may hold, in MiB, by kind: a puzzle, grid or word list, and
+# a dictionary. Each is overridden by its environment variable.
+LIMITS_MB = {"puzzle": 16, "dictionary": 256}
+LIMIT_VARIABLES = {"puzzle": "CROSSWORD_MAX_PUZZLE_MB", "dictionary": "CROSSWORD_MAX_DICT_MB"}
+_CHUNK = 1 << 20
+
+
+def input_limit(kind: str) -> int:
+    """The most bytes a `kind` ("puzzle" or "dictionary") file may hold."""
+    variable = LIMIT_VARIABLES[kind]
+    text = os.environ.get(variable, "").strip()
+    if not text:
+        return LIMITS_MB[kind] << 20
+    try:
+        megabytes = float(text)
+    except ValueError:
+        megabytes = -1.0
+    if not 0 < megabytes < 1 << 40:
+        raise UsageError(f"{variable} must be a positive number of MiB, got {shown(repr(text))}")
+    return int(megabytes * (1 << 20))
+
+
+def read_bytes(path: str | os.PathLike[str], kind: str = "puzzle") -> bytes:
+    """The bytes of `path`, read in bounded chunks; InputError if it cannot be
+    read, is a device or a folder (not a file that ends), or holds more than
+    the limit of its kind (see input_limit)."""
+    source = os.fspath(path)
+    what = "the dictionary" if kind == "dictionary" else "the file"
+    limit = input_limit(kind)
+    try:
+        # O_NONBLOCK: opening a FIFO without a writer must not hang; a
+        # regular file ignores it
+        fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as err:
+        raise InputError(f"cannot read {what}: {err.strerror or err}", source) from None
+    with open(fd, "rb", buffering=0, closefd=True) as stream:
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+            kind_name = "a folder" if stat.S_ISDIR(mode) else "a device or other special file"
+            message = f"cannot read {what}: not a regular file ({kind_name})"
+            raise InputError(message, source)
+        if stat.S_ISFIFO(mode):
+            os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            while True:
+                chunk = stream.read(min(_CHUNK, limit + 1 - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > limit:
+                    message = (
+                        f"{what} is larger than the limit of {limit / (1 << 20):g} MiB "
+                        f"(set {LIMIT_VARIABLES[kind]} to a larger number of MiB to read it)"
+                    )
+                    raise InputError(message, source)
+        except OSError as err:
+            raise InputError(f"cannot read {what}: {err.strerror or err}", source) from None
+    return b"".join(chunks)
+
+
 def read_text(path: str | os.PathLike[str]) -> str:
     """The decoded text of `path`; InputError if it cannot be read or decoded."""
     source = os.fspath(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise InputError(f"cannot read the file: {err.strerror or err}", source) from None
+    data = read_bytes(path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -422,6 +482,28 @@ def parse_fillin(
         "fillin", "words", words_text, words_source, words_builder, _WORDS_COMPLAINTS
     )
     return Puzzle(words, grid, "fillin", grid_source, widths)
+
+
+_TWO_OPEN = re.compile(f"[^{BLOCK}]{{2}}")
+NOTHING_TO_FILL = (
+    "no site to fill: every run of open cells is a single cell "
+    "(a word needs two or more open cells in a row or a column)"
+)
+
+
+def has_site(puzzle: Puzzle) -> bool:
+    """Whether the framework has a site: two open cells side by side, across or down."""
+    grid = puzzle.grid
+    return any(map(_TWO_OPEN.search, grid)) or any(
+        _TWO_OPEN.search("".join(column)) for column in zip(*grid, strict=False)
+    )
+
+
+def require_site(puzzle: Puzzle) -> Puzzle:
+    """`puzzle`, or InputError when there is nothing to fill in it."""
+    if not has_site(puzzle):
+        raise InputError(NOTHING_TO_FILL, puzzle.source)
+    return puzzle
 
 
 def sniff(text: str) -> Format:

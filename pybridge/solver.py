@@ -60,7 +60,8 @@ class Stats:
 @dataclass
 class Outcome:
     """What a search came to. `count` is set when counting, `reason` and
-    `proof` when unsolvable, `unique` when uniqueness was asked and settled."""
+    `proof` when unsolvable, `unique` when uniqueness was asked and settled
+    on a solvable puzzle (an unsolvable one leaves it None)."""
 
     status: Status
     solutions: list[Solution] = field(default_factory=list)
@@ -178,7 +179,7 @@ def run(
     solutions = [make_solution(puzzle, layout.sites, w) for w in result.solutions]
     outcome = Outcome(result.status, solutions, stats=stats)
     outcome.count = result.count if count else None
-    if unique and result.status != "timeout":
+    if unique and result.status == "solved":  # no solution is neither unique nor not
         outcome.unique = result.count == 1
     if result.status == "unsolvable":
         outcome.proof = _exhausted(puzzle, layout.sites, result.nodes)

@@ -308,6 +308,9 @@ def test_a_bug_is_not_hidden(p99: Path, monkeypatch: pytest.MonkeyPatch) -> None
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(cli, "run", broken)
+    # a bug is reported as one, with an exit code of its own (not 1, "unsolvable")
+    assert main(["solve", str(p99 / "p7_09a.dat")]) == cli.EXIT_INTERNAL_ERROR
+    monkeypatch.setenv("CROSSWORD_DEBUG", "1")  # and a developer gets the traceback
     with pytest.raises(RuntimeError, match="a bug"):
         main(["solve", str(p99 / "p7_09a.dat")])
 
