@@ -99,3 +99,18 @@ def solution_from_rows(puzzle: Puzzle, rows: list[str]) -> Solution:
 def known_solution(shared: Path, name: str) -> Solution:
     puzzle = corpus_puzzle(shared, name)
     return solution_from_rows(puzzle, expected_text(shared, name).split("\n"))
+
+
+# ---------------------------------------------------------------- no skips in CI
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """With CROSSWORD_NO_SKIPS set (as .ci/run sets it), a skipped test fails:
+    a skip there means something the project must install is missing."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.skipped and os.environ.get("CROSSWORD_NO_SKIPS", "") not in ("", "0"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped, which CROSSWORD_NO_SKIPS forbids: {reason}"
