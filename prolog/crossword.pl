@@ -267,16 +267,32 @@ run_puzzle(p(Words, Sites, Givens), Strategy, Seed, Mode, TimeLimit,
     mode_limit(Mode, Max, Keep),
     Collect = collect(s(Family, Strategy, Seed, Words, Board, Arcs, Crossings),
                       Max, Keep),
-    (   catch(within(TimeLimit, Collect), time_limit_exceeded, fail)
-    ->  TimedOut = false
-    ;   TimedOut = true
-    ),
-    counter(solutions, Count),
-    counter(nodes, Nodes),
-    counter(backtracks, Backtracks),
-    findall(S, found(S), Solutions),
-    retractall(found(_)),
+    setup_call_cleanup(
+        true,
+        ( (   catch(within(TimeLimit, Collect), time_limit_exceeded, fail)
+          ->  TimedOut = false
+          ;   TimedOut = true
+          ),
+          counter(solutions, Count),
+          counter(nodes, Nodes),
+          counter(backtracks, Backtracks),
+          findall(S, found(S), Solutions)
+        ),
+        forget_search),
     status(TimedOut, Count, Status).
+
+%   forget_search: what a search leaves behind, dropped however it ended
+%   (solutions, a time limit, an error or an interrupt): the stored
+%   solutions and the families' global variables.  The counters stay, to
+%   be read; the next search resets them.
+forget_search :-
+    retractall(found(_)),
+    forget_globals.
+
+forget_globals :-
+    forall(search_global(Name), nb_delete(Name)).
+
+search_global(domains_conflict).
 
 mode_limit(first(N), N, true).
 mode_limit(all, none, true).
@@ -315,3 +331,48 @@ site_chars([], []).
 site_chars([Vars|Sites], Chars) :-
     append(Vars, Rest, Chars),
     site_chars(Sites, Rest).
+
+                 /*******************************
+                 *      LINKED BEFORE A SEARCH  *
+                 *******************************/
+
+%   link_libraries: resolve, once at load time, every predicate that the
+%   engine's modules and the libraries they use call but have not linked
+%   yet (library(lists) calls must_be/2, for one).  Left to the autoloader
+%   such a predicate is linked on its first call, which may come under a
+%   time limit: an interrupt in the middle of autoloading left
+%   lists:must_be/2 undefined for the rest of the process.  The modules are
+%   ours and those they import from, to a fixed point.
+
+link_libraries :-
+    link_modules([crossword, kernel, layout, order, domains, wdeg], []).
+
+link_modules([], _).
+link_modules([M|Ms], Done) :-
+    (   memberchk(M, Done)
+    ->  link_modules(Ms, Done)
+    ;   forall(unlinked(M, Head), link(M:Head)),
+        findall(F, ( predicate_property(M:H, imported_from(F)),
+                     \+ predicate_property(M:H, built_in) ), Fs0),
+        sort(Fs0, Fs),
+        append(Ms, Fs, Next),
+        link_modules(Next, [M|Done])
+    ).
+
+%   unlinked(+M, -Head): a predicate M calls, undefined so far (checked
+%   without autoloading it).
+unlinked(M, Head) :-
+    findall(H, '$c_current_predicate'(_, M:H), Heads),
+    member(Head, Heads),
+    \+ '$get_predicate_attribute'(M:Head, defined, 1).
+
+%   link(+Goal): autoload Goal's predicate if a library has it; one that
+%   none has stays undefined, as it would be anyway.
+link(M:Head) :-
+    functor(Head, Name, Arity),
+    (   '$find_library'(M, Name, Arity, _, _)
+    ->  '$define_predicate'(M:Head)
+    ;   true
+    ).
+
+:- initialization(link_libraries).

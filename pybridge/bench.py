@@ -18,9 +18,11 @@ import csv
 import multiprocessing
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -48,6 +50,8 @@ QXW_HINT = (
 )
 SHORTEST = 0.001  # seconds: a peer's 0.00 would vanish from a log scale
 QXW_NO_FILL = 4  # qxw -b's exit status when it proves there is no fill
+PARENT_CHECK_SECONDS = 0.5  # how often a --jobs worker checks that its parent lives
+EXIT_ORPHANED = 130  # a worker's status when it ends because its parent did
 
 # ---------------------------------------------------------------- grids
 
@@ -169,6 +173,23 @@ def _source_words() -> tuple[str, ...]:
     if _SOURCE_WORDS is None:
         _SOURCE_WORDS = load_dictionary(_DICTIONARIES, cached=False).words
     return _SOURCE_WORDS
+
+
+def _start_worker(paths: Sequence[str], parent: int) -> None:
+    """A `--jobs` worker: it ends with its parent (a worker left running
+    after an interrupted bench would search on for nobody), at once on
+    Ctrl-C even inside a Prolog search, then loads the dictionary."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+    use_dictionary(paths)
+
+
+def _end_with(parent: int) -> None:
+    # A Prolog search runs in C with the interpreter lock released, so this
+    # thread looks even while one runs; an orphan's parent is another process.
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(EXIT_ORPHANED)
 
 
 def use_dictionary(paths: Sequence[str], words: Sequence[str] | None = None) -> None:
@@ -364,7 +385,10 @@ def _run_parallel(
     context = multiprocessing.get_context("spawn")
     results: list[Run | None] = [None] * len(todo)
     with concurrent.futures.ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=use_dictionary, initargs=(tuple(dictionaries),)
+        jobs,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(tuple(dictionaries), os.getpid()),
     ) as pool:
         futures = {pool.submit(run_cell, cell, timeout, seed): i for i, cell in enumerate(todo)}
         for k, future in enumerate(concurrent.futures.as_completed(futures), start=1):

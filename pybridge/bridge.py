@@ -18,13 +18,14 @@ import ctypes
 import ctypes.util
 import hashlib
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, cast
 
 from pybridge.bitsets import line_joined, tables
-from pybridge.errors import EngineError, MissingDependency
+from pybridge.errors import EngineError, MissingDependency, UsageError
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
 from pybridge.search import registry
@@ -62,8 +63,11 @@ def _engine_errors() -> Iterator[None]:
     try:
         yield
     except Exception as exc:
-        if type(exc).__name__ == "PrologError" and type(exc).__module__.startswith("pyswip"):
-            raise EngineError(f"the Prolog engine failed: {exc}") from None
+        if type(exc).__module__.startswith("pyswip"):  # PrologError and its like
+            text = str(exc)
+            if len(text) > ERROR_TEXT_MAX:
+                text = text[: ERROR_TEXT_MAX - 3] + "..."
+            raise EngineError(f"the Prolog engine failed: {text}") from None
         raise
 
 
@@ -106,7 +110,10 @@ class _CellTexts(dict[Cell, str]):
     def __missing__(self, cell: Cell) -> str:
         r, c = cell
         if not (0 <= r <= _MAX_COORDINATE and 0 <= c <= _MAX_COORDINATE):
-            raise ValueError(f"cell {cell} is out of range for the Prolog engine")
+            raise UsageError(
+                f"the Prolog engine takes rows and columns up to {_MAX_COORDINATE:,}"
+                f" (counted from 0; this puzzle has cell {r},{c}): use --engine python"
+            )
         if len(self) >= 1 << 16:  # bounded, as the cells of huge grids could be many
             self.clear()
         text = self[cell] = chr(CELL_BASE + r) + chr(CELL_BASE + c)
@@ -138,25 +145,44 @@ def _time_limit(timeout: float | None) -> str:
     return "none" if timeout is None else repr(float(timeout))
 
 
+MIN_TIME_LIMIT = 0.001  # seconds: a search that got the lock gets at least this
+
+
 def search(request: Request) -> Result:
     """Search the request with crossword:solve/8, in one call: the control
-    arguments are terms we write ourselves, the puzzle goes as strings."""
+    arguments are terms we write ourselves, the puzzle goes as strings.
+    The time spent waiting for another thread's search counts against the
+    request's time limit: a request that cannot have the engine in time
+    times out without searching."""
+    started = time.perf_counter()
     strategy = registry.check(request.strategy, seed=request.seed).name
     layout = request.layout
     sites = layout.cells
-    with _lock, _engine_errors():
-        prolog = _engine()
-        listed = request.words
-        if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
-            strategy, listed = f"wdeg({_dictionary(prolog, listed)})", ()
-        controls = [
-            strategy,
-            _seed(request.seed),
-            _mode(request.limit, request.count),
-            _time_limit(request.timeout),
-        ]
-        texts = [_words_text(listed), _sites_text(sites), _givens_text(layout.givens)]
-        answer = _call(b"crossword", b"solve", controls, [*texts, None])
+    texts = [_sites_text(sites), _givens_text(layout.givens)]  # UsageError before the lock
+    timeout = request.timeout
+    if not _lock.acquire(timeout=-1 if timeout is None else max(timeout, 0.0)):
+        return Result("timeout", [], 0, 0, 0)
+    try:
+        with _engine_errors():
+            prolog = _engine()
+            _attach_thread()
+            listed = request.words
+            if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
+                strategy, listed = f"wdeg({_dictionary(prolog, listed)})", ()
+            if timeout is not None:
+                timeout -= time.perf_counter() - started
+                if timeout <= 0:
+                    return Result("timeout", [], 0, 0, 0)
+                timeout = max(timeout, MIN_TIME_LIMIT)
+            controls = [
+                strategy,
+                _seed(request.seed),
+                _mode(request.limit, request.count),
+                _time_limit(timeout),
+            ]
+            answer = _call(b"crossword", b"solve", controls, [_words_text(listed), *texts, None])
+    finally:
+        _lock.release()
     head, *lines = answer.split("\n")
     status, n, nodes, backtracks = head.split()
     if status not in ("solved", "unsolvable", "timeout"):
@@ -171,9 +197,38 @@ def search(request: Request) -> Result:
     )
 
 
+class _Detach:
+    """Kept in a thread's local data by _attach_thread: dropped when the
+    thread ends, in that thread, it destroys the Prolog engine pyswip
+    attached to it. Else SWI-Prolog, at exit, finds Prolog threads whose
+    threads are gone and prints "Failed to stop Prolog threads"."""
+
+    def __del__(self) -> None:
+        from pyswip import core
+
+        if core.PL_thread_self() > 1:  # 1: the thread that started Prolog
+            core._lib.PL_thread_destroy_engine()
+
+
+_attached = threading.local()
+
+
+def _attach_thread() -> None:
+    """Have this thread's Prolog engine destroyed when the thread ends (not
+    the main thread's: SWI-Prolog's own, ended by pyswip at exit). When
+    Prolog was started from another thread than the main one, that thread
+    is Prolog's main thread and the warning stays: start the engine from
+    the main thread (available() does) before searching from threads."""
+    if threading.current_thread() is not threading.main_thread() and not hasattr(
+        _attached, "detach"
+    ):
+        _attached.detach = _Detach()
+
+
 def strategies() -> list[str]:
     """The strategies crossword.pl knows (its strategies/1), in its order."""
     with _lock, _engine_errors():
+        _attach_thread()
         answer = list(_engine().query("crossword:strategies(Names)", maxresult=1))
     return [str(name) for name in answer[0]["Names"]] if answer else []
 
@@ -182,6 +237,7 @@ def load_dictionary(words: Sequence[str]) -> None:
     """Send `words` to wdeg.pl now, if it does not hold them yet, so that the
     first wdeg search with them is not charged for it (bench does this)."""
     with _lock, _engine_errors():
+        _attach_thread()
         _dictionary(_engine(), words)
 
 
@@ -342,10 +398,29 @@ def _call(
         core.PL_discard_foreign_frame(frame)
 
 
-def _error_text(error: int) -> str:
-    from pyswip.easy import getTerm
+ERROR_TEXT_MAX = 300  # characters of a Prolog exception kept in an EngineError
 
-    return "no exception" if not error else str(getTerm(error))
+
+def _error_text(error: int) -> str:
+    """The exception term `error` as Prolog writes it (error(Formal, _):
+    Formal alone, as the context can be a huge term, such as the stack of
+    a resource error), cut to ERROR_TEXT_MAX characters."""
+    from pyswip import core
+
+    if not error:
+        return "no exception"
+    term = error
+    name, arity = core.atom_t(), ctypes.c_int()
+    if core.PL_get_name_arity(error, ctypes.byref(name), ctypes.byref(arity)) and arity.value == 2:
+        formal = core.PL_new_term_ref()
+        if core.PL_atom_chars(name) == b"error" and core.PL_get_arg(1, error, formal):
+            term = formal
+    chars = ctypes.c_char_p()
+    flags = core.CVT_WRITEQ | core.BUF_DISCARDABLE | core.REP_UTF8
+    if not core._lib.PL_get_chars(term, ctypes.byref(chars), flags) or chars.value is None:
+        return "an exception that cannot be written"
+    text = chars.value.decode("utf-8", "replace")
+    return text if len(text) <= ERROR_TEXT_MAX else text[: ERROR_TEXT_MAX - 3] + "..."
 
 
 def _text(value: bytes | str) -> str:

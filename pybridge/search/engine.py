@@ -1,19 +1,129 @@
 """The Python engine: a request searched by the registry's strategy, step
-for step as the Prolog engine (pybridge.bridge) searches it."""
+for step as the Prolog engine (pybridge.bridge) searches it.
+
+The searches are generators nested one level (or a few) per site, so a
+search of many sites is deeper than Python's recursion limit and than the C
+stack of the main thread. Such a search runs on a thread of its own with a
+stack to match, under a raised recursion limit (_on_deep_stack); the search
+itself, its order and its counts, are the same either way.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Generator
+import queue
+import sys
+import threading
+from collections.abc import Generator, Iterator
 
+from pybridge.errors import UsageError
 from pybridge.search import registry
 from pybridge.search.kernel import Counters, Request, Result, SearchTimeout, Status, deadline
+
+FRAMES_PER_SITE = 4  # nested frames per site, with room (wdeg: chain, fill, branch)
+FRAMES_SPARE = 200  # for the caller's frames and those a step calls
+STACK_PER_FRAME = 2048  # bytes of C stack per nested generator, with room (measured: < 700)
+MIN_STACK = 16 << 20
+MAX_STACK = 4 << 30  # 4 GiB of address space: 500,000 sites
 
 
 def solutions(request: Request, counters: Counters) -> Generator[list[str], None, None]:
     """Each solution as the word of every site, lazily; SearchTimeout when
     the counters' deadline passes. `request.limit` and `count` are not read."""
     registry.check(request.strategy, seed=request.seed)
-    yield from registry.solutions(request, counters)
+    frames = FRAMES_PER_SITE * len(request.layout.cells) + FRAMES_SPARE
+    steps = registry.solutions(request, counters)
+    if frames + _depth() < sys.getrecursionlimit():
+        yield from steps
+    else:
+        yield from _on_deep_stack(steps, frames, counters)
+
+
+def _depth() -> int:
+    """The frames on the stack of the calling thread."""
+    frame, n = sys._getframe(), 0
+    while frame is not None:
+        frame, n = frame.f_back, n + 1  # type: ignore[assignment]
+    return n
+
+
+_room_lock = threading.Lock()
+_deep_searches = 0
+_limit_before = 0
+
+
+def _on_deep_stack(
+    steps: Iterator[list[str]], frames: int, counters: Counters
+) -> Generator[list[str], None, None]:
+    """`steps`, each step taken (and the generator closed) on a thread with
+    C stack for `frames` nested generators, under a recursion limit raised
+    to match while any such search runs. Closing this generator, or an
+    exception in the caller (KeyboardInterrupt), stops the search at its
+    next node: the deadline is moved to the past."""
+    stack = max(MIN_STACK, frames * STACK_PER_FRAME)
+    if stack > MAX_STACK:
+        raise UsageError(
+            f"the Python engine searches up to {MAX_STACK // STACK_PER_FRAME // FRAMES_PER_SITE:,}"
+            " sites at once"
+        )
+    asks: queue.SimpleQueue[bool] = queue.SimpleQueue()  # True: the next step; False: close
+    answers: queue.SimpleQueue[tuple[bool, object]] = queue.SimpleQueue()
+
+    def work() -> None:
+        try:
+            while asks.get():
+                answers.put((True, next(steps)))
+        except BaseException as exc:  # StopIteration at the end; passed to the caller
+            answers.put((False, exc))
+        try:
+            close = getattr(steps, "close", None)
+            if close is not None:
+                close()
+        except BaseException as exc:
+            answers.put((False, exc))
+        answers.put((False, None))
+
+    worker = threading.Thread(target=work, name="deep search", daemon=True)
+    _raise_limit(frames)
+    try:
+        with _room_lock:  # the size applies to the threads started until it is reset
+            before = threading.stack_size(stack)
+            try:
+                worker.start()
+            finally:
+                threading.stack_size(before)
+        while True:
+            asks.put(True)
+            more, value = answers.get()
+            if more:
+                yield value  # type: ignore[misc]
+                continue
+            if isinstance(value, StopIteration) or value is None:
+                return
+            assert isinstance(value, BaseException)
+            raise value
+    finally:
+        if worker.is_alive():
+            counters.deadline = float("-inf")  # a step under way stops at its next node
+            asks.put(False)
+            worker.join()
+        _restore_limit()
+
+
+def _raise_limit(frames: int) -> None:
+    global _deep_searches, _limit_before
+    with _room_lock:
+        if _deep_searches == 0:
+            _limit_before = sys.getrecursionlimit()
+        _deep_searches += 1
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), frames + _limit_before))
+
+
+def _restore_limit() -> None:
+    global _deep_searches
+    with _room_lock:
+        _deep_searches -= 1
+        if _deep_searches == 0:
+            sys.setrecursionlimit(_limit_before)
 
 
 def search(request: Request) -> Result:

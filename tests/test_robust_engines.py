@@ -1,0 +1,262 @@
+"""Regression tests for defects found by hostile testing of the two engines:
+time limits that broke the Prolog engine, puzzles with many sites, errors
+that escaped as pyswip exceptions, and the bridge's lock, threads and time
+limits. Each test names its defect in its docstring.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import pybridge
+from pybridge.model import Puzzle
+from pybridge.readers import parse_p99
+
+ROOT = Path(__file__).resolve().parents[1]
+SWIPL = shutil.which("swipl")
+needs_prolog = pytest.mark.skipif(SWIPL is None, reason="SWI-Prolog (swipl) is not installed")
+
+
+def _sites(word_lines: list[str], length: int, n: int) -> Puzzle:
+    """A P-99 puzzle: the words, and one framework line of n sites of
+    `length` cells, side by side (no crossings)."""
+    framework = " ".join(["." * length] * n)
+    return parse_p99("\n".join(word_lines) + "\n\n" + framework + "\n")
+
+
+def _random_words(n: int, length: int, seed: int = 0) -> list[str]:
+    rng = random.Random(seed)
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return ["".join(rng.choice(letters) for _ in range(length)) for _ in range(n)]
+
+
+def _python(script: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+# -- 1. a time limit during autoloading ---------------------------------------
+
+_AUTOLOAD_SCRIPT = """
+    import random, sys
+    import pybridge
+    from pybridge.readers import parse_p99
+    rng = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else {seed})
+    words = ["".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(3))
+             for _ in range(1000)]
+    big = parse_p99("\\n".join(words) + "\\n\\n" + " ".join(["..."] * 1000) + "\\n")
+    for timeout in (0.003, 0.005, 0.003, 0.004):
+        pybridge.run(big, engine="prolog", strategy="wdeg", timeout=timeout)
+    demo = pybridge.load("data/demo.dat")
+    for _ in range(2):
+        print(pybridge.run(demo, engine="prolog", strategy="wdeg").status)
+"""
+
+
+@needs_prolog
+def test_time_limit_during_autoload_keeps_engine_working() -> None:
+    """A time limit that fired while SWI-Prolog autoloaded a library
+    predicate (must_be/2 into library(lists)) left it undefined: every later
+    wdeg search in the process failed with existence_error(procedure,
+    lists:must_be/2) (4 processes in 10). Every process must now solve."""
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", textwrap.dedent(_AUTOLOAD_SCRIPT.format(seed=seed))],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for seed in range(10)
+    ]
+    for run in runs:
+        out, err = run.communicate(timeout=300)
+        assert run.returncode == 0, err[-600:]
+        assert out.split() == ["solved", "solved"]
+
+
+@needs_prolog
+def test_library_predicates_linked_at_load() -> None:
+    """The autoload defect, deterministically: after loading crossword.pl no
+    predicate that the engine's modules or the libraries they use call is
+    left for the autoloader to link at its first call (under a time limit)."""
+    check = (
+        "forall(( member(M, [crossword, kernel, layout, order, domains, wdeg,"
+        " lists, apply, error, ordsets, pairs, assoc, time]),"
+        " '$c_current_predicate'(_, M:H),"
+        " \\+ '$get_predicate_attribute'(M:H, defined, 1),"
+        " functor(H, N, A), '$find_library'(M, N, A, _, _) ),"
+        " ( print(M:N/A), nl ))"
+    )
+    assert SWIPL is not None
+    done = subprocess.run(
+        [SWIPL, "-q", "-g", "use_module(prolog/crossword)", "-g", check, "-t", "halt"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "", f"left to the autoloader: {done.stdout.split()}"
+
+
+@needs_prolog
+def test_search_leaves_nothing_behind() -> None:
+    """A search left its state behind in the Prolog engine (cbj's global
+    variable domains_conflict, holding a conflict set); now whatever way a
+    search ends, no stored solution and no global of a family is left."""
+    from pybridge import bridge
+
+    puzzle = pybridge.load("data/demo.dat")
+    for timeout in (None, 0.0005):
+        pybridge.run(puzzle, engine="prolog", strategy="cbj", prove=False, timeout=timeout)
+        prolog = bridge._engine()
+        assert not list(prolog.query("nb_current(domains_conflict, _)"))
+        assert not list(prolog.query("crossword:found(_)"))
+
+
+# -- 2. puzzles with many sites -----------------------------------------------
+
+
+@pytest.mark.parametrize("strategy", pybridge.STRATEGIES)
+def test_python_engine_many_sites(strategy: str) -> None:
+    """The Python engine raised RecursionError on 1,000 two-letter sites:
+    its searches nest a generator per site. Now a deep search runs on a
+    thread with room, with the same counts."""
+    puzzle = _sites(["AB"] * 1000, 2, 1000)
+    outcome = pybridge.run(puzzle, engine="python", strategy=strategy, prove=False)
+    assert outcome.status == "solved"
+    assert outcome.stats.nodes == 1000
+    assert [p.word for p in outcome.solutions[0].placements] == ["AB"] * 1000
+
+
+def test_python_engine_very_many_sites() -> None:
+    """Beyond the recursion limit the C stack overflowed (a segmentation
+    fault, at 20,000 sites with wdeg, in the closing of the nested
+    generators): the search runs on a stack sized for its depth."""
+    done = _python(
+        """
+        import pybridge
+        from pybridge.readers import parse_p99
+        n = 20000
+        puzzle = parse_p99("AB\\n" * n + "\\n" + " ".join([".."] * n) + "\\n")
+        for strategy in ("wdeg", "given"):
+            outcome = pybridge.run(puzzle, engine="python", strategy=strategy, prove=False)
+            print(outcome.status, outcome.stats.nodes)
+        """,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-600:]
+    assert done.stdout.split() == ["solved", "20000", "solved", "20000"]
+
+
+def test_deep_search_closed_early_and_interrupted() -> None:
+    """A deep search (on its own thread) that its caller stops, at a limit or
+    by an exception, ends promptly and puts the recursion limit back."""
+    limit = sys.getrecursionlimit()
+    puzzle = _sites(_random_words(600, 3), 3, 600)
+    started = time.perf_counter()
+    solutions = pybridge.solve(puzzle, engine="python", strategy="mrv", limit=3)
+    assert len(list(solutions)) == 3
+    steps = pybridge.solve(puzzle, engine="python", strategy="mrv")
+    next(steps)
+    steps.close()
+    assert time.perf_counter() - started < 10
+    assert sys.getrecursionlimit() == limit
+
+
+@needs_prolog
+def test_prolog_error_is_short_engine_error() -> None:
+    """A Prolog error with a huge term (resource_error(stack) and its
+    context) escaped as pyswip's InvalidTypeError while being formatted
+    (wdeg, 3,000 sites). Any Prolog failure is now an EngineError with a
+    short message."""
+    puzzle = _sites(_random_words(3000, 3), 3, 3000)
+    with pytest.raises(pybridge.EngineError) as caught:
+        pybridge.run(puzzle, engine="prolog", strategy="wdeg", prove=False, timeout=120)
+    assert len(str(caught.value)) < 400
+    assert "resource_error" in str(caught.value)
+
+
+@needs_prolog
+def test_prolog_coordinates_beyond_limit() -> None:
+    """The Prolog engine refused a column past 55,039 with a traceback (a
+    ValueError from the bridge); it is a UsageError that says what to do."""
+    puzzle = parse_p99("AB\n\n" + " " * 55040 + "..\n")
+    with pytest.raises(pybridge.UsageError, match="use --engine python"):
+        pybridge.run(puzzle, engine="prolog", strategy="mrv")
+    assert pybridge.run(puzzle, engine="python", strategy="mrv").status == "solved"
+
+
+# -- 3. the bridge's lock, threads and time limits ----------------------------
+
+
+@needs_prolog
+def test_lock_wait_counts_against_timeout() -> None:
+    """Two threads searching with timeout=1 each took 2 s: the time spent
+    waiting for the engine's lock did not count. Now each request's
+    timeout covers its wait."""
+    from pybridge import bridge
+
+    bridge.available()
+    puzzle = _sites(_random_words(200, 3), 3, 200)  # 200! fills: no end in sight
+    statuses: list[str] = []
+
+    def count() -> None:
+        outcome = pybridge.run(
+            puzzle, engine="prolog", strategy="mrv", count=True, prove=False, timeout=1
+        )
+        statuses.append(outcome.status)
+
+    threads = [threading.Thread(target=count) for _ in range(2)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == ["timeout", "timeout"]
+    assert time.perf_counter() - started < 1.6
+
+
+@needs_prolog
+def test_no_thread_warning_at_exit() -> None:
+    """After searches from threads, the process printed "WARNING: Failed to
+    stop Prolog threads" at exit: pyswip attaches a Prolog engine to each
+    thread and never destroys it. The bridge destroys it as the thread ends."""
+    done = _python(
+        """
+        import threading
+        import pybridge
+        from pybridge import bridge
+        bridge.available()
+        demo = pybridge.load("data/demo.dat")
+        statuses = []
+        def search():
+            statuses.append(pybridge.run(demo, engine="prolog", strategy="wdeg").status)
+        threads = [threading.Thread(target=search) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        print(*statuses)
+        """
+    )
+    assert done.returncode == 0, done.stderr[-600:]
+    assert done.stdout.split() == ["solved"] * 3
+    assert "Failed to stop Prolog threads" not in done.stderr
