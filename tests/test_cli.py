@@ -21,6 +21,7 @@ from conftest import expected_text
 
 from pybridge import cli
 from pybridge.cli import main
+from pybridge.commands import solve as solve_command
 from pybridge.readers import load
 
 REPO = Path(__file__).resolve().parents[1]
@@ -298,7 +299,7 @@ def test_interrupt_exits_130_quietly(
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "run", interrupted)
+    monkeypatch.setattr(solve_command, "run", interrupted)
     assert main(["solve", str(p99 / "p7_09a.dat")]) == 130
     assert capsys.readouterr() == ("", "")
 
@@ -307,7 +308,7 @@ def test_a_bug_is_not_hidden(p99: Path, monkeypatch: pytest.MonkeyPatch) -> None
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(cli, "run", broken)
+    monkeypatch.setattr(solve_command, "run", broken)
     # a bug is reported as one, with an exit code of its own (not 1, "unsolvable")
     assert main(["solve", str(p99 / "p7_09a.dat")]) == cli.EXIT_INTERNAL_ERROR
     monkeypatch.setenv("CROSSWORD_DEBUG", "1")  # and a developer gets the traceback

@@ -1,0 +1,186 @@
+"""The `bench` command: fill a suite of grids from a dictionary with each
+engine and strategy, verify every fill, and tabulate the runs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from pybridge import bench
+from pybridge.commands.common import (
+    EXIT_UNSOLVABLE,
+    add_seed,
+    check_writable,
+    choice_list,
+    out,
+    plot_file,
+    positive_int,
+    positive_seconds,
+    usable_engines,
+    written,
+)
+from pybridge.errors import MissingDependency, UsageError
+from pybridge.lexicon import Dictionary, load_dictionary
+from pybridge.reports import require_matplotlib
+from pybridge.solver import ENGINES, LEXICON_STRATEGIES
+
+BENCH_EPILOG = """\
+Each GRID is a grid file (every grid of an RP 2016 file is a row of its own)
+or a folder, whose *.txt grid files are taken in name order (files that are
+not grids to fill are skipped). Each run's seconds are its search time; the
+dictionary is read and indexed once per process, both times reported apart.
+Every fill found is verified; a wrong one is printed as WRONG.
+
+exit codes:
+  0    every run ended (solved, unsolvable or timeout) and every fill is right
+  1    some fill failed verification (a WRONG cell; the problems are on stderr)
+  2    bad input, bad usage or a missing dependency (the message is on stderr)
+  4    an internal error: an engine failed or the program has a bug
+       (the message is on stderr; CROSSWORD_DEBUG=1 shows the traceback)
+  130  interrupted (Ctrl-C)
+"""
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "bench",
+        help="fill a suite of grids from a dictionary and tabulate the runs",
+        description=(
+            "Fill every grid from the dictionary with every engine and strategy under a time\n"
+            "limit; print one row per grid and the solved count and median time per column."
+        ),
+        epilog=BENCH_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("grids", nargs="+", metavar="GRID", help="a grid file or a folder of them")
+    parser.add_argument(
+        "--dict",
+        action="append",
+        dest="dicts",
+        required=True,
+        metavar="FILE",
+        help="the dictionary to fill from (repeat to merge several)",
+    )
+    parser.add_argument(
+        "--engines",
+        type=choice_list(ENGINES),
+        default=("python", "prolog"),
+        help="comma-separated (default: python,prolog)",
+    )
+    parser.add_argument(
+        "--strategies",
+        type=choice_list(LEXICON_STRATEGIES),
+        default=bench.DEFAULT_STRATEGIES,
+        help=f"comma-separated, from {','.join(LEXICON_STRATEGIES)} (default: "
+        f"{','.join(bench.DEFAULT_STRATEGIES)})",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=bench.DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time limit of each run (default: {bench.DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)"
+    )
+    add_seed(parser)
+    parser.add_argument("--csv", metavar="FILE", help="also write one line per run to FILE")
+    parser.add_argument("--json", metavar="FILE", help="also write the runs and summary to FILE")
+    parser.add_argument(
+        "--plot",
+        type=plot_file,
+        metavar="FILE",
+        help="draw a cactus plot (grids solved against time) to FILE.png or FILE.svg, "
+        "with the peers' figures (needs matplotlib)",
+    )
+    parser.add_argument(
+        "--peers-dir",
+        type=Path,
+        default=bench.PEERS_DIR,
+        metavar="DIR",
+        help="peers' measured figures for the plot (default: ../shared/bench/peers, if there)",
+    )
+    parser.add_argument(
+        "--peer",
+        choices=(bench.QXW,),
+        help="also run this solver on the same grids (qxw: Qxw's batch fill, `qxw -b`)",
+    )
+    parser.set_defaults(handler=bench_command)
+
+
+def _checks(args: argparse.Namespace, grids: Sequence[bench.Grid]) -> None:
+    """What must hold before any run: matplotlib for --plot, Qxw for --peer."""
+    if args.plot:
+        require_matplotlib()
+    for option in ("csv", "json", "plot"):
+        if getattr(args, option):
+            check_writable(getattr(args, option), f"--{option}")
+    if args.peer == bench.QXW:
+        if bench.qxw_program() is None:
+            raise MissingDependency(bench.QXW_HINT)
+        given = [grid.name for grid in grids if not bench.blank_grid(grid.puzzle)]
+        if given:
+            raise UsageError(f"--peer qxw fills blank grids only; these have letters: {given}")
+
+
+def bench_command(args: argparse.Namespace) -> int:
+    grids = bench.load_suite(args.grids)
+    _checks(args, grids)
+    started = time.perf_counter()
+    dictionary = load_dictionary(args.dicts)
+    loaded = time.perf_counter()
+    bench.index(dictionary.words)
+    load_seconds, index_seconds = loaded - started, time.perf_counter() - loaded
+    engines = usable_engines(args.engines, "bench")
+    todo = bench.cells(grids, engines, args.strategies, args.peer == bench.QXW)
+    send_seconds = bench.send_dictionary(todo, dictionary.words)
+    done = bench.progress_printer(len(todo), sys.stderr) if sys.stderr.isatty() else None
+    runs = bench.run_suite(
+        todo, dictionary, timeout=args.timeout, seed=args.seed, jobs=args.jobs, done=done
+    )
+    sent = "" if send_seconds is None else f", sent to Prolog in {send_seconds:.2f} s"
+    out(
+        f"dictionary: {dictionary.summary()}; loaded in {load_seconds:.2f} s, "
+        f"indexed in {index_seconds:.2f} s{sent}"
+    )
+    out(bench.table_text(runs))
+    for run_ in runs:
+        for problem in run_.problems:
+            print(f"WRONG {run_.grid} {run_.label}: {problem}", file=sys.stderr)
+    _files(args, runs, dictionary, (load_seconds, index_seconds, send_seconds))
+    return EXIT_UNSOLVABLE if any(run_.wrong for run_ in runs) else 0
+
+
+def _files(
+    args: argparse.Namespace,
+    runs: Sequence[bench.Run],
+    dictionary: Dictionary,
+    seconds: tuple[float, float, float | None],
+) -> None:
+    if args.csv:
+        written("the CSV file", args.csv, lambda: bench.write_csv(runs, args.csv))
+    if args.json:
+        settings = {
+            "engines": list(args.engines),
+            "strategies": list(args.strategies),
+            "timeout": args.timeout,
+            "jobs": args.jobs,
+            "seed": args.seed,
+            "peer": args.peer,
+        }
+        report = bench.report_json(runs, dictionary, seconds, settings)
+        text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+        written(
+            "the JSON file", args.json, lambda: Path(args.json).write_text(text, encoding="utf-8")
+        )
+    if args.plot:
+        peers = bench.relevant_peers(args.peers_dir, (run_.grid for run_ in runs))
+        written(
+            "the plot", args.plot, lambda: bench.write_cactus(runs, peers, args.plot, args.timeout)
+        )
+        print(f"plot written to {args.plot}", file=sys.stderr)

@@ -1,0 +1,353 @@
+"""What the commands share: exit codes, writing to stdout and to files,
+argument types, the puzzle options of solve and check, and loading the
+puzzles they name."""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import math
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from pybridge.errors import MissingDependency, OutputError, UsageError, shown
+from pybridge.lexicon import GRID_FORMATS, load_dictionary, load_grid
+from pybridge.model import Puzzle
+from pybridge.readers import FORMATS, load, require_site
+from pybridge.render import outcome_json
+from pybridge.solver import (
+    DEFAULT_LEXICON_STRATEGY,
+    DEFAULT_STRATEGY,
+    ENGINES,
+    SEEDED_STRATEGIES,
+    STRATEGIES,
+    Outcome,
+)
+
+EXIT_SOLVED = 0
+EXIT_UNSOLVABLE = 1
+EXIT_BAD_INPUT = 2
+EXIT_TIMEOUT = 3
+EXIT_INTERNAL_ERROR = 4  # an engine failed, or the program has a bug: no input explains it
+EXIT_ENGINE_FAILED = EXIT_INTERNAL_ERROR  # the former name, kept for callers
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell reports a program killed by it
+EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE, "timeout": EXIT_TIMEOUT}
+
+# ---------------------------------------------------------------- output
+
+
+def out(text: str) -> None:
+    """Print `text` on stdout, UTF-8 whatever the locale or PYTHONIOENCODING
+    say, flushed at once so that a full disk is told here; OutputError when
+    it cannot be written (BrokenPipeError passes: the reader went away)."""
+    stream = sys.stdout
+    if stream is None:
+        raise OutputError(CLOSED)
+    try:
+        # text and newline apart, as print writes them: a reader gone after
+        # the text (`| head`) is then noticed at the newline
+        buffer = getattr(stream, "buffer", None)
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        if buffer is not None and _codec_name(encoding) != "utf-8":
+            stream.flush()
+            buffer.write(text.encode("utf-8"))
+            buffer.write(b"\n")
+            buffer.flush()
+        else:
+            stream.write(text)
+            stream.write("\n")
+            stream.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise OutputError(f"cannot write to standard output: {err.strerror or err}") from None
+
+
+CLOSED = "standard output is closed: give the command somewhere to write (e.g. > FILE)"
+
+
+def _codec_name(encoding: str) -> str:
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        return encoding
+
+
+def check_writable(path: str, option: str) -> None:
+    """OutputError unless a file can be written at `path` (for `option`),
+    checked before any work so that a long run is not lost at its end."""
+    target = Path(path)
+    where = f"{option} {shown(path)}"
+    if target.is_dir():
+        raise OutputError(f"cannot write {where}: it is a folder, not a file")
+    folder = target.parent
+    if not folder.is_dir():
+        missing = "is not a folder" if folder.exists() else "does not exist"
+        raise OutputError(f"cannot write {where}: the folder {shown(str(folder))} {missing}")
+    if target.exists():
+        if not os.access(target, os.W_OK):
+            raise OutputError(f"cannot write {where}: permission denied")
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write {where}: permission denied in {shown(str(folder))}")
+
+
+def written(what: str, path: str, write: Callable[[], object]) -> None:
+    """Run `write`, turning an OSError (a full disk...) into OutputError."""
+    try:
+        write()
+    except OSError as err:
+        raise OutputError(f"cannot write {what} {shown(path)}: {err.strerror or err}") from None
+
+
+# ---------------------------------------------------------------- argument types
+
+
+def whole_number(least: int) -> Callable[[str], int]:
+    """An argument type for a whole number of at least `least`."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, got {value}")
+        return value
+
+    return parse
+
+
+positive_int = whole_number(1)
+
+
+seed_number = whole_number(0)
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
+def choice_list(allowed: Sequence[str]) -> Callable[[str], tuple[str, ...]]:
+    """An argument type for a comma-separated selection from `allowed`."""
+
+    def parse(text: str) -> tuple[str, ...]:
+        chosen = tuple(part.strip() for part in text.split(","))
+        unknown = [part for part in chosen if part not in allowed]
+        if unknown:
+            raise argparse.ArgumentTypeError(
+                f"unknown {', '.join(map(repr, unknown))}: choose from {','.join(allowed)}"
+            )
+        if len(set(chosen)) != len(chosen):
+            raise argparse.ArgumentTypeError(f"{text!r} names something twice")
+        return chosen
+
+    return parse
+
+
+def plot_file(text: str) -> str:
+    if not text.lower().endswith((".png", ".svg")):
+        raise argparse.ArgumentTypeError(f"the plot file must end in .png or .svg, got {text!r}")
+    return text
+
+
+OUTPUT_HELP = (
+    "text (the filled puzzle in its own notation), blocks (text with █ for blocked cells), "
+    "json, or png FILE / svg FILE (a picture like a printed crossword; put the puzzle FILE "
+    "before --output); default: text"
+)
+
+
+PICTURES = ("png", "svg")
+
+
+STRATEGY_HELP = (
+    "search order: given (words in listed order), sorted (rare lengths first), mrv (the site "
+    "with the fewest fitting words next, forward checking), ac3 (mrv after arc consistency), "
+    "lcv (mrv, least constraining word first), cs50 (ac3 + lcv), cbj (mrv with "
+    "conflict-directed backjumping), wdeg (bitset domains, dom/wdeg with restarts, for big "
+    "dictionaries); given and sorted need a word "
+    f"list, not --dict (default: {DEFAULT_STRATEGY}, or {DEFAULT_LEXICON_STRATEGY} with --dict)"
+)
+
+
+SEED_HELP = (
+    "random tie-breaks and shuffled domains; same seed, same answer in both engines "
+    f"(an integer >= 0; for {', '.join(SEEDED_STRATEGIES)}; default: no randomness)"
+)
+
+
+def add_seed(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=seed_number, metavar="N", help=SEED_HELP)
+
+
+class OutputAction(argparse.Action):
+    """--output text|blocks|json, or --output png|svg FILE: stored as (kind, file)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        kind, *rest = [str(v) for v in (values or [])]
+        wanted = 1 if kind in PICTURES else 0
+        if kind not in ("text", "blocks", "json", *PICTURES):
+            parser.error(f"--output: unknown kind {kind!r}: text, blocks, json, png FILE, svg FILE")
+        if len(rest) != wanted:
+            what = f"{kind} takes one FILE" if wanted else f"{kind} takes no FILE"
+            parser.error(f"--output {what}, got {len(rest)} (write the puzzle FILE first)")
+        if rest and not rest[0].lower().endswith(f".{kind}"):
+            parser.error(f"--output {kind}: the file name must end in .{kind}, got {rest[0]!r}")
+        setattr(namespace, self.dest, (kind, rest[0] if rest else None))
+
+
+# ---------------------------------------------------------------- puzzles
+
+
+def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
+    """The puzzle, how to search it and what to print: shared by solve and check."""
+    parser.add_argument(
+        "file", metavar="FILE", help="the puzzle (P-99 .dat, fill-in grid, or a grid with --dict)"
+    )
+    parser.add_argument("--words", metavar="FILE", help="the word list of a fill-in puzzle")
+    parser.add_argument(
+        "--dict",
+        action="append",
+        dest="dicts",
+        metavar="FILE",
+        help="fill the grid from this dictionary (lexicon mode: each site a different word, "
+        "most unused); repeat to merge several",
+    )
+    parser.add_argument(
+        "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
+    )
+    parser.add_argument(
+        "--grid",
+        type=positive_int,
+        metavar="N",
+        help="the N-th grid of an RP 2016 file (default: every grid in turn)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS + GRID_FORMATS,
+        help="the puzzle format (default: sniffed); cs50, rp2016 and grid go with --dict",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        help="search engine (default: prolog when SWI-Prolog loads, else python)",
+    )
+    parser.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        help=STRATEGY_HELP,
+    )
+    add_seed(parser)
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="give up after this many seconds (exit code 3)",
+    )
+    parser.add_argument(
+        "--output",
+        nargs="+",
+        action=OutputAction,
+        default=("text", None),
+        metavar=("KIND", "FILE"),
+        help=OUTPUT_HELP,
+    )
+
+
+def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
+    """The puzzle named on the command line; with --dict, every grid of the
+    file (or the --grid one) with the merged dictionaries as its words."""
+    if not args.dicts:
+        if args.grid is not None or args.encoding is not None:
+            raise UsageError("--grid and --encoding go with --dict")
+        if args.format in GRID_FORMATS:
+            raise UsageError(f"a {args.format} grid is filled from a dictionary: add --dict FILE")
+        return [require_site(load(args.file, args.words, args.format))]
+    if args.words is not None:
+        raise UsageError("--words (words to place exactly once) and --dict exclude each other")
+    if args.format in FORMATS:
+        raise UsageError(
+            f"--dict fills a grid ({', '.join(GRID_FORMATS)}), not a {args.format} file"
+        )
+    dictionary = load_dictionary(args.dicts, args.encoding)
+    if dictionary.skipped or dictionary.weighted:
+        print(f"dictionary: {dictionary.summary()}", file=sys.stderr)
+    grids = [
+        require_site(grid) for grid in load_grid(args.file, grid=args.grid, format=args.format)
+    ]
+    return [replace(grid, words=dictionary.words) for grid in grids]
+
+
+def check_picture_path(args: argparse.Namespace) -> None:
+    kind, path = args.output
+    if kind in PICTURES:
+        check_writable(path, f"--output {kind}")
+
+
+def worst(codes: Sequence[int]) -> int:
+    """One exit code for several grids: a time-out, else an unsolvable one, else 0."""
+    for code in (EXIT_TIMEOUT, EXIT_UNSOLVABLE):
+        if code in codes:
+            return code
+    return EXIT_SOLVED
+
+
+def json_document(puzzle: Puzzle, outcome: Outcome, many: bool) -> dict[str, Any]:
+    """The JSON contract; with several grids, one document each (JSON lines
+    would break `json.load`, so each is printed whole, tagged by source)."""
+    doc = outcome_json(outcome)
+    if many:
+        doc = {"source": puzzle.source, **doc}
+    return doc
+
+
+def numbered(path: str, puzzle: Puzzle) -> str:
+    """'out.png' -> 'out-2.png' for the second grid of a file."""
+    number = puzzle.source.rpartition("#")[2]
+    stem, dot, suffix = path.rpartition(".")
+    return f"{stem}-{number}{dot}{suffix}"
+
+
+def draw(puzzle: Puzzle, outcome: Outcome, path: str) -> Path:
+    """A picture of the first solution, or of the framework with the proof's
+    core marked when there is none."""
+    from pybridge import pictures
+
+    grid, marked = puzzle.grid, frozenset[tuple[int, int]]()
+    if outcome.solutions:
+        grid = outcome.solutions[0].grid
+    elif outcome.proof:
+        marked = frozenset(c for site in outcome.proof.core for c in site.cells)
+    check_writable(path, "--output")  # a numbered picture of several grids
+    written("the picture", path, lambda: pictures.write_picture(puzzle, grid, Path(path), marked))
+    return Path(path)
+
+
+def usable_engines(engines: Sequence[str], command: str = "compare") -> tuple[str, ...]:
+    """`engines` without prolog when SWI-Prolog cannot be loaded (with a notice)."""
+    from pybridge import bridge
+
+    if "prolog" not in engines or bridge.available():
+        return tuple(engines)
+    print(f"crossword {command}: SWI-Prolog not found: skipping the prolog cells", file=sys.stderr)
+    usable = tuple(engine for engine in engines if engine != "prolog")
+    if not usable:
+        raise MissingDependency(bridge.INSTALL_HINT)
+    return usable
