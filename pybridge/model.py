@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 from pybridge.errors import InputError, shown
-from pybridge.notation import BLOCK, OPEN, framework_text, grid_html, solution_text
+from pybridge.notation import BLOCK as BLOCK
+from pybridge.notation import OPEN as OPEN
+from pybridge.notation import framework_text, grid_html, solution_text
 
 Direction = Literal["across", "down"]
 Format = Literal["p99", "fillin", "cs50", "rp2016", "grid"]
