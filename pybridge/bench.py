@@ -22,9 +22,8 @@ import signal
 import statistics
 import subprocess
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -35,6 +34,7 @@ from pybridge.errors import InputError, MissingDependency, UsageError
 from pybridge.layout import find_sites
 from pybridge.lexicon import Dictionary, load_dictionary, load_grid
 from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.portfolio import Portfolio, end_with_parent
 from pybridge.readers import NOTHING_TO_FILL, has_site
 from pybridge.reports import aligned_line, column_widths, require_matplotlib
 from pybridge.solver import run
@@ -50,8 +50,6 @@ QXW_HINT = (
 )
 SHORTEST = 0.001  # seconds: a peer's 0.00 would vanish from a log scale
 QXW_NO_FILL = 4  # qxw -b's exit status when it proves there is no fill
-PARENT_CHECK_SECONDS = 0.5  # how often a --jobs worker checks that its parent lives
-EXIT_ORPHANED = 130  # a worker's status when it ends because its parent did
 
 # ---------------------------------------------------------------- grids
 
@@ -149,6 +147,7 @@ class Run:
     nodes: int | None
     backtracks: int | None
     problems: tuple[str, ...] = ()
+    stream: int | None = None  # with --portfolio: the stream that answered (from 0)
 
     @property
     def label(self) -> str:
@@ -180,16 +179,8 @@ def _start_worker(paths: Sequence[str], parent: int) -> None:
     after an interrupted bench would search on for nobody), at once on
     Ctrl-C even inside a Prolog search, then loads the dictionary."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+    end_with_parent(parent)
     use_dictionary(paths)
-
-
-def _end_with(parent: int) -> None:
-    # A Prolog search runs in C with the interpreter lock released, so this
-    # thread looks even while one runs; an orphan's parent is another process.
-    while os.getppid() == parent:
-        time.sleep(PARENT_CHECK_SECONDS)
-    os._exit(EXIT_ORPHANED)
 
 
 def use_dictionary(paths: Sequence[str], words: Sequence[str] | None = None) -> None:
@@ -231,17 +222,29 @@ def _prepare(cell: Cell) -> None:
         bridge.load_dictionary(_WORDS)
 
 
-def run_cell(cell: Cell, timeout: float, seed: int | None) -> Run:
+def run_cell(
+    cell: Cell, timeout: float, seed: int | None, portfolios: Mapping[str, Portfolio] | None = None
+) -> Run:
+    """One cell's run; an engine of `portfolios` runs as that portfolio (its
+    workers started before the clock starts, so a run's seconds are from the
+    grid sent to its streams to the first answer)."""
     puzzle = replace(cell.grid.puzzle, words=_WORDS)
+    stream = None
     if cell.engine == QXW:
         status, seconds, grid = run_qxw(puzzle, _DICTIONARIES, timeout)
         nodes: int | None = None
         backtracks: int | None = None
     else:
-        _prepare(cell)
-        outcome = run(
-            puzzle, engine=cell.engine, strategy=cell.strategy, timeout=timeout, seed=seed
-        )
+        portfolio = None if portfolios is None else portfolios.get(cell.engine)
+        if portfolio is None:
+            _prepare(cell)
+            outcome = run(
+                puzzle, engine=cell.engine, strategy=cell.strategy, timeout=timeout, seed=seed
+            )
+        else:
+            portfolio.start()
+            outcome = portfolio.run(puzzle, strategy=cell.strategy, timeout=timeout, seed=seed)
+            stream = None if outcome.winner is None else outcome.winner.stream
         status, seconds = outcome.status, outcome.stats.seconds
         grid = outcome.solutions[0].grid if outcome.solutions else None
         nodes, backtracks = outcome.stats.nodes, outcome.stats.backtracks
@@ -250,7 +253,9 @@ def run_cell(cell: Cell, timeout: float, seed: int | None) -> Run:
         judged = puzzle if not _DICTIONARIES else replace(puzzle, words=_source_words())
         wrong = tuple(problems(judged, grid))
     name, size = cell.grid.name, cell.grid.size
-    return Run(name, size, cell.engine, cell.strategy, status, seconds, nodes, backtracks, wrong)
+    return Run(
+        name, size, cell.engine, cell.strategy, status, seconds, nodes, backtracks, wrong, stream
+    )
 
 
 # ---------------------------------------------------------------- the peer: Qxw
@@ -359,18 +364,29 @@ def run_suite(
     timeout: float,
     seed: int | None = None,
     jobs: int = 1,
+    portfolio: int = 1,
     done: Callable[[Run, int], None] | None = None,
 ) -> list[Run]:
-    """The runs of `todo`, in its order; `done(run, k)` hears of the k-th to finish."""
-    if jobs == 1:
-        use_dictionary(dictionary.sources, dictionary.words)
-        runs = []
+    """The runs of `todo`, in its order; `done(run, k)` hears of the k-th to
+    finish. `jobs` cells run at once, or (`portfolio` > 1) one at a time,
+    each searched by a portfolio of that many streams (pybridge.portfolio)."""
+    if jobs > 1:
+        if portfolio > 1:
+            raise UsageError("--jobs runs cells at once, --portfolio one cell at a time: not both")
+        return _run_parallel(todo, dictionary.sources, timeout, seed, jobs, done)
+    use_dictionary(dictionary.sources, dictionary.words)
+    runs = []
+    with contextlib.ExitStack() as stack:
+        portfolios: dict[str, Portfolio] = {}
+        if portfolio > 1:
+            for engine in dict.fromkeys(cell.engine for cell in todo if cell.engine != QXW):
+                pool = Portfolio(portfolio, engine, dictionary.words)
+                portfolios[engine] = stack.enter_context(pool)
         for k, cell in enumerate(todo, start=1):
-            runs.append(run_cell(cell, timeout, seed))
+            runs.append(run_cell(cell, timeout, seed, portfolios))
             if done:
                 done(runs[-1], k)
-        return runs
-    return _run_parallel(todo, dictionary.sources, timeout, seed, jobs, done)
+    return runs
 
 
 def _run_parallel(

@@ -38,6 +38,7 @@ __all__ = [
     "Outcome",
     "Stats",
     "Status",
+    "Winner",
     "check_seed",
     "check_strategy",
     "choose_engine",
@@ -57,11 +58,26 @@ class Stats:
     seconds: float = 0.0
 
 
+@dataclass(frozen=True)
+class Winner:
+    """The stream of a portfolio (pybridge.portfolio) whose answer an
+    Outcome is: its place (from 0) among the `jobs` streams, its strategy
+    and seed (one process with these makes the same search), and the
+    seconds it searched."""
+
+    stream: int
+    jobs: int
+    strategy: str
+    seed: int | None
+    seconds: float
+
+
 @dataclass
 class Outcome:
     """What a search came to. `count` is set when counting, `reason` and
     `proof` when unsolvable, `unique` when uniqueness was asked and settled
-    on a solvable puzzle (an unsolvable one leaves it None)."""
+    on a solvable puzzle (an unsolvable one leaves it None); `winner` when a
+    portfolio of several streams answered."""
 
     status: Status
     solutions: list[Solution] = field(default_factory=list)
@@ -70,6 +86,7 @@ class Outcome:
     stats: Stats = field(default_factory=lambda: Stats("python", DEFAULT_STRATEGY))
     proof: Proof | None = None
     unique: bool | None = None
+    winner: Winner | None = None
 
 
 def make_solution(puzzle: Puzzle, sites: Sequence[Site], words: Sequence[str]) -> Solution:

@@ -88,6 +88,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)"
     )
+    parser.add_argument(
+        "--portfolio",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="run each grid as `solve --jobs N` does: N streams at once, each in a process of "
+        "its own, the first to answer winning (one grid at a time; default: 1)",
+    )
     add_seed(parser)
     parser.add_argument("--csv", metavar="FILE", help="also write one line per run to FILE")
     parser.add_argument("--json", metavar="FILE", help="also write the runs and summary to FILE")
@@ -115,6 +123,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _checks(args: argparse.Namespace, grids: Sequence[bench.Grid]) -> None:
     """What must hold before any run: matplotlib for --plot, Qxw for --peer."""
+    if args.jobs > 1 and args.portfolio > 1:
+        raise UsageError("--jobs runs cells at once, --portfolio one cell at a time: not both")
     if args.plot:
         require_matplotlib()
     for option in ("csv", "json", "plot"):
@@ -138,10 +148,17 @@ def bench_command(args: argparse.Namespace) -> int:
     load_seconds, index_seconds = loaded - started, time.perf_counter() - loaded
     engines = usable_engines(args.engines, "bench")
     todo = bench.cells(grids, engines, args.strategies, args.peer == bench.QXW)
-    send_seconds = bench.send_dictionary(todo, dictionary.words)
+    # a portfolio's workers send it themselves
+    send_seconds = None if args.portfolio > 1 else bench.send_dictionary(todo, dictionary.words)
     done = bench.progress_printer(len(todo), sys.stderr) if sys.stderr.isatty() else None
     runs = bench.run_suite(
-        todo, dictionary, timeout=args.timeout, seed=args.seed, jobs=args.jobs, done=done
+        todo,
+        dictionary,
+        timeout=args.timeout,
+        seed=args.seed,
+        jobs=args.jobs,
+        portfolio=args.portfolio,
+        done=done,
     )
     sent = "" if send_seconds is None else f", sent to Prolog in {send_seconds:.2f} s"
     out(
@@ -170,6 +187,7 @@ def _files(
             "strategies": list(args.strategies),
             "timeout": args.timeout,
             "jobs": args.jobs,
+            "portfolio": args.portfolio,
             "seed": args.seed,
             "peer": args.peer,
         }

@@ -21,8 +21,9 @@ from pybridge.commands.common import (
     worst,
 )
 from pybridge.model import Puzzle
+from pybridge.portfolio import Portfolio
 from pybridge.render import blocks_text
-from pybridge.solver import Outcome, Stats, check_seed, check_strategy, run
+from pybridge.solver import Outcome, Stats, check_seed, check_strategy
 from pybridge.wording import plural
 
 SOLVE_EPILOG = """\
@@ -64,6 +65,15 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     solve.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )
+    solve.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="search with N streams at once, each in a process of its own (a portfolio of "
+        "seeds): the first to fill the puzzle or prove it unsolvable wins, the others stop; "
+        "which one wins depends on timing (default: 1, one search, reproducible)",
+    )
     solve.set_defaults(handler=solve_command)
 
 
@@ -73,17 +83,18 @@ def solve_command(args: argparse.Namespace) -> int:
     for puzzle in puzzles:
         check_strategy(puzzle, args.strategy)
     check_seed(args.strategy, args.seed)
-    codes = [solve_one(puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles]
+    words = puzzles[0].words if puzzles[0].mode == "lexicon" else ()  # a dictionary: held once
+    with Portfolio(args.jobs, args.engine, words) as portfolio:
+        codes = [solve_one(portfolio, puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles]
     return worst(codes)
 
 
-def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
+def solve_one(portfolio: Portfolio, puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if many and args.output[0] != "json":
         out(f"== {puzzle.source}")
     limit = None if args.all else (args.limit or 1)
-    outcome = run(
+    outcome = portfolio.run(
         puzzle,
-        engine=args.engine,
         strategy=args.strategy,
         limit=limit,
         count=args.count,
