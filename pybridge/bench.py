@@ -446,6 +446,7 @@ def column_summary(runs: Sequence[Run]) -> dict[str, Any]:
         "timeout": sum(r.status == "timeout" for r in runs),
         "wrong": sum(r.wrong for r in runs),
         "median_seconds": statistics.median(solved) if solved else None,
+        "slowest_seconds": max(solved) if solved else None,
     }
 
 
@@ -466,8 +467,9 @@ def _nodes(r: Run) -> str:
 
 def table_text(runs: Sequence[Run]) -> str:
     """One row per grid, a group of columns (status, seconds, nodes) per
-    engine x strategy; a footer with the solved count, the count proved
-    unsolvable (when there are any) and the median seconds."""
+    engine x strategy; a footer with the solved count, the counts proved
+    unsolvable and timed out (when there are any), and the median and
+    greatest seconds of the grids solved."""
     names = columns(runs)
     grids = list(dict.fromkeys(r.grid for r in runs))
     by_cell = {(r.grid, r.label): r for r in runs}
@@ -483,13 +485,12 @@ def table_text(runs: Sequence[Run]) -> str:
     rows.append(
         ["solved", ""] + [c for t in totals for c in (f"{t['solved']}/{t['runs']}", "", "")]
     )
-    if any(t["unsolvable"] for t in totals):  # proved to have no fill: decided, not filled
-        rows.append(
-            ["unsolvable", ""] + [c for t in totals for c in (str(t["unsolvable"]), "", "")]
-        )
-    rows.append(
-        ["median", ""] + [c for t in totals for c in ("", _median(t["median_seconds"]), "")]
-    )
+    for kind in ("unsolvable", "timeout"):  # proved to have no fill (decided), or undecided
+        if any(t[kind] for t in totals):
+            rows.append([kind, ""] + [c for t in totals for c in (str(t[kind]), "", "")])
+    for kind in ("median", "slowest"):
+        seconds = [_median(t[f"{kind}_seconds"]) for t in totals]
+        rows.append([kind, ""] + [c for value in seconds for c in ("", value, "")])
     return "\n".join(_aligned(names, header, rows))
 
 
