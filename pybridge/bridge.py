@@ -20,7 +20,7 @@ import hashlib
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from typing import Any, cast
 
@@ -29,7 +29,7 @@ from pybridge.errors import EngineError, MissingDependency, UsageError
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
 from pybridge.search import registry
-from pybridge.search.kernel import Request, Result, Status
+from pybridge.search.kernel import TICK_SECONDS, Request, Result, Status, Tick, Watch
 
 INSTALL_HINT = (
     "SWI-Prolog is needed for --engine prolog: install it with "
@@ -52,6 +52,7 @@ def _engine() -> Any:
         prolog = Prolog()
         with _engine_errors():
             prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
+            Prolog.register_foreign(_tick, WATCHER, 5, module="kernel")
         _prolog = prolog
     return _prolog
 
@@ -180,7 +181,10 @@ def search(request: Request) -> Result:
                 _mode(request.limit, request.count),
                 _time_limit(timeout),
             ]
-            answer = _call(b"crossword", b"solve", controls, [_words_text(listed), *texts, None])
+            with _watching(prolog, request.progress):
+                answer = _call(
+                    b"crossword", b"solve", controls, [_words_text(listed), *texts, None]
+                )
     finally:
         _lock.release()
     head, *lines = answer.split("\n")
@@ -195,6 +199,75 @@ def search(request: Request) -> Result:
         nodes=int(nodes),
         backtracks=int(backtracks),
     )
+
+
+# ---------------------------------------------------------------- progress
+
+WATCHER = "python_watcher"  # the foreign predicate kernel:watch/2 is given
+STOPPED = b"python_stop"  # the Prolog exception that stops a watched search
+_watcher: Watch | None = None  # whom _tick tells: the request searched now
+_stopping = False  # stop_search() asked the watched search under way to stop
+
+
+def stop_search() -> bool:
+    """Ask the watched search under way to stop at its next tick, with a
+    KeyboardInterrupt once the engine has cleaned up; False when no watched
+    search is under way. A SIGINT handler may call it (progress.interruptible):
+    a Prolog search runs in C, where Python's handlers cannot raise, but
+    the tick of a watched search runs Python code every TICK_SECONDS."""
+    global _stopping
+    if _watcher is None:
+        return False
+    _stopping = True
+    return True
+
+
+def _tick(nodes: int, backtracks: int, solutions: int, restarts: int, deepest: int) -> bool:
+    """kernel:python_watcher/5, called by the alarm of kernel:watched/1 in
+    the middle of a search: pass the counters on, or stop the search."""
+    watch = _watcher
+    if watch is not None and not _stopping:
+        with suppress(Exception):  # a display that fails does not stop the search
+            watch(Tick(int(nodes), int(backtracks), int(solutions), int(restarts), int(deepest)))
+    if _stopping:
+        return _raise_in_prolog(STOPPED)
+    return True
+
+
+def _raise_in_prolog(atom: bytes) -> bool:
+    """Make the foreign predicate under way throw `atom` (it returns False)."""
+    from pyswip import core
+
+    term = core.PL_new_term_ref()
+    core.PL_put_atom_chars(term, atom)
+    raise_exception = core._lib.PL_raise_exception
+    raise_exception.argtypes = [core.term_t]
+    raise_exception.restype = ctypes.c_int
+    return bool(raise_exception(term))
+
+
+@contextmanager
+def _watching(prolog: Any, watch: Watch | None) -> Iterator[None]:
+    """Within this block, searches are watched by `watch` (None: not at
+    all, which costs nothing): kernel:watch/2 in this Prolog thread. A
+    search stopped by stop_search() ends in a KeyboardInterrupt."""
+    global _watcher, _stopping
+    if watch is None:
+        yield
+        return
+    list(prolog.query(f"kernel:watch({TICK_SECONDS!r}, kernel:{WATCHER})", maxresult=1))
+    _watcher, _stopping = watch, False
+    try:
+        yield
+    except Exception:
+        if not _stopping:  # else the error is the search stopped: below
+            raise
+    finally:
+        _watcher = None
+        list(prolog.query("kernel:unwatch", maxresult=1))
+    if _stopping:
+        _stopping = False
+        raise KeyboardInterrupt
 
 
 class _Detach:

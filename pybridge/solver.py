@@ -19,7 +19,15 @@ from pybridge.model import Placement, Puzzle, Solution
 from pybridge.proofs import Proof
 from pybridge.search import engine as python_engine
 from pybridge.search import registry
-from pybridge.search.kernel import Counters, Request, Result, SearchTimeout, Status, deadline
+from pybridge.search.kernel import (
+    Counters,
+    Request,
+    Result,
+    SearchTimeout,
+    Status,
+    Watch,
+    deadline,
+)
 from pybridge.search.registry import (
     DEFAULT_LEXICON_STRATEGY,
     DEFAULT_STRATEGY,
@@ -149,6 +157,7 @@ def run(
     timeout: float | None = None,
     prove: bool = True,
     seed: int | None = None,
+    progress: Watch | None = None,
 ) -> Outcome:
     """Search `puzzle`: up to `limit` solutions (None: all); with `count`
     count them all without keeping them; with `unique` stop at the second
@@ -160,7 +169,9 @@ def run(
     A `seed` (an integer >= 0) shuffles the domains and breaks site ties at
     random; the same seed gives the same answer in both engines. `strategy`
     None is default_strategy(puzzle). `timeout` (seconds) bounds the proofs
-    and the search together."""
+    and the search together. `progress` is called with a Tick (the counters
+    so far) about every 0.2 s while an engine searches; it does not change
+    the search."""
     strategy = _checked(puzzle, strategy, seed)
     _check_timeout(timeout)
     chosen = choose_engine(engine)
@@ -168,7 +179,9 @@ def run(
     started = time.perf_counter()
     layout = layout_of(puzzle)
     limit = 2 if unique else limit
-    request = Request(layout, puzzle.words, strategy, limit, count, timeout, seed)
+    request = Request(
+        layout, puzzle.words, strategy, limit, count, timeout, seed, progress=progress
+    )
     prepared = _prepare(puzzle, request, chosen, prove, started, quick=prove)
     if isinstance(prepared, Proof):
         stats.seconds = time.perf_counter() - started

@@ -11,6 +11,7 @@ from pybridge import proofs
 from pybridge.commands.common import (
     EXIT_BY_STATUS,
     PICTURES,
+    add_progress_options,
     add_puzzle_arguments,
     check_picture_path,
     draw,
@@ -18,9 +19,12 @@ from pybridge.commands.common import (
     load_puzzles,
     numbered,
     out,
+    progress_line,
     worst,
 )
+from pybridge.errors import shown
 from pybridge.model import Puzzle
+from pybridge.progress import Progress
 from pybridge.render import blocks_text
 from pybridge.solver import Outcome, check_seed, check_strategy, run
 
@@ -57,6 +61,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_puzzle_arguments(check)
+    add_progress_options(check)
     check.set_defaults(handler=check_command)
 
 
@@ -73,7 +78,8 @@ def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     kind, path = args.output
     if many and kind != "json":
         out(f"== {puzzle.source}")
-    outcome = check_outcome(puzzle, args)
+    with progress_line(args, f"check {shown(puzzle.source)}", timeout=args.timeout) as line:
+        outcome = check_outcome(puzzle, args, line)
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
     elif kind in PICTURES:
@@ -84,14 +90,20 @@ def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     return EXIT_BY_STATUS[outcome.status]
 
 
-def check_outcome(puzzle: Puzzle, args: argparse.Namespace) -> Outcome:
+def check_outcome(puzzle: Puzzle, args: argparse.Namespace, line: Progress) -> Outcome:
     """Search for one solution; when there is none, explain why with a
     minimal core (in the time the search left over)."""
     outcome = run(
-        puzzle, engine=args.engine, strategy=args.strategy, timeout=args.timeout, seed=args.seed
+        puzzle,
+        engine=args.engine,
+        strategy=args.strategy,
+        timeout=args.timeout,
+        seed=args.seed,
+        progress=line.watch,
     )
     if outcome.status != "unsolvable":
         return outcome
+    line.start("unsolvable: shrinking the core")
     left = None if args.timeout is None else max(args.timeout - outcome.stats.seconds, 0.05)
     proof = proofs.explain(puzzle, timeout=left, engine=outcome.stats.engine)
     if proof is not None:

@@ -17,6 +17,7 @@ from typing import Any
 from pybridge.errors import MissingDependency, OutputError, UsageError, shown
 from pybridge.lexicon import GRID_FORMATS, load_dictionary, load_grid
 from pybridge.model import Puzzle
+from pybridge.progress import Progress, shown_on
 from pybridge.readers import FORMATS, load, require_site
 from pybridge.render import outcome_json
 from pybridge.solver import (
@@ -211,6 +212,32 @@ class OutputAction(argparse.Action):
         if rest and not rest[0].lower().endswith(f".{kind}"):
             parser.error(f"--output {kind}: the file name must end in .{kind}, got {rest[0]!r}")
         setattr(namespace, self.dest, (kind, rest[0] if rest else None))
+
+
+# ---------------------------------------------------------------- progress
+
+
+def add_progress_options(parser: argparse.ArgumentParser) -> None:
+    """--progress and --quiet: whether long work shows a progress line on stderr."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress line on stderr even when it is not a terminal "
+        "(by default it is shown on a terminal, once the work has lasted half a second)",
+    )
+    group.add_argument(
+        "--quiet", action="store_true", help="no progress line (errors are still printed)"
+    )
+
+
+def progress_line(
+    args: argparse.Namespace, what: str, total: int | None = None, timeout: float | None = None
+) -> Progress:
+    """The command's progress line (see pybridge.progress), shown as
+    --progress and --quiet say."""
+    shown = shown_on(sys.stderr, args.progress, args.quiet)
+    return Progress(shown, what, total=total, timeout=timeout)
 
 
 # ---------------------------------------------------------------- puzzles

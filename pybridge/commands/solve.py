@@ -10,6 +10,7 @@ import sys
 from pybridge.commands.common import (
     EXIT_BY_STATUS,
     PICTURES,
+    add_progress_options,
     add_puzzle_arguments,
     check_picture_path,
     draw,
@@ -18,8 +19,10 @@ from pybridge.commands.common import (
     numbered,
     out,
     positive_int,
+    progress_line,
     worst,
 )
+from pybridge.errors import shown
 from pybridge.model import Puzzle
 from pybridge.render import blocks_text
 from pybridge.solver import Outcome, Stats, check_seed, check_strategy, run
@@ -64,6 +67,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     solve.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )
+    add_progress_options(solve)
     solve.set_defaults(handler=solve_command)
 
 
@@ -81,16 +85,18 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if many and args.output[0] != "json":
         out(f"== {puzzle.source}")
     limit = None if args.all else (args.limit or 1)
-    outcome = run(
-        puzzle,
-        engine=args.engine,
-        strategy=args.strategy,
-        limit=limit,
-        count=args.count,
-        unique=args.unique,
-        timeout=args.timeout,
-        seed=args.seed,
-    )
+    with progress_line(args, f"solve {shown(puzzle.source)}", timeout=args.timeout) as line:
+        outcome = run(
+            puzzle,
+            engine=args.engine,
+            strategy=args.strategy,
+            limit=limit,
+            count=args.count,
+            unique=args.unique,
+            timeout=args.timeout,
+            seed=args.seed,
+            progress=line.watch,
+        )
     kind, path = args.output
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))

@@ -1,0 +1,230 @@
+"""Progress on long work: engines report a search under way without changing
+it, the line is drawn on a terminal and not in a pipe, --quiet and
+--progress say otherwise, and Ctrl-C stops a watched Prolog search."""
+
+from __future__ import annotations
+
+import fcntl
+import itertools
+import os
+import pty
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from puzzlegen import open_square
+
+from pybridge import bridge, progress
+from pybridge.model import Puzzle
+from pybridge.readers import load
+from pybridge.search import kernel
+from pybridge.search.kernel import Tick
+from pybridge.solver import Outcome, run
+
+ROOT = Path(__file__).resolve().parents[1]
+CROSSWORD = [sys.executable, "-m", "pybridge"]
+needs_prolog = pytest.mark.skipif(not bridge.available(), reason="SWI-Prolog cannot be loaded")
+ENGINES = ["python", pytest.param("prolog", marks=needs_prolog)]
+
+
+@pytest.fixture
+def fast_ticks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ticks every millisecond: many of them even in a short search."""
+    monkeypatch.setattr(kernel, "TICK_SECONDS", 0.001)
+    monkeypatch.setattr(bridge, "TICK_SECONDS", 0.001)
+
+
+def same(a: Outcome, b: Outcome) -> bool:
+    return (a.status, a.solutions, a.count, a.stats.nodes, a.stats.backtracks) == (
+        b.status,
+        b.solutions,
+        b.count,
+        b.stats.nodes,
+        b.stats.backtracks,
+    )
+
+
+def cases(shared: Path) -> list[tuple[Puzzle, str, dict[str, object]]]:
+    p99 = load(shared / "corpus" / "p99" / "p7_09b.dat")
+    fillin = shared / "corpus" / "fillin"
+    return [
+        (p99, "mrv", {"limit": None}),
+        (load(fillin / "puzzle3", fillin / "words3"), "cbj", {"count": True}),
+        (open_square(127), "wdeg", {"count": True}),  # restarts on the way
+        (open_square(127), "lcv", {"seed": 7, "limit": 3}),
+    ]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_watched_search_is_the_same_search(engine: str, shared: Path, fast_ticks: None) -> None:
+    for puzzle, strategy, options in cases(shared):
+        ticks: list[Tick] = []
+        plain = run(puzzle, engine=engine, strategy=strategy, prove=False, **options)  # type: ignore[arg-type]
+        watched = run(
+            puzzle,
+            engine=engine,
+            strategy=strategy,
+            prove=False,
+            progress=ticks.append,
+            **options,  # type: ignore[arg-type]
+        )
+        assert same(plain, watched), (strategy, plain.stats, watched.stats)
+        assert ticks, strategy
+        last = ticks[-1]  # the final counters
+        assert (last.nodes, last.backtracks) == (plain.stats.nodes, plain.stats.backtracks)
+        found = plain.count if plain.count is not None else len(plain.solutions)
+        assert last.solutions == found
+        assert all(a.nodes <= b.nodes for a, b in itertools.pairwise(ticks))
+
+
+@needs_prolog
+def test_both_engines_tell_the_same_final_counters(fast_ticks: None) -> None:
+    finals = {}
+    for engine in ("python", "prolog"):
+        ticks: list[Tick] = []
+        run(
+            open_square(127),
+            engine=engine,
+            strategy="wdeg",
+            count=True,
+            prove=False,
+            progress=ticks.append,
+        )
+        finals[engine] = ticks[-1]
+    assert finals["python"] == finals["prolog"]
+    assert finals["python"].restarts >= 2
+    assert finals["python"].deepest > 0
+
+
+@needs_prolog
+def test_ticks_keep_the_time_limit(shared: Path, fast_ticks: None) -> None:
+    # the time limit must not be lost among the ticks: puzzle13 takes
+    # seconds in the given order, so a lost limit would mean "solved"
+    fillin = shared / "corpus" / "fillin"
+    puzzle = load(fillin / "puzzle13", fillin / "words13")
+    for _ in range(8):
+        ticks: list[Tick] = []
+        outcome = run(puzzle, engine="prolog", strategy="given", timeout=0.2, progress=ticks.append)
+        assert outcome.status == "timeout"
+        assert ticks
+
+
+@needs_prolog
+def test_ctrl_c_stops_a_watched_prolog_search(shared: Path) -> None:
+    puzzle = load(shared / "corpus" / "p99" / "p7_09b.dat")
+    ticks: list[Tick] = []
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    with progress.interruptible():
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            run(puzzle, engine="prolog", strategy="given", timeout=120, progress=ticks.append)
+    timer.join()
+    assert ticks
+    # the engine cleaned up and searches on as before
+    again = run(puzzle, engine="prolog", strategy="mrv")
+    assert again.status == "solved"
+    assert again.stats.nodes == run(puzzle, engine="python", strategy="mrv").stats.nodes
+
+
+def test_no_watched_search_is_stopped_by_a_plain_interrupt() -> None:
+    assert bridge.stop_search() is False
+    with progress.interruptible(), pytest.raises(KeyboardInterrupt):  # noqa: PT012
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
+
+
+# ---------------------------------------------------------------- the line
+
+
+def test_amounts_are_short() -> None:
+    assert [progress.amount(n) for n in (0, 9999, 12345, 2_500_000, 3 * 10**9)] == [
+        "0",
+        "9999",
+        "12.3k",
+        "2.5M",
+        "3.0G",
+    ]
+
+
+def test_the_line_shows_the_counters() -> None:
+    text = progress.tick_text(Tick(120_000, 450_000, 2, 3, 41), 2.0)
+    assert text == (
+        "120.0k nodes, 450.0k backtracks, 2 found, 3 restarts (deepest run 41 choices), "
+        "60.0k nodes/s"
+    )
+
+
+def test_a_quick_command_draws_nothing(tmp_path: Path) -> None:
+    log = tmp_path / "err"
+    with log.open("w") as stream, progress.Progress(True, "quick", stream=stream) as line:
+        line.watch(Tick(1, 0, 0, 0, 0))
+    assert log.read_text() == ""
+
+
+def run_on_terminal(args: list[str], timeout: float = 120) -> tuple[str, str]:
+    """Run the CLI with stderr on a pseudo-terminal (80 by 24); its stdout and stderr."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen(
+        CROSSWORD + args,
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        stdin=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the other end is closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    out, _ = proc.communicate(timeout=timeout)
+    os.close(master)
+    return out.decode(), b"".join(chunks).decode(errors="replace")
+
+
+def slow_solve(shared: Path, engine: str) -> list[str]:
+    p99 = str(shared / "corpus" / "p99" / "p7_09b.dat")
+    return ["solve", p99, "--strategy", "given", "--engine", engine, "--timeout", "2"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_progress_appears_on_a_terminal(shared: Path, engine: str) -> None:
+    out, err = run_on_terminal(slow_solve(shared, engine))
+    assert "time limit of 2 s reached" in out
+    assert "p7_09b.dat" in err
+    assert " nodes, " in err
+    assert "\r" in err  # redrawn in place, and cleared at the end
+    assert "nodes" not in out
+
+
+def test_quiet_draws_nothing_on_a_terminal(shared: Path) -> None:
+    _, err = run_on_terminal([*slow_solve(shared, "python"), "--quiet"])
+    assert err == ""
+
+
+def test_no_progress_in_a_pipe_unless_asked(shared: Path) -> None:
+    plain = subprocess.run(
+        CROSSWORD + slow_solve(shared, "python"), capture_output=True, text=True, cwd=ROOT
+    )
+    assert plain.returncode == 3
+    assert plain.stderr == ""
+    asked = subprocess.run(
+        [*CROSSWORD, *slow_solve(shared, "python"), "--progress"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert asked.returncode == 3
+    assert "nodes" in asked.stderr
+    assert asked.stdout == plain.stdout
