@@ -24,10 +24,10 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from pybridge import bridge
 from pybridge.bitsets import tables
@@ -35,8 +35,10 @@ from pybridge.errors import InputError, MissingDependency, UsageError
 from pybridge.layout import find_sites
 from pybridge.lexicon import Dictionary, load_dictionary, load_grid
 from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.progress import Progress
 from pybridge.readers import NOTHING_TO_FILL, has_site
-from pybridge.reports import aligned_line, column_widths, require_matplotlib
+from pybridge.reports import aligned_line, require_matplotlib
+from pybridge.search.kernel import Watch
 from pybridge.solver import run
 from pybridge.verify import problems
 
@@ -231,7 +233,7 @@ def _prepare(cell: Cell) -> None:
         bridge.load_dictionary(_WORDS)
 
 
-def run_cell(cell: Cell, timeout: float, seed: int | None) -> Run:
+def run_cell(cell: Cell, timeout: float, seed: int | None, watch: Watch | None = None) -> Run:
     puzzle = replace(cell.grid.puzzle, words=_WORDS)
     if cell.engine == QXW:
         status, seconds, grid = run_qxw(puzzle, _DICTIONARIES, timeout)
@@ -240,7 +242,12 @@ def run_cell(cell: Cell, timeout: float, seed: int | None) -> Run:
     else:
         _prepare(cell)
         outcome = run(
-            puzzle, engine=cell.engine, strategy=cell.strategy, timeout=timeout, seed=seed
+            puzzle,
+            engine=cell.engine,
+            strategy=cell.strategy,
+            timeout=timeout,
+            seed=seed,
+            progress=watch,
         )
         status, seconds = outcome.status, outcome.stats.seconds
         grid = outcome.solutions[0].grid if outcome.solutions else None
@@ -359,18 +366,35 @@ def run_suite(
     timeout: float,
     seed: int | None = None,
     jobs: int = 1,
-    done: Callable[[Run, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> list[Run]:
-    """The runs of `todo`, in its order; `done(run, k)` hears of the k-th to finish."""
-    if jobs == 1:
-        use_dictionary(dictionary.sources, dictionary.words)
-        runs = []
-        for k, cell in enumerate(todo, start=1):
-            runs.append(run_cell(cell, timeout, seed))
-            if done:
-                done(runs[-1], k)
-        return runs
-    return _run_parallel(todo, dictionary.sources, timeout, seed, jobs, done)
+    """The runs of `todo`, in its order."""
+    found = dict(runs(todo, dictionary, timeout=timeout, seed=seed, jobs=jobs, progress=progress))
+    return [found[k] for k in range(len(todo))]
+
+
+def runs(
+    todo: Sequence[Cell],
+    dictionary: Dictionary,
+    *,
+    timeout: float,
+    seed: int | None = None,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> Iterator[tuple[int, Run]]:
+    """Each run of `todo` as it ends, with its place in `todo` (with several
+    jobs they end in any order); `progress` hears of each run begun and
+    ended, and watches the searches of this process."""
+    if jobs > 1:
+        yield from _run_parallel(todo, dictionary.sources, timeout, seed, jobs, progress)
+        return
+    use_dictionary(dictionary.sources, dictionary.words)
+    for k, cell in enumerate(todo):
+        if progress is not None:
+            progress.start(f"{cell.grid.name} {cell.label}")
+        yield k, run_cell(cell, timeout, seed, None if progress is None else progress.watch)
+        if progress is not None:
+            progress.advance()
 
 
 def _run_parallel(
@@ -379,35 +403,30 @@ def _run_parallel(
     timeout: float,
     seed: int | None,
     jobs: int,
-    done: Callable[[Run, int], None] | None,
-) -> list[Run]:
+    progress: Progress | None,
+) -> Iterator[tuple[int, Run]]:
     # spawn, not fork: a forked copy of a loaded SWI-Prolog is not safe to use
     context = multiprocessing.get_context("spawn")
-    results: list[Run | None] = [None] * len(todo)
-    with concurrent.futures.ProcessPoolExecutor(
+    pool = concurrent.futures.ProcessPoolExecutor(
         jobs,
         mp_context=context,
         initializer=_start_worker,
         initargs=(tuple(dictionaries), os.getpid()),
-    ) as pool:
+    )
+    interrupted = False
+    try:
         futures = {pool.submit(run_cell, cell, timeout, seed): i for i, cell in enumerate(todo)}
-        for k, future in enumerate(concurrent.futures.as_completed(futures), start=1):
-            results[futures[future]] = future.result()
-            if done:
-                done(future.result(), k)
-    return [result for result in results if result is not None]
-
-
-def progress_printer(total: int, stream: TextIO) -> Callable[[Run, int], None]:
-    """A one-line progress report, rewritten in place: '[12/72] g15.03 lcv python solved 0.84 s'."""
-
-    def show(done: Run, k: int) -> None:
-        what = done.engine if done.engine == QXW else f"{done.strategy} {done.engine}"
-        line = f"[{k}/{total}] {done.grid} {what} {done.status} {done.seconds:.2f} s"
-        stream.write(f"\r{line}\x1b[K" + ("\n" if k == total else ""))
-        stream.flush()
-
-    return show
+        if progress is not None:
+            progress.start(f"{jobs} jobs")
+        for future in concurrent.futures.as_completed(futures):
+            yield futures[future], future.result()
+            if progress is not None:
+                progress.advance()
+    except BaseException:  # Ctrl-C, or the caller stopped: do not wait for the workers,
+        interrupted = True  # which end with their parent (_start_worker)
+        raise
+    finally:
+        pool.shutdown(wait=not interrupted, cancel_futures=True)
 
 
 # ---------------------------------------------------------------- summary
@@ -448,56 +467,86 @@ def _nodes(r: Run) -> str:
     return "-" if r.nodes is None else str(r.nodes)
 
 
-def table_text(runs: Sequence[Run]) -> str:
-    """One row per grid, a group of columns (status, seconds, nodes) per
-    engine x strategy; a footer with the solved count, the count proved
-    unsolvable (when there are any) and the median seconds."""
-    names = columns(runs)
-    grids = list(dict.fromkeys(r.grid for r in runs))
-    by_cell = {(r.grid, r.label): r for r in runs}
-    header = ["grid", "size"] + [h for _ in names for h in ("status", "s", "nodes")]
-    rows = []
-    for grid in grids:
-        row = [grid, next(r.size for r in runs if r.grid == grid)]
-        for name in names:
-            r = by_cell[grid, name]
-            row += [_status(r), f"{r.seconds:.2f}", _nodes(r)]
-        rows.append(row)
-    totals = [summary(runs)[name] for name in names]
-    rows.append(
-        ["solved", ""] + [c for t in totals for c in (f"{t['solved']}/{t['runs']}", "", "")]
-    )
-    if any(t["unsolvable"] for t in totals):  # proved to have no fill: decided, not filled
-        rows.append(
-            ["unsolvable", ""] + [c for t in totals for c in (str(t["unsolvable"]), "", "")]
+# The least widths of a group's columns (status, seconds, nodes), so that the
+# rows can be printed as the runs end: "unsolvable", "9999.99", 9-digit counts.
+LEAST_WIDTHS = (10, 7, 9)
+FOOTER = ("solved", "unsolvable", "median")
+
+
+class Table:
+    """The table of runs: a row per grid, a group of columns (status,
+    seconds, nodes) per engine x strategy (`names`), and a footer. Its
+    columns are as wide as the grids and names to come need, known before
+    any run, so that each row can be printed as soon as its runs have ended."""
+
+    def __init__(self, grids: Sequence[tuple[str, str]], names: Sequence[str]) -> None:
+        self.names = list(names)
+        self.widths = [
+            max(map(len, ("grid", *FOOTER, *(name for name, _ in grids)))),
+            max(map(len, ("size", *(size for _, size in grids)))),
+        ]
+        for name in self.names:
+            group = list(LEAST_WIDTHS)
+            group[1] += max(0, len(name) - (sum(group) + 4))  # as wide as its name
+            self.widths += group
+
+    def _line(self, cells: Sequence[str]) -> str:
+        return aligned_line(cells, self.widths, lambda i: i >= 2 and (i - 2) % 3 != 0)
+
+    def head(self) -> list[str]:
+        """The line naming each group, and the header."""
+        groups = "  ".join(
+            [" " * self.widths[0], " " * self.widths[1]]
+            + [
+                name.ljust(sum(self.widths[2 + 3 * g : 5 + 3 * g]) + 4)
+                for g, name in enumerate(self.names)
+            ]
         )
-    rows.append(
-        ["median", ""] + [c for t in totals for c in ("", _median(t["median_seconds"]), "")]
-    )
-    return "\n".join(_aligned(names, header, rows))
+        header = ["grid", "size"] + [h for _ in self.names for h in ("status", "s", "nodes")]
+        return [groups.rstrip(), self._line(header)]
+
+    def row(self, grid: str, size: str, by_name: Mapping[str, Run]) -> str:
+        """The row of one grid, from its run for each name."""
+        cells = [grid, size]
+        for name in self.names:
+            r = by_name[name]
+            cells += [_status(r), f"{r.seconds:.2f}", _nodes(r)]
+        return self._line(cells)
+
+    def foot(self, runs: Sequence[Run]) -> list[str]:
+        """The solved count, the count proved unsolvable (when there are
+        any) and the median seconds of each group, over `runs`."""
+        every = summary(runs)
+        totals = [every.get(name) for name in self.names]
+
+        def line(label: str, show: Callable[[dict[str, Any]], tuple[str, str, str]]) -> str:
+            blank = ("", "", "")
+            return self._line([label, ""] + [c for t in totals for c in (show(t) if t else blank)])
+
+        lines = [line("solved", lambda t: (f"{t['solved']}/{t['runs']}", "", ""))]
+        if any(t and t["unsolvable"] for t in totals):  # proved to have no fill: decided
+            lines.append(line("unsolvable", lambda t: (str(t["unsolvable"]), "", "")))
+        lines.append(line("median", lambda t: ("", _median(t["median_seconds"]), "")))
+        return lines
+
+
+def table_of(runs: Sequence[Run]) -> Table:
+    grids = list(dict.fromkeys((r.grid, r.size) for r in runs))
+    return Table(grids, columns(runs))
+
+
+def table_text(runs: Sequence[Run]) -> str:
+    """The whole table of `runs` (see Table)."""
+    table = table_of(runs)
+    by_grid: dict[tuple[str, str], dict[str, Run]] = {}
+    for r in runs:
+        by_grid.setdefault((r.grid, r.size), {})[r.label] = r
+    rows = [table.row(grid, size, by_name) for (grid, size), by_name in by_grid.items()]
+    return "\n".join([*table.head(), *rows, *table.foot(runs)])
 
 
 def _median(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"  # a median near 0.1 s needs the third digit
-
-
-def _aligned(names: Sequence[str], header: list[str], rows: list[list[str]]) -> list[str]:
-    """Columns padded to fit, under a line naming each group of three."""
-    widths = column_widths(header, rows)
-    for g, name in enumerate(names):  # a group is at least as wide as its name
-        first = 2 + 3 * g
-        short = len(name) - (sum(widths[first : first + 3]) + 4)
-        if short > 0:
-            widths[first + 1] += short
-
-    def right(i: int) -> bool:
-        return i >= 2 and (i - 2) % 3 != 0
-
-    groups = "  ".join(
-        [" " * widths[0], " " * widths[1]]
-        + [name.ljust(sum(widths[2 + 3 * g : 5 + 3 * g]) + 4) for g, name in enumerate(names)]
-    )
-    return [groups.rstrip(), *(aligned_line(row, widths, right) for row in [header, *rows])]
 
 
 CSV_FIELDS = ("grid", "size", "engine", "strategy", "status", "seconds", "nodes", "backtracks")

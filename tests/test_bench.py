@@ -4,7 +4,6 @@ written as CSV and JSON, drawn as a cactus plot, run in parallel."""
 from __future__ import annotations
 
 import csv
-import io
 import json
 import shutil
 from pathlib import Path
@@ -179,15 +178,23 @@ def test_tiny_grid_in_both_statuses(tmp_path: Path, capsys: pytest.CaptureFixtur
     ]
 
 
-def test_progress_line() -> None:
-    stream = io.StringIO()
-    show = bench.progress_printer(2, stream)
-    first = bench.Run("g15.03", "15x15", "python", "lcv", "solved", 0.8412, 10, 0)
-    show(first, 1)
-    show(bench.Run("g15.04", "15x15", "qxw", "", "timeout", 10.0, None, None), 2)
-    assert stream.getvalue() == (
-        "\r[1/2] g15.03 lcv python solved 0.84 s\x1b[K\r[2/2] g15.04 qxw timeout 10.00 s\x1b[K\n"
-    )
+def test_the_table_is_printed_a_row_at_a_time() -> None:
+    # the widths are known before any run: a row printed early lines up
+    # with the footer computed at the end
+    grids = [("g05.01", "5x5"), ("a-long-grid-name", "15x15")]
+    table = bench.Table(grids, ["python wdeg"])
+    first = bench.Run("g05.01", "5x5", "python", "wdeg", "solved", 0.8412, 10, 0)
+    late = bench.Run("a-long-grid-name", "15x15", "python", "wdeg", "unsolvable", 1234.5, 1, 0)
+    lines = [
+        *table.head(),
+        table.row("g05.01", "5x5", {"python wdeg": first}),
+        table.row("a-long-grid-name", "15x15", {"python wdeg": late}),
+        *table.foot([first, late]),
+    ]
+    assert lines == bench.table_text([first, late]).splitlines()
+    assert len({len(line) for line in lines[1:3]}) == 1
+    assert lines[2].split() == ["g05.01", "5x5", "solved", "0.84", "10"]
+    assert [line.split()[0] for line in lines[-3:]] == ["solved", "unsolvable", "median"]
 
 
 def test_peers_are_read_and_matched_by_grid(shared_dir: Path) -> None:

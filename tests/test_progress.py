@@ -228,3 +228,55 @@ def test_no_progress_in_a_pipe_unless_asked(shared: Path) -> None:
     assert asked.returncode == 3
     assert "nodes" in asked.stderr
     assert asked.stdout == plain.stdout
+
+
+# ---------------------------------------------------------------- Ctrl-C in compare and bench
+
+
+def interrupted_after(args: list[str], line: str) -> tuple[int, str]:
+    """Run the CLI, send it Ctrl-C once `line` has come out on stdout (rows
+    come out as they are measured); its exit code and whole stdout."""
+    proc = subprocess.Popen(
+        CROSSWORD + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    assert proc.stdout is not None
+    seen = []
+    for text in proc.stdout:
+        seen.append(text)
+        if text.startswith(line):
+            break
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=120)
+    assert err == "" or "Traceback" not in err
+    return proc.returncode, "".join(seen) + rest
+
+
+@pytest.mark.parametrize("engines", ["python", pytest.param("prolog,python", marks=needs_prolog)])
+def test_compare_streams_its_rows_and_sums_up_on_ctrl_c(shared: Path, engines: str) -> None:
+    # Ctrl-C comes while p7_09b's search in the given order (minutes) is
+    # under way, in the engine named first
+    p99 = shared / "corpus" / "p99"
+    args = ["compare", str(p99 / "p7_09a.dat"), str(p99 / "p7_09b.dat")]
+    args += ["--strategies", "given", "--engines", engines, "--repeat", "1", "--timeout", "100"]
+    cells = 2 * len(engines.split(","))
+    code, out = interrupted_after(args, "p7_09a.dat  given")
+    assert code == 130
+    lines = out.splitlines()
+    assert lines[0].split()[:2] == ["puzzle", "strategy"]
+    assert lines[-1].startswith("interrupted (Ctrl-C) after ")
+    assert f" of {cells} cells" in lines[-1]
+    assert "p7_09b.dat  given" not in out  # it was under way, not done
+
+
+def test_bench_streams_its_rows_and_sums_up_on_ctrl_c(shared: Path) -> None:
+    grids = shared / "bench" / "grids" / "vanbeek"
+    args = ["bench", str(grids / "g05.01.txt"), str(grids / "g21.02.txt"), "--engines", "python"]
+    args += ["--dict", str(shared / "bench" / "dicts" / "scowl55.txt"), "--strategies", "mrv"]
+    args += ["--timeout", "100"]
+    code, out = interrupted_after(args, "g05.01")
+    assert code == 130
+    lines = out.splitlines()
+    assert lines[0].startswith("dictionary: ")
+    assert lines[3].split()[:3] == ["g05.01", "5x5", "solved"]
+    assert lines[4].split()[:2] == ["solved", "1/1"]  # the footer of the runs done
+    assert lines[-1] == "interrupted (Ctrl-C) after 1 of 2 runs: the figures are partial"
