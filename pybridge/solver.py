@@ -69,7 +69,8 @@ class Stats:
 class Outcome:
     """What a search came to. `count` is set when counting, `reason` and
     `proof` when unsolvable, `unique` when uniqueness was asked and settled
-    on a solvable puzzle (an unsolvable one leaves it None)."""
+    on a solvable puzzle (an unsolvable one leaves it None); `puzzle` is the
+    puzzle searched (for its display)."""
 
     status: Status
     solutions: list[Solution] = field(default_factory=list)
@@ -78,6 +79,14 @@ class Outcome:
     stats: Stats = field(default_factory=lambda: Stats("python", DEFAULT_STRATEGY))
     proof: Proof | None = None
     unique: bool | None = None
+    puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the verdict, the statistics and a picture: the
+        first solution, or the framework with the proof's core shaded."""
+        from pybridge.pictures import outcome_html
+
+        return outcome_html(self)
 
 
 def make_solution(puzzle: Puzzle, sites: Sequence[Site], words: Sequence[str]) -> Solution:
@@ -185,12 +194,19 @@ def run(
     prepared = _prepare(puzzle, request, chosen, prove, started, quick=prove)
     if isinstance(prepared, Proof):
         stats.seconds = time.perf_counter() - started
-        return Outcome("unsolvable", [], 0 if count else None, _reason(prepared), stats, prepared)
+        return Outcome(
+            "unsolvable",
+            count=0 if count else None,
+            reason=_reason(prepared),
+            stats=stats,
+            proof=prepared,
+            puzzle=puzzle,
+        )
     result = prepared if isinstance(prepared, Result) else engines.search(chosen, prepared)
     stats.nodes, stats.backtracks = result.nodes, result.backtracks
     stats.seconds = time.perf_counter() - started
     solutions = [make_solution(puzzle, layout.sites, w) for w in result.solutions]
-    outcome = Outcome(result.status, solutions, stats=stats)
+    outcome = Outcome(result.status, solutions, stats=stats, puzzle=puzzle)
     outcome.count = result.count if count else None
     if unique and result.status == "solved":  # no solution is neither unique nor not
         outcome.unique = result.count == 1

@@ -15,6 +15,7 @@ from pybridge.commands.common import (
     add_puzzle_arguments,
     check_picture_path,
     draw,
+    drawn_lines,
     json_document,
     load_puzzles,
     numbered,
@@ -83,8 +84,8 @@ def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
     elif kind in PICTURES:
-        out(f"wrote {draw(puzzle, outcome, numbered(path, puzzle) if many else path)}")
-        out(check_text(puzzle, outcome, args.timeout).splitlines()[0])
+        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
+        out("\n".join([*drawn_lines(drawn), check_text(puzzle, outcome, args.timeout)]))
     else:
         out(check_text(puzzle, outcome, args.timeout, blocks=kind == "blocks"))
     return EXIT_BY_STATUS[outcome.status]

@@ -14,6 +14,7 @@ from pybridge.commands.common import (
     add_puzzle_arguments,
     check_picture_path,
     draw,
+    drawn_lines,
     json_document,
     load_puzzles,
     numbered,
@@ -101,9 +102,8 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
     elif kind in PICTURES:
-        out(f"wrote {draw(puzzle, outcome, numbered(path, puzzle) if many else path)}")
-        if outcome.status != "solved":
-            out("\n".join(verdict_lines(outcome, args.timeout)))
+        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
+        out("\n".join(drawn_lines(drawn) + verdict_lines(outcome, args.timeout)))
     else:
         out(outcome_text(outcome, args.timeout, blocks=kind == "blocks"))
     if args.stats and kind != "json":
