@@ -604,21 +604,29 @@ def report_json(
 @dataclass(frozen=True)
 class Peer:
     """A solver measured elsewhere: the seconds it took on the grids it
-    filled, and every grid it was run on."""
+    filled, every grid it was run on, and what its seconds include beyond
+    the search, as its figures say (e.g. "incl dict load"; "" if nothing)."""
 
     name: str
     seconds: dict[str, float]
     grids: frozenset[str]
+    includes: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (peer{', ' + self.includes if self.includes else ''})"
 
 
-def _peer_columns(header: Sequence[str]) -> list[tuple[str, int, int]]:
-    """(name, status column, seconds column) for each NAME_status column
-    followed by a NAME_s... column, as in combined_vanbeek_scowl55.tsv."""
+def _peer_columns(header: Sequence[str]) -> list[tuple[str, int, int, str]]:
+    """(name, status column, seconds column, what the seconds include) for
+    each NAME_status column followed by a NAME_s... column, as in
+    combined_vanbeek_scowl55.tsv: "qxw_s(incl dict load)" says "incl dict load"."""
     found = []
     for i, column in enumerate(header):
         name = column.removesuffix("_status")
         if name != column and i + 1 < len(header) and header[i + 1].startswith(f"{name}_s"):
-            found.append((name, i, i + 1))
+            includes = header[i + 1].partition("(")[2].rstrip(")").strip()
+            found.append((name, i, i + 1, includes))
     return found
 
 
@@ -639,13 +647,13 @@ def read_peers(directory: Path) -> list[Peer]:
             continue
         where = lines[0].index("grid")
         body = [row for row in lines[1:] if len(row) == len(lines[0])]
-        for name, status, seconds in _peer_columns(lines[0]):
+        for name, status, seconds, includes in _peer_columns(lines[0]):
             times = {
                 row[where]: value
                 for row in body
                 if row[status] == "SAT" and (value := _number(row[seconds])) is not None
             }
-            peers.append(Peer(name, times, frozenset(row[where] for row in body)))
+            peers.append(Peer(name, times, frozenset(row[where] for row in body), includes))
     return peers
 
 
@@ -655,7 +663,7 @@ def relevant_peers(directory: Path | None, grids: Iterable[str]) -> list[Peer]:
         return []
     ran = set(grids)
     return [
-        Peer(p.name, {g: s for g, s in p.seconds.items() if g in ran}, p.grids & ran)
+        Peer(p.name, {g: s for g, s in p.seconds.items() if g in ran}, p.grids & ran, p.includes)
         for p in read_peers(directory)
         if p.grids & ran
     ]
@@ -664,28 +672,56 @@ def relevant_peers(directory: Path | None, grids: Iterable[str]) -> list[Peer]:
 # ---------------------------------------------------------------- cactus plot
 
 
+def cactus_lines(
+    runs: Sequence[Run], peers: Sequence[Peer], timeout: float
+) -> list[tuple[str, list[float], bool]]:
+    """The lines of the cactus plot: label, the seconds of each grid solved
+    in increasing order, and whether it is a peer's. A peer's grids count
+    only when solved within this run's `timeout`, as ours do; a peer that
+    this run ran itself (--peer qxw) is drawn from this run alone."""
+    lines = []
+    for name in columns(runs):
+        times = sorted(r.seconds for r in runs if r.label == name and r.status == "solved")
+        label = f"{name} (wall time, incl dict load)" if name == QXW else name
+        lines.append((label, times, False))
+    ran = {r.engine for r in runs if r.engine == QXW}
+    for peer in peers:
+        if peer.name.lower() in ran:
+            continue
+        times = sorted(max(s, SHORTEST) for s in peer.seconds.values() if s <= timeout)
+        lines.append((peer.label, times, True))
+    return lines
+
+
 def write_cactus(runs: Sequence[Run], peers: Sequence[Peer], path: str, timeout: float) -> None:
     """Grids solved (x) against the time it took to solve that many (y, log
-    scale): a line per engine x strategy, the peers dashed beside them."""
+    scale): a line per engine x strategy, the peers dashed beside them, the
+    legend beside the axes (where it covers no line)."""
     require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(7.0, 4.5))
+    figure = Figure(figsize=(9.0, 4.5))
     FigureCanvasAgg(figure)
     axes = figure.subplots()
-    for name in columns(runs):
-        times = sorted(r.seconds for r in runs if r.label == name and r.status == "solved")
-        axes.plot(range(1, len(times) + 1), times, marker=".", label=name)
-    for peer in peers:
-        times = sorted(max(s, SHORTEST) for s in peer.seconds.values())
-        axes.plot(range(1, len(times) + 1), times, linestyle="--", label=f"{peer.name} (peer)")
+    lines = cactus_lines(runs, peers, timeout)
+    for label, times, peer in lines:
+        style = {"linestyle": "--"} if peer else {"marker": "."}
+        axes.plot(range(1, len(times) + 1), times, label=label, **style)  # type: ignore[arg-type]
     grids = len(dict.fromkeys(r.grid for r in runs))
     axes.set_yscale("log")
     axes.set_xlim(0, grids + 1)
     axes.set_xlabel(f"grids solved (of {grids})")
     axes.set_ylabel("seconds")
     axes.set_title(f"crossword bench: time limit {timeout:g} s per grid")
-    axes.legend(fontsize="small")
-    figure.tight_layout()
-    figure.savefig(path)
+    if any(peer for _, _, peer in lines):
+        figure.text(
+            0.01,
+            0.01,
+            "peers (dashed): figures measured elsewhere, wall time of the whole program "
+            "(which may include loading its dictionary or its JVM), up to the time limit",
+            fontsize="x-small",
+        )
+    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    figure.tight_layout(rect=(0, 0.04, 1, 1))
+    figure.savefig(path, bbox_inches="tight")

@@ -208,6 +208,34 @@ def test_peers_are_read_and_matched_by_grid(shared_dir: Path) -> None:
     assert bench.relevant_peers(None, ["g05.01"]) == []
 
 
+def test_the_cactus_plot_keeps_peers_within_the_time_limit_and_draws_qxw_once() -> None:
+    runs = [
+        bench.Run("g1", "5x5", "python", "wdeg", "solved", 0.5, 10, 0),
+        bench.Run("g2", "5x5", "python", "wdeg", "timeout", 3.0, 99, 0),
+        bench.Run("g1", "5x5", "qxw", "", "solved", 0.4, None, None),
+        bench.Run("g2", "5x5", "qxw", "", "solved", 2.0, None, None),
+    ]
+    peers = [
+        bench.Peer("gecode", {"g1": 0.01, "g2": 4.0}, frozenset({"g1", "g2"})),
+        bench.Peer("qxw", {"g1": 0.35, "g2": 1.0}, frozenset({"g1", "g2"}), "incl dict load"),
+        bench.Peer("ace", {"g1": 0.6}, frozenset({"g1", "g2"}), "incl JVM"),
+    ]
+    lines = bench.cactus_lines(runs, peers, timeout=3.0)
+    assert lines == [
+        ("python wdeg", [0.5], False),
+        ("qxw (wall time, incl dict load)", [0.4, 2.0], False),
+        ("gecode (peer)", [0.01], True),  # 4.0 s is past this run's limit
+        ("ace (peer, incl JVM)", [0.6], True),
+    ]
+
+
+def test_peers_say_what_their_seconds_include(shared_dir: Path) -> None:
+    peers = {p.name: p for p in bench.read_peers(shared_dir / "bench" / "peers")}
+    assert peers["qxw"].includes == "incl dict load"
+    assert peers["ace"].label == "ace (peer, incl JVM)"
+    assert peers["gecode"].label == "gecode (peer)"
+
+
 def test_qxw_deck_shares_crossing_cells() -> None:
     puzzle = parse_grid("..#\n...\n", "g.txt", "grid")[0]
     # sites in canonical order: 1-Across, 1-Down, 2-Down, 3-Across
