@@ -17,6 +17,8 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import hashlib
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -52,7 +54,9 @@ def _engine() -> Any:
         prolog = Prolog()
         with _engine_errors():
             prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
-            Prolog.register_foreign(_tick, WATCHER, 5, module="kernel")
+            # Ctrl-C stops a search: see _interrupts_stop_prolog
+            list(prolog.query("on_signal(int, _, crossword:interrupt_search)", catcherrors=True))
+            Prolog.register_foreign(_tick, WATCHER, 5, module="kernel")  # see _watching
         _prolog = prolog
     return _prolog
 
@@ -166,6 +170,7 @@ def search(request: Request) -> Result:
     try:
         with _engine_errors():
             prolog = _engine()
+        with _engine_errors(), _interrupts_stop_prolog():
             _attach_thread()
             listed = request.words
             if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
@@ -181,7 +186,7 @@ def search(request: Request) -> Result:
                 _mode(request.limit, request.count),
                 _time_limit(timeout),
             ]
-            with _watching(prolog, request.progress):
+            with _watching(request.progress):
                 answer = _call(
                     b"crossword", b"solve", controls, [_words_text(listed), *texts, None]
                 )
@@ -204,70 +209,36 @@ def search(request: Request) -> Result:
 # ---------------------------------------------------------------- progress
 
 WATCHER = "python_watcher"  # the foreign predicate kernel:watch/2 is given
-STOPPED = b"python_stop"  # the Prolog exception that stops a watched search
 _watcher: Watch | None = None  # whom _tick tells: the request searched now
-_stopping = False  # stop_search() asked the watched search under way to stop
-
-
-def stop_search() -> bool:
-    """Ask the watched search under way to stop at its next tick, with a
-    KeyboardInterrupt once the engine has cleaned up; False when no watched
-    search is under way. A SIGINT handler may call it (progress.interruptible):
-    a Prolog search runs in C, where Python's handlers cannot raise, but
-    the tick of a watched search runs Python code every TICK_SECONDS."""
-    global _stopping
-    if _watcher is None:
-        return False
-    _stopping = True
-    return True
 
 
 def _tick(nodes: int, backtracks: int, solutions: int, restarts: int, deepest: int) -> bool:
-    """kernel:python_watcher/5, called by the alarm of kernel:watched/1 in
-    the middle of a search: pass the counters on, or stop the search."""
+    """kernel:python_watcher/5, called by the alarm of kernel:limited/2 in
+    the middle of a search: pass the counters on (a display that fails does
+    not stop the search)."""
     watch = _watcher
-    if watch is not None and not _stopping:
-        with suppress(Exception):  # a display that fails does not stop the search
+    if watch is not None:
+        with suppress(Exception):
             watch(Tick(int(nodes), int(backtracks), int(solutions), int(restarts), int(deepest)))
-    if _stopping:
-        return _raise_in_prolog(STOPPED)
     return True
 
 
-def _raise_in_prolog(atom: bytes) -> bool:
-    """Make the foreign predicate under way throw `atom` (it returns False)."""
-    from pyswip import core
-
-    term = core.PL_new_term_ref()
-    core.PL_put_atom_chars(term, atom)
-    raise_exception = core._lib.PL_raise_exception
-    raise_exception.argtypes = [core.term_t]
-    raise_exception.restype = ctypes.c_int
-    return bool(raise_exception(term))
-
-
 @contextmanager
-def _watching(prolog: Any, watch: Watch | None) -> Iterator[None]:
+def _watching(watch: Watch | None) -> Iterator[None]:
     """Within this block, searches are watched by `watch` (None: not at
-    all, which costs nothing): kernel:watch/2 in this Prolog thread. A
-    search stopped by stop_search() ends in a KeyboardInterrupt."""
-    global _watcher, _stopping
+    all, which costs nothing): kernel:watch/2 in this Prolog thread."""
+    global _watcher
     if watch is None:
         yield
         return
-    list(prolog.query(f"kernel:watch({TICK_SECONDS!r}, kernel:{WATCHER})", maxresult=1))
-    _watcher, _stopping = watch, False
+    # through _call, which turns Ctrl-C landing here into KeyboardInterrupt
+    _call(b"kernel", b"watch", [repr(TICK_SECONDS), f"kernel:{WATCHER}"], [])
+    _watcher = watch
     try:
         yield
-    except Exception:
-        if not _stopping:  # else the error is the search stopped: below
-            raise
     finally:
         _watcher = None
-        list(prolog.query("kernel:unwatch", maxresult=1))
-    if _stopping:
-        _stopping = False
-        raise KeyboardInterrupt
+        _call(b"kernel", b"unwatch", [], [])
 
 
 class _Detach:
@@ -462,13 +433,94 @@ def _call(
         try:
             if not core.PL_next_solution(query):
                 error = core.PL_exception(query)
+                if _is_atom(error, b"crossword_interrupted"):
+                    raise KeyboardInterrupt  # see _interrupts_stop_prolog
                 goal = f"{module.decode()}:{name.decode()}/{arity}"
                 raise PrologError(f"{goal} failed: {_error_text(error)}")
-            return _text(getString(args + arity - 1)) if texts[-1] is None else ""
+            return _text(getString(args + arity - 1)) if texts and texts[-1] is None else ""
         finally:
             core.PL_cut_query(query)
     finally:
         core.PL_discard_foreign_frame(frame)
+
+
+def _is_atom(term: int, name: bytes) -> bool:
+    from pyswip import core
+
+    atom = core.atom_t()
+    return (
+        bool(term)
+        and bool(core.PL_get_atom(term, ctypes.byref(atom)))
+        and (core.PL_atom_chars(atom) == name)
+    )
+
+
+@contextmanager
+def _interrupts_stop_prolog() -> Iterator[None]:
+    """Let Ctrl-C stop a Prolog search at once, in the main thread.
+
+    A search runs inside one C call, and Python runs its SIGINT handler
+    only once that call returns: a KeyboardInterrupt would wait for the
+    search to end. Meanwhile Python's own signal handler still writes the
+    signal's number to the wakeup file descriptor, so a watcher thread
+    reading it raises int in the Prolog thread (PL_thread_raise), whose
+    handler (crossword:interrupt_search/1) throws; the query then raises
+    KeyboardInterrupt (see _call). Python's handler is swapped for one that
+    notes the signal meanwhile, so that no KeyboardInterrupt lands between
+    opening and closing the query; one noted is raised on the way out.
+    Nothing is done off the main thread, where Python takes no signals,
+    nor where SIGINT is not Python's to handle, nor where another wakeup
+    descriptor is set (an event loop's)."""
+    if threading.current_thread() is not threading.main_thread() or not callable(
+        signal.getsignal(signal.SIGINT)
+    ):
+        yield
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    if signal.set_wakeup_fd(write_end, warn_on_full_buffer=False) != -1:
+        signal.set_wakeup_fd(-1)  # it was not ours to take; put nothing back but its absence
+        os.close(read_end)
+        os.close(write_end)
+        yield
+        return
+    noted: list[int] = []
+    handler = signal.signal(signal.SIGINT, lambda number, frame: noted.append(number))
+    watcher = threading.Thread(target=_watch, args=(read_end, _prolog_thread()), daemon=True)
+    watcher.start()
+    failed = True
+    try:
+        yield
+        failed = False
+    finally:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGINT, handler)
+        os.close(write_end)  # the watcher reads the end of the file and stops
+        watcher.join()
+        os.close(read_end)
+    if noted and not failed:
+        raise KeyboardInterrupt
+
+
+def _prolog_thread() -> int:
+    from pyswip import core
+
+    return int(core._lib.PL_thread_self())
+
+
+def _watch(read_end: int, thread: int) -> None:
+    """Raise int in Prolog's `thread` for each SIGINT read, until the end."""
+    from pyswip import core
+
+    while True:
+        try:
+            numbers = os.read(read_end, 64)
+        except OSError:
+            return
+        if not numbers:
+            return
+        if signal.SIGINT in numbers:
+            core._lib.PL_thread_raise(ctypes.c_int(thread), ctypes.c_int(signal.SIGINT))
 
 
 ERROR_TEXT_MAX = 300  # characters of a Prolog exception kept in an EngineError

@@ -15,8 +15,7 @@ prints nothing more than before. It is cleared before the command's output
 is written (`paused`), so that stdout never holds a piece of it.
 
 `interruptible` lets Ctrl-C stop a command that has something to say about
-the work done so far (compare, bench): it stops a Prolog search at its next
-tick, and the command catches the KeyboardInterrupt.
+the work done so far (compare, bench) with a KeyboardInterrupt it catches.
 """
 
 from __future__ import annotations
@@ -28,12 +27,10 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import FrameType
 from typing import Never, TextIO
 
 from tqdm import tqdm
 
-from pybridge import bridge
 from pybridge.search.kernel import Tick
 
 DELAY = 0.5  # seconds of work before the line is first drawn
@@ -227,28 +224,22 @@ class Progress:
 # ------------------------------------------------------------------ Ctrl-C
 
 
-def _on_interrupt(signum: int, frame: FrameType | None) -> None:
-    """SIGINT: stop the watched Prolog search under way, else raise here."""
-    if not bridge.stop_search():
-        raise KeyboardInterrupt
-
-
 @contextmanager
 def interruptible() -> Iterator[None]:
-    """Within this block, Ctrl-C raises KeyboardInterrupt in the command, a
-    Prolog search being stopped at its next tick (searches must then be
-    watched: give them a Progress's watch). The CLI otherwise lets Ctrl-C
-    end the process at once (cli._interrupt_ends_the_process). An ignored
-    SIGINT (a background job) stays ignored; off the main thread, nothing
-    changes."""
+    """Within this block, Ctrl-C raises KeyboardInterrupt in the command, so
+    that it can print the figures of the work done; a Prolog search under
+    way is stopped at once (bridge._interrupts_stop_prolog). The CLI
+    otherwise lets Ctrl-C end the process at once
+    (cli._interrupt_ends_the_process). An ignored SIGINT (a background
+    job) stays ignored; off the main thread, nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     before = signal.getsignal(signal.SIGINT)
-    if before is signal.SIG_IGN:
+    if before is not signal.SIG_DFL:
         yield
         return
-    signal.signal(signal.SIGINT, _on_interrupt)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         yield
     finally:

@@ -21,6 +21,7 @@ from pybridge.commands.common import (
     numbered,
     out,
     progress_line,
+    timeout_left,
     worst,
 )
 from pybridge.errors import shown
@@ -94,18 +95,19 @@ def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
 def check_outcome(puzzle: Puzzle, args: argparse.Namespace, line: Progress) -> Outcome:
     """Search for one solution; when there is none, explain why with a
     minimal core (in the time the search left over)."""
+    timeout = timeout_left(args)
     outcome = run(
         puzzle,
         engine=args.engine,
         strategy=args.strategy,
-        timeout=args.timeout,
+        timeout=timeout,
         seed=args.seed,
         progress=line.watch,
     )
     if outcome.status != "unsolvable":
         return outcome
     line.start("unsolvable: shrinking the core")
-    left = None if args.timeout is None else max(args.timeout - outcome.stats.seconds, 0.05)
+    left = None if timeout is None else max(timeout - outcome.stats.seconds, 0.05)
     proof = proofs.explain(puzzle, timeout=left, engine=outcome.stats.engine)
     if proof is not None:
         outcome.proof = proof

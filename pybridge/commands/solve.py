@@ -21,6 +21,7 @@ from pybridge.commands.common import (
     out,
     positive_int,
     progress_line,
+    timeout_left,
     worst,
 )
 from pybridge.errors import shown
@@ -86,7 +87,8 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if many and args.output[0] != "json":
         out(f"== {puzzle.source}")
     limit = None if args.all else (args.limit or 1)
-    with progress_line(args, f"solve {shown(puzzle.source)}", timeout=args.timeout) as line:
+    timeout = timeout_left(args)
+    with progress_line(args, f"solve {shown(puzzle.source)}", timeout=timeout) as line:
         outcome = run(
             puzzle,
             engine=args.engine,
@@ -94,7 +96,7 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
             limit=limit,
             count=args.count,
             unique=args.unique,
-            timeout=args.timeout,
+            timeout=timeout,
             seed=args.seed,
             progress=line.watch,
         )
