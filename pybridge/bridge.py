@@ -170,7 +170,9 @@ def search(request: Request) -> Result:
     try:
         with _engine_errors():
             prolog = _engine()
-        with _engine_errors(), _interrupts_stop_prolog():
+        # watching outside: an interrupt still pending when the search has
+        # returned is then taken inside unwatch's query, not in the open
+        with _engine_errors(), _watching(request.progress), _interrupts_stop_prolog():
             _attach_thread()
             listed = request.words
             if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
@@ -186,10 +188,7 @@ def search(request: Request) -> Result:
                 _mode(request.limit, request.count),
                 _time_limit(timeout),
             ]
-            with _watching(request.progress):
-                answer = _call(
-                    b"crossword", b"solve", controls, [_words_text(listed), *texts, None]
-                )
+            answer = _call(b"crossword", b"solve", controls, [_words_text(listed), *texts, None])
     finally:
         _lock.release()
     head, *lines = answer.split("\n")
