@@ -30,7 +30,14 @@ from pybridge.commands.common import (
     EXIT_TIMEOUT,
     EXIT_UNSOLVABLE,
 )
-from pybridge.errors import CrosswordError, EngineError, InputError, OutputError, shown
+from pybridge.errors import (
+    CrosswordError,
+    EngineError,
+    InputError,
+    OutputError,
+    ResourceLimit,
+    shown,
+)
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -131,6 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stdout is None:
             raise OutputError(CLOSED)
         return handler(args)
+    except ResourceLimit as err:  # not a bug: the puzzle is too large for the engine
+        print(_error_text(err), file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
     except EngineError as err:
         if _debugging():
             raise
