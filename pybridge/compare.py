@@ -20,7 +20,8 @@ from typing import Any
 from pybridge.errors import InputError
 from pybridge.lexicon import load_dictionary, load_grid, load_lexicon_puzzle
 from pybridge.model import Puzzle
-from pybridge.readers import load, read_text, sniff
+from pybridge.exchange import EXCHANGE_FORMATS
+from pybridge.readers import load, sniff_file
 from pybridge.reports import aligned_line, column_widths, require_matplotlib
 from pybridge.solver import LEXICON_STRATEGIES, run
 
@@ -33,18 +34,20 @@ COMPARED = ("status", "solutions", "nodes", "backtracks")
 @dataclass(frozen=True)
 class Entry:
     """A puzzle to measure: its file, its word file (fill-in) or its
-    dictionaries and grid number (construction mode), the name shown."""
+    dictionaries and grid number (construction mode), the name shown;
+    `answers` for a .puz or .ipuz crossword filled with its own answers."""
 
     path: str
     words: str | None
     name: str
     dictionaries: tuple[str, ...] = ()
     grid: int | None = None
+    answers: bool = False
 
     def load(self) -> Puzzle:
         """Read the puzzle (and its dictionaries) afresh: timings include it."""
         if not self.dictionaries:
-            return load(self.path, self.words)
+            return load(self.path, answers=True) if self.answers else load(self.path, self.words)
         return load_lexicon_puzzle(self.path, self.dictionaries, grid=self.grid)
 
     def strategies(self, asked: Sequence[str]) -> list[str]:
@@ -71,7 +74,7 @@ def _split_pair(arg: str) -> tuple[str, str | None]:
 
 def _entry(arg: str, words: str | None) -> tuple[str, str | None]:
     path, paired = _split_pair(arg)
-    if paired is not None or sniff(read_text(path)) == "p99":
+    if paired is not None or sniff_file(path) in ("p99", *EXCHANGE_FORMATS):
         return path, paired
     paired = words or sibling_words(path)
     if paired is None:
@@ -92,13 +95,14 @@ def entries(
     if dictionaries:
         return _grid_entries(args, tuple(dictionaries))
     pairs = [_entry(arg, words) for arg in args]
-    for path, paired in pairs:
-        load(path, paired)
+    answers = [paired is None and sniff_file(path) in EXCHANGE_FORMATS for path, paired in pairs]
+    for (path, paired), own in zip(pairs, answers, strict=True):
+        _ = load(path, answers=True) if own else load(path, paired)
     names = [Path(path).name for path, _ in pairs]
     clash = len(set(names)) != len(names)
     return [
-        Entry(path, paired, path if clash else name)
-        for (path, paired), name in zip(pairs, names, strict=True)
+        Entry(path, paired, path if clash else name, answers=own)
+        for (path, paired), name, own in zip(pairs, names, answers, strict=True)
     ]
 
 
