@@ -48,6 +48,7 @@ _WIDTH_AT, _HEIGHT_AT, _CLUES_AT = 44, 45, 46  # offsets in the header
 _BLOCKS = ".:"  # `:` marks blocks in diagramless puzzles
 _EMPTY = "-"
 _TYPOGRAPHIC = range(0x80, 0xA0)  # Latin-1 controls that are cp1252 punctuation
+_SOLUTION_MARKS = str.maketrans({BLOCK: ".", OPEN: _EMPTY})
 _MAX_SIDE = 255  # a .puz header keeps width and height in one byte each
 
 
@@ -253,7 +254,8 @@ def puz_bytes(puzzle: Puzzle, grid: Sequence[str]) -> bytes:
         "notes": published.notes,
         **{f"the clue of {site.label}": text for site, text in clues},
     }
-    solution = "".join(row.replace(BLOCK, ".") for row in rows)
+    # a square in no entry may have no letter: `-`, as in the player's grid
+    solution = "".join(row.translate(_SOLUTION_MARKS) for row in rows)
     fill = "".join(
         "." if ch == BLOCK else (_EMPTY if ch == OPEN else ch)
         for row in puzzle.grid
