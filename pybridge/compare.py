@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from pybridge.errors import InputError
+from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import load_dictionary, load_grid, load_lexicon_puzzle
 from pybridge.model import Puzzle
-from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.readers import load, sniff_file
 from pybridge.reports import aligned_line, column_widths, require_matplotlib
 from pybridge.solver import LEXICON_STRATEGIES, run
