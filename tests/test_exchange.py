@@ -19,7 +19,7 @@ from typing import Any
 import ipuz
 import puz
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from puzzlegen import random_puzzle
 
@@ -724,3 +724,125 @@ def test_the_api_loads_a_crossword_with_answers_or_a_dictionary(tmp_path: Path) 
         pybridge.load(path)
     with pytest.raises(UsageError, match="exclude each other"):
         pybridge.load(path, dictionary=path, answers=True)
+
+
+# ---------------------------------------------------------------- fuzzing
+
+
+# Mostly letters and blocks, with the odd marks a file may hold.
+_SQUARES = st.one_of(st.sampled_from(list("ABC..-")), st.sampled_from(list("Z:é\x00\x01\x93 ?1")))
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    data=st.data(),
+    height=st.integers(1, 5),
+    width=st.integers(1, 5),
+    clue_error=st.sampled_from([0, 0, 0, 1, -1]),
+    puzzletype=st.sampled_from([1, 1, 0x0401, 0xFFFF]),
+    state=st.sampled_from([0, 0, 0, 2, 4, 7]),
+    extensions=st.dictionaries(
+        st.sampled_from([b"GRBS", b"RTBL", b"GEXT", b"RUSR", b"LTIM"]), st.binary(max_size=30)
+    ),
+    mode=st.sampled_from([["--answers"], ["--dict", "WORDS"]]),
+)
+def test_any_puz_puzpy_can_write_is_read_or_refused_in_words(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    data: st.DataObject,
+    height: int,
+    width: int,
+    clue_error: int,
+    puzzletype: int,
+    state: int,
+    extensions: dict[bytes, bytes],
+    mode: list[str],
+) -> None:
+    """Checksums right, contents anything: exit 0, 1 or 2, never a traceback."""
+    squares = st.text(_SQUARES, min_size=width * height, max_size=width * height)
+    p = puz.Puzzle()
+    p.width, p.height = width, height
+    p.solution, p.fill = data.draw(squares), data.draw(squares)
+    across, down = puz.get_grid_numbering(p.fill if state == 2 else p.solution, width, height)
+    p.clues = [f"c{k}" for k in range(max(0, len(across) + len(down) + clue_error))]
+    p.puzzletype, p.solution_state = puzzletype, state
+    p.extensions = dict(extensions)
+    path = tmp_path / "fuzz.puz"
+    path.write_bytes(p.tobytes())
+    words = tmp_path / "words.txt"
+    words.write_text("AB\nBA\nABC\nCAB\n", encoding="utf-8")
+    argv = [str(words) if arg == "WORDS" else arg for arg in mode]
+    code, _, err = cli(capsys, "solve", path, *argv, "--engine", "python", "--timeout", "5")
+    event(f"exit {code}: {err.partition('error: ')[2][:40]}")
+    assert code in (0, 1, 2), err
+    assert "internal error" not in err
+    if code == 2:
+        assert err.startswith(f"{path}: error: ") or err.startswith("crossword: error: ")
+
+
+_ODD_CELLS = st.one_of(
+    st.none(),
+    st.integers(-1, 3),
+    st.sampled_from(["", "AB", "1", "x"]),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "cell": st.sampled_from([0, 1, "#", None]),
+            "value": st.sampled_from(["A", "", "AB", "#"]),
+            "style": st.sampled_from([{"shapebg": "circle"}, "named"]),
+        },
+    ),
+    st.lists(st.sampled_from(["A", "B"]), max_size=2),
+)
+_LABELS = st.one_of(st.sampled_from([0, 0, 1, 2, "#", "#"]), _ODD_CELLS)
+_LETTERS = st.one_of(st.sampled_from(["A", "B", "#", "#"]), _ODD_CELLS)
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    height=st.integers(1, 4),
+    width=st.integers(1, 4),
+    data=st.data(),
+    clues=st.lists(
+        st.one_of(
+            st.tuples(st.integers(0, 9), st.text(max_size=5)).map(list),
+            st.text(max_size=5),
+            st.fixed_dictionaries({"number": st.integers(1, 9), "clue": st.text(max_size=5)}),
+        ),
+        max_size=6,
+    ),
+)
+def test_any_ipuz_crossword_is_read_or_refused_in_words(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    height: int,
+    width: int,
+    data: st.DataObject,
+    clues: list[Any],
+) -> None:
+    def grid(cells: st.SearchStrategy[Any], rows: int, cols: int) -> list[list[Any]]:
+        return [[data.draw(cells) for _ in range(cols)] for _ in range(rows)]
+
+    misfit = st.sampled_from([0, 0, 0, 0, 1, -1])
+    doc = {
+        "version": "http://ipuz.org/v2",
+        "kind": ["http://ipuz.org/crossword#1"],
+        "dimensions": {"width": width, "height": height},
+        "puzzle": grid(_LABELS, height + data.draw(misfit), width),
+        "solution": grid(_LETTERS, height, width + data.draw(misfit)),
+        "clues": {"Across": clues, "Down": clues[::-1], "Diagonal": clues},
+    }
+    path = tmp_path / "fuzz.ipuz"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = cli(capsys, "solve", path, "--answers", "--engine", "python", "--timeout", "5")
+    event(f"exit {code}: {err.partition('error: ')[2][:40]}")
+    assert code in (0, 1, 2), err
+    assert "internal error" not in err
