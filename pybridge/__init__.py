@@ -35,7 +35,7 @@ from pybridge.errors import (
     UsageError,
 )
 from pybridge.exchange import EXCHANGE_FORMATS
-from pybridge.model import Format, Placement, Puzzle, Solution
+from pybridge.model import Clue, Format, Placement, Published, Puzzle, Solution
 from pybridge.solver import ENGINES, STRATEGIES, Outcome, Stats, run, solve
 
 PathLike = str | os.PathLike[str]
@@ -75,12 +75,14 @@ def load(
 __all__ = [
     "ENGINES",
     "STRATEGIES",
+    "Clue",
     "CrosswordError",
     "EngineError",
     "InputError",
     "MissingDependency",
     "Outcome",
     "Placement",
+    "Published",
     "Puzzle",
     "Solution",
     "Stats",

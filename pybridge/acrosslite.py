@@ -254,6 +254,7 @@ def puz_bytes(puzzle: Puzzle, grid: Sequence[str]) -> bytes:
         "notes": published.notes,
         **{f"the clue of {site.label}": text for site, text in clues},
     }
+    texts = {name: text.replace("\x00", "") for name, text in texts.items()}  # NUL ends a text
     # a square in no entry may have no letter: `-`, as in the player's grid
     solution = "".join(row.translate(_SOLUTION_MARKS) for row in rows)
     fill = "".join(
@@ -261,14 +262,14 @@ def puz_bytes(puzzle: Puzzle, grid: Sequence[str]) -> bytes:
         for row in puzzle.grid
         for ch in row.ljust(width, BLOCK)
     )
-    p = puz.Puzzle()
-    single = {name: _as_cp1252(text) for name, text in texts.items()}
-    grid_single = _as_cp1252(solution + fill)
-    if grid_single is not None and all(value is not None for value in single.values()):
-        solution, fill = grid_single[: len(solution)], grid_single[len(solution) :]
-        texts = {name: value or "" for name, value in single.items()}
+    p = puz.Puzzle()  # version 1.3
+    in_cp1252 = {name: _as_cp1252(text) for name, text in texts.items()}
+    needs_utf8 = next((name for name, held in in_cp1252.items() if held is None), None)
+    squares = _one_byte_squares(solution + fill, needs_utf8)
+    solution, fill = squares[: len(solution)], squares[len(solution) :]
+    if needs_utf8 is None:
+        texts = {name: held or "" for name, held in in_cp1252.items()}
     else:
-        _check_utf8_possible(solution + fill, single)
         p.set_version("2.0")
     p.width, p.height = width, height
     p.solution, p.fill = solution, fill
@@ -285,19 +286,24 @@ def puz_bytes(puzzle: Puzzle, grid: Sequence[str]) -> bytes:
     return bytes(p.tobytes())
 
 
-def _check_utf8_possible(squares: str, single: dict[str, str | None]) -> None:
-    """OutputError unless a version 2.0 (UTF-8) file can hold the grid: one
-    byte per square, so ASCII letters only."""
-    wide = next((ch for ch in squares if not ch.isascii()), None)
-    if wide is None:
-        return
-    if _as_cp1252(squares) is None:
+def _one_byte_squares(squares: str, needs_utf8: str | None) -> str:
+    """The grids' squares as puzpy must hold them, one byte each: cp1252 in
+    version 1.3, ASCII in a version 2.0 file (chosen when the text named
+    `needs_utf8` needs more than cp1252). OutputError for a letter that
+    cannot be written in one byte."""
+    if needs_utf8 is None:
+        held = _as_cp1252(squares)
+        if held is not None:
+            return held
+        wide = next(ch for ch in squares if _as_cp1252(ch) is None)
         reason = f"the grid holds {shown(repr(wide))}, which no .puz encoding writes in one byte"
     else:
-        name = next(name for name, value in single.items() if value is None)
+        wide = next((ch for ch in squares if not ch.isascii()), "")
+        if not wide:
+            return squares
         reason = (
-            f"{name} needs more than cp1252 (version 2.0, in UTF-8), where the grid's "
-            f"{shown(repr(wide))} would take two bytes"
+            f"{needs_utf8} needs more than cp1252 (a version 2.0 file, in UTF-8), where the "
+            f"grid's {shown(repr(wide))} would take two bytes"
         )
     raise OutputError(
         f"cannot write the .puz file: {reason}; a .puz square holds one byte "

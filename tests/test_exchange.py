@@ -422,6 +422,15 @@ def test_letters_a_puz_square_cannot_hold_are_refused_with_a_way_out(
     assert cli(capsys, "solve", latin, "--output", "puz", target)[0] == 0
     assert puz.read(str(target)).version == b"1.3"
     assert load(target, answers=True).published.solution[0] == "ÉTÉ"  # type: ignore[union-attr]
+    mixed = make_ipuz(
+        tmp_path / "mixed.ipuz",
+        solution=[["É", "O", "T", "#"], *map(list, SOLUTION[1:])],
+        clues={"Across": [[1, "Такси\x00"]]},
+    )
+    code, _, err = cli(capsys, "solve", mixed, "--answers", "--output", "puz", target)
+    assert code == 2
+    assert "the clue of 1-Across needs more than cp1252" in err
+    assert "where the grid's 'É' would take two bytes" in err
 
 
 # ---------------------------------------------------------------- odd files
