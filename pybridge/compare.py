@@ -72,10 +72,15 @@ def _split_pair(arg: str) -> tuple[str, str | None]:
     return puzzle, words
 
 
-def _entry(arg: str, words: str | None) -> tuple[str, str | None]:
+def _entry(arg: str, words: str | None) -> tuple[str, str | None, bool]:
+    """The puzzle's path, its word file, and whether it is a .puz or .ipuz
+    crossword to fill with its own answers."""
     path, paired = _split_pair(arg)
-    if paired is not None or sniff_file(path) in ("p99", *EXCHANGE_FORMATS):
-        return path, paired
+    if paired is not None:
+        return path, paired, False
+    kind = sniff_file(path)
+    if kind in EXCHANGE_FORMATS or kind == "p99":
+        return path, None, kind != "p99"
     paired = words or sibling_words(path)
     if paired is None:
         message = (
@@ -83,7 +88,7 @@ def _entry(arg: str, words: str | None) -> tuple[str, str | None]:
             "or keep wordsX next to puzzleX"
         )
         raise InputError(message, path)
-    return path, paired
+    return path, paired, False
 
 
 def entries(
@@ -94,16 +99,16 @@ def entries(
     With `dictionaries`, every grid of every file is filled from them."""
     if dictionaries:
         return _grid_entries(args, tuple(dictionaries))
-    pairs = [_entry(arg, words) for arg in args]
-    answers = [paired is None and sniff_file(path) in EXCHANGE_FORMATS for path, paired in pairs]
-    for (path, paired), own in zip(pairs, answers, strict=True):
-        _ = load(path, answers=True) if own else load(path, paired)
-    names = [Path(path).name for path, _ in pairs]
+    found = [_entry(arg, words) for arg in args]
+    names = [Path(path).name for path, _, _ in found]
     clash = len(set(names)) != len(names)
-    return [
-        Entry(path, paired, path if clash else name, answers=own)
-        for (path, paired), name, own in zip(pairs, names, answers, strict=True)
+    chosen = [
+        Entry(path, paired, path if clash else name, answers=answers)
+        for (path, paired, answers), name in zip(found, names, strict=True)
     ]
+    for entry in chosen:
+        entry.load()
+    return chosen
 
 
 def _grid_entries(paths: Sequence[str], dictionaries: tuple[str, ...]) -> list[Entry]:
