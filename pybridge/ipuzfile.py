@@ -46,13 +46,6 @@ _TEXTS = ("title", "author", "copyright", "notes")
 _DIRECTIONS: Mapping[str, Direction] = {"across": "across", "down": "down"}
 
 
-def looks_like_ipuz(text: str) -> bool:
-    """Whether a text is a JSON object, or JSONP, that names an ipuz kind:
-    what sniffing takes for an ipuz file."""
-    body = text.lstrip("\ufeff \t\r\n")
-    return (body.startswith("{") or body.startswith("ipuz(")) and "ipuz.org/" in body[:100_000]
-
-
 def _json_body(text: str) -> tuple[str, int]:
     """The JSON of an ipuz text (JSONP unwrapped) and its offset in `text`."""
     body = text.strip().removeprefix("\ufeff").strip()

@@ -218,9 +218,8 @@ def binary_error(data: bytes, source: str, at: int, format: str | None = None) -
     if acrosslite.has_magic(data):
         expected = _FORMAT_NAMES.get(format or "", "a text")
         message = (
-            f"this is an Across Lite .puz file (binary: {found}), not {expected}: leave out "
-            "--format "
-            "(or say --format puz)"
+            f"this is an Across Lite .puz file (binary: {found}), not {expected}: "
+            "leave out --format (or say --format puz)"
         )
     elif source.lower().endswith(".puz"):
         message = (
@@ -596,8 +595,9 @@ _JSONP = re.compile(rb"[A-Za-z_$][\w$]*\(\s*\{")
 
 
 def sniff_exchange(data: bytes) -> ExchangeFormat | None:
-    """ "puz" for bytes with the .puz magic string, "ipuz" for a JSON object
-    (or JSONP) that names an ipuz.org kind, else None (a text format)."""
+    """The exchange format of a file's bytes: "puz" when they hold the .puz
+    magic string, "ipuz" for a JSON object (or JSONP) that names an ipuz.org
+    kind, else None (a text format)."""
     if acrosslite.has_magic(data):
         return "puz"
     head = data[:100_000].lstrip(b"\xef\xbb\xbf \t\r\n")

@@ -119,6 +119,13 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str
     return code, captured.out, captured.err
 
 
+def refusal(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> str:
+    """The message of a command that must stop at bad input (exit code 2)."""
+    code, out, err = cli(capsys, *argv)
+    assert (code, out) == (2, ""), err
+    return err
+
+
 # ---------------------------------------------------------------- reading
 
 
@@ -363,8 +370,7 @@ def test_nothing_is_written_without_a_solution(
 
 def test_output_kinds_need_their_file_and_suffix(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli(capsys, "solve", "x.puz", "--answers", "--output", "puz")[0] == 2
-    code, _, err = cli(capsys, "solve", "x.puz", "--answers", "--output", "ipuz", "x.json")
-    assert code == 2
+    err = refusal(capsys, "solve", "x.puz", "--answers", "--output", "ipuz", "x.json")
     assert "must end in .ipuz" in err
 
 
@@ -409,8 +415,7 @@ def test_letters_a_puz_square_cannot_hold_are_refused_with_a_way_out(
     p99 = tmp_path / "cyrillic.dat"
     p99.write_text("ДА\nДО\n\n..\n.\n", encoding="utf-8")  # noqa: RUF001 (Cyrillic)
     target = tmp_path / "out.puz"
-    code, _, err = cli(capsys, "solve", p99, "--output", "puz", target)
-    assert code == 2
+    err = refusal(capsys, "solve", p99, "--output", "puz", target)
     assert "no .puz encoding writes in one byte" in err
     assert "--output ipuz FILE" in err
     assert not target.exists()
@@ -427,8 +432,7 @@ def test_letters_a_puz_square_cannot_hold_are_refused_with_a_way_out(
         solution=[["É", "O", "T", "#"], *map(list, SOLUTION[1:])],
         clues={"Across": [[1, "Такси\x00"]]},
     )
-    code, _, err = cli(capsys, "solve", mixed, "--answers", "--output", "puz", target)
-    assert code == 2
+    err = refusal(capsys, "solve", mixed, "--answers", "--output", "puz", target)
     assert "the clue of 1-Across needs more than cp1252" in err
     assert "where the grid's 'É' would take two bytes" in err
 
@@ -443,8 +447,7 @@ def test_a_locked_solution_is_refused_for_answers_but_the_grid_fills(
     p = puz.read(str(path))
     p.lock_solution(1234)
     p.save(str(path))
-    code, _, err = cli(capsys, "solve", path, "--answers")
-    assert code == 2
+    err = refusal(capsys, "solve", path, "--answers")
     assert "its solution is locked (scrambled with a key)" in err
     words = tmp_path / "words.txt"
     words.write_text("\n".join(DICTIONARY) + "\n", encoding="utf-8")
@@ -458,13 +461,11 @@ def test_rebus_squares_are_refused_for_answers(
     p = puz.read(str(path))
     p.rebus().add_rebus_squares(0, "WO")
     p.save(str(path))
-    code, _, err = cli(capsys, "solve", path, "--answers")
-    assert code == 2
+    err = refusal(capsys, "solve", path, "--answers")
     assert "rebus squares ('WO' at row 1, column 1" in err
     rows = [["WO", "O", "T", "#"], *map(list, SOLUTION[1:])]
     ipuz_rebus = make_ipuz(tmp_path / "rebus.ipuz", solution=rows)
-    code, _, err = cli(capsys, "solve", ipuz_rebus, "--answers")
-    assert code == 2
+    err = refusal(capsys, "solve", ipuz_rebus, "--answers")
     assert "the rebus square 'WO'" in err
 
 
@@ -498,8 +499,7 @@ def test_files_without_a_usable_solution_say_why(
         no_ipuz_solution: "the file has no solution",
     }
     for path, reason in expected.items():
-        code, _, err = cli(capsys, "solve", path, "--answers")
-        assert code == 2
+        err = refusal(capsys, "solve", path, "--answers")
         assert f"--answers needs the file's own solution, but {reason}" in err
 
 
@@ -549,8 +549,7 @@ def test_a_clue_count_that_does_not_match_the_grid_is_damage(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = make_puz(tmp_path / "few.puz", clues=CLUES[:-1])
-    code, _, err = cli(capsys, "solve", path, "--answers")
-    assert code == 2
+    err = refusal(capsys, "solve", path, "--answers")
     assert "it holds 7 clues, but its grid has 8 entries" in err
 
 
@@ -581,8 +580,7 @@ def test_a_damaged_ipuz_is_named(
 ) -> None:
     path = tmp_path / "bad.ipuz"
     path.write_text(text, encoding="utf-8")
-    code, _, err = cli(capsys, "solve", path, "--answers")
-    assert code == 2
+    err = refusal(capsys, "solve", path, "--answers")
     assert message in err
     if located:
         assert located in err
@@ -592,8 +590,7 @@ def test_ipuz_rows_must_match_the_dimensions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = make_ipuz(tmp_path / "short.ipuz", dimensions={"width": 4, "height": 5})
-    code, _, err = cli(capsys, "solve", path, "--answers")
-    assert code == 2
+    err = refusal(capsys, "solve", path, "--answers")
     assert 'its "puzzle" has 4 rows, but its dimensions say 5' in err
 
 
@@ -607,14 +604,12 @@ def test_a_crossword_without_a_way_to_fill_it_says_both(
         (make_puz(tmp_path / "a.puz"), "an Across Lite .puz crossword (4x4)"),
         (make_ipuz(tmp_path / "a.ipuz"), "an ipuz crossword (4x4)"),
     ):
-        code, _, err = cli(capsys, "solve", path)
-        assert code == 2
+        err = refusal(capsys, "solve", path)
         assert err == (
             f"{path}: error: this is {kind}: say what to fill it with, --answers (its own "
             "solution's entries, each placed once) or --dict FILE (a dictionary)\n"
         )
-        code, _, err = cli(capsys, "solve", path, "--words", path)
-        assert code == 2
+        err = refusal(capsys, "solve", path, "--words", path)
         assert "which holds its own answers: use --answers instead of --words" in err
 
 
@@ -625,8 +620,7 @@ def test_a_p99_file_with_dict_is_named_as_p99(
     p99.write_text("CAT\nCOW\n\n...\n.\n.\n", encoding="utf-8")
     words = tmp_path / "words.txt"
     words.write_text("CAT\nCOW\n", encoding="utf-8")
-    code, _, err = cli(capsys, "solve", p99, "--dict", words)
-    assert code == 2
+    err = refusal(capsys, "solve", p99, "--dict", words)
     assert "this is a P-99 puzzle (a word list, a blank line, then the framework)" in err
     assert "solve it without --dict" in err
     assert "blank line inside the grid" not in err
@@ -639,21 +633,18 @@ def test_a_plain_grid_with_words_or_alone_is_named_as_a_plain_grid(
     grid.write_text("...\n.#.\n...\n", encoding="utf-8")
     words = tmp_path / "words.txt"
     words.write_text("CAT\n", encoding="utf-8")
-    code, _, err = cli(capsys, "solve", grid, "--words", words)
-    assert code == 2
+    err = refusal(capsys, "solve", grid, "--words", words)
     assert "this looks like a plain grid ('.' open, '#' blocked)" in err
     assert "--words goes with a fill-in grid, whose open cells are '_'" in err
     assert "P-99 file, which holds its own word list" not in err
-    code, _, err = cli(capsys, "solve", grid)
-    assert code == 2
+    err = refusal(capsys, "solve", grid)
     assert "add --dict FILE (a P-99 file would start with its word list)" in err
 
 
 def test_json_that_is_not_ipuz_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "data.json"
     path.write_text('{"rows": ["..."]}\n', encoding="utf-8")
-    code, _, err = cli(capsys, "solve", path)
-    assert code == 2
+    err = refusal(capsys, "solve", path)
     assert "this is JSON, but not an ipuz crossword" in err
 
 
@@ -662,13 +653,11 @@ def test_answers_with_a_text_puzzle_says_what_it_is(
 ) -> None:
     p99 = tmp_path / "p.dat"
     p99.write_text("CAT\nCOW\n\n...\n.\n.\n", encoding="utf-8")
-    code, _, err = cli(capsys, "solve", p99, "--answers")
-    assert code == 2
+    err = refusal(capsys, "solve", p99, "--answers")
     assert "but this is a P-99 file, not such a crossword" in err
     words = tmp_path / "w.txt"
     words.write_text("CAT\n", encoding="utf-8")
-    code, _, err = cli(capsys, "solve", make_puz(tmp_path / "a.puz"), "--answers", "--dict", words)
-    assert code == 2
+    err = refusal(capsys, "solve", make_puz(tmp_path / "a.puz"), "--answers", "--dict", words)
     assert "--answers (the file's own answers) and --dict exclude each other" in err
 
 
