@@ -139,9 +139,13 @@ def check_size(rows: int, cols: int) -> None:
 def parse_blocks(text: str) -> int | float:
     """'38' -> 38 blocks; '0.17' -> that fraction of the cells (below 1)."""
     try:
-        return int(text)
+        count = int(text)
     except ValueError:
         pass
+    else:
+        if count < 0:
+            raise UsageError(f"a count of blocks is at least 0, got {count}")
+        return count
     try:
         value = float(text)
     except ValueError:
