@@ -461,8 +461,12 @@ class _Orbits:
     lined: list[bool]  # two of its cells share a row or a column
 
 
-def _attempt(geo: _Geometry, found: _Orbits, blocks: int, rules: Rules, rng: Lcg) -> int | None:
-    """One greedy attempt from the open grid: the open cells of a pattern, or None."""
+def _attempt(
+    geo: _Geometry, found: _Orbits, blocks: int, rules: Rules, rng: Lcg, tournament: int
+) -> int | None:
+    """One greedy attempt from the open grid, blocking at each step the orbit
+    of most merit among `tournament` that keep the rules: the open cells of
+    a pattern, or None."""
     open_cells = geo.every
     if not _within_rules(geo, open_cells, rules):
         return None
@@ -474,7 +478,7 @@ def _attempt(geo: _Geometry, found: _Orbits, blocks: int, rules: Rules, rng: Lcg
         if placed == blocks:
             return None if long_cells else open_cells
         step = _Step(open_cells, blocks - placed, long_cells, _blockable(geo, open_cells, rules))
-        chosen = _choose(geo, found, left, step, counts, rules, rng)
+        chosen = _choose(geo, found, left, step, counts, rules, rng, tournament)
         if chosen is None:
             return None
         open_cells &= ~found.masks[chosen]
@@ -500,8 +504,9 @@ def _choose(
     counts: dict[int, int],
     rules: Rules,
     rng: Lcg,
+    tournament: int,
 ) -> int | None:
-    """An orbit to block next: of the first TOURNAMENT (in random order)
+    """An orbit to block next: of the first `tournament` (in random order)
     that keep the rules and leave a makeable count, the one of most _merit;
     only orbits on a too-long run while one is left."""
     best, best_merit, seen = None, (-1, -1), 0
@@ -526,7 +531,7 @@ def _choose(
         if merit > best_merit:
             best, best_merit = index, merit
         seen += 1
-        if seen == TOURNAMENT:
+        if seen == tournament:
             break
     return best
 
@@ -724,7 +729,11 @@ def generate(
     if _choices(count, *_by_size(_size_counts(found.sizes))) <= EVERY_CHOICE:
         return _pattern_from_all(geo, found, count, rules, rng, seed, chosen)
     for attempt in range(1, attempts + 1):
-        open_cells = _attempt(geo, found, count, rules, rng)
+        # the first attempt evens the words out most; the next ones look at
+        # fewer orbits, so more at random: a small grid whose patterns all
+        # cluster their blocks in corners is found that way
+        tournament = max(1, TOURNAMENT >> (attempt - 1))
+        open_cells = _attempt(geo, found, count, rules, rng, tournament)
         if open_cells is not None:
             return Pattern(geo.rows_of(open_cells), seed, chosen, rules, attempt)
     raise PatternNotFound(
