@@ -217,3 +217,39 @@ def estimate(puzzle: Puzzle, words: Sequence[str] | None = None) -> Estimate:
 def difficulty_of(slots: int, expected_per_slot: float) -> float:
     """The calibrated difficulty from the slot count and log10 E per slot."""
     return math.log10(slots) + WEIGHT * max(0.0, SHORTFALL - expected_per_slot)
+
+
+# ---------------------------------------------------------------- validation
+
+
+def ranks(values: Sequence[float]) -> list[float]:
+    """The rank of each value, from 1; tied values share their mean rank."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranked = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for k in range(start, end + 1):
+            ranked[order[k]] = (start + end) / 2 + 1
+        start = end + 1
+    return ranked
+
+
+def rank_correlation(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    """Spearman's rho: the correlation of the ranks (None for fewer than
+    two values, or when one side is all ties).
+
+    >>> rank_correlation([1, 2, 3, 4], [10, 30, 20, 40])
+    0.8
+    """
+    if len(xs) != len(ys):
+        raise ValueError("rank_correlation needs two sequences of one length")
+    if len(xs) < 2:
+        return None
+    a, b = ranks(xs), ranks(ys)
+    mean = (len(a) + 1) / 2
+    cov = sum((p - mean) * (q - mean) for p, q in zip(a, b, strict=True))
+    spread = math.sqrt(sum((p - mean) ** 2 for p in a) * sum((q - mean) ** 2 for q in b))
+    return None if spread == 0 else round(cov / spread, 4)

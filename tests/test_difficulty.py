@@ -149,3 +149,33 @@ def test_van_beek_grids_rank_as_measured(shared_dir: Path) -> None:
         for name in ("g05.01", "g15.03", "g15.06")
     }
     assert rated["g05.01"] < rated["g15.03"] < rated["g15.06"]  # type: ignore[operator]
+
+
+def test_bench_sorts_grids_by_difficulty_and_ranks_the_estimate(
+    shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    vanbeek = shared_dir / "bench" / "grids" / "vanbeek"
+    grids = [str(vanbeek / f"{name}.txt") for name in ("g05.01", "puzzle02", "g05.02", "g23.01")]
+    report = tmp_path / "bench.json"
+    argv = ["bench", *grids, "--dict", str(shared_dir / "bench" / "dicts" / "scowl55.txt")]
+    argv += ["--engines", "python", "--sort", "difficulty", "--json", str(report)]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    table = [line.split() for line in lines[3:7]]
+    assert [row[0] for row in table] == ["puzzle02", "g05.02", "g05.01", "g23.01"]
+    assert [row[2] for row in table][-1] == "none"  # a 23-letter slot: no candidate
+    assert lines[-1].startswith("difficulty vs nodes (python wdeg): Spearman rho ")
+    assert lines[-1].endswith("over 3 grids")  # g23.01 is proved unfillable before any node
+    doc = json.loads(report.read_text(encoding="utf-8"))
+    assert doc["difficulty"]["g23.01"] is None
+    assert doc["difficulty_vs_nodes"]["python wdeg"]["grids"] == 3
+    assert doc["settings"]["sort"] == "difficulty"
+
+
+def test_rank_correlation() -> None:
+    from pybridge.difficulty import rank_correlation
+
+    assert rank_correlation([1, 2, 3], [3, 2, 1]) == -1.0
+    assert rank_correlation([1, 2, 3], [1, 5, math.inf]) == 1.0  # a timeout ranks hardest
+    assert rank_correlation([1, 1, 1], [1, 2, 3]) is None
+    assert rank_correlation([1], [2]) is None
