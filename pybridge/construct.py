@@ -21,7 +21,14 @@ from pybridge.bitsets import tables
 from pybridge.difficulty import estimate
 from pybridge.errors import EngineError, UsageError
 from pybridge.model import Solution
-from pybridge.patterns import SEED_BOUND, Pattern, Symmetry, generate
+from pybridge.patterns import (
+    DEFAULT_ATTEMPTS,
+    PATTERN_SECONDS,
+    SEED_BOUND,
+    Pattern,
+    Symmetry,
+    generate,
+)
 from pybridge.search.kernel import Status
 from pybridge.solver import (
     DEFAULT_LEXICON_STRATEGY,
@@ -151,6 +158,7 @@ def make(
     allow_unchecked: bool = False,
     max_length: int | None = None,
     rp: bool = False,
+    attempts: int = DEFAULT_ATTEMPTS,
     seed: int | None = None,
     engine: str | None = None,
     strategy: str | None = None,
@@ -183,8 +191,10 @@ def make(
         allow_unchecked=allow_unchecked,
         max_length=max_length,
         rp=rp,
+        attempts=attempts,
     )
-    first = pattern_of(seed=seed)  # the options and the cheap bounds are checked here
+    # the options and the cheap bounds are checked here, before the dictionary is indexed
+    first = pattern_of(seed=seed, timeout=_pattern_seconds(time.perf_counter(), timeout))
     check_strategy(first.puzzle(words[:1]), strategy)
     engine = choose_engine(engine)  # once: a notice, if any, is printed once
     _prepare(words, engine, strategy)
@@ -201,7 +211,8 @@ def make(
             return made
         if pattern is None:
             last = made.last_seed if made.last_seed is not None else first.seed
-            pattern = pattern_of(seed=(last + 1) % SEED_BOUND)
+            left = _pattern_seconds(started, timeout)
+            pattern = pattern_of(seed=(last + 1) % SEED_BOUND, timeout=left)
         made.last_seed = pattern.seed
         attempt = None
         if pattern.grid not in seen:
@@ -231,6 +242,13 @@ def make(
             made.status = "timeout"
             return made
     return made
+
+
+def _pattern_seconds(started: float, timeout: float | None) -> float:
+    """The time a pattern may take: PATTERN_SECONDS, or what is left of `timeout`."""
+    if timeout is None:
+        return PATTERN_SECONDS
+    return max(min(PATTERN_SECONDS, started + timeout - time.perf_counter()), 0.001)
 
 
 def _prepare(words: tuple[str, ...], engine: str, strategy: str | None) -> None:

@@ -30,16 +30,17 @@ pattern in every process and on every Python version.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 from typing import Any, Literal
 
-from pybridge.errors import CrosswordError, UsageError
+from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Puzzle
-from pybridge.search.kernel import Lcg
+from pybridge.search.kernel import Lcg, deadline, late
 from pybridge.wording import plural
 
 Symmetry = Literal["none", "rot180", "rot90", "mirror-lr", "mirror-tb"]
@@ -48,7 +49,8 @@ DEFAULT_SYMMETRY: Symmetry = "rot180"
 DEFAULT_BLOCKS = 1 / 6  # about an American daily: 36-40 blocks in a 15x15
 DEFAULT_MIN_LENGTH = 3
 DEFAULT_ATTEMPTS = 100
-MAX_SIDE = 200  # rows and columns: a bigger grid is a typo, not a crossword
+PATTERN_SECONDS = 60.0  # the commands' time limit for one pattern (the API's: none)
+MAX_SIDE = 100  # rows and columns: one attempt at 100x100 takes seconds already
 SEED_BOUND = 2**32  # a seed drawn when none is given is below this
 EVERY_CHOICE = 5000  # a request with at most this many choices of orbits is tried whole
 # Orbits that keep the rules compared at each step (the one of most merit is
@@ -59,7 +61,8 @@ TOURNAMENT = 8
 
 
 class ImpossiblePattern(UsageError):
-    """No pattern can meet the request: a bound shows it before any attempt."""
+    """No pattern can meet the request: a bound shows it before any attempt,
+    or (a small request) every choice of blocks was tried."""
 
 
 class PatternNotFound(CrosswordError):
@@ -121,12 +124,15 @@ class Pattern:
 # ---------------------------------------------------------------- the request
 
 
+_SIZE = re.compile(r"(\d{1,4}) *[xX\u00d7] *(\d{1,4})", re.ASCII)
+
+
 def parse_size(text: str) -> tuple[int, int]:
     """'15x15' -> (15, 15): rows x columns."""
-    parts = text.lower().replace("\u00d7", "x").split("x")
-    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
-        raise UsageError(f"a size is ROWSxCOLUMNS, e.g. 15x15, not {text!r}")
-    rows, cols = (int(part) for part in parts)
+    match = _SIZE.fullmatch(text.strip())
+    if match is None:
+        raise UsageError(f"a size is ROWSxCOLUMNS, e.g. 15x15, not {shown(text)!r}")
+    rows, cols = int(match[1]), int(match[2])
     check_size(rows, cols)
     return rows, cols
 
@@ -461,12 +467,22 @@ class _Orbits:
     lined: list[bool]  # two of its cells share a row or a column
 
 
+class _OutOfTime(Exception):
+    """The time limit passed during an attempt."""
+
+
 def _attempt(
-    geo: _Geometry, found: _Orbits, blocks: int, rules: Rules, rng: Lcg, tournament: int
+    geo: _Geometry,
+    found: _Orbits,
+    blocks: int,
+    rules: Rules,
+    rng: Lcg,
+    tournament: int,
+    deadline: float | None = None,
 ) -> int | None:
     """One greedy attempt from the open grid, blocking at each step the orbit
     of most merit among `tournament` that keep the rules: the open cells of
-    a pattern, or None."""
+    a pattern, or None. _OutOfTime once `deadline` has passed."""
     open_cells = geo.every
     if not _within_rules(geo, open_cells, rules):
         return None
@@ -474,6 +490,8 @@ def _attempt(
     counts = _size_counts(found.sizes)
     placed = 0
     while True:
+        if late(deadline):
+            raise _OutOfTime
         long_cells = _too_long(geo, open_cells, rules.max_length)
         if placed == blocks:
             return None if long_cells else open_cells
@@ -594,13 +612,16 @@ def _size_counts(sizes: Sequence[int]) -> dict[int, int]:
     return {k: sizes.count(k) for k in (1, 2, 4)}
 
 
-def _choices(total: int, ones: int, twos: int, fours: int) -> int:
-    """How many ways orbits of sizes 1, 2, 4 (so many of each) make `total`."""
-    return sum(
-        comb(fours, a) * comb(twos, b) * comb(ones, total - 4 * a - 2 * b)
-        for a in range(min(fours, total // 4) + 1)
-        for b in range(min(twos, (total - 4 * a) // 2) + 1)
-    )
+def _choices(total: int, ones: int, twos: int, fours: int, limit: int = EVERY_CHOICE) -> int:
+    """How many ways orbits of sizes 1, 2, 4 (so many of each) make `total`,
+    counted up to just past `limit` (a big grid has astronomically many)."""
+    found = 0
+    for a in range(min(fours, total // 4) + 1):
+        for b in range(min(twos, (total - 4 * a) // 2) + 1):
+            found += comb(fours, a) * comb(twos, b) * comb(ones, total - 4 * a - 2 * b)
+            if found > limit:
+                return found
+    return found
 
 
 def _every_choice(found: _Orbits, total: int) -> Iterator[int]:
@@ -686,6 +707,7 @@ def generate(
     seed: int | None = None,
     rp: bool = False,
     attempts: int = DEFAULT_ATTEMPTS,
+    timeout: float | None = None,
 ) -> Pattern:
     """A random pattern of `rows` x `cols` cells with `blocks` blocked cells
     (a count, or a fraction below 1 of the cells; default 1/6), symmetric as
@@ -697,7 +719,8 @@ def generate(
     The same `seed` gives the same pattern; without one a seed is drawn (and
     kept in the Pattern). Raises UsageError for a bad option,
     ImpossiblePattern when a bound shows that no pattern exists, and
-    PatternNotFound when `attempts` attempts all end at a dead end."""
+    PatternNotFound when `attempts` attempts all end at a dead end, or
+    `timeout` seconds pass first."""
     chosen: Symmetry = symmetry or ("none" if rp else DEFAULT_SYMMETRY)
     if rp and (min_length is not None or allow_unchecked or max_length is not None):
         raise UsageError("the RP 2016 mode places blocks with no rules: drop the word-length rules")
@@ -709,6 +732,8 @@ def generate(
         raise UsageError(f"a seed is an integer >= 0, got {seed}")
     if attempts < 1:
         raise UsageError(f"attempts must be at least 1, got {attempts}")
+    if timeout is not None and not timeout > 0:
+        raise UsageError("timeout must be a positive number of seconds")
     count = block_count(rows, cols, blocks, chosen)
     geo, rng = _Geometry(rows, cols), Lcg(seed)
     found = _orbit_masks(geo, chosen)
@@ -728,12 +753,20 @@ def generate(
         return Pattern(geo.rows_of(line), seed, chosen, rules, 1)
     if _choices(count, *_by_size(_size_counts(found.sizes))) <= EVERY_CHOICE:
         return _pattern_from_all(geo, found, count, rules, rng, seed, chosen)
+    give_up = deadline(timeout)
     for attempt in range(1, attempts + 1):
         # the first attempt evens the words out most; the next ones look at
         # fewer orbits, so more at random: a small grid whose patterns all
         # cluster their blocks in corners is found that way
         tournament = max(1, TOURNAMENT >> (attempt - 1))
-        open_cells = _attempt(geo, found, count, rules, rng, tournament)
+        try:
+            open_cells = _attempt(geo, found, count, rules, rng, tournament, give_up)
+        except _OutOfTime:
+            raise PatternNotFound(
+                f"no {rows}x{cols} pattern with {plural(count, 'block')} found within "
+                f"{timeout:g} s ({plural(attempt - 1, 'attempt')} ended at a dead end; seed "
+                f"{seed}): try fewer blocks, another symmetry, looser rules or more time"
+            ) from None
         if open_cells is not None:
             return Pattern(geo.rows_of(open_cells), seed, chosen, rules, attempt)
     raise PatternNotFound(

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import pybridge
 from pybridge import patterns
 from pybridge.cli import main
+from pybridge.errors import UsageError
 from pybridge.patterns import ImpossiblePattern, PatternNotFound, generate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -289,6 +290,13 @@ def test_a_hopeless_request_stops_after_its_attempts(monkeypatch: pytest.MonkeyP
     with pytest.raises(PatternNotFound, match="in 7 attempts"):
         generate(15, 15, 0.55, seed=1, attempts=7)
     assert len(calls) == 7
+
+
+def test_a_time_limit_bounds_a_big_request() -> None:
+    with pytest.raises(PatternNotFound, match=r"within 0\.001 s"):
+        generate(60, 60, seed=1, timeout=0.001)
+    with pytest.raises(UsageError, match="from 1 to 100"):
+        generate(101, 15)
 
 
 def test_a_narrow_grid_with_unchecked_cells_is_one_word() -> None:

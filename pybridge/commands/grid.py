@@ -17,6 +17,7 @@ from pybridge.commands.common import (
     check_picture_path,
     out,
     positive_int,
+    positive_seconds,
     seed_number,
     whole_number,
     written,
@@ -26,6 +27,7 @@ from pybridge.patterns import (
     DEFAULT_ATTEMPTS,
     DEFAULT_MIN_LENGTH,
     DEFAULT_SYMMETRY,
+    PATTERN_SECONDS,
     SYMMETRIES,
     ImpossiblePattern,
     Pattern,
@@ -48,8 +50,9 @@ exit codes:
   1    no pattern can meet the request: a bound, or trying every choice,
        shows it (the reason is on stderr)
   2    bad usage, or an output that cannot be written
-  3    every attempt (--attempts) ended at a dead end: none was found, though
-       one may exist (try fewer blocks, looser rules, or more attempts)
+  3    every attempt (--attempts) ended at a dead end, or the time limit
+       (--timeout) passed: none was found, though one may exist (try fewer
+       blocks, looser rules, or more attempts)
   4    an internal error (the program has a bug)
   130  interrupted (Ctrl-C)
 """
@@ -119,6 +122,16 @@ def add_pattern_arguments(parser: argparse.ArgumentParser, default_blocks: str) 
     )
 
 
+def add_pattern_timeout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        default=PATTERN_SECONDS,
+        metavar="SECONDS",
+        help=f"give up after this many seconds (exit code 3; default: {PATTERN_SECONDS:g})",
+    )
+
+
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "grid",
@@ -129,6 +142,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_pattern_arguments(parser, "1/6")
+    add_pattern_timeout(parser)
     parser.add_argument(
         "--seed",
         type=seed_number,
@@ -163,6 +177,7 @@ def pattern_from(args: argparse.Namespace, seed: int | None) -> Pattern:
         seed=seed,
         rp=args.rp,
         attempts=args.attempts,
+        timeout=args.timeout,
     )
 
 

@@ -159,6 +159,7 @@ def make_command(args: argparse.Namespace) -> int:
             allow_unchecked=args.allow_unchecked,
             max_length=args.max_length,
             rp=args.rp,
+            attempts=args.attempts,
             seed=args.seed,
             engine=args.engine,
             strategy=args.strategy,
