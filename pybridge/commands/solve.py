@@ -18,6 +18,7 @@ from pybridge.commands.common import (
     numbered,
     out,
     positive_int,
+    timeout_left,
     worst,
 )
 from pybridge.model import Puzzle
@@ -88,7 +89,7 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
         limit=limit,
         count=args.count,
         unique=args.unique,
-        timeout=args.timeout,
+        timeout=timeout_left(args),
         seed=args.seed,
     )
     kind, path = args.output
