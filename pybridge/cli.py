@@ -49,9 +49,9 @@ COMMANDS = (solve, check, compare, bench, grid, make, difficulty)  # in the orde
 
 MAIN_EPILOG = """\
 Run `crossword COMMAND --help` for the options and exit codes of a command.
-In short: 0 success, 1 unsolvable (solve) or engines disagree (compare),
-2 bad input or usage, 3 time limit reached (solve), 4 internal error,
-130 interrupted.
+In short: 0 success, 1 unsolvable (solve, make), no such pattern (grid) or
+engines disagree (compare), 2 bad input or usage, 3 time limit reached
+(solve, make) or no pattern found (grid), 4 internal error, 130 interrupted.
 """
 
 

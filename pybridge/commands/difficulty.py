@@ -37,7 +37,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = commands.add_parser(
         "difficulty",
         help="estimate how hard a grid is to fill",
-        description="Estimate how hard a grid is to fill from a dictionary, before any "
+        description="Estimate how hard a grid is to fill from a dictionary, before any\n"
         "search, and print the features behind the estimate.",
         epilog=DIFFICULTY_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -136,7 +136,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = commands.add_parser(
         "grid",
         help="make a random grid pattern",
-        description="Make a random crossword grid pattern: a size, a number of blocks, a "
+        description="Make a random crossword grid pattern: a size, a number of blocks, a\n"
         "symmetry and the rules of a grid. Print it as . (open) and # (blocked).",
         epilog=GRID_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -70,7 +70,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = commands.add_parser(
         "make",
         help="make a crossword: a pattern and its fill",
-        description="Make a crossword from nothing: a random pattern (see `crossword grid`) "
+        description="Make a crossword from nothing: a random pattern (see `crossword grid`)\n"
         "filled from a dictionary, trying other patterns until one fills.",
         epilog=MAKE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
