@@ -15,6 +15,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import csv
+import math
 import multiprocessing
 import os
 import shutil
@@ -31,6 +32,7 @@ from typing import Any
 
 from pybridge import bridge
 from pybridge.bitsets import tables
+from pybridge.difficulty import estimate, rank_correlation
 from pybridge.errors import InputError, MissingDependency, UsageError
 from pybridge.layout import find_sites
 from pybridge.lexicon import Dictionary, load_dictionary, load_grid
@@ -115,6 +117,53 @@ def load_suite(args: Sequence[str]) -> list[Grid]:
     if len(set(names)) == len(names):
         return grids
     return [replace(grid, name=grid.puzzle.source) for grid in grids]  # names clash: paths
+
+
+def by_difficulty(
+    grids: Sequence[Grid], words: Sequence[str]
+) -> tuple[list[Grid], dict[str, float | None]]:
+    """The grids from the easiest to the hardest to fill from `words`, as
+    pybridge.difficulty estimates it (those it finds unfillable last), and
+    each grid's estimate by name."""
+    rated = {grid.name: estimate(grid.puzzle, words).difficulty for grid in grids}
+    ordered = sorted(grids, key=lambda g: (rated[g.name] is None, rated[g.name] or 0.0))
+    return ordered, rated
+
+
+def difficulty_agreement(
+    runs: Sequence[Run], difficulties: Mapping[str, float | None]
+) -> dict[str, dict[str, Any]]:
+    """Per column, Spearman's rho between the estimated difficulty and the
+    nodes searched, over the grids the search decided or ran out of time on
+    (a timeout ranks hardest); left out: grids proved unfillable before any
+    node, grids estimated unfillable, and peers, which count no nodes."""
+    found = {}
+    for name in columns(runs):
+        kept = [
+            r
+            for r in runs
+            if r.label == name
+            and r.nodes is not None
+            and not (r.status == "unsolvable" and r.nodes == 0)
+            and difficulties.get(r.grid) is not None
+        ]
+        if not kept:
+            continue
+        effort = [math.inf if r.status == "timeout" else float(r.nodes or 0) for r in kept]
+        rated = [float(difficulties[r.grid] or 0.0) for r in kept]
+        found[name] = {"rho": rank_correlation(rated, effort), "grids": len(kept)}
+    return found
+
+
+def agreement_text(agreement: Mapping[str, Mapping[str, Any]]) -> str:
+    return "\n".join(
+        f"difficulty vs nodes ({name}): Spearman rho {_rho(a['rho'])} over {a['grids']} grids"
+        for name, a in agreement.items()
+    )
+
+
+def _rho(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 # ---------------------------------------------------------------- one run
@@ -475,39 +524,58 @@ FOOTER = ("solved", "unsolvable", "median")
 
 class Table:
     """The table of runs: a row per grid, a group of columns (status,
-    seconds, nodes) per engine x strategy (`names`), and a footer. Its
+    seconds, nodes) per engine x strategy (`names`), and a footer; with
+    `difficulties` (by grid name), a column of them after the size. Its
     columns are as wide as the grids and names to come need, known before
     any run, so that each row can be printed as soon as its runs have ended."""
 
-    def __init__(self, grids: Sequence[tuple[str, str]], names: Sequence[str]) -> None:
+    def __init__(
+        self,
+        grids: Sequence[tuple[str, str]],
+        names: Sequence[str],
+        difficulties: Mapping[str, float | None] | None = None,
+    ) -> None:
         self.names = list(names)
+        self.difficulties = difficulties
         self.widths = [
             max(map(len, ("grid", *FOOTER, *(name for name, _ in grids)))),
             max(map(len, ("size", *(size for _, size in grids)))),
         ]
+        if difficulties is not None:
+            self.widths.append(len("difficulty"))
+        self.lead = len(self.widths)
         for name in self.names:
             group = list(LEAST_WIDTHS)
             group[1] += max(0, len(name) - (sum(group) + 4))  # as wide as its name
             self.widths += group
 
     def _line(self, cells: Sequence[str]) -> str:
-        return aligned_line(cells, self.widths, lambda i: i >= 2 and (i - 2) % 3 != 0)
+        lead = self.lead
+
+        def right(i: int) -> bool:
+            return (i >= lead and (i - lead) % 3 != 0) or i == 2 < lead  # the difficulty too
+
+        return aligned_line(cells, self.widths, right)
 
     def head(self) -> list[str]:
         """The line naming each group, and the header."""
+        lead, widths = self.lead, self.widths
         groups = "  ".join(
-            [" " * self.widths[0], " " * self.widths[1]]
+            [" " * widths[k] for k in range(lead)]
             + [
-                name.ljust(sum(self.widths[2 + 3 * g : 5 + 3 * g]) + 4)
+                name.ljust(sum(widths[lead + 3 * g : lead + 3 + 3 * g]) + 4)
                 for g, name in enumerate(self.names)
             ]
         )
-        header = ["grid", "size"] + [h for _ in self.names for h in ("status", "s", "nodes")]
+        first = ["grid", "size"] + (["difficulty"] if self.difficulties is not None else [])
+        header = first + [h for _ in self.names for h in ("status", "s", "nodes")]
         return [groups.rstrip(), self._line(header)]
 
     def row(self, grid: str, size: str, by_name: Mapping[str, Run]) -> str:
         """The row of one grid, from its run for each name."""
         cells = [grid, size]
+        if self.difficulties is not None:
+            cells.append(_difficulty(self.difficulties.get(grid)))
         for name in self.names:
             r = by_name[name]
             cells += [_status(r), f"{r.seconds:.2f}", _nodes(r)]
@@ -518,10 +586,11 @@ class Table:
         any) and the median seconds of each group, over `runs`."""
         every = summary(runs)
         totals = [every.get(name) for name in self.names]
+        blank = [""] * (self.lead - 1)
 
         def line(label: str, show: Callable[[dict[str, Any]], tuple[str, str, str]]) -> str:
-            blank = ("", "", "")
-            return self._line([label, ""] + [c for t in totals for c in (show(t) if t else blank)])
+            groups = [show(t) if t else ("", "", "") for t in totals]
+            return self._line([label, *blank] + [c for group in groups for c in group])
 
         lines = [line("solved", lambda t: (f"{t['solved']}/{t['runs']}", "", ""))]
         if any(t and t["unsolvable"] for t in totals):  # proved to have no fill: decided
@@ -530,19 +599,19 @@ class Table:
         return lines
 
 
-def table_of(runs: Sequence[Run]) -> Table:
-    grids = list(dict.fromkeys((r.grid, r.size) for r in runs))
-    return Table(grids, columns(runs))
-
-
-def table_text(runs: Sequence[Run]) -> str:
+def table_text(runs: Sequence[Run], difficulties: Mapping[str, float | None] | None = None) -> str:
     """The whole table of `runs` (see Table)."""
-    table = table_of(runs)
+    grids = list(dict.fromkeys((r.grid, r.size) for r in runs))
+    table = Table(grids, columns(runs), difficulties)
     by_grid: dict[tuple[str, str], dict[str, Run]] = {}
     for r in runs:
         by_grid.setdefault((r.grid, r.size), {})[r.label] = r
     rows = [table.row(grid, size, by_name) for (grid, size), by_name in by_grid.items()]
     return "\n".join([*table.head(), *rows, *table.foot(runs)])
+
+
+def _difficulty(value: float | None) -> str:
+    return "none" if value is None else f"{value:.2f}"
 
 
 def _median(value: float | None) -> str:
@@ -589,13 +658,18 @@ def report_json(
     dictionary: Dictionary,
     seconds: tuple[float, float, float | None],
     settings: dict[str, Any],
+    difficulties: Mapping[str, float | None] | None = None,
 ) -> dict[str, Any]:
-    return {
+    report = {
         "dictionary": dictionary_json(dictionary, seconds),
         "settings": settings,
         "runs": [_run_record(r) for r in runs],
         "summary": summary(runs),
     }
+    if difficulties is not None:
+        report["difficulty"] = dict(difficulties)
+        report["difficulty_vs_nodes"] = difficulty_agreement(runs, difficulties)
+    return report
 
 
 # ---------------------------------------------------------------- peers' figures

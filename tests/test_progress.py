@@ -280,3 +280,15 @@ def test_bench_streams_its_rows_and_sums_up_on_ctrl_c(shared: Path) -> None:
     assert lines[3].split()[:3] == ["g05.01", "5x5", "solved"]
     assert lines[4].split()[:2] == ["solved", "1/1"]  # the footer of the runs done
     assert lines[-1] == "interrupted (Ctrl-C) after 1 of 2 runs: the figures are partial"
+
+
+def test_make_watches_each_fill(shared: Path) -> None:
+    from pybridge.construct import make
+
+    words = (shared / "corpus" / "cs50" / "words2.txt").read_text(encoding="utf-8").split()
+    ticks: list[Tick] = []
+    options = {"blocks": 4, "min_length": 2, "symmetry": "none", "seed": 1, "engine": "python"}
+    made = make(5, 5, words, progress=ticks.append, **options)  # type: ignore[arg-type]
+    assert made.status == "solved"
+    assert made.outcome is not None
+    assert ticks[-1].nodes == made.outcome.stats.nodes  # the final counters of the fill

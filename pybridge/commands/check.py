@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from pybridge import proofs
 from pybridge.commands.common import (
+    EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
     add_progress_options,
@@ -23,6 +24,7 @@ from pybridge.commands.common import (
     progress_line,
     timeout_left,
     worst,
+    write_crossword,
 )
 from pybridge.errors import shown
 from pybridge.model import Puzzle
@@ -84,6 +86,9 @@ def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
         outcome = check_outcome(puzzle, args, line)
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
+    elif kind in EXCHANGES:
+        out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
+        out(check_text(puzzle, outcome, args.timeout).splitlines()[0])
     elif kind in PICTURES:
         drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
         out("\n".join([*drawn_lines(drawn), check_text(puzzle, outcome, args.timeout)]))

@@ -8,6 +8,7 @@ import json
 import sys
 
 from pybridge.commands.common import (
+    EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
     add_progress_options,
@@ -23,6 +24,7 @@ from pybridge.commands.common import (
     progress_line,
     timeout_left,
     worst,
+    write_crossword,
 )
 from pybridge.errors import shown
 from pybridge.model import Puzzle
@@ -103,6 +105,10 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     kind, path = args.output
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
+    elif kind in EXCHANGES:
+        out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
+        if outcome.status != "solved":
+            out("\n".join(verdict_lines(outcome, args.timeout)))
     elif kind in PICTURES:
         drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
         out("\n".join(drawn_lines(drawn) + verdict_lines(outcome, args.timeout)))
