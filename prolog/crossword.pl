@@ -5,8 +5,8 @@
     way this module checks the request against the strategy table
     (strategy/3), builds the layout once (layout.pl: the board, one
     variable per open cell, and the crossings), runs the strategy's family
-    under the time limit, collects the solutions and reads the counters
-    (kernel.pl).
+    under the time limit (watched, when kernel:watch/2 asked for it),
+    collects the solutions and reads the counters (kernel.pl).
 
     The strategies are specified in docs/search.md (a section each, from
     docs/search.md#given on; the counters in docs/search.md#counters, the
@@ -33,7 +33,8 @@
                                         % +WordsText, +SitesText, +GivensText, -Answer
             reset/0,
             strategies/1,               % -Names
-            strategy/3                  % ?Name, ?Family, ?Seeded
+            strategy/3,                 % ?Name, ?Family, ?Seeded
+            interrupt_search/1          % +Signal
           ]).
 
 %   Arithmetic compiled inline.  The flag reverts when this file is loaded.
@@ -49,7 +50,7 @@
 :- use_module(library(lists)).
 :- use_module(library(error)).
 :- use_module(library(time)).
-:- use_module(kernel, [reset_counters/0, count_solution/0, counter/2]).
+:- use_module(kernel, [reset_counters/0, count_solution/0, counter/2, limited/2]).
 :- use_module(layout, [layout/5]).
 :- use_module(order, [order_search/3]).
 :- use_module(domains, [domain_search/5]).
@@ -263,13 +264,14 @@ run_puzzle(p(Words, Sites, Givens), Strategy, Seed, Mode, TimeLimit,
     seed_applies(Seed, Strategy, Name),
     reset_counters,
     retractall(found(_)),
-    layout(Sites, Givens, Board, Arcs, Crossings),
     mode_limit(Mode, Max, Keep),
-    Collect = collect(s(Family, Strategy, Seed, Words, Board, Arcs, Crossings),
-                      Max, Keep),
+    Collect = ( layout(Sites, Givens, Board, Arcs, Crossings),  % timed: it can be big
+                collect(s(Family, Strategy, Seed, Words, Board, Arcs, Crossings),
+                        Max, Keep)
+              ),
     setup_call_cleanup(
         true,
-        ( (   catch(within(TimeLimit, Collect), time_limit_exceeded, fail)
+        ( (   catch(limited(TimeLimit, Collect), time_limit_exceeded, fail)
           ->  TimedOut = false
           ;   TimedOut = true
           ),
@@ -298,8 +300,6 @@ mode_limit(first(N), N, true).
 mode_limit(all, none, true).
 mode_limit(count, none, false).
 
-within(none, Goal) :- !, call(Goal).
-within(Seconds, Goal) :- call_with_time_limit(Seconds, Goal).
 
 status(true, _, timeout) :- !.
 status(false, 0, unsolvable) :- !.
@@ -331,6 +331,20 @@ site_chars([], []).
 site_chars([Vars|Sites], Chars) :-
     append(Vars, Rest, Chars),
     site_chars(Sites, Rest).
+
+                 /*******************************
+                 *          INTERRUPTS          *
+                 *******************************/
+
+%   interrupt_search(+Signal): stop the search under way, leaving nothing
+%   behind (run_puzzle/6's cleanup).  The Python bridge makes it the
+%   handler of int (on_signal/3) and raises that signal in the searching
+%   thread when the user presses Ctrl-C; the exception reaches it as the
+%   query's error.  With signals off (pyswip starts Prolog so) on_signal/3
+%   installs no handler of the operating system's: only the bridge raises it.
+
+interrupt_search(_Signal) :-
+    throw(crossword_interrupted).
 
                  /*******************************
                  *      LINKED BEFORE A SEARCH  *

@@ -17,19 +17,21 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import hashlib
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from typing import Any, cast
 
 from pybridge.bitsets import line_joined, tables
-from pybridge.errors import EngineError, MissingDependency, UsageError
+from pybridge.errors import EngineError, MissingDependency, ResourceLimit, UsageError
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
 from pybridge.search import registry
-from pybridge.search.kernel import Request, Result, Status
+from pybridge.search.kernel import TICK_SECONDS, Request, Result, Status, Tick, Watch
 
 INSTALL_HINT = (
     "SWI-Prolog is needed for --engine prolog: install it with "
@@ -52,6 +54,11 @@ def _engine() -> Any:
         prolog = Prolog()
         with _engine_errors():
             prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
+            # Ctrl-C stops a search: see _interrupts_stop_prolog
+            list(prolog.query("on_signal(int, _, crossword:interrupt_search)", catcherrors=True))
+            limit = _stack_limit()
+            list(prolog.query(f"set_prolog_flag(stack_limit, {limit})", catcherrors=True))
+            Prolog.register_foreign(_tick, WATCHER, 5, module="kernel")  # see _watching
         _prolog = prolog
     return _prolog
 
@@ -165,6 +172,9 @@ def search(request: Request) -> Result:
     try:
         with _engine_errors():
             prolog = _engine()
+        # watching outside: an interrupt still pending when the search has
+        # returned is then taken inside unwatch's query, not in the open
+        with _engine_errors(), _watching(request.progress), _interrupts_stop_prolog():
             _attach_thread()
             listed = request.words
             if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
@@ -195,6 +205,41 @@ def search(request: Request) -> Result:
         nodes=int(nodes),
         backtracks=int(backtracks),
     )
+
+
+# ---------------------------------------------------------------- progress
+
+WATCHER = "python_watcher"  # the foreign predicate kernel:watch/2 is given
+_watcher: Watch | None = None  # whom _tick tells: the request searched now
+
+
+def _tick(nodes: int, backtracks: int, solutions: int, restarts: int, deepest: int) -> bool:
+    """kernel:python_watcher/5, called by the alarm of kernel:limited/2 in
+    the middle of a search: pass the counters on (a display that fails does
+    not stop the search)."""
+    watch = _watcher
+    if watch is not None:
+        with suppress(Exception):
+            watch(Tick(int(nodes), int(backtracks), int(solutions), int(restarts), int(deepest)))
+    return True
+
+
+@contextmanager
+def _watching(watch: Watch | None) -> Iterator[None]:
+    """Within this block, searches are watched by `watch` (None: not at
+    all, which costs nothing): kernel:watch/2 in this Prolog thread."""
+    global _watcher
+    if watch is None:
+        yield
+        return
+    # through _call, which turns Ctrl-C landing here into KeyboardInterrupt
+    _call(b"kernel", b"watch", [repr(TICK_SECONDS), f"kernel:{WATCHER}"], [])
+    _watcher = watch
+    try:
+        yield
+    finally:
+        _watcher = None
+        _call(b"kernel", b"unwatch", [], [])
 
 
 class _Detach:
@@ -387,18 +432,178 @@ def _call(
         flags = core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION
         query = core.PL_open_query(None, flags, predicate, args)
         try:
-            if not core.PL_next_solution(query):
+            _interrupt.enter_query()  # KeyboardInterrupt if Ctrl-C came already
+            try:
+                found = core.PL_next_solution(query)
+            finally:
+                _interrupt.leave_query()
+            if not found:
                 error = core.PL_exception(query)
+                if _is_atom(error, b"crossword_interrupted"):
+                    raise KeyboardInterrupt  # see _interrupts_stop_prolog
+                text = _error_text(error)
+                if text.startswith("resource_error("):
+                    raise ResourceLimit(
+                        f"the Prolog engine ran out of memory on this puzzle ({text}; its "
+                        f"stack limit is {_stack_limit() >> 20:,} MiB): use --engine python"
+                    )
                 goal = f"{module.decode()}:{name.decode()}/{arity}"
                 raise PrologError(f"{goal} failed: {_error_text(error)}")
-            return _text(getString(args + arity - 1)) if texts[-1] is None else ""
+            return _text(getString(args + arity - 1)) if texts and texts[-1] is None else ""
         finally:
             core.PL_cut_query(query)
+            _interrupt.drain()
     finally:
         core.PL_discard_foreign_frame(frame)
 
 
+def _is_atom(term: int, name: bytes) -> bool:
+    from pyswip import core
+
+    atom = core.atom_t()
+    return (
+        bool(term)
+        and bool(core.PL_get_atom(term, ctypes.byref(atom)))
+        and (core.PL_atom_chars(atom) == name)
+    )
+
+
+@contextmanager
+def _interrupts_stop_prolog() -> Iterator[None]:
+    """Let Ctrl-C stop a Prolog search at once, in the main thread.
+
+    A search runs inside one C call, and Python runs its SIGINT handler
+    only once that call returns: a KeyboardInterrupt would wait for the
+    search to end. Meanwhile Python's own signal handler still writes the
+    signal's number to the wakeup file descriptor, so a watcher thread
+    reading it raises int in the Prolog thread (PL_thread_raise), whose
+    handler (crossword:interrupt_search/1) throws; the query then raises
+    KeyboardInterrupt (see _call). Python's handler is swapped for one that
+    notes the signal meanwhile, so that no KeyboardInterrupt lands between
+    opening and closing the query; one noted is raised on the way out.
+    Nothing is done off the main thread, where Python takes no signals,
+    nor where SIGINT is not Python's to handle, nor where another wakeup
+    descriptor is set (an event loop's)."""
+    if threading.current_thread() is not threading.main_thread() or not callable(
+        signal.getsignal(signal.SIGINT)
+    ):
+        yield
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    if signal.set_wakeup_fd(write_end, warn_on_full_buffer=False) != -1:
+        signal.set_wakeup_fd(-1)  # it was not ours to take; put nothing back but its absence
+        os.close(read_end)
+        os.close(write_end)
+        yield
+        return
+    noted: list[int] = []
+    handler = signal.signal(signal.SIGINT, lambda number, frame: noted.append(number))
+    _interrupt.start(_prolog_thread())
+    watcher = threading.Thread(target=_watch, args=(read_end,), daemon=True)
+    watcher.start()
+    failed = True
+    try:
+        yield
+        failed = False
+    finally:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGINT, handler)
+        os.close(write_end)  # the watcher reads the end of the file and stops
+        watcher.join()
+        os.close(read_end)
+        _interrupt.stop()
+    if noted and not failed:
+        raise KeyboardInterrupt
+
+
+class _Interrupt:
+    """Whether Ctrl-C was pressed during an _interrupts_stop_prolog block,
+    and whether a query is open to take it. int is raised in Prolog only
+    while a query is open (a signal taken outside one, while a term is
+    read, would go unhandled); one that comes before the query opens stops
+    it from running, and one raised just as the query returned is drained
+    (taken and dropped) once the query is closed."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.thread: int | None = None  # Prolog's thread, while a block runs
+        self.requested = False
+        self.querying = False
+
+    def start(self, thread: int) -> None:
+        with self._lock:
+            self.thread, self.requested, self.querying = thread, False, False
+
+    def stop(self) -> None:
+        with self._lock:
+            self.thread = None
+
+    def press(self) -> None:
+        """Ctrl-C (from the watcher thread)."""
+        from pyswip import core
+
+        with self._lock:
+            self.requested = True
+            if self.querying and self.thread is not None:
+                core._lib.PL_thread_raise(ctypes.c_int(self.thread), ctypes.c_int(signal.SIGINT))
+
+    def enter_query(self) -> None:
+        with self._lock:
+            if self.requested and self.thread is not None:
+                raise KeyboardInterrupt
+            self.querying = True
+
+    def leave_query(self) -> None:
+        with self._lock:
+            self.querying = False
+
+    def drain(self) -> None:
+        """Take a pending int (raised as the query returned) and drop the
+        exception its handler throws."""
+        from pyswip import core
+
+        if self.requested and core._lib.PL_handle_signals() < 0:
+            core._lib.PL_clear_exception()
+
+
+_interrupt = _Interrupt()
+
+
+def _prolog_thread() -> int:
+    from pyswip import core
+
+    return int(core._lib.PL_thread_self())
+
+
+def _watch(read_end: int) -> None:
+    """Tell _interrupt of each SIGINT read, until the end of the file."""
+    while True:
+        try:
+            numbers = os.read(read_end, 64)
+        except OSError:
+            return
+        if not numbers:
+            return
+        if signal.SIGINT in numbers:
+            _interrupt.press()
+
+
 ERROR_TEXT_MAX = 300  # characters of a Prolog exception kept in an EngineError
+STACK_SHARE = 4  # Prolog's stacks may take a quarter of the machine's memory
+MIN_STACK_LIMIT = 1 << 30  # SWI-Prolog's own default: never less
+
+
+@lru_cache(maxsize=1)
+def _stack_limit() -> int:
+    """The bytes SWI-Prolog's stacks may take: a share of the physical
+    memory (the default of 1 GiB overflows on a wdeg search of 3,000 sites,
+    whose state holds every site's domain at every level)."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return MIN_STACK_LIMIT
+    return max(MIN_STACK_LIMIT, memory // STACK_SHARE)
 
 
 def _error_text(error: int) -> str:

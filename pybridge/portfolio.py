@@ -45,6 +45,7 @@ from pybridge.layout import layout_of
 from pybridge.model import Puzzle
 from pybridge.proofs import Proof
 from pybridge.search import registry
+from pybridge.search.kernel import Watch
 from pybridge.solver import Outcome, Stats, Winner, choose_engine, make_solution, run
 from pybridge.solver import check_seed as _check_seed
 
@@ -252,11 +253,14 @@ class Portfolio:
         count: bool = False,
         unique: bool = False,
         timeout: float | None = None,
+        progress: Watch | None = None,
     ) -> Outcome:
         """pybridge.run's answer for `puzzle`, from the first of the
         streams to settle it (see streams()); its `winner` names that
         stream. `timeout` counts from this call, workers' start included.
-        One stream (one job, or a strategy without a seed) runs here."""
+        One stream (one job, or a strategy without a seed) runs here, and
+        only then is `progress` told of the search's counters (the workers'
+        searches tell no one)."""
         started = time.perf_counter()
         chosen = _strategy(puzzle, strategy, seed)
         if timeout is not None and not timeout > 0:
@@ -269,7 +273,9 @@ class Portfolio:
             "unique": unique,
         }
         if len(todo) == 1:
-            outcome = run(puzzle, strategy=chosen, seed=seed, timeout=timeout, **options)
+            outcome = run(
+                puzzle, strategy=chosen, seed=seed, timeout=timeout, progress=progress, **options
+            )
             return outcome if self.jobs == 1 else _won(outcome, todo[0], 1, started)
         deadline = None if timeout is None else time.monotonic() + timeout
         self.start(len(todo))
@@ -288,6 +294,7 @@ class Portfolio:
             answer.stats,
             answer.proof,
             answer.unique,
+            puzzle=puzzle,
         )
         return _won(outcome, todo[index], len(todo), started)
 

@@ -8,18 +8,25 @@ import json
 import sys
 
 from pybridge.commands.common import (
+    EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
+    add_progress_options,
     add_puzzle_arguments,
     check_picture_path,
     draw,
+    drawn_lines,
     json_document,
     load_puzzles,
     numbered,
     out,
     positive_int,
+    progress_line,
+    timeout_left,
     worst,
+    write_crossword,
 )
+from pybridge.errors import shown
 from pybridge.model import Puzzle
 from pybridge.portfolio import Portfolio
 from pybridge.render import blocks_text
@@ -74,6 +81,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "seeds): the first to fill the puzzle or prove it unsolvable wins, the others stop; "
         "which one wins depends on timing (default: 1, one search, reproducible)",
     )
+    add_progress_options(solve)
     solve.set_defaults(handler=solve_command)
 
 
@@ -93,22 +101,28 @@ def solve_one(portfolio: Portfolio, puzzle: Puzzle, args: argparse.Namespace, ma
     if many and args.output[0] != "json":
         out(f"== {puzzle.source}")
     limit = None if args.all else (args.limit or 1)
-    outcome = portfolio.run(
-        puzzle,
-        strategy=args.strategy,
-        limit=limit,
-        count=args.count,
-        unique=args.unique,
-        timeout=args.timeout,
-        seed=args.seed,
-    )
+    timeout = timeout_left(args)
+    with progress_line(args, f"solve {shown(puzzle.source)}", timeout=timeout) as line:
+        outcome = portfolio.run(
+            puzzle,
+            strategy=args.strategy,
+            limit=limit,
+            count=args.count,
+            unique=args.unique,
+            timeout=timeout,
+            seed=args.seed,
+            progress=line.watch,
+        )
     kind, path = args.output
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
-    elif kind in PICTURES:
-        out(f"wrote {draw(puzzle, outcome, numbered(path, puzzle) if many else path)}")
+    elif kind in EXCHANGES:
+        out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
         if outcome.status != "solved":
             out("\n".join(verdict_lines(outcome, args.timeout)))
+    elif kind in PICTURES:
+        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
+        out("\n".join(drawn_lines(drawn) + verdict_lines(outcome, args.timeout)))
     else:
         out(outcome_text(outcome, args.timeout, blocks=kind == "blocks"))
     if args.stats and kind != "json":

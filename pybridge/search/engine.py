@@ -17,7 +17,7 @@ from collections.abc import Generator, Iterator
 
 from pybridge.errors import UsageError
 from pybridge.search import registry
-from pybridge.search.kernel import Counters, Request, Result, SearchTimeout, Status, deadline
+from pybridge.search.kernel import Counters, Request, Result, SearchTimeout, Status, counters_for
 
 FRAMES_PER_SITE = 4  # nested frames per site, with room (wdeg: chain, fill, branch)
 FRAMES_SPARE = 200  # for the caller's frames and those a step calls
@@ -29,7 +29,9 @@ MAX_STACK = 4 << 30  # 4 GiB of address space: 500,000 sites
 def solutions(request: Request, counters: Counters) -> Generator[list[str], None, None]:
     """Each solution as the word of every site, lazily; SearchTimeout when
     the counters' deadline passes. `request.limit` and `count` are not read."""
-    registry.check(request.strategy, seed=request.seed)
+    strategy = registry.check(request.strategy, seed=request.seed)
+    if strategy.crossings and request.layout.arcs_by(counters.deadline) is None:
+        raise SearchTimeout  # millions of crossings: their finding counts against the limit
     frames = FRAMES_PER_SITE * len(request.layout.cells) + FRAMES_SPARE
     steps = registry.solutions(request, counters)
     if frames + _depth() < sys.getrecursionlimit():
@@ -129,7 +131,7 @@ def _restore_limit() -> None:
 def search(request: Request) -> Result:
     """The request's solutions (up to its limit) or their count, with the
     counters, within its time limit."""
-    counters = Counters(deadline=deadline(request.timeout))
+    counters = counters_for(request)
     found: list[list[str]] = []
     n = 0
     timed_out = False
@@ -137,6 +139,7 @@ def search(request: Request) -> Result:
     try:
         for words in steps:
             n += 1
+            counters.solutions = n
             if not request.count:
                 found.append(words)
                 if request.limit is not None and n >= request.limit:
@@ -145,5 +148,7 @@ def search(request: Request) -> Result:
         timed_out = True
     finally:
         steps.close()
+    if request.progress is not None and not timed_out:
+        request.progress(counters.tick())  # the final counters, as the Prolog engine gives them
     status: Status = "timeout" if timed_out else ("solved" if n else "unsolvable")
     return Result(status, found, n, counters.nodes, counters.backtracks)
