@@ -6,8 +6,10 @@ A stream is a whole search, the very one that `crossword solve --strategy S
 takes): where one stream is stuck another often is not. The first stream to
 settle the puzzle - with its fills, or with a proof that there is none -
 wins, and the others are killed at once; when every stream reaches the time
-limit, the answer is a time-out. One job spawns nothing: the search runs in
-this process, as pybridge.run does.
+limit, the answer is a time-out. Stream 0 starts at once and the others
+only once it has searched STAGGER_SECONDS without an answer, so that the
+many puzzles settled in a fraction of a second cost no other process. One
+job spawns nothing: the search runs in this process, as pybridge.run does.
 
 Workers are spawned, not forked (a forked copy of a loaded SWI-Prolog is not
 safe to use), and each ends when its parent does. A Portfolio keeps its
@@ -52,6 +54,11 @@ from pybridge.solver import check_seed as _check_seed
 PARENT_CHECK_SECONDS = 0.5  # how often a worker checks that its parent lives
 EXIT_ORPHANED = 130  # a worker's status when it ends because its parent did
 GRACE_SECONDS = 5.0  # past the time limit, how long a stream may take to say so
+# The other streams start when stream 0 has searched this long without an
+# answer: most grids are filled in a fraction of a second, by stream 0 alone,
+# before the other streams would take CPU from it (on a busy machine, a
+# second process of ours slows the first by up to half) or need replacing.
+STAGGER_SECONDS = 0.5
 # wdeg's search runs two streams of its own, from seeds N and N + 1
 # (docs/search.md#two-streams): a portfolio's streams step by two.
 SEED_STEP = {"wdeg": 2}
@@ -281,10 +288,11 @@ class Portfolio:
         self.start(len(todo))
         held = bool(self.words) and (puzzle.words is self.words or puzzle.words == self.words)
         sent = replace(puzzle, words=()) if held else puzzle
-        for stream, worker in zip(todo, self._workers, strict=False):
-            chosen_options = {**options, "strategy": stream.strategy, "seed": stream.seed}
-            worker.conn.send(_Task(sent, held, chosen_options, deadline))
-        index, answer = self._first(todo, deadline)
+        tasks = [
+            _Task(sent, held, {**options, "strategy": s.strategy, "seed": s.seed}, deadline)
+            for s in todo
+        ]
+        index, answer = self._first(tasks, deadline)
         layout = layout_of(puzzle)
         outcome = Outcome(
             answer.status,  # type: ignore[arg-type]
@@ -298,34 +306,58 @@ class Portfolio:
         )
         return _won(outcome, todo[index], len(todo), started)
 
-    def _first(self, todo: list[Stream], deadline: float | None) -> tuple[int, _Answer]:
-        """The first stream to settle the puzzle and its answer (else the
-        first stream's time-out); every stream still searching is killed."""
-        busy = {id(self._workers[s.index].conn): s.index for s in todo}
+    def _first(self, tasks: list[_Task], deadline: float | None) -> tuple[int, _Answer]:
+        """The first stream to settle the puzzle (stream i searching task i)
+        and its answer, else the first stream's time-out. Stream 0 starts at
+        once, the others after STAGGER_SECONDS if it has not answered by
+        then; every stream still searching at the end is killed."""
+        end = None if deadline is None else deadline + GRACE_SECONDS  # past it: a time-out
+        busy: dict[int, int] = {}  # id of a worker's connection -> its stream
         timed_out: dict[int, _Answer] = {}
+
+        def send(index: int) -> None:
+            self._workers[index].conn.send(tasks[index])
+            busy[id(self._workers[index].conn)] = index
+
         try:
-            while busy:
-                wait_for = None if deadline is None else deadline + GRACE_SECONDS - time.monotonic()
-                ready = wait([self._workers[i].conn for i in busy.values()], wait_for)
-                if not ready:
-                    break  # a stream that does not answer in time is a time-out
-                for conn in ready:
-                    index = busy.pop(id(conn))
-                    answer = _receive(self._workers[index])
-                    if isinstance(answer, BaseException):
-                        raise answer
-                    assert isinstance(answer, _Answer)
-                    if answer.status != "timeout":
-                        return index, answer
-                    timed_out[index] = answer
+            send(0)
+            stagger = time.monotonic() + STAGGER_SECONDS
+            found = self._answer(busy, timed_out, stagger if end is None else min(stagger, end))
+            if found is None and busy and (end is None or time.monotonic() < end):
+                for index in range(1, len(tasks)):
+                    send(index)
+                found = self._answer(busy, timed_out, end)
         finally:
             self._kill(sorted(busy.values()))
+        if found is not None:
+            return found
         if timed_out:
             first = min(timed_out)
             return first, timed_out[first]
-        return 0, _Answer(
-            "timeout", [], None, None, Stats(self.engine, todo[0].strategy), None, None
-        )
+        stats = Stats(self.engine, str(tasks[0].options["strategy"]))
+        return 0, _Answer("timeout", [], None, None, stats, None, None)
+
+    def _answer(
+        self, busy: dict[int, int], timed_out: dict[int, _Answer], until: float | None
+    ) -> tuple[int, _Answer] | None:
+        """The first of the `busy` streams to settle the puzzle by `until`
+        (the monotonic clock; None: no end), and its answer; None if none
+        did. A stream that answers leaves `busy`; a time-out joins `timed_out`."""
+        while busy:
+            left = None if until is None else until - time.monotonic()
+            if left is not None and left <= 0:
+                return None
+            ready = wait([self._workers[i].conn for i in busy.values()], left)
+            for conn in ready:
+                index = busy.pop(id(conn))
+                answer = _receive(self._workers[index])
+                if isinstance(answer, BaseException):
+                    raise answer
+                assert isinstance(answer, _Answer)
+                if answer.status != "timeout":
+                    return index, answer
+                timed_out[index] = answer
+        return None
 
     def _kill(self, indices: list[int]) -> None:
         """Kill the workers at `indices` at once; start() replaces them."""

@@ -115,6 +115,30 @@ def test_every_stream_timing_out_is_a_time_out() -> None:
     assert outcome.status == "timeout"
 
 
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_the_other_streams_start_only_when_stream_zero_takes_a_while() -> None:
+    quick = lexicon_grid()  # stream 0 fills it in milliseconds
+    words = tuple(f"{a}{b}{c}" for a in "abcdefgh" for b in "abcdefgh" for c in "abcdefgh")
+    slow = replace(lexicon_grid(), words=words, grid=("...#...", "...#...", "...#..."))
+    with Portfolio(2, "python", words) as pool:
+        pool.start()
+        second = pool._workers[1].process.pid
+        assert second is not None
+        before = _cpu_seconds(second)
+        assert pool.run(replace(quick, words=WORDS)).winner.stream == 0  # type: ignore[union-attr]
+        assert _cpu_seconds(second) - before < 0.05  # it never searched
+        assert pool._workers[1].process.pid == second  # nor was it replaced
+        before = _cpu_seconds(second)
+        outcome = pool.run(slow, limit=None, count=True, timeout=portfolio.STAGGER_SECONDS + 1.5)
+        assert outcome.status == "timeout"
+        assert _cpu_seconds(second) - before > 0.05  # it searched after the stagger
+
+
 def test_one_job_is_the_plain_search_and_spawns_nothing() -> None:
     puzzle = lexicon_grid()
     with Portfolio(1, "python", WORDS) as pool:
