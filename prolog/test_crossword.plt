@@ -343,12 +343,12 @@ test(cbj_seeded_like_mrv, true(R1 == R2)) :-
 
 %   The strategy table.
 
-test(strategies, true(Names == [given, sorted, mrv, ac3, lcv, cs50, cbj, wdeg])) :-
+test(strategies, true(Names == [given, sorted, mrv, ac3, lcv, cs50, cbj, wdeg, valued])) :-
     strategies(Names).
 
 test(strategy_families, true(Fs == [order-[given, sorted], domains-[mrv, ac3, lcv, cs50, cbj],
-                                    wdeg-[wdeg]])) :-
-    findall(F-Ns, ( member(F, [order, domains, wdeg]),
+                                    wdeg-[wdeg], valued-[valued]])) :-
+    findall(F-Ns, ( member(F, [order, domains, wdeg, valued]),
                     findall(N, strategy(N, F, _), Ns) ), Fs).
 
 test(seeded_strategies, true(Ns == [mrv, ac3, lcv, cs50, cbj, wdeg])) :-

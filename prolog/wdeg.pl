@@ -31,6 +31,8 @@
             load_dictionary_text/2,     % +Key, +Text
             load_dictionary_text/3,     % +Key, +Text, +Masks
             dictionary_loaded/1,        % +Key
+            dictionary/3,               % +Key, -Tables, -Copies (valued.pl reads it too)
+            members/3,                  % +Domain, -Ids, ?Tail
             wdeg_search/5               % +Key, +Seed, +Board, +Arcs, +Crossings
           ]).
 
@@ -203,6 +205,16 @@ text_pair(Text, Code-Mask, Masks0, Masks) :-
 dictionary_loaded(Key) :-
     dictionary_name(Key, Name),
     nb_current(Name, _).
+
+%!  dictionary(+Key:integer, -Tables, -Copies) is det.
+%
+%   The dictionary kept under Key, as load_dictionary/2 keeps it: per
+%   length (an argument) table(words(L, N, All), Full, Masks) or none, and
+%   the copies of each word.
+
+dictionary(Key, Tables, Copies) :-
+    dictionary_name(Key, Name),
+    nb_getval(Name, dictionary(Tables, Copies)).
 
 dictionary_name(Key, Name) :-
     format(atom(Name), 'wdeg_dictionary_~d', [Key]).

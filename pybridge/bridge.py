@@ -28,8 +28,8 @@ from pybridge.bitsets import line_joined, tables
 from pybridge.errors import EngineError, MissingDependency, UsageError
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
-from pybridge.search import registry
-from pybridge.search.kernel import Request, Result, Status
+from pybridge.search import registry, valued
+from pybridge.search.kernel import Improvement, Request, Result, Status
 
 INSTALL_HINT = (
     "SWI-Prolog is needed for --engine prolog: install it with "
@@ -153,7 +153,9 @@ def search(request: Request) -> Result:
     arguments are terms we write ourselves, the puzzle goes as strings.
     The time spent waiting for another thread's search counts against the
     request's time limit: a request that cannot have the engine in time
-    times out without searching."""
+    times out without searching. With an objective, see _optimise."""
+    if request.objective is not None:
+        return _optimise(request)
     started = time.perf_counter()
     strategy = registry.check(request.strategy, seed=request.seed).name
     layout = request.layout
@@ -169,6 +171,8 @@ def search(request: Request) -> Result:
             listed = request.words
             if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
                 strategy, listed = f"wdeg({_dictionary(prolog, listed)})", ()
+            elif strategy == "valued":  # so does valued, ranked, with its scores
+                strategy, listed = _valued_strategy(prolog, request), ()
             if timeout is not None:
                 timeout -= time.perf_counter() - started
                 if timeout <= 0:
@@ -195,6 +199,93 @@ def search(request: Request) -> Result:
         nodes=int(nodes),
         backtracks=int(backtracks),
     )
+
+
+def _optimise(request: Request) -> Result:
+    """The valued search for the best fill, with crossword:improve/7: each
+    better fill is a solution of the query, read (and reported) as it
+    comes; the last says how the search ended. The time limit is kept by
+    the search itself, which reads the clock at every node."""
+    started = time.perf_counter()
+    registry.check(request.strategy, seed=request.seed)
+    layout = request.layout
+    lengths = [len(cells) for cells in layout.cells]
+    texts: list[str | list[int] | None] = [
+        _sites_text(layout.cells),
+        _givens_text(layout.givens),
+        None,
+    ]
+    timeout = request.timeout
+    if not _lock.acquire(timeout=-1 if timeout is None else max(timeout, 0.0)):
+        return Result("timeout", [], 0, 0, 0)
+    improvements: list[Improvement] = []
+    try:
+        with _engine_errors():
+            prolog = _engine()
+            _attach_thread()
+            strategy = _valued_strategy(prolog, request)
+            if timeout is not None:
+                timeout = max(timeout - (time.perf_counter() - started), MIN_TIME_LIMIT)
+            cap = valued.cap(request)
+            controls = [
+                strategy,
+                str(request.objective),
+                "none" if cap is None else str(cap),
+                _time_limit(timeout),
+            ]
+            for line in _solutions(b"crossword", b"improve", controls, texts):
+                kind, _, rest = line.partition(" ")
+                if kind != "better":
+                    end = rest.split()
+                    break
+                value, nodes, _, fill = rest.split(" ", 3)
+                seconds = time.perf_counter() - started
+                better = Improvement(int(value), int(nodes), seconds, _split(fill, lengths))
+                improvements.append(better)
+                if request.report is not None:
+                    request.report(better)
+            else:
+                raise EngineError("the Prolog engine ended the valued search without a verdict")
+    finally:
+        _lock.release()
+    status, nodes, backtracks, bound = end
+    if status not in ("solved", "unsolvable", "timeout"):
+        raise EngineError(f"the Prolog engine answered {line!r}")
+    best = [improvements[-1].words] if improvements else []
+    return Result(
+        cast(Status, status),
+        best,
+        len(best),
+        int(nodes),
+        int(backtracks),
+        improvements,
+        None if bound == "none" else int(bound),
+    )
+
+
+def _valued_strategy(prolog: Any, request: Request) -> str:
+    """valued(Key, ScoreKey): the ranked word list and its scores, sent to
+    Prolog first if this thread does not have them yet."""
+    ranked = valued.ranked_words(request)
+    key = _dictionary(prolog, ranked)
+    score_key, text = _scores_text(*valued.listed(request))
+    if not list(prolog.query(f"valued:scores_loaded({score_key})", maxresult=1)):
+        _call(b"valued", b"load_scores_text", [str(score_key)], [text])
+    return f"valued({key}, {score_key})"
+
+
+@lru_cache(maxsize=4)
+def _scores_text(words: tuple[str, ...], scores: tuple[int, ...]) -> tuple[int, str]:
+    """valued:load_scores_text/2's text for a word list and its scores (per
+    length, the scores of its ranked words), and a key for them."""
+    ranked, score_of = valued.ranked(words, scores)
+    lines = []
+    for n, table in tables(ranked).items():
+        lines.append(f"{n} {len(table.words)}\n")
+        lines.append(" ".join(str(score_of[word]) for word in table.words) + "\n")
+    text = "".join(lines)
+    digest = hashlib.blake2b(text.encode("ascii"), digest_size=8).digest()
+    return int.from_bytes(digest, "little") ^ dictionary_key(ranked), text
 
 
 class _Detach:
@@ -357,17 +448,18 @@ def _put_integers(term: int, numbers: Sequence[int]) -> None:
             raise MemoryError("SWI-Prolog could not take a mask")
 
 
-def _call(
+@contextmanager
+def _opened(
     module: bytes, name: bytes, controls: list[str], texts: list[str | list[int] | None]
-) -> str:
-    """module:name(Controls..., Texts...) through SWI-Prolog's foreign
-    interface: the controls are terms we write ourselves, each text is put
-    as a string object, never read as a term (pyswip's query would read the
-    whole goal as text), or as a list of integers; a None text is an output,
-    the last one's string is returned (or "")."""
+) -> Iterator[tuple[int, int, int]]:
+    """The query module:name(Controls..., Texts...) opened through
+    SWI-Prolog's foreign interface, as (query, args, arity): the controls
+    are terms we write ourselves, each text is put as a string object,
+    never read as a term (pyswip's query would read the whole goal as
+    text), or as a list of integers; a None text is an output. The query
+    is cut and its frame discarded on the way out."""
     from pyswip import core
-    from pyswip.easy import getString
-    from pyswip.prolog import Prolog, PrologError
+    from pyswip.prolog import Prolog
 
     Prolog._init_prolog_thread()
     frame = core.PL_open_foreign_frame()
@@ -387,15 +479,46 @@ def _call(
         flags = core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION
         query = core.PL_open_query(None, flags, predicate, args)
         try:
-            if not core.PL_next_solution(query):
-                error = core.PL_exception(query)
-                goal = f"{module.decode()}:{name.decode()}/{arity}"
-                raise PrologError(f"{goal} failed: {_error_text(error)}")
-            return _text(getString(args + arity - 1)) if texts[-1] is None else ""
+            yield query, args, arity
         finally:
             core.PL_cut_query(query)
     finally:
         core.PL_discard_foreign_frame(frame)
+
+
+def _call(
+    module: bytes, name: bytes, controls: list[str], texts: list[str | list[int] | None]
+) -> str:
+    """module:name(Controls..., Texts...) once (see _opened): the last
+    text's string when it is an output (None), else ""."""
+    from pyswip import core
+    from pyswip.easy import getString
+    from pyswip.prolog import PrologError
+
+    with _opened(module, name, controls, texts) as (query, args, arity):
+        if not core.PL_next_solution(query):
+            error = core.PL_exception(query)
+            goal = f"{module.decode()}:{name.decode()}/{arity}"
+            raise PrologError(f"{goal} failed: {_error_text(error)}")
+        return _text(getString(args + arity - 1)) if texts[-1] is None else ""
+
+
+def _solutions(
+    module: bytes, name: bytes, controls: list[str], texts: list[str | list[int] | None]
+) -> Iterator[str]:
+    """The last text's string (an output) at each solution of
+    module:name(Controls..., Texts...) (see _opened), as they come."""
+    from pyswip import core
+    from pyswip.easy import getString
+    from pyswip.prolog import PrologError
+
+    with _opened(module, name, controls, texts) as (query, args, arity):
+        while core.PL_next_solution(query):
+            yield _text(getString(args + arity - 1))
+        error = core.PL_exception(query)
+        if error:
+            goal = f"{module.decode()}:{name.decode()}/{arity}"
+            raise PrologError(f"{goal} failed: {_error_text(error)}")
 
 
 ERROR_TEXT_MAX = 300  # characters of a Prolog exception kept in an EngineError

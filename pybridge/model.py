@@ -15,6 +15,7 @@ from pybridge.errors import InputError, shown
 from pybridge.notation import BLOCK as BLOCK
 from pybridge.notation import OPEN as OPEN
 from pybridge.notation import framework_text, grid_html, solution_text
+from pybridge.scores import Scores
 
 Direction = Literal["across", "down"]
 Format = Literal["p99", "fillin", "cs50", "rp2016", "grid"]
@@ -66,6 +67,8 @@ class Puzzle:
     # output can reproduce the P-99 layout; empty means "all full width".
     row_widths: tuple[int, ...] = field(default=(), compare=False)
     mode: Mode = "exact"
+    # The words' scores, when the word list or dictionary gives any.
+    scores: Scores | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         _check_printable(self.words, "word", self.source)

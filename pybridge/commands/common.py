@@ -287,12 +287,12 @@ def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
             f"--dict fills a grid ({', '.join(GRID_FORMATS)}), not a {args.format} file"
         )
     dictionary = load_dictionary(args.dicts, args.encoding)
-    if dictionary.skipped or dictionary.weighted:
+    if dictionary.skipped:
         print(f"dictionary: {dictionary.summary()}", file=sys.stderr)
     grids = [
         require_site(grid) for grid in load_grid(args.file, grid=args.grid, format=args.format)
     ]
-    return [replace(grid, words=dictionary.words) for grid in grids]
+    return [replace(grid, words=dictionary.words, scores=dictionary.scores) for grid in grids]
 
 
 def check_picture_path(args: argparse.Namespace) -> None:

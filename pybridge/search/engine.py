@@ -13,11 +13,20 @@ from __future__ import annotations
 import queue
 import sys
 import threading
+import time
 from collections.abc import Generator, Iterator
 
 from pybridge.errors import UsageError
-from pybridge.search import registry
-from pybridge.search.kernel import Counters, Request, Result, SearchTimeout, Status, deadline
+from pybridge.search import registry, valued
+from pybridge.search.kernel import (
+    Counters,
+    Improvement,
+    Request,
+    Result,
+    SearchTimeout,
+    Status,
+    deadline,
+)
 
 FRAMES_PER_SITE = 4  # nested frames per site, with room (wdeg: chain, fill, branch)
 FRAMES_SPARE = 200  # for the caller's frames and those a step calls
@@ -30,8 +39,14 @@ def solutions(request: Request, counters: Counters) -> Generator[list[str], None
     """Each solution as the word of every site, lazily; SearchTimeout when
     the counters' deadline passes. `request.limit` and `count` are not read."""
     registry.check(request.strategy, seed=request.seed)
+    return _stepped(registry.solutions(request, counters), request, counters)
+
+
+def _stepped(
+    steps: Iterator[list[str]], request: Request, counters: Counters
+) -> Generator[list[str], None, None]:
+    """`steps`, on a deep enough stack for the request's sites."""
     frames = FRAMES_PER_SITE * len(request.layout.cells) + FRAMES_SPARE
-    steps = registry.solutions(request, counters)
     if frames + _depth() < sys.getrecursionlimit():
         yield from steps
     else:
@@ -128,7 +143,10 @@ def _restore_limit() -> None:
 
 def search(request: Request) -> Result:
     """The request's solutions (up to its limit) or their count, with the
-    counters, within its time limit."""
+    counters, within its time limit; with an objective, the better fills
+    as they come and the best (see optimise)."""
+    if request.objective is not None:
+        return optimise(request)
     counters = Counters(deadline=deadline(request.timeout))
     found: list[list[str]] = []
     n = 0
@@ -147,3 +165,41 @@ def search(request: Request) -> Result:
         steps.close()
     status: Status = "timeout" if timed_out else ("solved" if n else "unsolvable")
     return Result(status, found, n, counters.nodes, counters.backtracks)
+
+
+def optimise(request: Request) -> Result:
+    """The valued search for the best fill (docs/search.md#valued): each
+    better fill is reported as it is found; the result holds them all, the
+    best as its solution, and the bound (the best's value once the search
+    has ended, else the greatest value still possible)."""
+    started = time.perf_counter()
+    registry.check(request.strategy, seed=request.seed)
+    counters = Counters(deadline=deadline(request.timeout))
+    found = valued.Search(request, counters)
+    improvements: list[Improvement] = []
+    timed_out = False
+    steps = _stepped(found.fills(), request, counters)
+    try:
+        for words in steps:
+            assert found.incumbent is not None
+            better = Improvement(
+                found.incumbent, counters.nodes, time.perf_counter() - started, words
+            )
+            improvements.append(better)
+            if request.report is not None:
+                request.report(better)
+    except SearchTimeout:
+        timed_out = True
+    finally:
+        steps.close()
+    status: Status = "timeout" if timed_out else ("solved" if improvements else "unsolvable")
+    best = [improvements[-1].words] if improvements else []
+    return Result(
+        status,
+        best,
+        len(best),
+        counters.nodes,
+        counters.backtracks,
+        improvements,
+        found.bound() if timed_out else found.incumbent,
+    )

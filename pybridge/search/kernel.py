@@ -9,12 +9,13 @@ the draws are defined in docs/search.md (Counters, Seeds).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from pybridge.layout import Layout
 from pybridge.model import Cell, Mode
+from pybridge.scores import Objective
 
 if TYPE_CHECKING:
     from pybridge.bitsets import Settled
@@ -44,7 +45,12 @@ class Request:
     dictionary) for the layout's sites, the strategy, how many solutions
     (`limit`, None for all; `count` counts them without keeping them), the
     time limit in seconds and the seed. `settled` (wdeg in the Python engine
-    only): the root's letter fixpoint, when the proofs found it."""
+    only): the root's letter fixpoint, when the proofs found it.
+
+    `scores`: per word of `words`, its score as an integer (pybridge.scores;
+    None: every word 0). `objective` ("min" or "sum", the valued strategy
+    only): find a fill of the greatest value, reporting each better fill to
+    `report` as it is found (docs/search.md#valued)."""
 
     layout: Layout
     words: Sequence[str]
@@ -54,18 +60,38 @@ class Request:
     timeout: float | None = None
     seed: int | None = None
     settled: Settled | None = None
+    scores: Sequence[int] | None = None
+    objective: Objective | None = None
+    report: Callable[[Improvement], None] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Improvement:
+    """A fill better than every one before it: its value, the nodes counted
+    and the seconds since the search started when it was found, its words."""
+
+    value: int
+    nodes: int
+    seconds: float
+    words: list[str] = field(compare=False)
 
 
 @dataclass(frozen=True)
 class Result:
     """What a search came to: each solution is the word of every site, in
-    site order; `count` the solutions found (all of them with `count`)."""
+    site order; `count` the solutions found (all of them with `count`).
+    With an objective: the better fills in the order found, the best the
+    only solution, and `bound` the greatest value a fill can have, as far
+    as the search got (the best fill's value once it ends: then that fill
+    is optimal; None without a fill and without a bound)."""
 
     status: Status
     solutions: list[list[str]]
     count: int
     nodes: int
     backtracks: int
+    improvements: list[Improvement] = field(default_factory=list)
+    bound: int | None = None
 
 
 class SearchTimeout(Exception):
