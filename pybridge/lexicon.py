@@ -692,5 +692,5 @@ def load_lexicon_puzzle(
     grids = load_grid(path, grid=grid, format=format)
     if len(grids) != 1:
         raise UsageError(f"{os.fspath(path)} holds {len(grids)} grids: say which with grid=N")
-    dictionary = load_dictionary(paths, encoding)
-    return replace(grids[0], words=dictionary.words, scores=dictionary.scores)
+    merged = load_dictionary(paths, encoding)
+    return replace(grids[0], words=merged.words, scores=merged.scores)

@@ -54,7 +54,7 @@ def _decimals(number: Decimal) -> int:
     return max(0, -exponent)
 
 
-def shown(number: Decimal) -> str:
+def score_text(number: Decimal) -> str:
     """A score as a person writes it: 40, 0.5, -2.25 (never 4E+1)."""
     text = format(number.normalize(), "f")
     return text
@@ -77,7 +77,8 @@ class Scores:
         numbers = [*self.written.values(), self.default]
         if self.floor is not None:
             numbers.append(self.floor)
-        return 10 ** max(map(_decimals, numbers), default=0)
+        digits: int = max(map(_decimals, numbers), default=0)
+        return int(10**digits)
 
     def score(self, word: str) -> Decimal:
         """The score of `word` as written (the default without one)."""
@@ -103,28 +104,30 @@ class Scores:
 
 @dataclass(frozen=True)
 class Score:
-    """A fill's scores: the lowest word score, the total and the mean."""
+    """A fill's scores: the lowest word score, the total and the mean (None
+    without a fill); with an objective, whether the fill is optimal and the
+    best value a fill can have (equal to the fill's when it is optimal;
+    None when unknown)."""
 
-    min: Decimal
-    sum: Decimal
-    mean: Decimal
+    min: Decimal | None
+    sum: Decimal | None
+    mean: Decimal | None
+    optimal: bool | None = None
+    bound: Decimal | None = None
 
     @classmethod
     def of(cls, words: Sequence[str], scores: Scores) -> Score:
+        """The scores of a fill's words; the mean rounded to one digit more
+        than the scores have after the point."""
         each = [scores.score(word) for word in words]
         total = sum(each, Decimal(0))
-        return cls(min(each), total, total / len(each))
+        digits = len(str(scores.scale))  # one more than the zeros of the scale
+        return cls(min(each), total, round(total / len(each), digits))
 
-    def objective(self, objective: Objective) -> Decimal:
+    def objective(self, objective: Objective) -> Decimal | None:
         return self.min if objective == "min" else self.sum
 
 
 def json_number(number: Decimal) -> int | float:
     """A decimal as a JSON number: an integer when it is whole."""
     return int(number) if number == number.to_integral_value() else float(number)
-
-
-def rounded_mean(mean: Decimal, scores: Scores) -> Decimal:
-    """The mean with one digit more than the scores have after the point."""
-    digits = len(str(scores.scale)) - 1 + 1
-    return round(mean, digits)

@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from pybridge.lexicon import GRID_FORMATS, load_dictionary, load_grid
 from pybridge.model import Puzzle
 from pybridge.readers import FORMATS, load, require_site
 from pybridge.render import outcome_json
+from pybridge.scores import DEFAULT_SCORE, parse_score, score_text
 from pybridge.solver import (
     DEFAULT_LEXICON_STRATEGY,
     DEFAULT_STRATEGY,
@@ -26,6 +28,7 @@ from pybridge.solver import (
     SEEDED_STRATEGIES,
     STRATEGIES,
     Outcome,
+    at_least,
 )
 
 EXIT_SOLVED = 0
@@ -138,6 +141,14 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def score_number(text: str) -> Decimal:
+    """An argument type for a score (--min-score): a number, as in a scored list."""
+    number = parse_score(text.strip())
+    if number is None:
+        raise argparse.ArgumentTypeError(f"expected a score such as 40 or 0.5, got {text!r}")
+    return number
+
+
 def choice_list(allowed: Sequence[str]) -> Callable[[str], tuple[str, ...]]:
     """An argument type for a comma-separated selection from `allowed`."""
 
@@ -234,6 +245,13 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
         "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
     )
     parser.add_argument(
+        "--min-score",
+        type=score_number,
+        metavar="N",
+        help="leave out the dictionary words scoring below N (a scored dictionary: "
+        f"WORD;score lines; a word without a score counts {score_text(DEFAULT_SCORE)})",
+    )
+    parser.add_argument(
         "--grid",
         type=positive_int,
         metavar="N",
@@ -275,8 +293,8 @@ def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
     """The puzzle named on the command line; with --dict, every grid of the
     file (or the --grid one) with the merged dictionaries as its words."""
     if not args.dicts:
-        if args.grid is not None or args.encoding is not None:
-            raise UsageError("--grid and --encoding go with --dict")
+        if args.grid is not None or args.encoding is not None or args.min_score is not None:
+            raise UsageError("--grid, --encoding and --min-score go with --dict")
         if args.format in GRID_FORMATS:
             raise UsageError(f"a {args.format} grid is filled from a dictionary: add --dict FILE")
         return [require_site(load(args.file, args.words, args.format))]
@@ -292,7 +310,10 @@ def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
     grids = [
         require_site(grid) for grid in load_grid(args.file, grid=args.grid, format=args.format)
     ]
-    return [replace(grid, words=dictionary.words, scores=dictionary.scores) for grid in grids]
+    puzzles = [replace(grid, words=dictionary.words, scores=dictionary.scores) for grid in grids]
+    if args.min_score is not None:
+        puzzles = [at_least(puzzle, args.min_score) for puzzle in puzzles]
+    return puzzles
 
 
 def check_picture_path(args: argparse.Namespace) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from pybridge.commands.common import (
     EXIT_BY_STATUS,
@@ -22,7 +23,8 @@ from pybridge.commands.common import (
 )
 from pybridge.model import Puzzle
 from pybridge.render import blocks_text
-from pybridge.solver import Outcome, Stats, check_seed, check_strategy, run
+from pybridge.scores import OBJECTIVES, Score, score_text
+from pybridge.solver import BetterFill, Outcome, Stats, check_seed, check_strategy, run
 from pybridge.wording import plural
 
 SOLVE_EPILOG = """\
@@ -62,6 +64,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="stop at the second solution and say whether exactly one exists",
     )
     solve.add_argument(
+        "--maximize",
+        choices=OBJECTIVES,
+        help="find the best fill from a scored dictionary: min (its lowest word score) or sum "
+        "(their total), by branch and bound with the valued strategy; each better fill is "
+        "told on stderr as it is found, and whether the last is optimal",
+    )
+    solve.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )
     solve.set_defaults(handler=solve_command)
@@ -71,7 +80,8 @@ def solve_command(args: argparse.Namespace) -> int:
     check_picture_path(args)
     puzzles = load_puzzles(args)
     for puzzle in puzzles:
-        check_strategy(puzzle, args.strategy)
+        if args.maximize is None:
+            check_strategy(puzzle, args.strategy)
     check_seed(args.strategy, args.seed)
     codes = [solve_one(puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles]
     return worst(codes)
@@ -81,6 +91,7 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if many and args.output[0] != "json":
         out(f"== {puzzle.source}")
     limit = None if args.all else (args.limit or 1)
+    kind, path = args.output
     outcome = run(
         puzzle,
         engine=args.engine,
@@ -90,16 +101,18 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
         unique=args.unique,
         timeout=args.timeout,
         seed=args.seed,
+        maximize=args.maximize,
+        on_better=None if kind == "json" or args.maximize is None else tell(args.maximize),
     )
-    kind, path = args.output
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
     elif kind in PICTURES:
         out(f"wrote {draw(puzzle, outcome, numbered(path, puzzle) if many else path)}")
-        if outcome.status != "solved":
-            out("\n".join(verdict_lines(outcome, args.timeout)))
+        lines = score_lines(outcome, args.maximize) + verdict_lines(outcome, args.timeout)
+        if lines:
+            out("\n".join(lines))
     else:
-        out(outcome_text(outcome, args.timeout, blocks=kind == "blocks"))
+        out(outcome_text(outcome, args.timeout, blocks=kind == "blocks", maximize=args.maximize))
     if args.stats and kind != "json":
         print(stats_text(outcome.stats), file=sys.stderr)
     return EXIT_BY_STATUS[outcome.status]
@@ -121,15 +134,61 @@ def verdict_lines(outcome: Outcome, timeout: float | None) -> list[str]:
     return lines
 
 
-def outcome_text(outcome: Outcome, timeout: float | None, blocks: bool = False) -> str:
+def outcome_text(
+    outcome: Outcome, timeout: float | None, blocks: bool = False, maximize: str | None = None
+) -> str:
     """What `solve` prints on stdout: the solutions, a blank line between two,
-    then the count and the verdict, if any."""
+    then the score line, the count and the verdict, if any."""
     show = blocks_text if blocks else str
     parts = [show(solution) for solution in outcome.solutions]
-    verdict = verdict_lines(outcome, timeout)
+    verdict = score_lines(outcome, maximize) + verdict_lines(outcome, timeout)
     if verdict:
         parts.append("\n".join(verdict))
     return "\n\n".join(parts)
+
+
+def tell(objective: str) -> Callable[[BetterFill], None]:
+    """Each better fill, told on stderr as it is found."""
+
+    def told(better: BetterFill) -> None:
+        print(
+            f"better: {objective} {score_text(better.value)} after {better.seconds:.2f} s, "
+            f"{plural(better.nodes, 'node')}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return told
+
+
+SCORES = ("min", "sum", "mean")
+
+
+def score_lines(outcome: Outcome, maximize: str | None) -> list[str]:
+    """The score line of the first solution (when the words have scores),
+    and with --maximize whether it is optimal, or how good a fill may be."""
+    score = outcome.score
+    if score is None:
+        return []
+    parts = []
+    scored = [v for v in (score.min, score.sum, score.mean) if v is not None]
+    if len(scored) == len(SCORES):
+        values = [f"{name} {score_text(v)}" for name, v in zip(SCORES, scored, strict=True)]
+        parts.append("score: " + ", ".join(values))
+    if maximize is not None and score.optimal is not None:
+        parts.append(_optimality(score, maximize))
+    return [" ".join(parts)] if parts else []
+
+
+def _optimality(score: Score, objective: str) -> str:
+    if score.optimal:
+        return f"(optimal {objective}: proved)"
+    if score.bound is None:
+        return "(not proved optimal: the time limit was reached)"
+    if score.min is None:
+        return f"score: no fill found yet ({objective} at most {score_text(score.bound)})"
+    bound = score_text(score.bound)
+    return f"({objective} at most {bound}: the time limit was reached before a proof)"
 
 
 def stats_text(stats: Stats) -> str:

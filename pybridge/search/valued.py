@@ -44,7 +44,9 @@ STRATEGIES = (
 
 
 @lru_cache(maxsize=4)
-def ranked(words: tuple[str, ...], scores: tuple[int, ...]) -> tuple[tuple[str, ...], dict[str, int]]:
+def ranked(
+    words: tuple[str, ...], scores: tuple[int, ...]
+) -> tuple[tuple[str, ...], dict[str, int]]:
     """The words by score, highest first (a stable sort: ties in listed
     order), and each word's score (that of its first listing)."""
     score_of: dict[str, int] = {}
@@ -247,10 +249,8 @@ class Search:
                 return False
             changed = []
             for s in left:
-                if self.objective == "min":
-                    cut = incumbent
-                else:  # what the others can give at best, taken from what beats the best so far
-                    cut = incumbent - (total - self.best(s))
+                # sum: what the others give at best, taken from what beats the best
+                cut = incumbent if self.objective == "min" else incumbent - (total - self.best(s))
                 n = self.lengths[s]
                 keep = bisect_left(self.negated[n], -cut)  # the words scoring above cut
                 domain = self.dom[s] & ((1 << keep) - 1)
