@@ -186,9 +186,9 @@ runs(Limit, State) :-
 %   The state: st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength,
 %   Tables, Scores, Placed, Objective, Control, Deadline, Cap).  Run is
 %   run(Limit, Nodes).  Links holds per site its arcs as l(I, T, J, X,
-%   Here, There): position I here is position J of site T, crossing X;
-%   Here and There the Code-Mask pairs at those positions.  Placed is the
-%   value of the words placed (none before the first).
+%   Joined, There): position I here is position J of site T, crossing X;
+%   There the Code-Mask pairs of T at J, Joined as join_pairs/4 makes it.
+%   Placed is the value of the words placed (none before the first).
 state(Tables, Copies, Scores, Objective, Cap, Deadline, Control, Board, Arcs,
       Crossings, State) :-
     maplist(length, Board, LengthList),
@@ -210,10 +210,40 @@ state(Tables, Copies, Scores, Objective, Cap, Deadline, Control, Board, Arcs,
 site_links(Tables, Lengths, L, Arcs, Links) :-
     maplist(site_link(Tables, Lengths, L), Arcs, Links).
 
-site_link(Tables, Lengths, L, x(I, T, J, X), l(I, T, J, X, Here, There)) :-
+site_link(Tables, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, There)) :-
     nth0(T, Lengths, LT),
     position_pairs(Tables, L, I, Here),
-    position_pairs(Tables, LT, J, There).
+    position_pairs(Tables, LT, J, There),
+    (   table(Tables, L, table(words(_, None, _), _, _))
+    ->  true
+    ;   None = 0
+    ),
+    join_pairs(There, Here, None, Joined).
+
+%   join_pairs(+There, +Here, +None, -Joined): per letter of There, in
+%   order of code, j(Code, HereMask, ThereMask, Residue): the words of this
+%   site with that letter at I (0 when none has it), those of T with it at
+%   J, and a word of HereMask last found in the domain revised from (kept
+%   with nb_setarg/3; None, a bit no domain has, when there is none).
+%   While the residue stays in the domain the letter is known to be there
+%   without a big AND (residual supports: they save work, never change a
+%   result).
+join_pairs([], _, _, []).
+join_pairs([C-M|There], Here0, None, [j(C, H, M, Residue)|Joined]) :-
+    drop_below_pairs(Here0, C, Here),
+    (   Here = [C-H|_]
+    ->  Residue is lsb(H)
+    ;   H = 0,
+        Residue = None
+    ),
+    join_pairs(There, Here, None, Joined).
+
+drop_below_pairs([], _, []).
+drop_below_pairs([C0-H|Here0], C, Here) :-
+    (   C0 < C
+    ->  drop_below_pairs(Here0, C, Here)
+    ;   Here = [C0-H|Here0]
+    ).
 
 position_pairs(Tables, L, P, Pairs) :-
     (   table(Tables, L, table(_, _, Masks))
@@ -664,12 +694,12 @@ source(DS, L, Tables, Source) :-
     ).
 
 revise_links([], _, _, _, Back, Back, _, _, _).
-revise_links([l(I, T, _, X, Here, There)|Links], Source, DS, Front, Back0, Back,
+revise_links([l(I, T, _, X, Joined, There)|Links], Source, DS, Front, Back0, Back,
              Dom, Open, Weights) :-
     T1 is T + 1,
     (   arg(T1, Open, true)
     ->  arg(T1, Dom, DT),
-        kept(Source, I, Here, There, DS, DT, Kept),
+        kept(Source, I, Joined, There, DS, DT, Kept),
         (   Kept =:= DT
         ->  Back1 = Back0
         ;   Kept =:= 0
@@ -689,9 +719,11 @@ revise_links([l(I, T, _, X, Here, There)|Links], Source, DS, Front, Back0, Back,
     ),
     revise_links(Links, Source, DS, Front, Back1, Back, Dom, Open, Weights).
 
-%   kept(+Source, +I, +Here, +There, +DS, +DT, -Kept): the words of DT
+%   kept(+Source, +I, +Joined, +There, +DS, +DT, -Kept): the words of DT
 %   whose letter over there is one that some word of DS has at position I
 %   here: each letter of There that no word of DS has takes its words out.
+%   The tests compare expressions rather than bind them where they can: a
+%   big integer bound with is/2 goes onto the global stack.
 kept(word(Word), I, _, There, _, DT, Kept) :-
     I1 is I + 1,
     string_code(I1, Word, Code),
@@ -699,33 +731,20 @@ kept(word(Word), I, _, There, _, DT, Kept) :-
     ->  Kept is DT /\ Mask
     ;   Kept = 0
     ).
-kept(domain, _, Here, There, DS, DT, Kept) :-
-    present(Here, DS, Codes),
-    absent(There, Codes, DT, Kept).
+kept(domain, _, Joined, _, DS, DT, Kept) :-
+    kept_joined(Joined, DS, DT, Kept).
 
-present([], _, []).
-present([Code-Mask|Pairs], DS, Codes) :-
-    (   DS /\ Mask =\= 0
-    ->  Codes = [Code|Codes1]
-    ;   Codes = Codes1
-    ),
-    present(Pairs, DS, Codes1).
-
-%   absent(+There, +Codes, +DT, -Kept): both sorted by code, so a merge.
-absent([], _, Kept, Kept).
-absent([Code-Mask|Pairs], Codes0, Kept0, Kept) :-
-    drop_below(Codes0, Code, Codes),
-    (   Codes = [Code|_]
+kept_joined([], _, Kept, Kept).
+kept_joined([Entry|Joined], DS, Kept0, Kept) :-
+    Entry = j(_, Here, There, Residue),
+    (   getbit(DS, Residue) =:= 1
     ->  Kept1 = Kept0
-    ;   Kept0 /\ Mask =:= 0
+    ;   Kept0 /\ There =:= 0           % D(T) has no word with this letter
     ->  Kept1 = Kept0
-    ;   Kept1 is Kept0 /\ \Mask
+    ;   DS /\ Here =\= 0
+    ->  Residue1 is lsb(DS /\ Here),
+        nb_setarg(4, Entry, Residue1),
+        Kept1 = Kept0
+    ;   Kept1 is Kept0 /\ \There
     ),
-    absent(Pairs, Codes, Kept1, Kept).
-
-drop_below([], _, []).
-drop_below([C|Cs], Code, Codes) :-
-    (   C < Code
-    ->  drop_below(Cs, Code, Codes)
-    ;   Codes = [C|Cs]
-    ).
+    kept_joined(Joined, DS, Kept1, Kept).

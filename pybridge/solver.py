@@ -380,6 +380,7 @@ def _reason(proof: Proof) -> str:
 
 def _exhausted(puzzle: Puzzle, sites: tuple[Site, ...], nodes: int) -> Proof:
     reason = f"the search space is exhausted after {nodes} node{'s' * (nodes != 1)}"
+    reason += proofs.cut_words(puzzle)
     words = tuple(puzzle.words) if puzzle.mode == "exact" else ()  # not a whole dictionary
     return Proof("search", reason, sites, words, nodes, minimal=False)
 
