@@ -37,7 +37,8 @@ from pybridge.lexicon import Dictionary, load_dictionary, load_grid
 from pybridge.model import BLOCK, OPEN, Puzzle
 from pybridge.readers import NOTHING_TO_FILL, has_site
 from pybridge.reports import aligned_line, column_widths, require_matplotlib
-from pybridge.solver import run
+from pybridge.scores import Objective, Scores, json_number
+from pybridge.solver import Outcome, run
 from pybridge.verify import problems
 
 DEFAULT_TIMEOUT = 10.0
@@ -149,6 +150,11 @@ class Run:
     nodes: int | None
     backtracks: int | None
     problems: tuple[str, ...] = ()
+    # with a scored dictionary: the fill's lowest word score and total, and
+    # with --maximize the best value a fill can have (equal when optimal)
+    min: float | None = None
+    sum: float | None = None
+    bound: float | None = None
 
     @property
     def label(self) -> str:
@@ -162,6 +168,7 @@ class Run:
 # The words and dictionary files of this process: set once, before any run,
 # in the main process or by each worker's initializer.
 _WORDS: tuple[str, ...] = ()
+_SCORES: Scores | None = None
 _DICTIONARIES: tuple[str, ...] = ()
 # The dictionary as the verifier sees it: read afresh from the files, never
 # from the cache, so a damaged or edited cache entry cannot vouch for a fill.
@@ -192,13 +199,14 @@ def _end_with(parent: int) -> None:
     os._exit(EXIT_ORPHANED)
 
 
-def use_dictionary(paths: Sequence[str], words: Sequence[str] | None = None) -> None:
-    """Make the dictionary `paths` (already read as `words`, or read now) the
-    one every run in this process fills from."""
-    global _WORDS, _DICTIONARIES, _SOURCE_WORDS
+def use_dictionary(paths: Sequence[str], read: Dictionary | None = None) -> None:
+    """Make the dictionary `paths` (already `read`, or read now) the one
+    every run in this process fills from."""
+    global _WORDS, _SCORES, _DICTIONARIES, _SOURCE_WORDS
     _DICTIONARIES = tuple(paths)
     _SOURCE_WORDS = None
-    _WORDS = tuple(words) if words is not None else load_dictionary(paths).words
+    dictionary = read if read is not None else load_dictionary(paths)
+    _WORDS, _SCORES = dictionary.words, dictionary.scores
 
 
 def index(words: Sequence[str]) -> None:
@@ -207,32 +215,44 @@ def index(words: Sequence[str]) -> None:
     tables(tuple(words))
 
 
-def send_dictionary(cells: Sequence[Cell], words: Sequence[str]) -> float | None:
-    """Send `words` to Prolog now if a cell needs them there (the Prolog
-    engine's wdeg), and the seconds that took; None if none does.  Part of
-    loading the dictionary, reported with it; a worker of --jobs sends its own."""
+def send_dictionary(cells: Sequence[Cell], dictionary: Dictionary) -> float | None:
+    """Send the dictionary to Prolog now if a cell needs it there (the Prolog
+    engine's wdeg and valued), and the seconds that took; None if none does.
+    Part of loading the dictionary, reported with it; a worker of --jobs
+    sends its own."""
     if not any(_needs_prolog_dictionary(cell) for cell in cells):
         return None
     started = time.perf_counter()
-    bridge.load_dictionary(words)
+    for strategy in sorted({cell.strategy for cell in cells if _needs_prolog_dictionary(cell)}):
+        _send(strategy, dictionary.words, dictionary.scores)
     return time.perf_counter() - started
 
 
 def _needs_prolog_dictionary(cell: Cell) -> bool:
-    return cell.engine == "prolog" and cell.strategy == "wdeg"
+    return cell.engine == "prolog" and cell.strategy in ("wdeg", "valued")
+
+
+def _send(strategy: str, words: Sequence[str], scores: Scores | None) -> None:
+    if strategy == "wdeg":
+        bridge.load_dictionary(words)
+    else:
+        bridge.load_ranked(words, None if scores is None else scores.values(words))
 
 
 def _prepare(cell: Cell) -> None:
     """Index the dictionary in this process (for the proofs and wdeg) and send
-    it to Prolog for wdeg before the first run is timed: that is part of
-    loading it, not of a search, and happens once per process."""
+    it to Prolog for wdeg and valued before the first run is timed: that is
+    part of loading it, not of a search, and happens once per process."""
     index(_WORDS)
     if _needs_prolog_dictionary(cell):
-        bridge.load_dictionary(_WORDS)
+        _send(cell.strategy, _WORDS, _SCORES)
 
 
-def run_cell(cell: Cell, timeout: float, seed: int | None) -> Run:
-    puzzle = replace(cell.grid.puzzle, words=_WORDS)
+def run_cell(
+    cell: Cell, timeout: float, seed: int | None, maximize: Objective | None = None
+) -> Run:
+    puzzle = replace(cell.grid.puzzle, words=_WORDS, scores=_SCORES)
+    outcome = None
     if cell.engine == QXW:
         status, seconds, grid = run_qxw(puzzle, _DICTIONARIES, timeout)
         nodes: int | None = None
@@ -240,17 +260,35 @@ def run_cell(cell: Cell, timeout: float, seed: int | None) -> Run:
     else:
         _prepare(cell)
         outcome = run(
-            puzzle, engine=cell.engine, strategy=cell.strategy, timeout=timeout, seed=seed
+            puzzle,
+            engine=cell.engine,
+            strategy=cell.strategy,
+            timeout=timeout,
+            seed=seed,
+            maximize=maximize,
         )
         status, seconds = outcome.status, outcome.stats.seconds
         grid = outcome.solutions[0].grid if outcome.solutions else None
         nodes, backtracks = outcome.stats.nodes, outcome.stats.backtracks
     wrong: tuple[str, ...] = ()
-    if status == "solved" and grid is not None:
+    if grid is not None and (status == "solved" or maximize is not None):
         judged = puzzle if not _DICTIONARIES else replace(puzzle, words=_source_words())
         wrong = tuple(problems(judged, grid))
     name, size = cell.grid.name, cell.grid.size
-    return Run(name, size, cell.engine, cell.strategy, status, seconds, nodes, backtracks, wrong)
+    ran = Run(name, size, cell.engine, cell.strategy, status, seconds, nodes, backtracks, wrong)
+    return ran if outcome is None else _scored(ran, outcome)
+
+
+def _scored(ran: Run, outcome: Outcome) -> Run:
+    """The run with its fill's scores and bound, when the words have scores."""
+    score = outcome.score
+    if score is None:
+        return ran
+
+    def number(value: object) -> float | None:
+        return None if value is None else float(json_number(value))  # type: ignore[arg-type]
+
+    return replace(ran, min=number(score.min), sum=number(score.sum), bound=number(score.bound))
 
 
 # ---------------------------------------------------------------- the peer: Qxw
@@ -360,17 +398,19 @@ def run_suite(
     seed: int | None = None,
     jobs: int = 1,
     done: Callable[[Run, int], None] | None = None,
+    maximize: Objective | None = None,
 ) -> list[Run]:
-    """The runs of `todo`, in its order; `done(run, k)` hears of the k-th to finish."""
+    """The runs of `todo`, in its order; `done(run, k)` hears of the k-th to
+    finish. With `maximize`, each run searches for the best fill."""
     if jobs == 1:
-        use_dictionary(dictionary.sources, dictionary.words)
+        use_dictionary(dictionary.sources, dictionary)
         runs = []
         for k, cell in enumerate(todo, start=1):
-            runs.append(run_cell(cell, timeout, seed))
+            runs.append(run_cell(cell, timeout, seed, maximize))
             if done:
                 done(runs[-1], k)
         return runs
-    return _run_parallel(todo, dictionary.sources, timeout, seed, jobs, done)
+    return _run_parallel(todo, dictionary.sources, timeout, seed, jobs, done, maximize)
 
 
 def _run_parallel(
@@ -380,6 +420,7 @@ def _run_parallel(
     seed: int | None,
     jobs: int,
     done: Callable[[Run, int], None] | None,
+    maximize: Objective | None,
 ) -> list[Run]:
     # spawn, not fork: a forked copy of a loaded SWI-Prolog is not safe to use
     context = multiprocessing.get_context("spawn")
@@ -390,7 +431,9 @@ def _run_parallel(
         initializer=_start_worker,
         initargs=(tuple(dictionaries), os.getpid()),
     ) as pool:
-        futures = {pool.submit(run_cell, cell, timeout, seed): i for i, cell in enumerate(todo)}
+        futures = {
+            pool.submit(run_cell, cell, timeout, seed, maximize): i for i, cell in enumerate(todo)
+        }
         for k, future in enumerate(concurrent.futures.as_completed(futures), start=1):
             results[futures[future]] = future.result()
             if done:
@@ -418,10 +461,12 @@ def columns(runs: Iterable[Run]) -> list[str]:
     return list(dict.fromkeys(r.label for r in runs))
 
 
-def column_summary(runs: Sequence[Run]) -> dict[str, Any]:
-    """Counts per status, and the median seconds on the grids solved."""
+def column_summary(runs: Sequence[Run], maximize: Objective | None = None) -> dict[str, Any]:
+    """Counts per status, and the median seconds on the grids solved; with
+    `maximize`, the runs that found a fill without proving it optimal and
+    the median gap (bound - value) over them."""
     solved = [r.seconds for r in runs if r.status == "solved" and not r.wrong]
-    return {
+    found = {
         "engine": runs[0].engine,
         "strategy": runs[0].strategy,
         "runs": len(runs),
@@ -431,10 +476,23 @@ def column_summary(runs: Sequence[Run]) -> dict[str, Any]:
         "wrong": sum(r.wrong for r in runs),
         "median_seconds": statistics.median(solved) if solved else None,
     }
+    if maximize is not None:
+        gaps = [g for r in runs if r.status == "timeout" and (g := _gap(r, maximize)) is not None]
+        found["filled_not_proved"] = len(gaps)
+        found["median_gap"] = statistics.median(gaps) if gaps else None
+    return found
 
 
-def summary(runs: Sequence[Run]) -> dict[str, dict[str, Any]]:
-    return {name: column_summary([r for r in runs if r.label == name]) for name in columns(runs)}
+def _gap(r: Run, maximize: Objective) -> float | None:
+    value = r.min if maximize == "min" else r.sum
+    return None if value is None or r.bound is None else r.bound - value
+
+
+def summary(runs: Sequence[Run], maximize: Objective | None = None) -> dict[str, dict[str, Any]]:
+    return {
+        name: column_summary([r for r in runs if r.label == name], maximize)
+        for name in columns(runs)
+    }
 
 
 # ---------------------------------------------------------------- text, CSV and JSON
@@ -448,59 +506,97 @@ def _nodes(r: Run) -> str:
     return "-" if r.nodes is None else str(r.nodes)
 
 
-def table_text(runs: Sequence[Run]) -> str:
-    """One row per grid, a group of columns (status, seconds, nodes) per
+def table_text(runs: Sequence[Run], maximize: Objective | None = None) -> str:
+    """One row per grid, a group of columns (status, seconds, nodes; with a
+    scored dictionary also min and sum, with --maximize the bound) per
     engine x strategy; a footer with the solved count, the count proved
-    unsolvable (when there are any) and the median seconds."""
+    unsolvable (when there are any) and the median seconds; with
+    --maximize, the fills not proved optimal and their median gap."""
     names = columns(runs)
     grids = list(dict.fromkeys(r.grid for r in runs))
     by_cell = {(r.grid, r.label): r for r in runs}
-    header = ["grid", "size"] + [h for _ in names for h in ("status", "s", "nodes")]
+    fields = ["status", "s", "nodes"]
+    if any(r.min is not None for r in runs):
+        fields += ["min", "sum"]
+    if maximize is not None:
+        fields.append("bound")
+    size = len(fields)
+    header = ["grid", "size"] + fields * len(names)
     rows = []
     for grid in grids:
         row = [grid, next(r.size for r in runs if r.grid == grid)]
         for name in names:
             r = by_cell[grid, name]
-            row += [_status(r), f"{r.seconds:.2f}", _nodes(r)]
+            cell = {
+                "status": _status(r),
+                "s": f"{r.seconds:.2f}",
+                "nodes": _nodes(r),
+                "min": _value(r.min),
+                "sum": _value(r.sum),
+                "bound": _value(r.bound),
+            }
+            row += [cell[field] for field in fields]
         rows.append(row)
-    totals = [summary(runs)[name] for name in names]
-    rows.append(
-        ["solved", ""] + [c for t in totals for c in (f"{t['solved']}/{t['runs']}", "", "")]
-    )
+    totals = [summary(runs, maximize)[name] for name in names]
+
+    def footer(title: str, cells: Callable[[dict[str, Any]], tuple[str, str]]) -> list[str]:
+        return [title, ""] + [c for t in totals for c in (*cells(t), *[""] * (size - 2))]
+
+    rows.append(footer("solved", lambda t: (f"{t['solved']}/{t['runs']}", "")))
     if any(t["unsolvable"] for t in totals):  # proved to have no fill: decided, not filled
-        rows.append(
-            ["unsolvable", ""] + [c for t in totals for c in (str(t["unsolvable"]), "", "")]
-        )
-    rows.append(
-        ["median", ""] + [c for t in totals for c in ("", _median(t["median_seconds"]), "")]
-    )
-    return "\n".join(_aligned(names, header, rows))
+        rows.append(footer("unsolvable", lambda t: (str(t["unsolvable"]), "")))
+    rows.append(footer("median", lambda t: ("", _median(t["median_seconds"]))))
+    if maximize is not None:
+        rows.append(footer("not proved", lambda t: (str(t["filled_not_proved"]), "")))
+        rows.append(footer("median gap", lambda t: ("", _value(t["median_gap"]))))
+    return "\n".join(_aligned(names, header, rows, size))
+
+
+def _value(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}"
 
 
 def _median(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"  # a median near 0.1 s needs the third digit
 
 
-def _aligned(names: Sequence[str], header: list[str], rows: list[list[str]]) -> list[str]:
-    """Columns padded to fit, under a line naming each group of three."""
+def _aligned(
+    names: Sequence[str], header: list[str], rows: list[list[str]], size: int
+) -> list[str]:
+    """Columns padded to fit, under a line naming each group of `size`."""
     widths = column_widths(header, rows)
     for g, name in enumerate(names):  # a group is at least as wide as its name
-        first = 2 + 3 * g
-        short = len(name) - (sum(widths[first : first + 3]) + 4)
+        first = 2 + size * g
+        short = len(name) - (sum(widths[first : first + size]) + 2 * (size - 1))
         if short > 0:
             widths[first + 1] += short
 
     def right(i: int) -> bool:
-        return i >= 2 and (i - 2) % 3 != 0
+        return i >= 2 and (i - 2) % size != 0
 
     groups = "  ".join(
         [" " * widths[0], " " * widths[1]]
-        + [name.ljust(sum(widths[2 + 3 * g : 5 + 3 * g]) + 4) for g, name in enumerate(names)]
+        + [
+            name.ljust(sum(widths[2 + size * g : 2 + size * (g + 1)]) + 2 * (size - 1))
+            for g, name in enumerate(names)
+        ]
     )
     return [groups.rstrip(), *(aligned_line(row, widths, right) for row in [header, *rows])]
 
 
-CSV_FIELDS = ("grid", "size", "engine", "strategy", "status", "seconds", "nodes", "backtracks")
+CSV_FIELDS = (
+    "grid",
+    "size",
+    "engine",
+    "strategy",
+    "status",
+    "seconds",
+    "nodes",
+    "backtracks",
+    "min",
+    "sum",
+    "bound",
+)
 
 
 def _run_record(r: Run) -> dict[str, Any]:
@@ -540,12 +636,13 @@ def report_json(
     dictionary: Dictionary,
     seconds: tuple[float, float, float | None],
     settings: dict[str, Any],
+    maximize: Objective | None = None,
 ) -> dict[str, Any]:
     return {
         "dictionary": dictionary_json(dictionary, seconds),
         "settings": settings,
         "runs": [_run_record(r) for r in runs],
-        "summary": summary(runs),
+        "summary": summary(runs, maximize),
     }
 
 

@@ -263,12 +263,27 @@ def _optimise(request: Request) -> Result:
     )
 
 
+def load_ranked(words: Sequence[str], scores: Sequence[int] | None) -> None:
+    """Send valued's dictionary (`words` ranked by their `scores`, integers
+    as pybridge.scores makes them) and the scores to Prolog now, if it does
+    not hold them yet (bench does this before timing a run)."""
+    listed = tuple(words)
+    values = (0,) * len(listed) if scores is None else tuple(scores)
+    with _lock, _engine_errors():
+        _attach_thread()
+        _ranked(_engine(), listed, values)
+
+
 def _valued_strategy(prolog: Any, request: Request) -> str:
     """valued(Key, ScoreKey): the ranked word list and its scores, sent to
     Prolog first if this thread does not have them yet."""
-    ranked = valued.ranked_words(request)
+    return _ranked(prolog, *valued.listed(request))
+
+
+def _ranked(prolog: Any, words: tuple[str, ...], scores: tuple[int, ...]) -> str:
+    ranked = valued.ranked(words, scores)[0]
     key = _dictionary(prolog, ranked)
-    score_key, text = _scores_text(*valued.listed(request))
+    score_key, text = _scores_text(words, scores)
     if not list(prolog.query(f"valued:scores_loaded({score_key})", maxresult=1)):
         _call(b"valued", b"load_scores_text", [str(score_key)], [text])
     return f"valued({key}, {score_key})"

@@ -45,6 +45,7 @@ __all__ = [
     "ENGINES",
     "LEXICON_STRATEGIES",
     "OBJECTIVES",
+    "OPTIMISING_STRATEGY",
     "SEEDED_STRATEGIES",
     "STRATEGIES",
     "BetterFill",

@@ -60,9 +60,7 @@ def value_of(puzzle: Puzzle, words: list[str], objective: Objective) -> Decimal:
 def brute_force(puzzle: Puzzle, objective: Objective) -> Decimal | None:
     """The best value over every fill, as mrv enumerates them."""
     every = run(puzzle, engine="python", strategy="mrv", limit=None, prove=False)
-    values = [
-        value_of(puzzle, [p.word for p in s.placements], objective) for s in every.solutions
-    ]
+    values = [value_of(puzzle, [p.word for p in s.placements], objective) for s in every.solutions]
     return max(values, default=None)
 
 
@@ -106,9 +104,7 @@ def test_both_engines_find_the_brute_force_optimum(
         puzzle = as_lexicon(puzzle, rng)
     puzzle = with_scores(puzzle, rng, decimals)
     for objective in OBJECTIVES:
-        prolog, python = (
-            run(puzzle, engine=e, maximize=objective, timeout=20) for e in ENGINES
-        )
+        prolog, python = (run(puzzle, engine=e, maximize=objective, timeout=20) for e in ENGINES)
         assert signature(prolog) == signature(python)
         assert_best(puzzle, python, objective)
 
@@ -168,9 +164,7 @@ def test_a_timeout_leaves_a_sound_bound(monkeypatch: pytest.MonkeyPatch) -> None
                     assert puzzle.scores.unscaled(result.bound) >= best
 
 
-def _stopped_after(
-    monkeypatch: pytest.MonkeyPatch, request: Request, nodes: int
-) -> kernel.Result:
+def _stopped_after(monkeypatch: pytest.MonkeyPatch, request: Request, nodes: int) -> kernel.Result:
     def check_clock(counters: kernel.Counters) -> None:
         if counters.nodes >= nodes:
             raise SearchTimeout
@@ -291,9 +285,7 @@ def test_both_engines_agree_on_a_real_grid(shared_dir: Path) -> None:
     grid = shared_dir / "bench" / "grids" / "vanbeek" / "g05.09.txt"
     puzzle = load_lexicon_puzzle(grid, shared_dir.joinpath(*SCORED))
     for objective in OBJECTIVES:
-        prolog, python = (
-            run(puzzle, engine=e, maximize=objective, timeout=120) for e in ENGINES
-        )
+        prolog, python = (run(puzzle, engine=e, maximize=objective, timeout=120) for e in ENGINES)
         assert signature(prolog) == signature(python)
         assert prolog.status == "solved"
 

@@ -26,7 +26,8 @@ from pybridge.commands.common import (
 from pybridge.errors import MissingDependency, UsageError
 from pybridge.lexicon import Dictionary, load_dictionary
 from pybridge.reports import require_matplotlib
-from pybridge.solver import ENGINES, LEXICON_STRATEGIES
+from pybridge.scores import OBJECTIVES
+from pybridge.solver import ENGINES, LEXICON_STRATEGIES, OPTIMISING_STRATEGY
 
 BENCH_EPILOG = """\
 Each GRID is a grid file (every grid of an RP 2016 file is a row of its own)
@@ -88,6 +89,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)"
     )
+    parser.add_argument(
+        "--maximize",
+        choices=OBJECTIVES,
+        help=f"search each grid for its best fill (strategy {OPTIMISING_STRATEGY}, a scored "
+        "dictionary): min or sum, as for solve; adds the bound column, the fills not proved "
+        "optimal and their median gap",
+    )
     add_seed(parser)
     parser.add_argument("--csv", metavar="FILE", help="also write one line per run to FILE")
     parser.add_argument("--json", metavar="FILE", help="also write the runs and summary to FILE")
@@ -114,7 +122,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _checks(args: argparse.Namespace, grids: Sequence[bench.Grid]) -> None:
-    """What must hold before any run: matplotlib for --plot, Qxw for --peer."""
+    """What must hold before any run: matplotlib for --plot, Qxw for --peer,
+    the valued strategy for --maximize."""
+    if args.maximize is not None:
+        if args.strategies == bench.DEFAULT_STRATEGIES:
+            args.strategies = (OPTIMISING_STRATEGY,)
+        if args.strategies != (OPTIMISING_STRATEGY,):
+            raise UsageError(f"--maximize searches with --strategies {OPTIMISING_STRATEGY} only")
     if args.plot:
         require_matplotlib()
     for option in ("csv", "json", "plot"):
@@ -133,22 +147,30 @@ def bench_command(args: argparse.Namespace) -> int:
     _checks(args, grids)
     started = time.perf_counter()
     dictionary = load_dictionary(args.dicts)
+    if args.maximize is not None and dictionary.scores is None:
+        raise UsageError("--maximize needs a scored dictionary (WORD;score lines)")
     loaded = time.perf_counter()
     bench.index(dictionary.words)
     load_seconds, index_seconds = loaded - started, time.perf_counter() - loaded
     engines = usable_engines(args.engines, "bench")
     todo = bench.cells(grids, engines, args.strategies, args.peer == bench.QXW)
-    send_seconds = bench.send_dictionary(todo, dictionary.words)
+    send_seconds = bench.send_dictionary(todo, dictionary)
     done = bench.progress_printer(len(todo), sys.stderr) if sys.stderr.isatty() else None
     runs = bench.run_suite(
-        todo, dictionary, timeout=args.timeout, seed=args.seed, jobs=args.jobs, done=done
+        todo,
+        dictionary,
+        timeout=args.timeout,
+        seed=args.seed,
+        jobs=args.jobs,
+        done=done,
+        maximize=args.maximize,
     )
     sent = "" if send_seconds is None else f", sent to Prolog in {send_seconds:.2f} s"
     out(
         f"dictionary: {dictionary.summary()}; loaded in {load_seconds:.2f} s, "
         f"indexed in {index_seconds:.2f} s{sent}"
     )
-    out(bench.table_text(runs))
+    out(bench.table_text(runs, args.maximize))
     for run_ in runs:
         for problem in run_.problems:
             print(f"WRONG {run_.grid} {run_.label}: {problem}", file=sys.stderr)
@@ -172,8 +194,9 @@ def _files(
             "jobs": args.jobs,
             "seed": args.seed,
             "peer": args.peer,
+            "maximize": args.maximize,
         }
-        report = bench.report_json(runs, dictionary, seconds, settings)
+        report = bench.report_json(runs, dictionary, seconds, settings, args.maximize)
         text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
         written(
             "the JSON file", args.json, lambda: Path(args.json).write_text(text, encoding="utf-8")

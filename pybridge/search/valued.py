@@ -89,8 +89,7 @@ class Search:
         self.arcs = layout.arcs
         # per site, its arcs with the masks a revision along them reads
         self.revising = [
-            [(i, t, j, x, without[self.lengths[t]][j]) for i, t, j, x in arcs]
-            for arcs in self.arcs
+            [(i, t, j, x, without[self.lengths[t]][j]) for i, t, j, x in arcs] for arcs in self.arcs
         ]
         self.weights = [1] * len(layout.crossings)
         self.by_length: dict[int, list[int]] = {}
