@@ -18,7 +18,7 @@ A fill's value is shown back on the scale of the list (docs/formats.md#scored-di
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cached_property
@@ -27,6 +27,7 @@ from typing import Literal
 Objective = Literal["min", "sum"]
 OBJECTIVES: tuple[Objective, ...] = ("min", "sum")
 
+KEPT_VALUES = 4
 DEFAULT_SCORE = Decimal(50)  # an entry without a score: the middle of the usual 0-100 scale
 MAX_DIGITS = 30  # digits before or after the point in a score
 
@@ -69,6 +70,10 @@ class Scores:
     written: Mapping[str, Decimal]
     default: Decimal = DEFAULT_SCORE
     floor: Decimal | None = field(default=None)
+    # values() of the last word lists asked for: a dictionary's take a tenth of a second
+    _made: dict[tuple[str, ...], tuple[int, ...]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     @cached_property
     def scale(self) -> int:
@@ -88,9 +93,17 @@ class Scores:
         """The score of `word` as the engines take it: times `scale`."""
         return int(self.score(word) * self.scale)
 
-    def values(self, words: Iterable[str]) -> tuple[int, ...]:
-        written, default, scale = self.written, self.default, self.scale
-        return tuple(int(written.get(word, default) * scale) for word in words)
+    def values(self, words: Sequence[str]) -> tuple[int, ...]:
+        """value() of each of the `words` (kept for the last few lists)."""
+        listed = tuple(words)
+        made = self._made.get(listed)
+        if made is None:
+            written, default, scale = self.written, self.default, self.scale
+            made = tuple(int(written.get(word, default) * scale) for word in listed)
+            if len(self._made) >= KEPT_VALUES:
+                self._made.clear()
+            self._made[listed] = made
+        return made
 
     def unscaled(self, value: int) -> Decimal:
         """An engine's integer back on the list's scale."""
