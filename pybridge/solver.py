@@ -258,7 +258,11 @@ def run(
     chosen = choose_engine(engine)
     stats = Stats(chosen, strategy)
     started = time.perf_counter()
-    layout = layout_of(puzzle)
+    try:
+        layout = layout_of(puzzle, deadline(timeout))
+    except SearchTimeout:  # a huge grid: finding its sites took the time
+        stats.seconds = time.perf_counter() - started
+        return Outcome("timeout", [], 0 if count else None, stats=stats)
     limit = 2 if unique else limit
     report = None if on_better is None else _reporter(puzzle, layout.sites, started, on_better)
     request = Request(
@@ -483,7 +487,10 @@ def solve(
         yield from _prolog_batches(puzzle, strategy, timeout, limit, seed)
         return
     started = time.perf_counter()
-    layout = layout_of(puzzle)
+    try:
+        layout = layout_of(puzzle, deadline(timeout))
+    except SearchTimeout:
+        raise TimeoutError(f"no solution found within {timeout} s") from None
     scores = None if puzzle.scores is None else puzzle.scores.values(puzzle.words)
     request = Request(
         layout,

@@ -76,12 +76,14 @@ def assert_best(puzzle: Puzzle, outcome: Outcome, objective: Objective) -> None:
     values = [b.value for b in outcome.improvements]
     assert values == sorted(set(values)), "each fill reported must beat the last"
     if best is None:
-        assert outcome.status == "unsolvable" and not values
+        assert outcome.status == "unsolvable"
+        assert not values
         return
     assert outcome.status == "solved"
     assert values[-1] == best
     assert outcome.score is not None
-    assert outcome.score.optimal is True and outcome.score.bound == best
+    assert outcome.score.optimal is True
+    assert outcome.score.bound == best
     assert outcome.score.objective(objective) == best
     assert outcome.solutions[0].grid == outcome.improvements[-1].solution.grid
     for better in outcome.improvements:
@@ -185,7 +187,8 @@ def test_exact_mode_stops_at_its_first_fill() -> None:
             outcome = run(puzzle, engine=engine, maximize=objective)
             assert outcome.status == "solved"
             assert [b.value for b in outcome.improvements] == [expected]
-            assert outcome.score is not None and outcome.score.optimal
+            assert outcome.score is not None
+            assert outcome.score.optimal
 
 
 def test_better_fills_are_told_as_found() -> None:
@@ -227,7 +230,8 @@ def test_min_score_leaves_out_the_lower_words() -> None:
         assert sorted(s.placements[0].word for s in outcome.solutions) == ["cd", "ef"]
         none_left = run(puzzle, engine=engine, min_score=60)
         assert none_left.status == "unsolvable"
-        assert none_left.proof is not None and none_left.proof.layer == "no-fit"
+        assert none_left.proof is not None
+        assert none_left.proof.layer == "no-fit"
         assert "no 2-letter word scoring 60 or more" in none_left.proof.reason
 
 
@@ -271,9 +275,11 @@ def test_reported_scores_match_the_dictionary(shared_dir: Path, engine: str) -> 
     score = doc["score"]
     assert (score["min"], score["sum"]) == (min(each), sum(each))
     assert score["mean"] == pytest.approx(float(sum(each)) / len(each), abs=0.05)
-    assert score["optimal"] is True and score["bound"] == score["min"]
+    assert score["optimal"] is True
+    assert score["bound"] == score["min"]
     values = [b["value"] for b in doc["improvements"]]
-    assert values == sorted(set(values)) and values[-1] == score["min"]
+    assert values == sorted(set(values))
+    assert values[-1] == score["min"]
     assert [b["nodes"] for b in doc["improvements"]] == sorted(
         b["nodes"] for b in doc["improvements"]
     )
@@ -297,25 +303,33 @@ def test_text_output_has_a_score_line_and_tells_each_better_fill(shared_dir: Pat
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     last = done.stdout.splitlines()[-1]
-    assert last.startswith("score: min 59, sum ") and last.endswith("(optimal min: proved)")
+    assert last.startswith("score: min 59, sum ")
+    assert last.endswith("(optimal min: proved)")
     told = [line for line in done.stderr.splitlines() if line.startswith("better: min ")]
-    assert told and told[-1].startswith("better: min 59 after ")
+    assert told
+    assert told[-1].startswith("better: min 59 after ")
 
 
 def test_a_timeout_reports_the_best_so_far_and_the_gap(shared_dir: Path) -> None:
+    """g05.03 for the best sum takes minutes: a few seconds leave a gap
+    (or, on a busy machine, no fill yet: then only the bound)."""
     grid = shared_dir / "bench" / "grids" / "vanbeek" / "g05.03.txt"
     for engine in ENGINES:
         done = crossword(
             "solve", str(grid), "--dict", str(shared_dir.joinpath(*SCORED)), "--maximize", "sum",
-            "--engine", engine, "--timeout", "2", "--output", "json",
+            "--engine", engine, "--timeout", "4", "--output", "json",
         )  # fmt: skip
         assert done.returncode == 3, done.stderr
         doc = json.loads(done.stdout)
         assert doc["status"] == "timeout"
         score = doc["score"]
         assert score["optimal"] is False
-        assert score["bound"] >= score["sum"]
-        assert doc["improvements"][-1]["value"] == score["sum"]
+        if doc["solutions"]:
+            assert score["bound"] >= score["sum"]
+            assert doc["improvements"][-1]["value"] == score["sum"]
+        else:
+            assert doc["improvements"] == []
+            assert "sum" not in score
 
 
 def test_min_score_proof_names_the_sites_that_ran_out(shared_dir: Path) -> None:

@@ -19,6 +19,7 @@ from pybridge.commands.common import (
     numbered,
     out,
     positive_int,
+    timeout_left,
     worst,
 )
 from pybridge.model import Puzzle
@@ -99,7 +100,7 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
         limit=limit,
         count=args.count,
         unique=args.unique,
-        timeout=args.timeout,
+        timeout=timeout_left(args),
         seed=args.seed,
         maximize=args.maximize,
         on_better=None if kind == "json" or args.maximize is None else tell(args.maximize),

@@ -38,8 +38,10 @@ MAX_STACK = 4 << 30  # 4 GiB of address space: 500,000 sites
 def solutions(request: Request, counters: Counters) -> Generator[list[str], None, None]:
     """Each solution as the word of every site, lazily; SearchTimeout when
     the counters' deadline passes. `request.limit` and `count` are not read."""
-    registry.check(request.strategy, seed=request.seed)
-    return _stepped(registry.solutions(request, counters), request, counters)
+    strategy = registry.check(request.strategy, seed=request.seed)
+    if strategy.crossings and request.layout.arcs_by(counters.deadline) is None:
+        raise SearchTimeout  # millions of crossings: their finding counts against the limit
+    yield from _stepped(registry.solutions(request, counters), request, counters)
 
 
 def _stepped(
@@ -175,6 +177,8 @@ def optimise(request: Request) -> Result:
     started = time.perf_counter()
     registry.check(request.strategy, seed=request.seed)
     counters = Counters(deadline=deadline(request.timeout))
+    if request.layout.arcs_by(counters.deadline) is None:  # see solutions
+        return Result("timeout", [], 0, 0, 0)
     found = valued.Search(request, counters)
     improvements: list[Improvement] = []
     timed_out = False
