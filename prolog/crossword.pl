@@ -21,8 +21,10 @@
 
     wdeg reads a dictionary loaded once with wdeg:load_dictionary/2 or
     wdeg:load_dictionary_text/2,3, not the listed words: it runs as the
-    strategy wdeg(Key), Key the dictionary's.  valued reads one too (the
-    words ranked by score) and its scores (valued:load_scores_text/2): it
+    strategy wdeg(Key), Key the dictionary's, or wdeg(Key, ScoreKey) with
+    the words' scores (kernel:load_scores_text/2), which break ties among
+    equal words.  valued reads a dictionary too (the
+    words ranked by score) and its scores: it
     runs as valued(Key, ScoreKey).  improve/7 runs it for the best fill,
     giving each better fill as a solution (docs/search.md#valued).
 
@@ -60,7 +62,7 @@
 :- use_module(layout, [layout/5]).
 :- use_module(order, [order_search/3]).
 :- use_module(domains, [domain_search/5]).
-:- use_module(wdeg, [wdeg_search/5]).
+:- use_module(wdeg, [wdeg_search/5, wdeg_search/6]).
 :- use_module(valued, [valued_search/9]).
 
 :- dynamic
@@ -143,6 +145,8 @@ search(domains, Strategy, Seed, Words, Board, Arcs, _) :-
     domain_search(Strategy, Seed, Words, Board, Arcs).
 search(wdeg, wdeg(Key), Seed, _, Board, Arcs, Crossings) :-
     wdeg_search(Key, Seed, Board, Arcs, Crossings).
+search(wdeg, wdeg(Key, ScoreKey), Seed, _, Board, Arcs, Crossings) :-
+    wdeg_search(Key, ScoreKey, Seed, Board, Arcs, Crossings).
 search(valued, valued(Key, ScoreKey), _, _, Board, Arcs, Crossings) :-
     valued_search(Key, ScoreKey, none, none, none, control(none, none, false),
                   Board, Arcs, Crossings).

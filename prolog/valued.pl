@@ -11,9 +11,9 @@
     of the word list ranked by score, highest first: bit K of a domain is
     the K-th word of that ranking, so the lowest bit of a domain is its
     best word and the words scoring above a value are a prefix.  The
-    scores arrive once per process (load_scores_text/2) and live in a
-    global variable, per length a term whose arguments are the scores of
-    the ranked words (descending).  A score is an integer: the bridge
+    scores arrive once per process (kernel:load_scores_text/2), per length
+    a term whose arguments are the scores of the ranked words
+    (descending).  A score is an integer: the bridge
     scales the scores of a list as written to integers (pybridge.scores),
     so no float ever takes part.
 
@@ -31,9 +31,7 @@
 */
 
 :- module(valued,
-          [ load_scores_text/2,         % +Key, +Text
-            scores_loaded/1,            % +Key
-            valued_search/9             % +Key, +ScoreKey, +Objective, +Cap, +Deadline,
+          [ valued_search/9             % +Key, +ScoreKey, +Objective, +Cap, +Deadline,
                                         % +Control, +Board, +Arcs, +Crossings
           ]).
 
@@ -41,88 +39,13 @@
 :- use_module(library(error)).
 :- use_module(library(lists)).
 :- use_module(library(pairs)).
-:- use_module(kernel, [count_node/0, count_backtrack/0]).
+:- use_module(kernel, [count_node/0, count_backtrack/0, scores/2]).
 :- use_module(wdeg, [dictionary/3, members/3]).
 
 :- set_prolog_flag(optimise, true).
 
 first_limit(2, 10).     % a run's first node limit: 2 per site and 10 more
 growth(3, 2).           % each run's limit is the last one's times 3/2
-kept_scores(4).         % score lists kept loaded, most recently loaded first
-
-                 /*******************************
-                 *            SCORES            *
-                 *******************************/
-
-%!  load_scores_text(+Key:integer, +Text:string) is det.
-%
-%   Keep under Key the scores of a ranked word list, as pybridge.bridge
-%   sends them: per length a line "Length Count" and a line of the Count
-%   scores, space-separated, in the order of the words of that length in
-%   the dictionary (highest first).  Split by string functions: nothing in
-%   Text is read as a term.
-%
-%   ?- load_scores_text(9, "2 2\n7 3\n").
-
-load_scores_text(Key, Text) :-
-    must_be(integer, Key),
-    must_be(string, Text),
-    split_string(Text, "\n", "", Lines),
-    text_scores(Lines, Pairs),
-    foldl(longer, Pairs, 0, Max),
-    length(Args, Max),
-    maplist(=(none), Args),
-    Scores =.. [scores|Args],
-    forall(member(L-Term, Pairs), nb_setarg(L, Scores, Term)),
-    remember(Key, Scores).
-
-text_scores([""], []) :-
-    !.
-text_scores([Header, Line|Lines], [L-Term|Pairs]) :-
-    split_string(Header, " ", "", [LengthText, CountText]),
-    number_string(L, LengthText),
-    number_string(N, CountText),
-    (   N =:= 0
-    ->  Numbers = []
-    ;   split_string(Line, " ", "", Texts),
-        maplist(number_string, Numbers, Texts)
-    ),
-    length(Numbers, N),
-    Term =.. [s|Numbers],
-    text_scores(Lines, Pairs).
-
-longer(L-_, Max0, Max) :-
-    Max is max(Max0, L).
-
-%!  scores_loaded(+Key:integer) is semidet.
-%
-%   True when scores are kept under Key (in this thread).
-
-scores_loaded(Key) :-
-    scores_name(Key, Name),
-    nb_current(Name, _).
-
-scores_name(Key, Name) :-
-    format(atom(Name), 'valued_scores_~d', [Key]).
-
-remember(Key, Scores) :-
-    scores_name(Key, Name),
-    nb_setval(Name, Scores),
-    (   nb_current(valued_scores, Keys0)
-    ->  true
-    ;   Keys0 = []
-    ),
-    delete(Keys0, Key, Others),
-    kept_scores(Kept),
-    Keep is Kept - 1,
-    length(Others, Count),
-    (   Count > Keep
-    ->  length(Recent, Keep),
-        append(Recent, Dropped, Others),
-        forall(member(Old, Dropped), ( scores_name(Old, OldName), nb_delete(OldName) ))
-    ;   Recent = Others
-    ),
-    nb_setval(valued_scores, [Key|Recent]).
 
                  /*******************************
                  *            SEARCH            *
@@ -145,8 +68,7 @@ remember(Key, Scores) :-
 valued_search(Key, ScoreKey, Objective, Cap, Deadline, Control, Board, Arcs,
               Crossings) :-
     dictionary(Key, Tables, Copies),
-    scores_name(ScoreKey, ScoresName),
-    nb_getval(ScoresName, Scores),
+    scores(ScoreKey, Scores),
     state(Tables, Copies, Scores, Objective, Cap, Deadline, Control, Board,
           Arcs, Crossings, State),
     arg(1, State, Dom),

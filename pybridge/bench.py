@@ -234,7 +234,7 @@ def _needs_prolog_dictionary(cell: Cell) -> bool:
 
 def _send(strategy: str, words: Sequence[str], scores: Scores | None) -> None:
     if strategy == "wdeg":
-        bridge.load_dictionary(words)
+        bridge.load_dictionary(words, None if scores is None else scores.values(words))
     else:
         bridge.load_ranked(words, None if scores is None else scores.values(words))
 

@@ -175,7 +175,7 @@ def search(request: Request) -> Result:
             _attach_thread()
             listed = request.words
             if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
-                strategy, listed = f"wdeg({_dictionary(prolog, listed)})", ()
+                strategy, listed = _wdeg_strategy(prolog, request), ()
             elif strategy == "valued":  # so does valued, ranked, with its scores
                 strategy, listed = _valued_strategy(prolog, request), ()
             if timeout is not None:
@@ -289,24 +289,46 @@ def _valued_strategy(prolog: Any, request: Request) -> str:
 def _ranked(prolog: Any, words: tuple[str, ...], scores: tuple[int, ...]) -> str:
     ranked = valued.ranked(words, scores)[0]
     key = _dictionary(prolog, ranked)
-    score_key, text = _scores_text(words, scores)
-    if not list(prolog.query(f"valued:scores_loaded({score_key})", maxresult=1)):
-        _call(b"valued", b"load_scores_text", [str(score_key)], [text])
-    return f"valued({key}, {score_key})"
+    return f"valued({key}, {_scores(prolog, ranked, _scores_of(words, scores))})"
+
+
+def _wdeg_strategy(prolog: Any, request: Request) -> str:
+    """wdeg(Key), or with scores wdeg(Key, ScoreKey): they break its ties."""
+    key = _dictionary(prolog, request.words)
+    if request.scores is None:
+        return f"wdeg({key})"
+    listed, scores = tuple(request.words), tuple(request.scores)
+    return f"wdeg({key}, {_scores(prolog, listed, _scores_of(listed, scores))})"
+
+
+def _scores_of(words: tuple[str, ...], scores: tuple[int, ...]) -> dict[str, int]:
+    """Each word's score, that of its first listing."""
+    return valued.ranked(words, scores)[1]
+
+
+def _scores(prolog: Any, words: tuple[str, ...], score_of: dict[str, int]) -> int:
+    """The key under which kernel.pl keeps the scores of the dictionary
+    `words` (a table per length, in the order of bitsets.tables), loading
+    them first if this thread does not have them yet."""
+    score_key, text = _scores_text(words, tuple(score_of[w] for w in words))
+    if not list(prolog.query(f"kernel:scores_loaded({score_key})", maxresult=1)):
+        _call(b"kernel", b"load_scores_text", [str(score_key)], [text])
+    return score_key
 
 
 @lru_cache(maxsize=4)
 def _scores_text(words: tuple[str, ...], scores: tuple[int, ...]) -> tuple[int, str]:
-    """valued:load_scores_text/2's text for a word list and its scores (per
-    length, the scores of its ranked words), and a key for them."""
-    ranked, score_of = valued.ranked(words, scores)
+    """kernel:load_scores_text/2's text for the dictionary `words` whose
+    scores are `scores` (per length, the scores of its words in table
+    order), and a key for them."""
+    score_of = dict(zip(words, scores, strict=True))
     lines = []
-    for n, table in tables(ranked).items():
+    for n, table in tables(words).items():
         lines.append(f"{n} {len(table.words)}\n")
         lines.append(" ".join(str(score_of[word]) for word in table.words) + "\n")
     text = "".join(lines)
     digest = hashlib.blake2b(text.encode("ascii"), digest_size=8).digest()
-    return int.from_bytes(digest, "little") ^ dictionary_key(ranked), text
+    return int.from_bytes(digest, "little") ^ dictionary_key(words), text
 
 
 class _Detach:
@@ -345,12 +367,17 @@ def strategies() -> list[str]:
     return [str(name) for name in answer[0]["Names"]] if answer else []
 
 
-def load_dictionary(words: Sequence[str]) -> None:
-    """Send `words` to wdeg.pl now, if it does not hold them yet, so that the
-    first wdeg search with them is not charged for it (bench does this)."""
+def load_dictionary(words: Sequence[str], scores: Sequence[int] | None = None) -> None:
+    """Send `words` (and their `scores`, integers as pybridge.scores makes
+    them) to wdeg.pl now, if it does not hold them yet, so that the first
+    wdeg search with them is not charged for it (bench does this)."""
     with _lock, _engine_errors():
         _attach_thread()
-        _dictionary(_engine(), words)
+        prolog = _engine()
+        _dictionary(prolog, words)
+        if scores is not None:
+            listed = tuple(words)
+            _scores(prolog, listed, _scores_of(listed, tuple(scores)))
 
 
 def _dictionary(prolog: Any, words: Sequence[str]) -> int:

@@ -361,3 +361,41 @@ def test_score_object_without_maximize() -> None:
         "optimal": True,
         "bound": 40,
     }
+
+
+# ---------------------------------------------------------------- wdeg with scores
+
+
+def test_wdeg_prefers_the_higher_scored_word_among_equals() -> None:
+    """A lone site (no crossing: every look-ahead is equal): with scores its
+    words go best first; without, in the rotated order of the draw."""
+    plain = Puzzle(("AB", "CD", "EF"), ("..",), format="grid", mode="lexicon")
+    scored = replace(plain, scores=Scores({"CD": Decimal(9), "AB": Decimal(1)}, Decimal(5)))
+    for engine in ENGINES:
+        with_scores = run(scored, engine=engine, strategy="wdeg", limit=None, prove=False)
+        assert [s.placements[0].word for s in with_scores.solutions] == ["CD", "EF", "AB"]
+        without = run(plain, engine=engine, strategy="wdeg", limit=None, prove=False)
+        assert [s.placements[0].word for s in without.solutions] == ["EF", "AB", "CD"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(puzzles(sizes=(3, 6), words=(3, 9), max_length=5), st.randoms(use_true_random=False))
+def test_wdeg_with_scores_is_the_same_in_both_engines(
+    made: tuple[Puzzle, tuple[str, ...]], rng: random.Random
+) -> None:
+    puzzle = with_scores(as_lexicon(made[0], rng), rng)
+    prolog, python = (
+        run(puzzle, engine=e, strategy="wdeg", limit=20, prove=False) for e in ENGINES
+    )
+    assert signature(prolog) == signature(python)
+
+
+def test_wdeg_with_scores_on_a_real_grid(shared_dir: Path) -> None:
+    from pybridge.lexicon import load_lexicon_puzzle
+
+    grid = shared_dir / "bench" / "grids" / "vanbeek" / "g15.01.txt"
+    puzzle = load_lexicon_puzzle(grid, shared_dir.joinpath(*SCORED))
+    prolog, python = (run(puzzle, engine=e, strategy="wdeg", prove=False) for e in ENGINES)
+    assert signature(prolog) == signature(python)
+    plain = run(replace(puzzle, scores=None), engine="python", strategy="wdeg", prove=False)
+    assert python.solutions[0].grid != plain.solutions[0].grid  # the ties went elsewhere
