@@ -188,8 +188,9 @@ STRATEGY_HELP = (
     "with the fewest fitting words next, forward checking), ac3 (mrv after arc consistency), "
     "lcv (mrv, least constraining word first), cs50 (ac3 + lcv), cbj (mrv with "
     "conflict-directed backjumping), wdeg (bitset domains, dom/wdeg with restarts, for big "
-    "dictionaries); given and sorted need a word "
-    f"list, not --dict (default: {DEFAULT_STRATEGY}, or {DEFAULT_LEXICON_STRATEGY} with --dict)"
+    "dictionaries), valued (best-scored words first; branch and bound with --maximize); "
+    "given and sorted need a word list, not --dict (default: "
+    f"{DEFAULT_STRATEGY}, or {DEFAULT_LEXICON_STRATEGY} with --dict, valued with --maximize)"
 )
 
 
