@@ -48,17 +48,12 @@ def ranked(
     words: tuple[str, ...], scores: tuple[int, ...]
 ) -> tuple[tuple[str, ...], dict[str, int]]:
     """The words by score, highest first (a stable sort: ties in listed
-    order), and each word's score (that of its first listing)."""
+    order), and each word's score (that of its first listing): the word
+    list as the valued strategy reads it (the Prolog engine is sent it)."""
     score_of: dict[str, int] = {}
     for word, score in zip(words, scores, strict=True):
         score_of.setdefault(word, score)
     return tuple(sorted(words, key=lambda word: -score_of[word])), score_of
-
-
-def ranked_words(request: Request) -> tuple[str, ...]:
-    """The word list as the valued strategy reads it (the Prolog engine is
-    sent this one)."""
-    return ranked(*listed(request))[0]
 
 
 def listed(request: Request) -> tuple[tuple[str, ...], tuple[int, ...]]:
