@@ -832,7 +832,7 @@ order(S, State, Candidates) :-
     arg(S1, Links, SiteLinks),
     looks(SiteLinks, Open, Dom, Lengths, Tables, Looks),
     b_getval(wdeg_scores, Scores),
-    (   ( Count =:= 1 ; Looks == [], Scores == none )
+    (   ( Count =< 1 ; Looks == [], Scores == none )
     ->  Sorted = Rotated
     ;   arg(S1, Lengths, L),
         arg(L, Tables, table(Words, _, _)),

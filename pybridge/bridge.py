@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, cast
 
-from pybridge.bitsets import line_joined, tables
+from pybridge.bitsets import line_joined, table_scores, tables
 from pybridge.errors import EngineError, MissingDependency, UsageError
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
@@ -287,9 +287,8 @@ def _valued_strategy(prolog: Any, request: Request) -> str:
 
 
 def _ranked(prolog: Any, words: tuple[str, ...], scores: tuple[int, ...]) -> str:
-    ranked = valued.ranked(words, scores)[0]
-    key = _dictionary(prolog, ranked)
-    return f"valued({key}, {_scores(prolog, ranked, _scores_of(words, scores))})"
+    ranked, ranked_scores, _ = valued.ranked(words, scores)
+    return f"valued({_dictionary(prolog, ranked)}, {_scores(prolog, ranked, ranked_scores)})"
 
 
 def _wdeg_strategy(prolog: Any, request: Request) -> str:
@@ -297,20 +296,14 @@ def _wdeg_strategy(prolog: Any, request: Request) -> str:
     key = _dictionary(prolog, request.words)
     if request.scores is None:
         return f"wdeg({key})"
-    listed, scores = tuple(request.words), tuple(request.scores)
-    return f"wdeg({key}, {_scores(prolog, listed, _scores_of(listed, scores))})"
+    return f"wdeg({key}, {_scores(prolog, tuple(request.words), tuple(request.scores))})"
 
 
-def _scores_of(words: tuple[str, ...], scores: tuple[int, ...]) -> dict[str, int]:
-    """Each word's score, that of its first listing."""
-    return valued.ranked(words, scores)[1]
-
-
-def _scores(prolog: Any, words: tuple[str, ...], score_of: dict[str, int]) -> int:
+def _scores(prolog: Any, words: tuple[str, ...], scores: tuple[int, ...]) -> int:
     """The key under which kernel.pl keeps the scores of the dictionary
-    `words` (a table per length, in the order of bitsets.tables), loading
-    them first if this thread does not have them yet."""
-    score_key, text = _scores_text(words, tuple(score_of[w] for w in words))
+    `words` (`scores`: one per word), loading them first if this thread
+    does not have them yet."""
+    score_key, text = _scores_text(words, scores)
     if not list(prolog.query(f"kernel:scores_loaded({score_key})", maxresult=1)):
         _call(b"kernel", b"load_scores_text", [str(score_key)], [text])
     return score_key
@@ -318,14 +311,14 @@ def _scores(prolog: Any, words: tuple[str, ...], score_of: dict[str, int]) -> in
 
 @lru_cache(maxsize=4)
 def _scores_text(words: tuple[str, ...], scores: tuple[int, ...]) -> tuple[int, str]:
-    """kernel:load_scores_text/2's text for the dictionary `words` whose
-    scores are `scores` (per length, the scores of its words in table
-    order), and a key for them."""
-    score_of = dict(zip(words, scores, strict=True))
+    """kernel:load_scores_text/2's text for the dictionary `words`, whose
+    scores are `scores` (one per word; a word listed twice has the score
+    of its first listing): per length, the scores of its words in table
+    order. And a key for them."""
     lines = []
-    for n, table in tables(words).items():
-        lines.append(f"{n} {len(table.words)}\n")
-        lines.append(" ".join(str(score_of[word]) for word in table.words) + "\n")
+    for n, values in table_scores(words, scores).items():
+        lines.append(f"{n} {len(values)}\n")
+        lines.append(" ".join(map(str, values)) + "\n")
     text = "".join(lines)
     digest = hashlib.blake2b(text.encode("ascii"), digest_size=8).digest()
     return int.from_bytes(digest, "little") ^ dictionary_key(words), text
@@ -376,8 +369,7 @@ def load_dictionary(words: Sequence[str], scores: Sequence[int] | None = None) -
         prolog = _engine()
         _dictionary(prolog, words)
         if scores is not None:
-            listed = tuple(words)
-            _scores(prolog, listed, _scores_of(listed, tuple(scores)))
+            _scores(prolog, tuple(words), tuple(scores))
 
 
 def _dictionary(prolog: Any, words: Sequence[str]) -> int:

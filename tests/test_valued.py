@@ -399,3 +399,12 @@ def test_wdeg_with_scores_on_a_real_grid(shared_dir: Path) -> None:
     assert signature(prolog) == signature(python)
     plain = run(replace(puzzle, scores=None), engine="python", strategy="wdeg", prove=False)
     assert python.solutions[0].grid != plain.solutions[0].grid  # the ties went elsewhere
+
+
+@pytest.mark.parametrize("strategy", ["wdeg", "valued"])
+def test_no_word_left_with_scores_is_unsolvable(strategy: str) -> None:
+    """A dictionary emptied by --min-score (a site with no word, no crossing)."""
+    puzzle = Puzzle((), ("..",), format="grid", mode="lexicon", scores=Scores({}))
+    for engine in ENGINES:
+        outcome = run(puzzle, engine=engine, strategy=strategy, prove=False)
+        assert (outcome.status, outcome.stats.nodes, outcome.stats.backtracks)[0] == "unsolvable"

@@ -46,14 +46,16 @@ STRATEGIES = (
 @lru_cache(maxsize=4)
 def ranked(
     words: tuple[str, ...], scores: tuple[int, ...]
-) -> tuple[tuple[str, ...], dict[str, int]]:
+) -> tuple[tuple[str, ...], tuple[int, ...], dict[str, int]]:
     """The words by score, highest first (a stable sort: ties in listed
-    order), and each word's score (that of its first listing): the word
-    list as the valued strategy reads it (the Prolog engine is sent it)."""
+    order), their scores, and each word's score (that of its first
+    listing): the word list as the valued strategy reads it (the Prolog
+    engine is sent it)."""
     score_of: dict[str, int] = {}
     for word, score in zip(words, scores, strict=True):
         score_of.setdefault(word, score)
-    return tuple(sorted(words, key=lambda word: -score_of[word])), score_of
+    ordered = tuple(sorted(words, key=lambda word: -score_of[word]))
+    return ordered, tuple(score_of[word] for word in ordered), score_of
 
 
 def listed(request: Request) -> tuple[tuple[str, ...], tuple[int, ...]]:
@@ -68,7 +70,7 @@ class Search:
 
     def __init__(self, request: Request, counters: Counters) -> None:
         layout = request.layout
-        words, score_of = ranked(*listed(request))
+        words, _, score_of = ranked(*listed(request))
         self.tables = dict(tables(words))
         for cells in layout.cells:  # a length without words has an empty table
             n = len(cells)
@@ -348,7 +350,7 @@ def cap(request: Request) -> int | None:
     words, scores = listed(request)
     if request.objective is None or not words or len(words) != len(request.layout.sites):
         return None
-    score_of = ranked(words, scores)[1]
+    score_of = ranked(words, scores)[2]
     values = [score_of[w] for w in words]
     return min(values) if request.objective == "min" else sum(values)
 

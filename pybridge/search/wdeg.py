@@ -279,7 +279,7 @@ class Search:
             (i, self.tables[self.lengths[t]].masks[j], self.dom[t])
             for i, t, j, _, _, _ in self.live[s]
         ]
-        if len(candidates) == 1 or (not looks and self.scores is None):
+        if len(candidates) <= 1 or (not looks and self.scores is None):
             return candidates
         words = self.tables[self.lengths[s]].words
         counts: list[dict[str, int]] = [{} for _ in looks]
