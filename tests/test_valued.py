@@ -408,3 +408,21 @@ def test_no_word_left_with_scores_is_unsolvable(strategy: str) -> None:
     for engine in ENGINES:
         outcome = run(puzzle, engine=engine, strategy=strategy, prove=False)
         assert outcome.status == "unsolvable"
+
+
+def test_a_fill_in_word_list_may_give_scores() -> None:
+    from pybridge.errors import InputError
+    from pybridge.readers import parse_fillin
+
+    puzzle = parse_fillin("__\n__\n", "ab;3\nac;1\ncd;2\nbd;5\n")
+    assert puzzle.words == ("ab", "ac", "cd", "bd")
+    assert puzzle.scores is not None
+    assert puzzle.scores.score("bd") == 5
+    for engine in ENGINES:
+        outcome = run(puzzle, engine=engine, maximize="sum")
+        assert outcome.score is not None
+        assert (outcome.score.sum, outcome.score.optimal) == (11, True)
+    assert parse_fillin("__\n", "ab\n").scores is None
+    with pytest.raises(InputError) as raised:
+        parse_fillin("__\n__\n", "ab;3\nac;x\n")
+    assert (raised.value.line, raised.value.column) == (2, 4)
