@@ -51,9 +51,10 @@ Dictionaries (`load_dictionary`), one entry per line:
   does `WORD number` when every non-blank line of the file is of that form
   (RP 2016's weights in [0, 1]).  A score is a decimal number, kept as
   written (pybridge.scores); a line of a `;` file without one gives no
-  score, and a word without a score counts DEFAULT_SCORE.  A score that is
-  not a number is an error at its line and column.  The files with scores
-  are listed in `Dictionary.weighted`, the scores are `Dictionary.scores`.
+  score, and a word without a score counts DEFAULT_SCORE.  A line whose
+  score is not a number is skipped and counted ("with a score that is not
+  a number").  The files with scores are listed in `Dictionary.weighted`,
+  the scores are `Dictionary.scores`.
 * Duplicates (after normalisation, within and across files) are kept once,
   in the order of first occurrence, with the score of the first occurrence
   (or none), and counted as "duplicate".  Several files are merged in the
@@ -139,6 +140,7 @@ class Dictionary:
 
 DETECTED_ENCODINGS = ("utf-8", "cp1252")
 DUPLICATE = "duplicate"
+BAD_SCORE = "with a score that is not a number"
 
 # What crosswords drop from an entry: hyphens, apostrophes, spaces.
 _JOINERS = ("-", "'", "\u2019", " ")
@@ -209,34 +211,26 @@ def _weighted(text: str) -> tuple[str, list[str]] | None:
     return "\n".join(words), numbers
 
 
-def _semicolon_scored(text: str, source: str) -> tuple[str, list[str]]:
+def _semicolon_scored(text: str, skipped: Counter[str]) -> tuple[str, list[str]]:
     """A `WORD;score` list (a line without `;` gives no score): the entries
     (a line each, the score cut off at the line's last `;`) and each
-    line's score as written; InputError for a score that is not a number."""
+    line's score as written. A line whose score is not a number is
+    skipped, and counted in `skipped`."""
     entries, numbers = [], []
-    for number, line in enumerate(text.split("\n"), start=1):
+    for line in text.split("\n"):
         entry, semicolon, written = line.rpartition(";")
-        if not semicolon:
-            entries.append(line)
-            numbers.append("")
-            continue
         score = written.strip()
-        if parse_score(score) is None:
-            column = len(entry) + 2 + len(written) - len(written.lstrip())
-            what = f"found {shown(repr(score))}" if score else "found nothing"
-            raise InputError(
-                f"expected a score after ';' (a number such as 40 or 0.5), {what}",
-                source,
-                number,
-                column,
-                line,
-            )
+        if not semicolon:
+            entry, score = line, ""
+        elif parse_score(score) is None:
+            skipped[BAD_SCORE] += 1
+            entry = score = ""
         entries.append(entry)
         numbers.append(score)
     return "\n".join(entries), numbers
 
 
-def _scored_lines(text: str, source: str) -> tuple[str, list[str]] | None:
+def _scored_lines(text: str, skipped: Counter[str]) -> tuple[str, list[str]] | None:
     """A scored list's entries, a line each, and each line's score as written
     ("" for none); None when no line gives a score."""
     weighted = _weighted(text)
@@ -244,7 +238,7 @@ def _scored_lines(text: str, source: str) -> tuple[str, list[str]] | None:
         return weighted
     if ";" not in text:
         return None
-    return _semicolon_scored(text, source)
+    return _semicolon_scored(text, skipped)
 
 
 def _reason(ch: str) -> str:
@@ -324,8 +318,8 @@ class _FileWords:
 def _normalised(data: bytes, codec: str | None, source: str) -> _FileWords:
     text, used = _decode(data, codec, source)
     text = unicodedata.normalize("NFC", unify_newlines(text).upper())
-    scored = _scored_lines(text, source)
     skipped: Counter[str] = Counter()
+    scored = _scored_lines(text, skipped)
     if scored is None:
         entries = _entries(text, skipped)
         if not entries:

@@ -677,18 +677,14 @@ def test_semicolon_scores_are_kept_as_written(tmp_path: Path) -> None:
     assert dictionary.weighted == (str(path),)
 
 
-def test_a_score_that_is_no_number_is_an_error_at_its_place(tmp_path: Path) -> None:
-    path = write(tmp_path, "s.txt", "water;60\nerne;lots\n")
-    with pytest.raises(InputError) as raised:
-        load_dictionary([path])
-    error = raised.value
-    assert (error.line, error.column) == (2, 6)
-    assert "expected a score after ';'" in str(error)
-    assert "'LOTS'" in str(error)
-    with pytest.raises(InputError, match="found nothing"):
+def test_a_line_whose_score_is_no_number_is_skipped_and_counted(tmp_path: Path) -> None:
+    text = "water;60\nerne;lots\nsea;\nsky;1e99\n;\n"  # 1e99: too many digits
+    dictionary = load_dictionary([write(tmp_path, "s.txt", text)])
+    assert dictionary.words == ("WATER",)
+    assert dictionary.skipped == {"with a score that is not a number": 4}
+    assert "skipped 4 with a score that is not a number" in dictionary.summary()
+    with pytest.raises(InputError, match="with a score that is not a number"):
         load_dictionary([write(tmp_path, "t.txt", "water;\n")])
-    with pytest.raises(InputError, match="expected a score"):
-        load_dictionary([write(tmp_path, "u.txt", "water;1e99\n")])  # more than 30 digits
 
 
 def test_a_duplicate_keeps_its_first_score_within_and_across_files(tmp_path: Path) -> None:
