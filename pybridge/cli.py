@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 
-from pybridge.commands import bench, check, compare, solve
+from pybridge.commands import bench, check, compare, serve, solve
 from pybridge.commands.common import (
     CLOSED,
     EXIT_BAD_INPUT,
@@ -29,8 +29,10 @@ from pybridge.commands.common import (
     EXIT_SOLVED,
     EXIT_TIMEOUT,
     EXIT_UNSOLVABLE,
+    error_text,
+    internal_error_text,
 )
-from pybridge.errors import CrosswordError, EngineError, InputError, OutputError, shown
+from pybridge.errors import CrosswordError, EngineError, OutputError
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -45,7 +47,7 @@ __all__ = [
     "main",
 ]
 
-COMMANDS = (solve, check, compare, bench)  # in the order --help lists them
+COMMANDS = (solve, check, compare, bench, serve)  # in the order --help lists them
 
 MAIN_EPILOG = """\
 Run `crossword COMMAND --help` for the options and exit codes of a command.
@@ -74,20 +76,6 @@ def build_parser() -> argparse.ArgumentParser:
     for command in COMMANDS:
         command.add_parser(commands)
     return parser
-
-
-def _error_text(err: CrosswordError) -> str:
-    # An InputError already starts with "file:line:col: error:" (and is made
-    # safe to show by its __str__); other messages are escaped here.
-    return str(err) if isinstance(err, InputError) else f"crossword: error: {shown(str(err), 1600)}"
-
-
-def _internal_error_text(err: BaseException) -> str:
-    """One line for an exception no input explains: its kind and first line."""
-    cause = str(err).strip().split("\n", 1)[0]
-    if not isinstance(err, EngineError):
-        cause = f"{type(err).__name__}: {cause}" if cause else type(err).__name__
-    return f"crossword: internal error: {shown(cause, 300)} (please report it, with the command)"
 
 
 def _debugging() -> bool:
@@ -134,12 +122,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EngineError as err:
         if _debugging():
             raise
-        print(_internal_error_text(err), file=sys.stderr)
+        print(internal_error_text(err), file=sys.stderr)
         return EXIT_INTERNAL_ERROR
     except CrosswordError as err:
         if isinstance(err, OutputError):
             _quiet_stdout()
-        print(_error_text(err), file=sys.stderr)
+        print(error_text(err), file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
@@ -149,5 +137,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # a bug: no traceback for the user, exit code 4
         if _debugging():
             raise
-        print(_internal_error_text(err), file=sys.stderr)
+        print(internal_error_text(err), file=sys.stderr)
         return EXIT_INTERNAL_ERROR

@@ -14,7 +14,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pybridge.errors import MissingDependency, OutputError, UsageError, shown
+from pybridge.errors import (
+    CrosswordError,
+    EngineError,
+    InputError,
+    MissingDependency,
+    OutputError,
+    UsageError,
+    shown,
+)
 from pybridge.lexicon import GRID_FORMATS, load_dictionary, load_grid
 from pybridge.model import Puzzle
 from pybridge.readers import FORMATS, load, require_site
@@ -26,6 +34,8 @@ from pybridge.solver import (
     SEEDED_STRATEGIES,
     STRATEGIES,
     Outcome,
+    check_seed,
+    check_strategy,
 )
 
 EXIT_SOLVED = 0
@@ -37,6 +47,25 @@ EXIT_ENGINE_FAILED = EXIT_INTERNAL_ERROR  # the former name, kept for callers
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell reports a program killed by it
 EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE, "timeout": EXIT_TIMEOUT}
+
+# ---------------------------------------------------------------- messages
+
+
+def error_text(err: CrosswordError) -> str:
+    """The message of a CrosswordError as the commands print it (and the
+    HTTP API returns it)."""
+    # An InputError already starts with "file:line:col: error:" (and is made
+    # safe to show by its __str__); other messages are escaped here.
+    return str(err) if isinstance(err, InputError) else f"crossword: error: {shown(str(err), 1600)}"
+
+
+def internal_error_text(err: BaseException) -> str:
+    """One line for an exception no input explains: its kind and first line."""
+    cause = str(err).strip().split("\n", 1)[0]
+    if not isinstance(err, EngineError):
+        cause = f"{type(err).__name__}: {cause}" if cause else type(err).__name__
+    return f"crossword: internal error: {shown(cause, 300)} (please report it, with the command)"
+
 
 # ---------------------------------------------------------------- output
 
@@ -293,6 +322,16 @@ def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
         require_site(grid) for grid in load_grid(args.file, grid=args.grid, format=args.format)
     ]
     return [replace(grid, words=dictionary.words) for grid in grids]
+
+
+def checked_puzzles(args: argparse.Namespace) -> list[Puzzle]:
+    """load_puzzles, with the strategy and seed checked against every puzzle:
+    what solve and check do before any search."""
+    puzzles = load_puzzles(args)
+    for puzzle in puzzles:
+        check_strategy(puzzle, args.strategy)
+    check_seed(args.strategy, args.seed)
+    return puzzles
 
 
 def check_picture_path(args: argparse.Namespace) -> None:

@@ -12,9 +12,9 @@ from pybridge.commands.common import (
     PICTURES,
     add_puzzle_arguments,
     check_picture_path,
+    checked_puzzles,
     draw,
     json_document,
-    load_puzzles,
     numbered,
     out,
     positive_int,
@@ -22,7 +22,7 @@ from pybridge.commands.common import (
 )
 from pybridge.model import Puzzle
 from pybridge.render import blocks_text
-from pybridge.solver import Outcome, Stats, check_seed, check_strategy, run
+from pybridge.solver import Outcome, Stats, run
 from pybridge.wording import plural
 
 SOLVE_EPILOG = """\
@@ -69,10 +69,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def solve_command(args: argparse.Namespace) -> int:
     check_picture_path(args)
-    puzzles = load_puzzles(args)
-    for puzzle in puzzles:
-        check_strategy(puzzle, args.strategy)
-    check_seed(args.strategy, args.seed)
+    puzzles = checked_puzzles(args)
     codes = [solve_one(puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles]
     return worst(codes)
 
@@ -80,17 +77,7 @@ def solve_command(args: argparse.Namespace) -> int:
 def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if many and args.output[0] != "json":
         out(f"== {puzzle.source}")
-    limit = None if args.all else (args.limit or 1)
-    outcome = run(
-        puzzle,
-        engine=args.engine,
-        strategy=args.strategy,
-        limit=limit,
-        count=args.count,
-        unique=args.unique,
-        timeout=args.timeout,
-        seed=args.seed,
-    )
+    outcome = solve_outcome(puzzle, args)
     kind, path = args.output
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
@@ -103,6 +90,22 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if args.stats and kind != "json":
         print(stats_text(outcome.stats), file=sys.stderr)
     return EXIT_BY_STATUS[outcome.status]
+
+
+def solve_outcome(puzzle: Puzzle, args: argparse.Namespace) -> Outcome:
+    """The search `args` ask for: up to --limit solutions (1 by default),
+    all, their count, or whether there is exactly one."""
+    limit = None if args.all else (args.limit or 1)
+    return run(
+        puzzle,
+        engine=args.engine,
+        strategy=args.strategy,
+        limit=limit,
+        count=args.count,
+        unique=args.unique,
+        timeout=args.timeout,
+        seed=args.seed,
+    )
 
 
 def verdict_lines(outcome: Outcome, timeout: float | None) -> list[str]:

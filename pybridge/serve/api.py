@@ -1,0 +1,407 @@
+"""The JSON answers of the HTTP API, as plain functions of a request body
+(docs/serve.md): no HTTP here, so they are tested and reused (by the fill
+workers) without a server.
+
+/api/solve and /api/check run the commands' own code: the body's options
+become the command line `crossword solve|check FILE --option value ...`,
+parsed by the commands' own parsers, the puzzle is read by load_puzzles, and
+the answer is the document of `--output json` with the exit code's meaning
+as the HTTP status (Answer). An uploaded puzzle is written to a private
+temporary folder and read from there, so that every reader, limit and
+message is the CLI's; messages then name the upload (`name`), never the
+temporary file, and a file under --root by its path relative to the root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path, PurePosixPath
+from typing import Any, cast
+
+from pybridge.commands import check as check_command
+from pybridge.commands import solve as solve_command
+from pybridge.commands.common import (
+    EXIT_BAD_INPUT,
+    EXIT_BY_STATUS,
+    EXIT_INTERNAL_ERROR,
+    checked_puzzles,
+    error_text,
+    internal_error_text,
+    json_document,
+    worst,
+)
+from pybridge.errors import CrosswordError, EngineError, InputError, UsageError, shown
+from pybridge.lexicon import GRID_FORMATS, load_grid
+from pybridge.model import BLOCK, OPEN, Cell, Puzzle
+from pybridge.readers import FORMATS, load, read_text, require_site
+from pybridge.serve.files import Files, NotFound, Refused
+from pybridge.solver import Outcome
+
+# The keys of a request body that are not command-line options.
+PUZZLE_KEYS = frozenset({"puzzle", "name", "path", "words", "words_name", "words_path", "dict"})
+# Options the API does not take: it always answers JSON, with the stats.
+NOT_OPTIONS = frozenset({"--help", "--output", "--stats", "--words", "--dict"})
+HTTP_BY_EXIT = {0: 200, 1: 200, 3: 200, EXIT_BAD_INPUT: 400, EXIT_INTERNAL_ERROR: 500}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An HTTP answer: its status, its JSON body and the exit code the CLI
+    would have given the same request."""
+
+    status: int
+    body: Any
+    exit_code: int
+
+
+def failure(err: Exception) -> Answer:
+    """The answer to a request that failed, with the CLI's message: 400 bad
+    input or usage, 403 a file not served, 404 no such file, 500 an engine
+    failure or a bug."""
+    if isinstance(err, EngineError) or not isinstance(err, CrosswordError):
+        return Answer(500, {"error": internal_error_text(err)}, EXIT_INTERNAL_ERROR)
+    status = 403 if isinstance(err, Refused) else 404 if isinstance(err, NotFound) else 400
+    return Answer(status, {"error": error_text(err)}, EXIT_BAD_INPUT)
+
+
+def answered(work: Callable[[], Answer]) -> Answer:
+    """work(), or the failure it raised as an Answer."""
+    try:
+        return work()
+    except Exception as err:
+        return failure(err)
+
+
+# ---------------------------------------------------------------- the options
+
+
+class _Parser(argparse.ArgumentParser):
+    """The commands' parsers, raising UsageError instead of exiting."""
+
+    def error(self, message: str) -> Any:
+        raise UsageError(message)
+
+    def print_help(self, file: Any = None) -> None:  # never to the server's stdout
+        super().print_help(io.StringIO())
+
+
+@cache
+def _parser() -> _Parser:
+    parser = _Parser(prog="crossword", add_help=False)
+    # the subcommands' parsers are _Parsers too (parser_class is the parent's)
+    commands = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(dest="command", required=True),
+    )
+    solve_command.add_parser(commands)
+    check_command.add_parser(commands)
+    return parser
+
+
+@cache
+def options(command: str) -> tuple[str, ...]:
+    """The long options of `command` that a request body may give, by name."""
+    subparsers = next(
+        action
+        for action in _parser()._actions
+        if isinstance(action, argparse._SubParsersAction)  # the one way to reach them
+    )
+    sub = subparsers.choices[command]
+    return tuple(
+        option[2:]
+        for action in sub._actions
+        for option in action.option_strings
+        if option.startswith("--") and option not in NOT_OPTIONS
+    )
+
+
+def option_argv(command: str, body: Mapping[str, Any]) -> list[str]:
+    """The command-line options a request body gives (every key but the
+    puzzle's): `"timeout": 5` is `--timeout=5`, `"count": true` is `--count`."""
+    argv = []
+    allowed = options(command)
+    for key, value in body.items():
+        if key in PUZZLE_KEYS:
+            continue
+        if key not in allowed:
+            known = ", ".join(sorted({*allowed, *PUZZLE_KEYS}))
+            raise UsageError(f"unknown key {shown(repr(key))}: /api/{command} takes {known}")
+        if value is None or value is False:
+            continue
+        if value is True:
+            argv.append(f"--{key}")
+        elif isinstance(value, (int, float, str)):
+            argv.append(f"--{key}={value}")  # `=`: a value never reads as an option
+        else:
+            raise UsageError(f'"{key}" must be a number, a string, true or false')
+    return argv
+
+
+# ---------------------------------------------------------------- the puzzle files
+
+_UNSAFE_NAME = re.compile(r"[^\w.+ -]")
+
+
+def _file_name(name: object, default: str) -> str:
+    """A safe base name for an upload, from the name the client gave."""
+    if not isinstance(name, str):
+        return default
+    base = _UNSAFE_NAME.sub("_", PurePosixPath(name.replace("\\", "/")).name)[:100].strip()
+    return default if not base or base.startswith(".") else base
+
+
+@dataclass
+class Sources:
+    """The puzzle files of one request, and how messages name them."""
+
+    puzzle: str
+    words: str | None
+    shown_as: dict[str, str]  # real path -> the name a message shows
+
+    def name(self, source: str) -> str:
+        """`source` (a path, maybe with `#N`) as the client knows it."""
+        path, hash_mark, number = source.rpartition("#")
+        if hash_mark and path in self.shown_as:
+            return f"{self.shown_as[path]}#{number}"
+        return self.shown_as.get(source, source)
+
+    def renamed(self, puzzle: Puzzle) -> Puzzle:
+        return replace(puzzle, source=self.name(puzzle.source))
+
+    def explained(self, err: Exception) -> Exception:
+        """`err` with its file named as the client knows it."""
+        if isinstance(err, InputError):
+            err.source = self.name(err.source)
+        return err
+
+
+def _text(body: Mapping[str, Any], key: str) -> str | None:
+    value = body.get(key)
+    if value is not None and not isinstance(value, str):
+        raise UsageError(f'"{key}" must be the text of a file')
+    return value
+
+
+def _write(folder: Path, name: str, text: str) -> str:
+    folder.mkdir()
+    path = folder / name
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
+    return os.fspath(path)
+
+
+@contextmanager
+def sources(body: Mapping[str, Any], files: Files) -> Iterator[Sources]:
+    """The request's puzzle (`puzzle` text or `path` under the root) and word
+    list (`words` text or `words_path`) as files, for the time of a `with`."""
+    puzzle_text, words_text = _text(body, "puzzle"), _text(body, "words")
+    if (puzzle_text is None) == (body.get("path") is None):
+        raise UsageError('give the puzzle as "puzzle" (its text) or "path" (a file under --root)')
+    if words_text is not None and body.get("words_path") is not None:
+        raise UsageError('give the word list as "words" (its text) or "words_path", not both')
+    with tempfile.TemporaryDirectory(prefix="crossword-serve-") as tmp:
+        shown_as: dict[str, str] = {}
+        if puzzle_text is None:
+            puzzle = os.fspath(files.under_root(body["path"]))
+            shown_as[puzzle] = str(body["path"])
+        else:
+            name = _file_name(body.get("name"), "puzzle")
+            puzzle = _write(Path(tmp, "puzzle"), name, puzzle_text)
+            shown_as[puzzle] = name
+        words = None
+        if words_text is not None:
+            name = _file_name(body.get("words_name"), "words")
+            words = _write(Path(tmp, "words"), name, words_text)
+            shown_as[words] = name
+        elif body.get("words_path") is not None:
+            words = os.fspath(files.under_root(body["words_path"]))
+            shown_as[words] = str(body["words_path"])
+        for name, path in files.dictionaries.items():
+            shown_as[os.fspath(path)] = name
+        found = Sources(puzzle, words, shown_as)
+        try:
+            yield found
+        except Exception as err:
+            raise found.explained(err) from None
+
+
+def command_args(
+    command: str, body: Mapping[str, Any], found: Sources, files: Files, time_limit: float
+) -> argparse.Namespace:
+    """The command line a request body stands for, parsed by the command's
+    own parser; the time limit is at most the server's."""
+    argv = [command, found.puzzle]
+    if found.words is not None:
+        argv += ["--words", found.words]
+    for path in files.dictionary_paths(body.get("dict", [])):
+        argv.append(f"--dict={path}")
+    if files.encoding is not None and "encoding" not in body:
+        argv.append(f"--encoding={files.encoding}")
+    args = _parser().parse_args(argv + option_argv(command, body))
+    if args.timeout is None or args.timeout > time_limit:
+        args.timeout = time_limit
+    return args
+
+
+# ---------------------------------------------------------------- solve and check
+
+
+def _outcome(command: str, puzzle: Puzzle, args: argparse.Namespace) -> Outcome:
+    if command == "check":
+        return check_command.check_outcome(puzzle, args)
+    return solve_command.solve_outcome(puzzle, args)
+
+
+def run_command(command: str, body: Mapping[str, Any], files: Files, time_limit: float) -> Answer:
+    """POST /api/solve and /api/check: the document of `crossword COMMAND
+    FILE --output json`, one per grid (a list of them for a file of several
+    grids, each with its `source`), and its exit code's meaning as the status."""
+
+    def work() -> Answer:
+        with sources(body, files) as found:
+            args = command_args(command, body, found, files, time_limit)
+            puzzles = [found.renamed(p) for p in checked_puzzles(args)]
+            many = len(puzzles) > 1
+            docs, codes = [], []
+            for puzzle in puzzles:
+                outcome = _outcome(command, puzzle, args)
+                docs.append(json_document(puzzle, outcome, many))
+                codes.append(EXIT_BY_STATUS[outcome.status])
+            code = worst(codes)
+            return Answer(HTTP_BY_EXIT[code], docs if many else docs[0], code)
+
+    return answered(work)
+
+
+def precheck(body: Mapping[str, Any], files: Files, time_limit: float) -> Answer | None:
+    """The failure that /api/solve would answer `body` with before any
+    search (bad input, bad options, a file not served), or None."""
+
+    def work() -> Answer:
+        with sources(body, files) as found:
+            checked_puzzles(command_args("solve", body, found, files, time_limit))
+        return Answer(200, None, 0)
+
+    answer = answered(work)
+    return None if answer.status == 200 else answer
+
+
+# ---------------------------------------------------------------- open
+
+
+def _looks_p99(text: str) -> bool:
+    """Whether a text without a given format reads as P-99 (its first line a
+    word) rather than as a grid to fill from a dictionary."""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return first.isalpha() and text.count("\n\n") + text.count("\r\n\r\n") > 0
+
+
+def open_puzzles(body: Mapping[str, Any], files: Files) -> Answer:
+    """POST /api/open: the grids of a puzzle file, read as `solve` reads them,
+    for the page to edit: rows ('#' blocked, '.' open, letters given), the
+    mode, and the word list of an exact puzzle."""
+
+    def work() -> Answer:
+        fmt = body.get("format")
+        if fmt is not None and fmt not in FORMATS + GRID_FORMATS:
+            raise UsageError(f'"format" must be one of {", ".join(FORMATS + GRID_FORMATS)}')
+        unknown = set(body) - PUZZLE_KEYS - {"format"}
+        if unknown:
+            raise UsageError(f"unknown key {shown(repr(sorted(unknown)[0]))} for /api/open")
+        with sources(body, files) as found:
+            if fmt in GRID_FORMATS:
+                puzzles = load_grid(found.puzzle, format=fmt)
+            elif fmt is not None or found.words is not None:
+                puzzles = [load(found.puzzle, found.words, fmt)]
+            elif _looks_p99(read_text(found.puzzle)):
+                puzzles = [load(found.puzzle)]
+            else:
+                puzzles = load_grid(found.puzzle)
+            grids = [_grid_json(found.renamed(require_site(p))) for p in puzzles]
+        return Answer(200, {"grids": grids}, 0)
+
+    return answered(work)
+
+
+def _grid_json(puzzle: Puzzle) -> dict[str, Any]:
+    return {
+        "source": puzzle.source,
+        "format": puzzle.format,
+        "mode": puzzle.mode,
+        "rows": list(puzzle.grid),
+        "words": list(puzzle.words) if puzzle.mode == "exact" else None,
+    }
+
+
+# ---------------------------------------------------------------- the page's grid
+
+MAX_SIDE = 200  # rows or columns of a grid the page sends
+
+
+def page_rows(body: Mapping[str, Any], exact: bool) -> tuple[str, ...]:
+    """The rows of the grid the page sends (`grid`: '#' blocked, '.' open, a
+    letter in a cell; in a grid filled from a dictionary, letters are upper
+    case), padded to one width. A bad cell is an InputError naming its row
+    and column, as in a grid file."""
+    rows = body.get("grid")
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+        raise UsageError('"grid" must be a list of rows (strings)')
+    if len(rows) > MAX_SIDE or max(map(len, rows)) > MAX_SIDE:
+        raise UsageError(f"the grid is larger than {MAX_SIDE} x {MAX_SIDE}")
+    for r, row in enumerate(rows, start=1):
+        bad = next((c for c, ch in enumerate(row) if not _cell_ok(ch, exact)), None)
+        if bad is not None:
+            letter = "a letter or a digit" if exact else "an upper-case letter"
+            message = f"expected '#' (blocked), '.' (open) or {letter}"
+            raise InputError(message, "grid", r, bad + 1, row)
+    width = max(map(len, rows))
+    return tuple(row.ljust(width, BLOCK) for row in rows)
+
+
+def page_puzzle(body: Mapping[str, Any], files: Files) -> Puzzle:
+    """The puzzle the page is editing: its `grid` (page_rows) with `words`
+    (a word list: an exact puzzle) or `dict` (dictionary names: a grid to
+    fill from them)."""
+    words = body.get("words")
+    grid = page_rows(body, words is not None)
+    if words is not None:
+        if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
+            raise UsageError('"words" must be a list of words')
+        return require_site(Puzzle(tuple(words), grid, "fillin", "grid"))
+    dictionary = files.dictionary(_names(body.get("dict")))
+    return require_site(Puzzle(dictionary.words, grid, "grid", "grid", mode="lexicon"))
+
+
+def page_picture(body: Mapping[str, Any]) -> tuple[Puzzle, tuple[str, ...]]:
+    """The page's grid as a framework (letters left out) and its letters."""
+    grid = page_rows(body, exact=True)
+    framework = tuple("".join(OPEN if ch != BLOCK else ch for ch in row) for row in grid)
+    return Puzzle((), framework, "grid", "grid", mode="lexicon"), grid
+
+
+def cells(value: object) -> tuple[Cell, ...] | None:
+    """A list of cells [row, col] from a request body (None: none given)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(
+        isinstance(c, list) and len(c) == 2 and all(type(x) is int for x in c) for c in value
+    ):
+        raise UsageError("cells must be given as a list of [row, col] pairs")
+    return tuple((row, col) for row, col in value)
+
+
+def _names(value: object) -> list[str]:
+    if not value:
+        raise UsageError('choose a dictionary: "dict" names none (served: see /api/info)')
+    return value if isinstance(value, list) else [str(value)]
+
+
+def _cell_ok(ch: str, exact: bool) -> bool:
+    return ch in (BLOCK, OPEN) or (ch.isalnum() if exact else ch.isalpha() and ch == ch.upper())
