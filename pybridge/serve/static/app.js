@@ -583,6 +583,7 @@ async function openPuzzle(event) {
     const more = answer.grids.length > 1 ? ` (grid 1 of ${answer.grids.length})` : "";
     say(`Opened ${first.source}${more}.`);
     changed();
+    $("grid").focus();
   } catch (error) {
     $("open-error").textContent = error.message;
   }
@@ -597,6 +598,7 @@ function newGrid() {
   cursor = {r: 0, c: 0, dir: "across"};
   selection = null;
   changed();
+  $("grid").focus();
 }
 
 async function exportAs(kind) {

@@ -1,0 +1,218 @@
+"""The workbench page in a real headless Chromium (tests/browser.py): open
+it, load a puzzle, edit it from the keyboard, autofill it and see the letters
+appear, cancel a long fill, check an unsolvable grid and see its core marked,
+and save screenshots (to CROSSWORD_SCREENSHOTS too, when it names a folder).
+
+Skipped with a reason where Chromium or Playwright is missing; .ci/run
+installs both and makes such a skip a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import browser
+import pytest
+from conftest import SHARED
+
+ROOT = Path(__file__).resolve().parents[1]
+THREE_S = ROOT / "data" / "unsolvable" / "hall" / "three-s.dat"
+SQUARE_WORDS = ["CAT", "ORE", "WED", "COW", "ARE", "TED", "CUP", "OAK"]
+SCOWL = SHARED / "bench" / "dicts" / "scowl55.txt"
+
+pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
+
+
+@pytest.fixture(scope="module")
+def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("browser")
+    square = folder / "square.txt"
+    square.write_text("\n".join(SQUARE_WORDS) + "\n", encoding="utf-8")
+    dicts = ["--dict", str(square)]
+    if SCOWL.is_file():
+        dicts += ["--dict", str(SCOWL)]
+    with browser.server(["--root", str(ROOT / "data"), *dicts, "--time-limit", "120"]) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with browser.chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def page(chromium: Any, address: str) -> Iterator[Any]:
+    page = browser.new_page(chromium)
+    browser.open_page(page, address)
+    yield page
+    assert page.errors == []
+    page.context.close()
+
+
+def screenshot(page: Any, tmp_path: Path, name: str) -> Path:
+    path = tmp_path / name
+    page.screenshot(path=str(path))
+    folder = os.environ.get("CROSSWORD_SCREENSHOTS")
+    if folder:
+        page.screenshot(path=str(Path(folder) / name))
+    assert path.read_bytes().startswith(b"\x89PNG")
+    return path
+
+
+def new_grid(page: Any, rows: int, cols: int) -> None:
+    page.fill("#new-rows", str(rows))
+    page.fill("#new-cols", str(cols))
+    page.click("#new-button")
+
+
+def choose_dictionary(page: Any, name: str) -> None:
+    page.click("#options summary")
+    for box in page.query_selector_all("#dicts input"):
+        if box.get_attribute("value") == name:
+            box.check()
+        else:
+            box.uncheck()
+
+
+# ---------------------------------------------------------------- the page
+
+
+def test_the_page_opens_on_a_usable_grid(page: Any) -> None:
+    assert page.title() == "crossword workbench"
+    assert len(browser.letters(page)) == 15
+    assert browser.cells_with(page, "cursor") == [(0, 0)]
+    page.wait_for_function("document.querySelector('#slot-info').textContent.includes('fit')")
+    assert page.inner_text("#slot-title") == "1-Across"
+    assert page.inner_text("#slot-info").startswith("..." * 5 + " · 0 fit")  # no 15 letters
+
+
+def test_editing_from_the_keyboard(page: Any) -> None:
+    new_grid(page, 5, 5)
+    grid = page.locator("#grid")
+    grid.press(".")  # a block at the cursor and, by 180° symmetry, in the opposite corner
+    assert browser.letters(page)[0][0] == "#"
+    assert browser.letters(page)[4][4] == "#"
+    grid.press("ArrowRight")
+    page.keyboard.type("ab")  # upper-cased in a grid filled from a dictionary
+    assert browser.letters(page)[0] == "#AB.."
+    grid.press("ArrowDown")  # turns the entry, then moves down it
+    grid.press("ArrowDown")
+    page.keyboard.type("c")
+    assert browser.cells_with(page, "cursor") == [(2, 3)]
+    assert browser.letters(page)[1][3] == "C"
+    grid.press("Backspace")  # erases the cell before the empty cursor cell
+    assert browser.letters(page)[1][3] == "."
+    grid.press("Control+z")
+    assert browser.letters(page)[1][3] == "C"
+    grid.press("Control+y")
+    assert browser.letters(page)[1][3] == "."
+    grid.press("Space")
+    assert page.inner_text("#slot-title") == "5-Across"
+    grid.press("Tab")
+    assert page.inner_text("#slot-title") == "6-Across"
+
+
+def test_locked_letters_are_kept(page: Any) -> None:
+    new_grid(page, 3, 3)
+    page.keyboard.type("CAT")
+    page.locator("#grid").press("ArrowLeft")
+    page.locator("#grid").press("Enter")  # lock 1-Across
+    assert browser.cells_with(page, "locked") == [(0, 0), (0, 1), (0, 2)]
+    page.locator("#grid").press("Backspace")
+    assert browser.letters(page)[0] == "CAT"
+    assert "locked" in page.inner_text("#status")
+
+
+def test_candidates_are_listed_and_placed(page: Any) -> None:
+    new_grid(page, 3, 3)
+    page.keyboard.type("C")
+    page.locator("#grid").press("ArrowLeft")
+    page.wait_for_function("document.querySelectorAll('#candidates li').length === 3")
+    dead = page.inner_text("#candidates li.dead")
+    assert dead == "CUP"  # U and P begin no word of the square's list
+    page.click("#candidates li:not(.dead) button >> nth=0")
+    assert browser.letters(page)[0] == "CAT"
+
+
+def test_load_a_puzzle_and_autofill_it(page: Any, tmp_path: Path) -> None:
+    grid = tmp_path / "square.txt"
+    grid.write_text("...\n...\n...\n", encoding="utf-8")
+    browser.open_file(page, grid)
+    assert page.inner_text("#title").startswith("square.txt")
+    page.click("#fill")
+    page.wait_for_function("document.querySelectorAll('#grid .cell.fill').length === 9")
+    assert browser.letters(page) in (["CAT", "ORE", "WED"], ["COW", "ARE", "TED"])
+    assert page.inner_text("#status").startswith("Filled in")
+    screenshot(page, tmp_path, "filled.png")
+
+
+def test_check_an_unsolvable_grid_and_see_its_core(page: Any, tmp_path: Path) -> None:
+    page.click("#open-button")
+    page.select_option("#open-path", "unsolvable/hall/three-s.dat")
+    page.click("#open-submit")
+    page.wait_for_selector("#open-dialog", state="hidden")
+    page.click("#check")
+    page.wait_for_selector("#verdict:not([hidden])")
+    expected = check_core(THREE_S)
+    assert browser.cells_with(page, "core") == expected
+    text = page.inner_text("#verdict")
+    assert "1-Across, 1-Down and 3-Down cannot all be filled" in text
+    assert "fit only 2 listed words: SEAT, STEM" in text
+    screenshot(page, tmp_path, "unsolvable.png")
+
+
+def check_core(path: Path) -> list[tuple[int, int]]:
+    """The open cells of the core `crossword check` prints for `path`."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pybridge", "check", str(path), "--output", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    proof = json.loads(done.stdout)["proof"]
+    from pybridge.layout import find_sites
+    from pybridge.readers import load
+
+    sites = find_sites(load(path))
+    wanted = {(site["number"], site["direction"]) for site in proof["core"]}
+    return sorted({cell for s in sites if (s.number, s.direction) in wanted for cell in s.cells})
+
+
+def test_cancel_a_long_fill(page: Any, shared: Path) -> None:
+    choose_dictionary(page, "scowl55.txt")
+    new_grid(page, 7, 7)  # a 7x7 word square: minutes of search
+    page.click("#fill")
+    page.wait_for_selector("#progress:not([hidden])")
+    page.wait_for_function("document.querySelector('#phase').textContent.startsWith('filling')")
+    page.locator("#grid").press("Q")  # the page stays responsive while it fills
+    assert browser.letters(page)[0][0] == "Q"
+    page.click("#cancel")
+    page.wait_for_selector("#progress", state="hidden")
+    assert page.inner_text("#status") == "Fill cancelled."
+    assert browser.cells_with(page, "fill") == []
+    assert page.is_enabled("#fill")
+
+
+def test_export_downloads_a_picture(page: Any, tmp_path: Path) -> None:
+    new_grid(page, 3, 3)
+    page.keyboard.type("CAT")
+    with page.expect_download() as download:
+        page.click("[data-export=svg]")
+    saved = tmp_path / "grid.svg"
+    download.value.save_as(saved)
+    assert ">C<" in saved.read_text(encoding="utf-8")
+
+
+def test_a_reload_keeps_the_grid(page: Any) -> None:
+    new_grid(page, 4, 6)
+    page.keyboard.type("OK")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert browser.letters(page)[0] == "OK...."
