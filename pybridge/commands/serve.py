@@ -140,6 +140,7 @@ def page_address(sock: socket.socket) -> str:
 
 
 def serve_command(args: argparse.Namespace) -> int:
+    from pybridge import bridge
     from pybridge.serve.app import LOOPBACK_NAMES, MEBIBYTE, Settings, serve
     from pybridge.serve.files import Files
 
@@ -160,6 +161,9 @@ def serve_command(args: argparse.Namespace) -> int:
         fills=args.fills,
         hosts=hosts,
     )
+    # SWI-Prolog started from the main thread, before the request threads
+    # use it, ends cleanly with the server (see bridge._attach_thread)
+    bridge.available()
     sock = listen(args.host, args.port)
     address = page_address(sock)
     out(f"crossword serve: the workbench is at {address} (Ctrl-C stops it)")

@@ -40,7 +40,7 @@ from pybridge.commands.common import (
 )
 from pybridge.errors import CrosswordError, EngineError, InputError, UsageError, shown
 from pybridge.lexicon import GRID_FORMATS, load_grid
-from pybridge.model import BLOCK, OPEN, Cell, Puzzle
+from pybridge.model import BLOCK, OPEN, Cell, Puzzle, fast_new
 from pybridge.readers import FORMATS, load, read_text, require_site
 from pybridge.serve.files import Files, NotFound, Refused
 from pybridge.solver import Outcome
@@ -376,7 +376,11 @@ def page_puzzle(body: Mapping[str, Any], files: Files) -> Puzzle:
             raise UsageError('"words" must be a list of words')
         return require_site(Puzzle(tuple(words), grid, "fillin", "grid"))
     dictionary = files.dictionary(_names(body.get("dict")))
-    return require_site(Puzzle(dictionary.words, grid, "grid", "grid", mode="lexicon"))
+    # made without Puzzle's check of every word, which costs tens of ms for a
+    # big dictionary at each keystroke: the dictionary passed it when it was
+    # read, and page_rows has checked the grid
+    fields = {"format": "grid", "source": "grid", "row_widths": (), "mode": "lexicon"}
+    return require_site(fast_new(Puzzle, words=dictionary.words, grid=grid, **fields))
 
 
 def page_picture(body: Mapping[str, Any]) -> tuple[Puzzle, tuple[str, ...]]:

@@ -20,6 +20,8 @@ let info = {dicts: [], time_limit: 60};
 let undoStack = [], redoStack = [];
 let fill = null;           // {id, timer, shape} while a fill runs
 let candidateAsk = 0;      // the number of the latest candidates request
+let candidateLists = 0;    // candidate lists shown (body's data-lists: for tests)
+let keyAt = 0;             // when the last key was pressed (body's data-latency: its list's delay)
 
 const key = (r, c) => `${r},${c}`;
 const cellAt = (r, c) => grid.cells[r * grid.cols + c];
@@ -116,7 +118,7 @@ function changed() {
   $("verdict").hidden = true;
   save();
   render();
-  askCandidates();
+  scheduleCandidates();
 }
 
 function save() {
@@ -227,6 +229,19 @@ function puzzleBody(keep = () => true) {
 
 // ------------------------------------------------------------------ candidates
 
+// One request for all the changes of one event (a letter typed moves the
+// cursor too): the list is asked for once the event's handler is done.
+let candidatesQueued = false;
+
+function scheduleCandidates() {
+  if (candidatesQueued) return;
+  candidatesQueued = true;
+  queueMicrotask(() => {
+    candidatesQueued = false;
+    askCandidates();
+  });
+}
+
 async function askCandidates() {
   const slot = slotAt(cursor.r, cursor.c, cursor.dir);
   const ask = ++candidateAsk;
@@ -250,6 +265,8 @@ function showSlot(slot, answer = null, note = "") {
   $("slot-info").textContent = note;
   $("slot-info").className = note ? "note" : "";
   if (!answer) return;
+  document.body.dataset.lists = String(++candidateLists);
+  document.body.dataset.latency = String(Math.round(performance.now() - keyAt));
   const possible = answer.alive === null ? "" : `, ${answer.alive.toLocaleString()} possible`;
   $("slot-info").textContent =
     `${answer.site.pattern} · ${answer.fitting.toLocaleString()} fit${possible}`;
@@ -489,7 +506,7 @@ function step(by, free) {
 function moveTo(r, c, dir = cursor.dir) {
   cursor = {r, c, dir};
   render();
-  askCandidates();
+  scheduleCandidates();
 }
 
 function nextSlot(by) {
@@ -504,6 +521,7 @@ function nextSlot(by) {
 }
 
 function onKey(event) {
+  keyAt = performance.now();
   const {key: k} = event;
   const ctrl = event.ctrlKey || event.metaKey;
   const arrows = {ArrowLeft: ["across", -1], ArrowRight: ["across", 1], ArrowUp: ["down", -1], ArrowDown: ["down", 1]};
@@ -646,7 +664,7 @@ async function start() {
     box.type = "checkbox";
     box.value = dict.name;
     box.checked = saved && saved.dicts ? saved.dicts.includes(dict.name) : i === 0;
-    box.addEventListener("change", () => { save(); askCandidates(); });
+    box.addEventListener("change", () => { save(); scheduleCandidates(); });
     label.append(box, ` ${dict.name} (${dict.words.toLocaleString()} words)`);
     $("dicts").append(label);
   }
@@ -664,7 +682,7 @@ async function start() {
   }
   wire();
   render();
-  askCandidates();
+  scheduleCandidates();
   $("grid").focus();
   document.body.dataset.ready = "true";
 }
