@@ -265,6 +265,13 @@ def test_the_page_and_its_assets_are_local(served: Served) -> None:
     assert served.client.get("/static/../api.py").status_code == 404
 
 
+def test_unknown_routes_and_methods_answer_json(served: Served) -> None:
+    missing = served.client.get("/api/nothing")
+    assert missing.status_code == 404
+    assert missing.json()["error"] == "crossword: error: Not Found: GET /api/nothing"
+    assert served.client.get("/api/solve").status_code == 405
+
+
 def test_info(served: Served) -> None:
     info = served.client.get("/api/info").json()
     assert info["dicts"] == [{"name": "square.txt", "words": len(SQUARE_WORDS)}]

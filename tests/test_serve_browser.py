@@ -153,6 +153,16 @@ def test_load_a_puzzle_and_autofill_it(page: Any, tmp_path: Path) -> None:
     screenshot(page, tmp_path, "filled.png")
 
 
+def test_a_file_of_several_grids(page: Any, tmp_path: Path) -> None:
+    grids = tmp_path / "two.txt"
+    grids.write_text("2 3\n0 0 0\n0 1 0\n\n3 2\n0 0\n0 0\n1 0\n\n0 0\n", encoding="utf-8")
+    browser.open_file(page, grids)
+    assert browser.letters(page) == ["...", ".#."]
+    page.select_option("#grid-choice", "1")
+    assert browser.letters(page) == ["..", "..", "#."]
+    assert page.inner_text("#title").startswith("two.txt#2")
+
+
 def test_check_an_unsolvable_grid_and_see_its_core(page: Any, tmp_path: Path) -> None:
     page.click("#open-button")
     page.select_option("#open-path", "unsolvable/hall/three-s.dat")

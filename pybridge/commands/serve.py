@@ -160,6 +160,7 @@ def serve_command(args: argparse.Namespace) -> int:
         max_upload=int(args.max_upload * MEBIBYTE),
         fills=args.fills,
         hosts=hosts,
+        warm=True,
     )
     # SWI-Prolog started from the main thread, before the request threads
     # use it, ends cleanly with the server (see bridge._attach_thread)

@@ -28,6 +28,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
@@ -72,6 +73,7 @@ class Settings:
     searches: int = 2
     fills: int = 2
     hosts: tuple[str, ...] = LOOPBACK_NAMES
+    warm: bool = False  # start a worker for the next fill at once (the command does)
 
 
 class Refusal(Exception):
@@ -262,7 +264,8 @@ def create_app(settings: Settings) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
-        fills.warm()
+        if settings.warm:
+            fills.warm()
         yield
         fills.close()
 
@@ -284,9 +287,21 @@ def create_app(settings: Settings) -> Starlette:
         Middleware(_SecurityHeaders),
         Middleware(TrustedHostMiddleware, allowed_hosts=hosts),
     ]
-    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        middleware=middleware,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: _http_error},
+    )
     app.state.fills = fills
     return app
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such route, a wrong method) as JSON too."""
+    assert isinstance(exc, HTTPException)
+    message = f"crossword: error: {exc.detail}: {request.method} {request.url.path}"
+    return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
 
 
 def _ok(view: Mapping[str, Any]) -> api.Answer:

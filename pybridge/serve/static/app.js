@@ -128,13 +128,14 @@ function save() {
 
 // ------------------------------------------------------------------ drawing
 
-let cellViews = [];
+let cellViews = [], builtShape = "";
 
 function build() {
   const board = $("grid");
   board.replaceChildren();
   board.style.gridTemplateColumns = `repeat(${grid.cols}, var(--cell))`;
   cellViews = [];
+  builtShape = `${grid.rows}x${grid.cols}`;
   for (let r = 0; r < grid.rows; r++) {
     for (let c = 0; c < grid.cols; c++) {
       const view = document.createElement("div");
@@ -154,7 +155,7 @@ function build() {
 }
 
 function render() {
-  if (cellViews.length !== grid.rows * grid.cols) build();
+  if (builtShape !== `${grid.rows}x${grid.cols}`) build();
   const {numbers} = sites();
   const slot = slotAt(cursor.r, cursor.c, cursor.dir);
   const inSlot = new Set(slot ? slot.cells.map(([i, j]) => key(i, j)) : []);
@@ -171,11 +172,16 @@ function render() {
       view.children[1].textContent = cell.block ? "" : cell.letter;
     }
   }
+  $("slot-title").textContent = slot ? slotName(slot) : "–";
   $("title").textContent = `${grid.source} · ${grid.rows}×${grid.cols} · ` +
     (grid.mode === "exact" ? `${grid.words.length} listed words` : "filled from the dictionaries");
   $("undo").disabled = !undoStack.length;
   $("redo").disabled = !redoStack.length;
   $("fill-region").disabled = !selection || !!fill;
+}
+
+function slotName(slot) {
+  return `${slot.number}-${slot.dir === "across" ? "Across" : "Down"}`;
 }
 
 function selected(r, c) {
@@ -261,7 +267,6 @@ async function askCandidates() {
 function showSlot(slot, answer = null, note = "") {
   const list = $("candidates");
   list.replaceChildren();
-  $("slot-title").textContent = slot ? `${slot.number}-${slot.dir === "across" ? "Across" : "Down"}` : "–";
   $("slot-info").textContent = note;
   $("slot-info").className = note ? "note" : "";
   if (!answer) return;
@@ -331,7 +336,15 @@ function coreCells(proof) {
 
 // ------------------------------------------------------------------ check
 
+function needsDictionary() {
+  if (grid.mode === "exact" || chosenDicts().length) return false;
+  say("Choose a dictionary first (under “dictionaries and search options”).", "bad");
+  $("options").open = true;
+  return true;
+}
+
 async function check() {
+  if (needsDictionary()) return;
   say("checking…");
   try {
     const answer = await api("/api/check", puzzleBody());
@@ -353,7 +366,7 @@ async function check() {
 // ------------------------------------------------------------------ fills
 
 async function startFill(region) {
-  if (fill) return;
+  if (fill || needsDictionary()) return;
   const body = puzzleBody(kept);
   body.page = PAGE;
   if (region) body.region = regionCells();
@@ -471,9 +484,12 @@ function typeLetter(ch) {
   if (cell.block) return;
   if (cell.kind === "locked") return say("This letter is locked: Enter unlocks its entry.");
   let letter = ch;
-  if (grid.mode === "lexicon") {
-    letter = ch.toUpperCase();
+  const words = grid.mode === "exact" ? grid.words.join("") : "";
+  if (grid.mode === "lexicon" || words === words.toUpperCase()) {
+    letter = ch.toUpperCase();  // dictionaries are upper case, and so are most word lists
     if ([...letter].length !== 1) return say(`${ch} is ${letter} in upper case: a cell holds one letter.`, "bad");
+  } else if (words === words.toLowerCase()) {
+    letter = ch.toLowerCase();
   }
   change(() => Object.assign(cell, {letter, kind: "typed"}));
   step(1, false);
@@ -591,20 +607,38 @@ async function openPuzzle(event) {
   if ($("open-format").value) body.format = $("open-format").value;
   try {
     const answer = await api("/api/open", body);
-    const first = answer.grids[0];
-    undoStack.push(snapshot());
-    redoStack = [];
-    grid = fromRows(first.rows, first.mode, first.words, first.source);
-    cursor = {r: 0, c: 0, dir: "across"};
-    selection = null;
     $("open-dialog").close();
-    const more = answer.grids.length > 1 ? ` (grid 1 of ${answer.grids.length})` : "";
-    say(`Opened ${first.source}${more}.`);
-    changed();
-    $("grid").focus();
+    showGrids(answer.grids);
+    useGrid(answer.grids[0]);
+    const more = answer.grids.length > 1 ? ` (grid 1 of ${answer.grids.length}: choose another above the grid)` : "";
+    say(`Opened ${answer.grids[0].source}${more}.`);
   } catch (error) {
     $("open-error").textContent = error.message;
   }
+}
+
+function useGrid(opened) {
+  undoStack.push(snapshot());
+  redoStack = [];
+  grid = fromRows(opened.rows, opened.mode, opened.words, opened.source);
+  cursor = {r: 0, c: 0, dir: "across"};
+  selection = null;
+  changed();
+  $("grid").focus();
+}
+
+// A file of several grids (RP 2016): a choice of them above the grid.
+function showGrids(grids) {
+  const choice = $("grid-choice");
+  choice.replaceChildren();
+  choice.hidden = grids.length < 2;
+  grids.forEach((opened, i) => {
+    const option = document.createElement("option");
+    option.value = String(i);
+    option.textContent = opened.source;
+    choice.append(option);
+  });
+  choice.onchange = () => useGrid(grids[Number(choice.value)]);
 }
 
 function newGrid() {
@@ -615,6 +649,7 @@ function newGrid() {
   grid = emptyGrid(rows, cols);
   cursor = {r: 0, c: 0, dir: "across"};
   selection = null;
+  showGrids([]);
   changed();
   $("grid").focus();
 }
