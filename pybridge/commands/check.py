@@ -18,6 +18,7 @@ from pybridge.commands.common import (
     json_document,
     numbered,
     out,
+    timeout_left,
     worst,
 )
 from pybridge.model import Puzzle
@@ -84,12 +85,13 @@ def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
 def check_outcome(puzzle: Puzzle, args: argparse.Namespace) -> Outcome:
     """Search for one solution; when there is none, explain why with a
     minimal core (in the time the search left over)."""
+    timeout = timeout_left(args)
     outcome = run(
-        puzzle, engine=args.engine, strategy=args.strategy, timeout=args.timeout, seed=args.seed
+        puzzle, engine=args.engine, strategy=args.strategy, timeout=timeout, seed=args.seed
     )
     if outcome.status != "unsolvable":
         return outcome
-    left = None if args.timeout is None else max(args.timeout - outcome.stats.seconds, 0.05)
+    left = None if timeout is None else max(timeout - outcome.stats.seconds, 0.05)
     proof = proofs.explain(puzzle, timeout=left, engine=outcome.stats.engine)
     if proof is not None:
         outcome.proof = proof

@@ -9,6 +9,7 @@ import codecs
 import math
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -302,7 +303,30 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
     """The puzzle named on the command line; with --dict, every grid of the
-    file (or the --grid one) with the merged dictionaries as its words."""
+    file (or the --grid one) with the merged dictionaries as its words.
+    The time it takes counts against --timeout (see timeout_left)."""
+    started = time.perf_counter()
+    puzzles = _read_puzzles(args)
+    args.reading_seconds = time.perf_counter() - started
+    return puzzles
+
+
+LEAST_SECONDS = 0.001  # a search left no time still starts, to time out at once
+
+
+def timeout_left(args: argparse.Namespace) -> float | None:
+    """The time limit of the next puzzle's run: --timeout, less the time the
+    files took to read for the first one (each later grid of a file gets the
+    whole limit)."""
+    if args.timeout is None:
+        return None
+    spent: float = getattr(args, "reading_seconds", 0.0)
+    args.reading_seconds = 0.0
+    limit: float = args.timeout
+    return max(limit - spent, LEAST_SECONDS)
+
+
+def _read_puzzles(args: argparse.Namespace) -> list[Puzzle]:
     if not args.dicts:
         if args.grid is not None or args.encoding is not None:
             raise UsageError("--grid and --encoding go with --dict")

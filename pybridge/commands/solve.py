@@ -18,6 +18,7 @@ from pybridge.commands.common import (
     numbered,
     out,
     positive_int,
+    timeout_left,
     worst,
 )
 from pybridge.model import Puzzle
@@ -103,7 +104,7 @@ def solve_outcome(puzzle: Puzzle, args: argparse.Namespace) -> Outcome:
         limit=limit,
         count=args.count,
         unique=args.unique,
-        timeout=args.timeout,
+        timeout=timeout_left(args),
         seed=args.seed,
     )
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import secrets
+import signal
 import threading
 import time
 from collections import Counter
@@ -33,7 +34,12 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from pybridge import engines
-from pybridge.commands.common import EXIT_BY_STATUS, checked_puzzles, json_document
+from pybridge.commands.common import (
+    EXIT_BY_STATUS,
+    checked_puzzles,
+    json_document,
+    timeout_left,
+)
 from pybridge.errors import CrosswordError, UsageError
 from pybridge.layout import layout_of
 from pybridge.model import OPEN, Cell, Puzzle
@@ -242,7 +248,9 @@ class Fills:
 
 def worker(jobs: Connection, news: Connection, files: Files) -> None:
     """The worker process: load the engines and the dictionaries, wait for a
-    job, tell its phases, then send its answer."""
+    job, tell its phases, then send its answer. Ctrl-C in the server's
+    terminal reaches its workers too: the server ends them itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     warm(files)
     try:
         job = jobs.recv()
@@ -314,7 +322,7 @@ def region_outcome(puzzle: Puzzle, region: Iterable[Cell], args: argparse.Namesp
     strategy = args.strategy or default_strategy(puzzle)
     started = time.perf_counter()
     sub = layout.restricted(kept)
-    request = Request(sub, words, strategy, 1, False, args.timeout, args.seed)
+    request = Request(sub, words, strategy, 1, False, timeout_left(args), args.seed)
     result = engines.search(chosen, request)
     stats = Stats(chosen, strategy, result.nodes, result.backtracks)
     stats.seconds = time.perf_counter() - started
