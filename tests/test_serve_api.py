@@ -215,6 +215,16 @@ def test_only_the_served_dictionaries(served: Served, tmp_path: Path) -> None:
     assert served.post("/api/solve", {"puzzle": SQUARE, "dict": "square.txt"}).status_code == 400
 
 
+def test_dictionaries_are_named_by_file_name(tmp_path: Path) -> None:
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "words.txt").write_text("AB\n", encoding="utf-8")
+    (tmp_path / "other.txt").write_text("CD\n", encoding="utf-8")
+    paths = [str(tmp_path / "a" / "words.txt"), str(tmp_path / "b" / "words.txt")]
+    files = Files.make(None, [*paths, str(tmp_path / "other.txt")])
+    assert list(files.dictionaries) == [*paths, "other.txt"]  # a shared name: the path
+
+
 def test_errors_name_files_as_the_client_knows_them(served: Served) -> None:
     (served.root / "bad.dat").write_text("ABC\n\n.#.\n", encoding="utf-8")
     error = served.post("/api/solve", {"path": "bad.dat"}).json()["error"]

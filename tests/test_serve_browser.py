@@ -119,6 +119,26 @@ def test_editing_from_the_keyboard(page: Any) -> None:
     assert page.inner_text("#slot-title") == "6-Across"
 
 
+@pytest.mark.parametrize(
+    ("symmetry", "blocks"),
+    [
+        ("rot180", [(0, 1), (3, 2)]),
+        ("rot90", [(0, 1), (1, 3), (2, 0), (3, 2)]),
+        ("mirror-lr", [(0, 1), (0, 2)]),
+        ("mirror-tb", [(0, 1), (3, 1)]),
+        ("none", [(0, 1)]),
+    ],
+)
+def test_blocks_keep_the_symmetry(page: Any, symmetry: str, blocks: list[tuple[int, int]]) -> None:
+    new_grid(page, 4, 4)
+    page.select_option("#symmetry", symmetry)
+    page.click("#block-mode")
+    page.click(".cell[data-r='0'][data-c='1']")
+    assert browser.cells_with(page, "block") == sorted(blocks)
+    page.click(".cell[data-r='0'][data-c='1']")  # and back
+    assert browser.cells_with(page, "block") == []
+
+
 def test_locked_letters_are_kept(page: Any) -> None:
     new_grid(page, 3, 3)
     page.keyboard.type("CAT")
@@ -151,6 +171,16 @@ def test_load_a_puzzle_and_autofill_it(page: Any, tmp_path: Path) -> None:
     assert browser.letters(page) in (["CAT", "ORE", "WED"], ["COW", "ARE", "TED"])
     assert page.inner_text("#status").startswith("Filled in")
     screenshot(page, tmp_path, "filled.png")
+
+
+def test_fill_a_selected_region(page: Any) -> None:
+    new_grid(page, 3, 3)
+    page.click(".cell[data-r='0'][data-c='0']", modifiers=["Shift"])  # select the one cell
+    page.click("#fill-region")
+    page.wait_for_function("document.querySelectorAll('#grid .cell.fill').length === 5")
+    rows = browser.letters(page)
+    assert rows[0] in ("CAT", "COW")  # 1-Across and 1-Down only
+    assert [row[1:] for row in rows[1:]] == ["..", ".."]
 
 
 def test_a_file_of_several_grids(page: Any, tmp_path: Path) -> None:
