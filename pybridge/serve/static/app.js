@@ -279,6 +279,12 @@ function showSlot(slot, answer = null, note = "") {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.textContent = candidate.word;
+    if (candidate.score !== undefined) {
+      const score = document.createElement("span");
+      score.className = "score";
+      score.textContent = candidate.score;
+      button.append(score);
+    }
     if (candidate.dead) {
       item.className = "dead";
       button.title = `ruled out: ${candidate.why}`;
@@ -427,7 +433,7 @@ function finishFill(answer, started, elapsed) {
       }
     })));
     say(`Filled in ${elapsed.toFixed(1)} s (${answer.stats.strategy}, ${answer.stats.engine} engine, ` +
-      `${answer.stats.nodes} nodes).`, "good");
+      `${answer.stats.nodes} nodes)${quality(answer.score)}.`, "good");
   } else if (answer.status === "unsolvable") {
     const cells = answer.proof ? coreCells(answer.proof) : [];
     showVerdict(answer.reason, cells, "No fill exists", true);
@@ -435,6 +441,13 @@ function finishFill(answer, started, elapsed) {
   } else {
     say(`No fill found within the time limit (${elapsed.toFixed(1)} s).`, "bad");
   }
+}
+
+// A fill's quality, when its words are scored: the lowest score, the mean.
+function quality(score) {
+  if (!score || score.min === undefined || score.min === null) return "";
+  const proved = score.optimal ? ", proved optimal" : "";
+  return `; quality: lowest word score ${score.min}, mean ${score.mean}${proved}`;
 }
 
 function endFill() {
