@@ -6,6 +6,7 @@ errors."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import socket
@@ -106,6 +107,20 @@ def test_a_grid_filled_from_a_served_dictionary(served: Served) -> None:
     answer = served.post("/api/solve", {"puzzle": SQUARE, "dict": ["square.txt"]}).json()
     assert answer["status"] == "solved"
     assert answer["solutions"][0]["grid"] in (["CAT", "ORE", "WED"], ["COW", "ARE", "TED"])
+
+
+def test_files_may_come_as_their_bytes(served: Served) -> None:
+    encoded = base64.b64encode(DEMO.read_bytes()).decode()
+    answer = served.post("/api/solve", {"puzzle_base64": encoded, "engine": "python"}).json()
+    assert answer["status"] == "solved"
+    latin1 = base64.b64encode("ÉTÉ\n\n...\n".encode("latin-1")).decode()
+    error = served.post("/api/solve", {"puzzle_base64": latin1, "name": "x.dat"}).json()["error"]
+    assert error.startswith("x.dat:1:1: error: not valid UTF-8 (byte 0xc9)")  # as the CLI says
+    bad = served.post("/api/solve", {"puzzle_base64": "%%%"})
+    assert bad.status_code == 400
+    assert "base64" in bad.json()["error"]
+    both = served.post("/api/solve", {"puzzle": "x", "puzzle_base64": encoded})
+    assert 'give "puzzle" or "puzzle_base64", not both' in both.json()["error"]
 
 
 def test_several_grids_answer_a_list_tagged_by_source(served: Served) -> None:

@@ -15,6 +15,8 @@ temporary file, and a file under --root by its path relative to the root.
 from __future__ import annotations
 
 import argparse
+import base64
+import binascii
 import io
 import os
 import re
@@ -46,7 +48,10 @@ from pybridge.serve.files import Files, NotFound, Refused
 from pybridge.solver import Outcome
 
 # The keys of a request body that are not command-line options.
-PUZZLE_KEYS = frozenset({"puzzle", "name", "path", "words", "words_name", "words_path", "dict"})
+PUZZLE_KEYS = frozenset(
+    {"puzzle", "puzzle_base64", "name", "path", "words", "words_base64", "words_name"}
+    | {"words_path", "dict"}
+)
 # Options the API does not take: it always answers JSON, with the stats.
 NOT_OPTIONS = frozenset({"--help", "--output", "--stats", "--words", "--dict"})
 HTTP_BY_EXIT = {0: 200, 1: 200, 3: 200, EXIT_BAD_INPUT: 400, EXIT_INTERNAL_ERROR: 500}
@@ -183,49 +188,62 @@ class Sources:
         return err
 
 
-def _text(body: Mapping[str, Any], key: str) -> str | None:
-    value = body.get(key)
-    if value is not None and not isinstance(value, str):
-        raise UsageError(f'"{key}" must be the text of a file')
-    return value
+def _content(body: Mapping[str, Any], key: str) -> bytes | None:
+    """A file's bytes sent as text (`key`) or in base64 (`key_base64`)."""
+    text, encoded = body.get(key), body.get(f"{key}_base64")
+    if text is not None and encoded is not None:
+        raise UsageError(f'give "{key}" or "{key}_base64", not both')
+    if text is not None:
+        if not isinstance(text, str):
+            raise UsageError(f'"{key}" must be the text of a file')
+        return text.encode("utf-8", "surrogatepass")
+    if encoded is None:
+        return None
+    try:
+        return base64.b64decode(encoded if isinstance(encoded, str) else b"?", validate=True)
+    except (binascii.Error, ValueError):
+        raise UsageError(f'"{key}_base64" must be a file\'s bytes in base64') from None
 
 
-def _write(folder: Path, name: str, text: str) -> str:
+def _file(
+    body: Mapping[str, Any], files: Files, folder: Path, keys: tuple[str, str, str, str]
+) -> tuple[str, str] | None:
+    """The file that `keys` (content, path, name, default name) give, as a
+    path to read and the name messages show; None when none is given."""
+    key, path_key, name_key, default = keys
+    content, path = _content(body, key), body.get(path_key)
+    if content is not None and path is not None:
+        raise UsageError(f'give "{key}" or "{path_key}", not both')
+    if path is not None:
+        return os.fspath(files.under_root(path)), str(path)
+    if content is None:
+        return None
+    name = _file_name(body.get(name_key), default)
     folder.mkdir()
-    path = folder / name
-    path.write_bytes(text.encode("utf-8", "surrogatepass"))
-    return os.fspath(path)
+    (folder / name).write_bytes(content)
+    return os.fspath(folder / name), name
+
+
+PUZZLE = ("puzzle", "path", "name", "puzzle")
+WORDS = ("words", "words_path", "words_name", "words")
 
 
 @contextmanager
 def sources(body: Mapping[str, Any], files: Files) -> Iterator[Sources]:
-    """The request's puzzle (`puzzle` text or `path` under the root) and word
-    list (`words` text or `words_path`) as files, for the time of a `with`."""
-    puzzle_text, words_text = _text(body, "puzzle"), _text(body, "words")
-    if (puzzle_text is None) == (body.get("path") is None):
-        raise UsageError('give the puzzle as "puzzle" (its text) or "path" (a file under --root)')
-    if words_text is not None and body.get("words_path") is not None:
-        raise UsageError('give the word list as "words" (its text) or "words_path", not both')
+    """The request's puzzle (`puzzle` text, `puzzle_base64` bytes or `path`
+    under the root) and word list (`words`, `words_base64` or `words_path`)
+    as files, for the time of a `with`."""
     with tempfile.TemporaryDirectory(prefix="crossword-serve-") as tmp:
-        shown_as: dict[str, str] = {}
-        if puzzle_text is None:
-            puzzle = os.fspath(files.under_root(body["path"]))
-            shown_as[puzzle] = str(body["path"])
-        else:
-            name = _file_name(body.get("name"), "puzzle")
-            puzzle = _write(Path(tmp, "puzzle"), name, puzzle_text)
-            shown_as[puzzle] = name
-        words = None
-        if words_text is not None:
-            name = _file_name(body.get("words_name"), "words")
-            words = _write(Path(tmp, "words"), name, words_text)
-            shown_as[words] = name
-        elif body.get("words_path") is not None:
-            words = os.fspath(files.under_root(body["words_path"]))
-            shown_as[words] = str(body["words_path"])
-        for name, path in files.dictionaries.items():
-            shown_as[os.fspath(path)] = name
-        found = Sources(puzzle, words, shown_as)
+        puzzle = _file(body, files, Path(tmp, "puzzle"), PUZZLE)
+        if puzzle is None:
+            raise UsageError(
+                'give the puzzle as "puzzle" (its text), "puzzle_base64" (its bytes) '
+                'or "path" (a file under --root)'
+            )
+        words = _file(body, files, Path(tmp, "words"), WORDS)
+        shown_as = {os.fspath(path): name for name, path in files.dictionaries.items()}
+        shown_as.update([puzzle] + ([words] if words else []))
+        found = Sources(puzzle[0], words[0] if words else None, shown_as)
         try:
             yield found
         except Exception as err:

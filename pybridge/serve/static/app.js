@@ -608,14 +608,25 @@ function onMouseOver(event) {
 
 // ------------------------------------------------------------------ open, new, export
 
+async function base64Of(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
 async function openPuzzle(event) {
   event.preventDefault();
   const upload = $("open-upload").files[0], words = $("open-words-upload").files[0];
   const body = {};
-  if (upload) Object.assign(body, {puzzle: await upload.text(), name: upload.name});
+  // Files go as their bytes, so that every format (.puz too) and encoding
+  // reaches the readers as the CLI would read it.
+  if (upload) Object.assign(body, {puzzle_base64: await base64Of(upload), name: upload.name});
   else if ($("open-path").value) body.path = $("open-path").value;
   else return ($("open-error").textContent = "Choose a puzzle file.");
-  if (words) Object.assign(body, {words: await words.text(), words_name: words.name});
+  if (words) Object.assign(body, {words_base64: await base64Of(words), words_name: words.name});
   else if ($("open-words-path").value) body.words_path = $("open-words-path").value;
   if ($("open-format").value) body.format = $("open-format").value;
   try {
