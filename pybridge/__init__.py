@@ -30,6 +30,7 @@ from pybridge.errors import (
     EngineError,
     InputError,
     MissingDependency,
+    ResourceLimit,
     UsageError,
 )
 from pybridge.model import Format, Placement, Puzzle, Solution
@@ -74,6 +75,7 @@ __all__ = [
     "Outcome",
     "Placement",
     "Puzzle",
+    "ResourceLimit",
     "Solution",
     "Stats",
     "UsageError",

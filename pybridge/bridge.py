@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 from pybridge.bitsets import line_joined, tables
-from pybridge.errors import EngineError, MissingDependency, UsageError
+from pybridge.errors import EngineError, MissingDependency, ResourceLimit, UsageError
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
 from pybridge.search import registry
@@ -56,6 +56,8 @@ def _engine() -> Any:
             prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
             # Ctrl-C stops a search: see _interrupts_stop_prolog
             list(prolog.query("on_signal(int, _, crossword:interrupt_search)", catcherrors=True))
+            limit = _stack_limit()
+            list(prolog.query(f"set_prolog_flag(stack_limit, {limit})", catcherrors=True))
         _prolog = prolog
     return _prolog
 
@@ -396,6 +398,12 @@ def _call(
                 error = core.PL_exception(query)
                 if _is_atom(error, b"crossword_interrupted"):
                     raise KeyboardInterrupt  # see _interrupts_stop_prolog
+                text = _error_text(error)
+                if text.startswith("resource_error("):
+                    raise ResourceLimit(
+                        f"the Prolog engine ran out of memory on this puzzle ({text}; its "
+                        f"stack limit is {_stack_limit() >> 20:,} MiB): use --engine python"
+                    )
                 goal = f"{module.decode()}:{name.decode()}/{arity}"
                 raise PrologError(f"{goal} failed: {_error_text(error)}")
             return _text(getString(args + arity - 1)) if texts[-1] is None else ""
@@ -485,6 +493,20 @@ def _watch(read_end: int, thread: int) -> None:
 
 
 ERROR_TEXT_MAX = 300  # characters of a Prolog exception kept in an EngineError
+STACK_SHARE = 4  # Prolog's stacks may take a quarter of the machine's memory
+MIN_STACK_LIMIT = 1 << 30  # SWI-Prolog's own default: never less
+
+
+@lru_cache(maxsize=1)
+def _stack_limit() -> int:
+    """The bytes SWI-Prolog's stacks may take: a share of the physical
+    memory (the default of 1 GiB overflows on a wdeg search of 3,000 sites,
+    whose state holds every site's domain at every level)."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return MIN_STACK_LIMIT
+    return max(MIN_STACK_LIMIT, memory // STACK_SHARE)
 
 
 def _error_text(error: int) -> str:

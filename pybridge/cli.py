@@ -32,7 +32,7 @@ from pybridge.commands.common import (
     error_text,
     internal_error_text,
 )
-from pybridge.errors import CrosswordError, EngineError, OutputError
+from pybridge.errors import CrosswordError, EngineError, OutputError, ResourceLimit
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -119,6 +119,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stdout is None:
             raise OutputError(CLOSED)
         return handler(args)
+    except ResourceLimit as err:  # not a bug: the puzzle is too large for the engine
+        print(error_text(err), file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
     except EngineError as err:
         if _debugging():
             raise

@@ -180,6 +180,26 @@ def test_bad_requests_are_400(served: Served, body: dict[str, Any], message: str
     assert message in response.json()["error"]
 
 
+def test_failures_as_http_statuses() -> None:
+    from pybridge.errors import EngineError, InputError, ResourceLimit, UsageError
+    from pybridge.serve.api import failure
+    from pybridge.serve.files import NotFound, Refused
+
+    cases = [
+        (InputError("expected a word", "x.dat", 2, 1, "."), 400, "x.dat:2:1: error:"),
+        (UsageError("bad"), 400, "crossword: error: bad"),
+        (Refused("no"), 403, "crossword: error: no"),
+        (NotFound("gone"), 404, "crossword: error: gone"),
+        (ResourceLimit("out of stack"), 500, "crossword: error: out of stack"),
+        (EngineError("broke"), 500, "crossword: internal error: broke"),
+        (ZeroDivisionError("x"), 500, "crossword: internal error: ZeroDivisionError: x"),
+    ]
+    for err, status, start in cases:
+        answer = failure(err)
+        assert (answer.status, answer.exit_code) == (status, 2 if status < 500 else 4)
+        assert answer.body["error"].startswith(start)
+
+
 # ---------------------------------------------------------------- what may be read
 
 

@@ -40,7 +40,14 @@ from pybridge.commands.common import (
     json_document,
     worst,
 )
-from pybridge.errors import CrosswordError, EngineError, InputError, UsageError, shown
+from pybridge.errors import (
+    CrosswordError,
+    EngineError,
+    InputError,
+    ResourceLimit,
+    UsageError,
+    shown,
+)
 from pybridge.lexicon import GRID_FORMATS, load_grid
 from pybridge.model import BLOCK, OPEN, Cell, Puzzle, fast_new
 from pybridge.readers import FORMATS, load, read_text, require_site
@@ -70,7 +77,9 @@ class Answer:
 def failure(err: Exception) -> Answer:
     """The answer to a request that failed, with the CLI's message: 400 bad
     input or usage, 403 a file not served, 404 no such file, 500 an engine
-    failure or a bug."""
+    failure or a bug (an engine out of memory says so, as the CLI does)."""
+    if isinstance(err, ResourceLimit):
+        return Answer(500, {"error": error_text(err)}, EXIT_INTERNAL_ERROR)
     if isinstance(err, EngineError) or not isinstance(err, CrosswordError):
         return Answer(500, {"error": internal_error_text(err)}, EXIT_INTERNAL_ERROR)
     status = 403 if isinstance(err, Refused) else 404 if isinstance(err, NotFound) else 400
