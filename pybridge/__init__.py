@@ -14,7 +14,9 @@
       MERGE  N
 
 A fill-in puzzle takes its word list, `load(grid, words=path)`; a grid filled
-from a dictionary (construction mode) takes `load(grid, dictionary=path)`.
+from a dictionary (construction mode) takes `load(grid, dictionary=path)`; an
+Across Lite .puz or ipuz crossword is filled with its own answers,
+`load(path, answers=True)`, or from a dictionary.
 
 Importing this package never loads SWI-Prolog; the Prolog engine is loaded
 the first time it is asked for.
@@ -33,7 +35,8 @@ from pybridge.errors import (
     ResourceLimit,
     UsageError,
 )
-from pybridge.model import Format, Placement, Puzzle, Solution
+from pybridge.exchange import EXCHANGE_FORMATS
+from pybridge.model import Clue, Format, Placement, Published, Puzzle, Solution
 from pybridge.solver import ENGINES, STRATEGIES, Outcome, Stats, run, solve
 
 PathLike = str | os.PathLike[str]
@@ -47,18 +50,23 @@ def load(
     format: str | None = None,
     grid: int | None = None,
     encoding: str | None = None,
+    answers: bool = False,
 ) -> Puzzle:
-    """Read a puzzle: exact mode (P-99, or fill-in with its `words` file), or
-    with `dictionary` a grid (CS50, RP 2016 - pick one with `grid` - or plain
-    `.`/`#`) to fill from one or more dictionaries."""
+    """Read a puzzle: exact mode (P-99, fill-in with its `words` file, or a
+    .puz or .ipuz crossword with its own `answers`), or with `dictionary` a
+    grid (CS50, RP 2016 - pick one with `grid` - plain `.`/`#`, .puz or .ipuz)
+    to fill from one or more dictionaries."""
+    exact_formats = readers.FORMATS + EXCHANGE_FORMATS
     if dictionary is None:
-        if format is not None and format not in readers.FORMATS:
-            raise UsageError(f"unknown puzzle format {format!r}: one of {readers.FORMATS}")
-        return readers.load(path, words, cast(Format, format))
-    if words is not None:
-        raise UsageError("words (placed exactly once) and dictionary exclude each other")
-    if format is not None and format not in lexicon.GRID_FORMATS:
-        raise UsageError(f"unknown grid format {format!r}: one of {lexicon.GRID_FORMATS}")
+        if format is not None and format not in exact_formats:
+            raise UsageError(f"unknown puzzle format {format!r}: one of {exact_formats}")
+        return readers.load(path, words, cast(Format, format), answers)
+    if words is not None or answers:
+        what = "words (placed exactly once)" if words is not None else "answers"
+        raise UsageError(f"{what} and dictionary exclude each other")
+    grid_formats = lexicon.GRID_FORMATS + EXCHANGE_FORMATS
+    if format is not None and format not in grid_formats:
+        raise UsageError(f"unknown grid format {format!r}: one of {grid_formats}")
     grid_format = cast(lexicon.GridFormat, format)
     return lexicon.load_lexicon_puzzle(
         path, dictionary, grid=grid, format=grid_format, encoding=encoding
@@ -68,12 +76,14 @@ def load(
 __all__ = [
     "ENGINES",
     "STRATEGIES",
+    "Clue",
     "CrosswordError",
     "EngineError",
     "InputError",
     "MissingDependency",
     "Outcome",
     "Placement",
+    "Published",
     "Puzzle",
     "ResourceLimit",
     "Solution",

@@ -347,6 +347,76 @@ def test_open_reads_every_format(served: Served) -> None:
     assert bad.json()["error"].startswith("g.txt:2:2: error:")
 
 
+FOUR = DATA / "four.ipuz"  # our own 4x4 crossword, with its answers and clues
+FOUR_ANSWERS = ["APE#", "CRAG", "ROSE", "E#EM"]
+
+
+def four_puz() -> bytes:
+    """four.ipuz as an Across Lite .puz, clues and answers kept."""
+    from pybridge import acrosslite
+    from pybridge.readers import load
+
+    puzzle = load(FOUR, answers=True)
+    assert puzzle.published is not None
+    assert puzzle.published.solution is not None
+    return acrosslite.puz_bytes(puzzle, puzzle.published.solution)
+
+
+def test_open_a_puz_and_an_ipuz(served: Served) -> None:
+    puz = {"puzzle_base64": base64.b64encode(four_puz()).decode(), "name": "four.puz"}
+    grid = served.post("/api/open", puz).json()["grids"][0]
+    assert grid["format"] == "puz"
+    assert grid["mode"] == "lexicon"  # a grid to fill from dictionaries...
+    assert grid["answers"] is True  # ...or with its own answers
+    assert grid["title"] == "Four by four"
+    assert grid["rows"] == ["...#", "....", "....", ".#.."]
+    own = served.post("/api/open", {**puz, "answers": True}).json()["grids"][0]
+    assert own["mode"] == "exact"
+    entries = ["APE", "CRAG", "ROSE", "EM", "ACRE", "PRO", "EASE", "GEM"]
+    assert sorted(own["words"]) == sorted(entries)
+    ipuz = served.post("/api/open", {"puzzle": FOUR.read_text(encoding="utf-8"), "name": "f.ipuz"})
+    assert ipuz.json()["grids"][0]["format"] == "ipuz"
+    damaged = {"puzzle_base64": base64.b64encode(four_puz()[:60]).decode(), "name": "cut.puz"}
+    answer = served.post("/api/open", damaged)
+    assert answer.status_code == 400
+    assert answer.json()["error"].startswith("cut.puz: error:")
+    text = served.post("/api/open", {"puzzle": SQUARE, "answers": True})
+    assert "own answers come with a .puz or .ipuz" in text.json()["error"]
+
+
+def test_solve_a_crossword_with_its_own_answers(served: Served) -> None:
+    body = {"puzzle": FOUR.read_text(encoding="utf-8"), "answers": True, "unique": True}
+    answer = served.post("/api/solve", body).json()
+    assert answer["solutions"][0]["grid"] == FOUR_ANSWERS
+    assert answer["unique"] is True
+
+
+def test_export_a_puz_and_an_ipuz_keeping_the_clues(served: Served) -> None:
+    from pybridge import acrosslite, ipuzfile
+
+    original = {"puzzle_base64": base64.b64encode(four_puz()).decode(), "name": "four.puz"}
+    body = {"grid": FOUR_ANSWERS, "original": original}
+    puz = served.post("/api/export", {**body, "kind": "puz"})
+    assert puz.headers["content-disposition"] == 'attachment; filename="crossword.puz"'
+    again = acrosslite.parse_puz(puz.content, "x.puz")
+    assert again.published is not None
+    assert again.published.solution == tuple(FOUR_ANSWERS)
+    assert again.published.title == "Four by four"
+    assert again.published.clues[0].text == "Mimic"
+    ipuz = served.post("/api/export", {**body, "kind": "ipuz"}).text
+    assert ipuzfile.parse_ipuz(ipuz, "x.ipuz").published.clues[0].text == "Mimic"  # type: ignore[union-attr]
+    other = ["APE#", "CRAG", "ROSE", "E#EN"]  # 7-Across and 5-Down are not the file's
+    changed = acrosslite.parse_puz(
+        served.post("/api/export", {**body, "grid": other, "kind": "puz"}).content, "y.puz"
+    )
+    assert changed.published is not None
+    texts = {(c.number, c.direction): c.text for c in changed.published.clues}
+    assert texts[1, "across"] == "Mimic"
+    assert texts[7, "across"] == "7-Across"  # a placeholder: the clue was for EM
+    alone = served.post("/api/export", {"grid": FOUR_ANSWERS, "kind": "puz"}).content
+    assert acrosslite.parse_puz(alone, "z.puz").published.clues[0].text == "1-Across"  # type: ignore[union-attr]
+
+
 # ---------------------------------------------------------------- candidates
 
 

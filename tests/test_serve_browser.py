@@ -240,6 +240,34 @@ def test_cancel_a_long_fill(page: Any, shared: Path) -> None:
     assert page.is_enabled("#fill")
 
 
+def test_a_puz_with_its_own_answers_filled_and_exported(page: Any, tmp_path: Path) -> None:
+    from pybridge import acrosslite
+    from pybridge.readers import load
+
+    four = load(ROOT / "data" / "four.ipuz", answers=True)
+    assert four.published is not None
+    assert four.published.solution is not None
+    puz = tmp_path / "four.puz"
+    puz.write_bytes(acrosslite.puz_bytes(four, four.published.solution))
+    page.click("#open-button")
+    page.set_input_files("#open-upload", str(puz))
+    page.check("#open-answers")
+    page.click("#open-submit")
+    page.wait_for_selector("#open-dialog", state="hidden")
+    assert "(Four by four)" in page.inner_text("#status")
+    page.click("#fill")
+    page.wait_for_function("document.querySelectorAll('#grid .cell.fill').length === 14")
+    assert browser.letters(page) == ["APE#", "CRAG", "ROSE", "E#EM"]
+    with page.expect_download() as download:
+        page.click("[data-export=puz]")
+    saved = tmp_path / "out.puz"
+    download.value.save_as(saved)
+    again = acrosslite.parse_puz(saved.read_bytes(), "out.puz")
+    assert again.published is not None
+    assert again.published.solution == ("APE#", "CRAG", "ROSE", "E#EM")
+    assert again.published.clues[0].text == "Mimic"  # the file's own clues kept
+
+
 def test_export_downloads_a_picture(page: Any, tmp_path: Path) -> None:
     new_grid(page, 3, 3)
     page.keyboard.type("CAT")

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from pybridge import proofs
 from pybridge.commands.common import (
+    EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
     add_puzzle_arguments,
@@ -20,6 +21,7 @@ from pybridge.commands.common import (
     out,
     timeout_left,
     worst,
+    write_crossword,
 )
 from pybridge.model import Puzzle
 from pybridge.render import blocks_text
@@ -74,6 +76,9 @@ def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     outcome = check_outcome(puzzle, args)
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
+    elif kind in EXCHANGES:
+        out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
+        out(check_text(puzzle, outcome, args.timeout).splitlines()[0])
     elif kind in PICTURES:
         out(f"wrote {draw(puzzle, outcome, numbered(path, puzzle) if many else path)}")
         out(check_text(puzzle, outcome, args.timeout).splitlines()[0])

@@ -8,6 +8,7 @@ import json
 import sys
 
 from pybridge.commands.common import (
+    EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
     add_puzzle_arguments,
@@ -20,6 +21,7 @@ from pybridge.commands.common import (
     positive_int,
     timeout_left,
     worst,
+    write_crossword,
 )
 from pybridge.model import Puzzle
 from pybridge.render import blocks_text
@@ -82,6 +84,10 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     kind, path = args.output
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
+    elif kind in EXCHANGES:
+        out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
+        if outcome.status != "solved":
+            out("\n".join(verdict_lines(outcome, args.timeout)))
     elif kind in PICTURES:
         out(f"wrote {draw(puzzle, outcome, numbered(path, puzzle) if many else path)}")
         if outcome.status != "solved":

@@ -18,6 +18,7 @@ import argparse
 import base64
 import binascii
 import io
+import json
 import os
 import re
 import tempfile
@@ -48,9 +49,18 @@ from pybridge.errors import (
     UsageError,
     shown,
 )
+from pybridge.exchange import EXCHANGE_FORMATS, with_answers
 from pybridge.lexicon import GRID_FORMATS, load_grid
-from pybridge.model import BLOCK, OPEN, Cell, Puzzle, fast_new
-from pybridge.readers import FORMATS, load, read_text, require_site
+from pybridge.model import BLOCK, OPEN, Cell, Format, Puzzle, fast_new
+from pybridge.readers import (
+    FORMATS,
+    load,
+    read_bytes,
+    read_exchange,
+    read_text,
+    require_site,
+    sniff_exchange,
+)
 from pybridge.serve.files import Files, NotFound, Refused
 from pybridge.solver import Outcome
 
@@ -330,40 +340,59 @@ def _looks_p99(text: str) -> bool:
     return first.isalpha() and text.count("\n\n") + text.count("\r\n\r\n") > 0
 
 
+OPEN_FORMATS = FORMATS + GRID_FORMATS + EXCHANGE_FORMATS
+
+
 def open_puzzles(body: Mapping[str, Any], files: Files) -> Answer:
     """POST /api/open: the grids of a puzzle file, read as `solve` reads them,
     for the page to edit: rows ('#' blocked, '.' open, letters given), the
-    mode, and the word list of an exact puzzle."""
+    mode, the word list of an exact puzzle (with `answers`, a .puz or ipuz
+    crossword's own answers), and what a .puz or ipuz file publishes."""
 
     def work() -> Answer:
         fmt = body.get("format")
-        if fmt is not None and fmt not in FORMATS + GRID_FORMATS:
-            raise UsageError(f'"format" must be one of {", ".join(FORMATS + GRID_FORMATS)}')
-        unknown = set(body) - PUZZLE_KEYS - {"format"}
+        if fmt is not None and fmt not in OPEN_FORMATS:
+            raise UsageError(f'"format" must be one of {", ".join(OPEN_FORMATS)}')
+        unknown = set(body) - PUZZLE_KEYS - {"format", "answers"}
         if unknown:
             raise UsageError(f"unknown key {shown(repr(sorted(unknown)[0]))} for /api/open")
         with sources(body, files) as found:
-            if fmt in GRID_FORMATS:
-                puzzles = load_grid(found.puzzle, format=fmt)
-            elif fmt is not None or found.words is not None:
-                puzzles = [load(found.puzzle, found.words, fmt)]
-            elif _looks_p99(read_text(found.puzzle)):
-                puzzles = [load(found.puzzle)]
-            else:
-                puzzles = load_grid(found.puzzle)
+            puzzles = _opened(found, cast("Format | None", fmt), body.get("answers") is True)
             grids = [_grid_json(found.renamed(require_site(p))) for p in puzzles]
         return Answer(200, {"grids": grids}, 0)
 
     return answered(work)
 
 
+def _opened(found: Sources, fmt: Format | None, answers: bool) -> list[Puzzle]:
+    """The grids of a file, as solve reads it with or without --dict."""
+    data = read_bytes(found.puzzle)
+    exchange = fmt if fmt in EXCHANGE_FORMATS else None if fmt else sniff_exchange(data)
+    if exchange is not None:
+        puzzle = read_exchange(data, found.puzzle, exchange)
+        return [with_answers(puzzle) if answers else puzzle]
+    if answers:
+        raise UsageError("the file's own answers come with a .puz or .ipuz crossword")
+    if fmt in GRID_FORMATS:
+        return load_grid(found.puzzle, format=fmt)
+    if fmt is not None or found.words is not None:
+        return [load(found.puzzle, found.words, fmt)]
+    if _looks_p99(read_text(found.puzzle)):
+        return [load(found.puzzle)]
+    return load_grid(found.puzzle)
+
+
 def _grid_json(puzzle: Puzzle) -> dict[str, Any]:
+    exact = puzzle.mode == "exact" and bool(puzzle.words)  # a crossword alone has no words
+    published = puzzle.published
     return {
         "source": puzzle.source,
         "format": puzzle.format,
-        "mode": puzzle.mode,
+        "mode": "exact" if exact else "lexicon",
         "rows": list(puzzle.grid),
-        "words": list(puzzle.words) if puzzle.mode == "exact" else None,
+        "words": list(puzzle.words) if exact else None,
+        "title": published.title if published else None,
+        "answers": published is not None and published.solution is not None,
     }
 
 
@@ -415,6 +444,75 @@ def page_picture(body: Mapping[str, Any]) -> tuple[Puzzle, tuple[str, ...]]:
     grid = page_rows(body, exact=True)
     framework = tuple("".join(OPEN if ch != BLOCK else ch for ch in row) for row in grid)
     return Puzzle((), framework, "grid", "grid", mode="lexicon"), grid
+
+
+EXPORTS = {
+    "svg": "image/svg+xml",
+    "png": "image/png",
+    "json": "application/json",
+    "puz": "application/x-crossword",
+    "ipuz": "application/json",
+}
+
+
+def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
+    """POST /api/export: the page's grid as a file to download (its bytes,
+    media type and name): a picture (SVG, PNG: the marked cells shaded),
+    JSON (rows and placements, as in the CLI's JSON), or a .puz or ipuz
+    crossword (with the clues, title and author of the file it was opened
+    from, `original`, where its entries are that file's own answers)."""
+    from pybridge import acrosslite, ipuzfile, pictures
+    from pybridge.layout import find_sites
+
+    kind = body.get("kind")
+    if kind not in EXPORTS:
+        raise UsageError(f'"kind" must be one of {", ".join(EXPORTS)}')
+    puzzle, grid = page_picture(body)
+    name, media = f"crossword.{kind}", EXPORTS[kind]
+    if kind == "json":
+        placements = [
+            {
+                "number": site.number,
+                "direction": site.direction,
+                "row": site.row,
+                "col": site.col,
+                "length": site.length,
+                "word": "".join(grid[r][c] for r, c in site.cells),
+            }
+            for site in find_sites(puzzle)
+        ]
+        document = {"grid": list(grid), "placements": placements}
+        return json.dumps(document, ensure_ascii=False, indent=2).encode(), media, name
+    if kind in EXCHANGE_FORMATS:
+        puzzle = _original(body.get("original"), files, puzzle) or puzzle
+        if kind == "puz":
+            return acrosslite.puz_bytes(puzzle, grid), media, name
+        return ipuzfile.ipuz_text(puzzle, grid).encode(), media, name
+    marked = cells(body.get("marked")) or ()
+    if kind == "svg":
+        return pictures.draw_svg(puzzle, grid, marked).encode(), media, name
+    with tempfile.TemporaryDirectory(prefix="crossword-serve-") as tmp:
+        path = Path(tmp, name)
+        pictures.draw_png(puzzle, grid, path, marked)
+        return path.read_bytes(), media, name
+
+
+def _original(value: object, files: Files, framework: Puzzle) -> Puzzle | None:
+    """The .puz or ipuz crossword the grid was opened from (`original`: a
+    body as /api/open takes it), when its blocks are still the grid's."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise UsageError('"original" must name the file the grid came from, as /api/open does')
+    with sources(value, files) as found:
+        data = read_bytes(found.puzzle)
+        exchange = sniff_exchange(data)
+        if exchange is None:
+            return None
+        puzzle = read_exchange(data, found.puzzle, exchange)
+    blocks = [[ch == BLOCK for ch in row] for row in framework.grid]
+    same = [[ch == BLOCK for ch in row] for row in puzzle.grid] == blocks
+    return puzzle if same else None
 
 
 def cells(value: object) -> tuple[Cell, ...] | None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import tempfile
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -38,8 +37,6 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pybridge.errors import UsageError
-from pybridge.lexicon import GRID_FORMATS
-from pybridge.readers import FORMATS
 from pybridge.serve import api
 from pybridge.serve.candidates import DEFAULT_LIMIT, candidate_list
 from pybridge.serve.files import Files
@@ -179,7 +176,7 @@ def create_app(settings: Settings) -> Starlette:
                 "version": _version(),
                 "dicts": dictionaries,
                 "root": files.root is not None,
-                "formats": list(FORMATS + GRID_FORMATS),
+                "formats": list(api.OPEN_FORMATS),
                 "strategies": list(STRATEGIES),
                 "engines": list(ENGINES),
                 "time_limit": settings.time_limit,
@@ -256,7 +253,7 @@ def create_app(settings: Settings) -> Starlette:
     async def export(request: Request) -> Response:
         body = await body_of(request)
         try:
-            content, media, name = await run_in_threadpool(_export, body)
+            content, media, name = await run_in_threadpool(api.export, body, files)
         except Exception as err:
             return _answer(api.failure(err))
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
@@ -313,43 +310,6 @@ def _cell(body: Mapping[str, Any]) -> tuple[int, int]:
     if type(row) is not int or type(col) is not int:
         raise UsageError('"row" and "col" must be whole numbers (from 0)')
     return row, col
-
-
-EXPORTS = {"svg": "image/svg+xml", "png": "image/png", "json": "application/json"}
-
-
-def _export(body: Mapping[str, Any]) -> tuple[bytes, str, str]:
-    """POST /api/export: the grid as a picture or as JSON (grid rows and
-    placements, as in the CLI's JSON), a file to download."""
-    from pybridge import pictures
-    from pybridge.layout import find_sites
-
-    kind = body.get("kind")
-    if kind not in EXPORTS:
-        raise UsageError(f'"kind" must be one of {", ".join(EXPORTS)}')
-    puzzle, grid = api.page_picture(body)
-    name = f"crossword.{kind}"
-    if kind == "json":
-        placements = [
-            {
-                "number": site.number,
-                "direction": site.direction,
-                "row": site.row,
-                "col": site.col,
-                "length": site.length,
-                "word": "".join(grid[r][c] for r, c in site.cells),
-            }
-            for site in find_sites(puzzle)
-        ]
-        document = {"grid": list(grid), "placements": placements}
-        return json.dumps(document, ensure_ascii=False, indent=2).encode(), EXPORTS[kind], name
-    marked = api.cells(body.get("marked")) or ()
-    if kind == "svg":
-        return pictures.draw_svg(puzzle, grid, marked).encode(), EXPORTS[kind], name
-    with tempfile.TemporaryDirectory(prefix="crossword-serve-") as tmp:
-        path = Path(tmp, name)
-        pictures.draw_png(puzzle, grid, path, marked)
-        return path.read_bytes(), EXPORTS[kind], name
 
 
 def serve(settings: Settings, sock: socket.socket) -> None:

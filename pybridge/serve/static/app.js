@@ -629,22 +629,30 @@ async function openPuzzle(event) {
   if (words) Object.assign(body, {words_base64: await base64Of(words), words_name: words.name});
   else if ($("open-words-path").value) body.words_path = $("open-words-path").value;
   if ($("open-format").value) body.format = $("open-format").value;
+  if ($("open-answers").checked) body.answers = true;
   try {
     const answer = await api("/api/open", body);
     $("open-dialog").close();
-    showGrids(answer.grids);
-    useGrid(answer.grids[0]);
+    // a .puz or ipuz file goes with its exports, which keep its clues and title
+    const original = ["puz", "ipuz"].includes(answer.grids[0].format) ? body : null;
+    if (original) { delete original.words_base64; delete original.words_path; delete original.answers; }
+    showGrids(answer.grids, original);
+    useGrid(answer.grids[0], original);
+    const first = answer.grids[0];
     const more = answer.grids.length > 1 ? ` (grid 1 of ${answer.grids.length}: choose another above the grid)` : "";
-    say(`Opened ${answer.grids[0].source}${more}.`);
+    const own = first.answers && first.mode !== "exact"
+      ? " It has its own answers: open it with “its own answers” to place them." : "";
+    say(`Opened ${first.source}${first.title ? ` (${first.title})` : ""}${more}.${own}`);
   } catch (error) {
     $("open-error").textContent = error.message;
   }
 }
 
-function useGrid(opened) {
+function useGrid(opened, original = null) {
   undoStack.push(snapshot());
   redoStack = [];
   grid = fromRows(opened.rows, opened.mode, opened.words, opened.source);
+  grid.original = original;
   cursor = {r: 0, c: 0, dir: "across"};
   selection = null;
   changed();
@@ -652,7 +660,7 @@ function useGrid(opened) {
 }
 
 // A file of several grids (RP 2016): a choice of them above the grid.
-function showGrids(grids) {
+function showGrids(grids, original = null) {
   const choice = $("grid-choice");
   choice.replaceChildren();
   choice.hidden = grids.length < 2;
@@ -662,7 +670,7 @@ function showGrids(grids) {
     option.textContent = opened.source;
     choice.append(option);
   });
-  choice.onchange = () => useGrid(grids[Number(choice.value)]);
+  choice.onchange = () => useGrid(grids[Number(choice.value)], original);
 }
 
 function newGrid() {
@@ -681,6 +689,7 @@ function newGrid() {
 async function exportAs(kind) {
   const body = {grid: rowsOf(), kind};
   if (marked.size) body.marked = [...marked].map((k) => k.split(",").map(Number));
+  if (grid.original && (kind === "puz" || kind === "ipuz")) body.original = grid.original;
   const response = await fetch("/api/export", {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
   });
