@@ -20,6 +20,7 @@ let info = {dicts: [], time_limit: 60};
 let undoStack = [], redoStack = [];
 let fill = null;           // {id, timer, shape} while a fill runs
 let candidateAsk = 0;      // the number of the latest candidates request
+let candidateRequest = null;  // its AbortController
 let candidateLists = 0;    // candidate lists shown (body's data-lists: for tests)
 let keyAt = 0;             // when the last key was pressed (body's data-latency: its list's delay)
 
@@ -197,8 +198,8 @@ function say(text, kind = "") {
 
 // ------------------------------------------------------------------ the API
 
-async function api(path, body, method = "POST") {
-  const options = {method, headers: {}};
+async function api(path, body, method = "POST", signal = undefined) {
+  const options = {method, headers: {}, signal};
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -256,11 +257,13 @@ async function askCandidates() {
   if (grid.mode === "exact") body.words = grid.words;
   else if (!chosenDicts().length) return showSlot(slot, null, "choose a dictionary to see the words that fit");
   else body.dict = chosenDicts();
+  if (candidateRequest) candidateRequest.abort();  // its list would come too late
+  candidateRequest = new AbortController();
   try {
-    const answer = await api("/api/candidates", body);
+    const answer = await api("/api/candidates", body, "POST", candidateRequest.signal);
     if (ask === candidateAsk) showSlot(slot, answer);
   } catch (error) {
-    if (ask === candidateAsk) showSlot(slot, null, error.message);
+    if (ask === candidateAsk && error.name !== "AbortError") showSlot(slot, null, error.message);
   }
 }
 
