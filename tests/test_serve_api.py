@@ -286,6 +286,15 @@ def test_request_limits(tmp_path: Path) -> None:
         assert client.post("/api/solve", json=[1]).status_code == 400
 
 
+def test_a_body_nested_too_deeply(served: Served) -> None:
+    deep = b"[" * 100_000 + b"]" * 100_000  # JSON, but past Python's recursion limit
+    answer = served.client.post(
+        "/api/solve", content=deep, headers={"content-type": "application/json"}
+    )
+    assert answer.status_code == 400
+    assert answer.json()["error"] == "crossword: error: the request body nests too deeply"
+
+
 def test_only_this_servers_host_names(served: Served) -> None:
     for host in ("127.0.0.1:8000", "localhost", "[::1]:8000"):
         assert served.client.get("/api/info", headers={"host": host}).status_code == 200

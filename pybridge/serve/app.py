@@ -108,6 +108,8 @@ async def json_body(request: Request, limit: int) -> dict[str, Any]:
         body = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as err:
         raise Refusal(400, f"crossword: error: the request body is not JSON: {err}") from None
+    except RecursionError:
+        raise Refusal(400, "crossword: error: the request body nests too deeply") from None
     if not isinstance(body, dict):
         raise Refusal(400, "crossword: error: the request body must be a JSON object")
     return body
