@@ -24,9 +24,12 @@ the first time it is asked for.
 
 import os
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
-from pybridge import lexicon, readers
+from pybridge import construct, lexicon, readers
+from pybridge.construct import Construction
+from pybridge.difficulty import Estimate
+from pybridge.difficulty import estimate as estimate_difficulty
 from pybridge.errors import (
     CrosswordError,
     EngineError,
@@ -37,6 +40,8 @@ from pybridge.errors import (
 )
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.model import Clue, Format, Placement, Published, Puzzle, Solution
+from pybridge.patterns import ImpossiblePattern, Pattern, PatternNotFound
+from pybridge.patterns import generate as make_pattern
 from pybridge.solver import ENGINES, STRATEGIES, Outcome, Stats, run, solve
 
 PathLike = str | os.PathLike[str]
@@ -73,15 +78,38 @@ def load(
     )
 
 
+def make_crossword(
+    rows: int,
+    cols: int,
+    dictionary: PathLike | Sequence[PathLike],
+    *,
+    encoding: str | None = None,
+    **options: Any,
+) -> Construction:
+    """A crossword from nothing: a pattern of `rows` x `cols` cells (the
+    options of make_pattern) filled from `dictionary` (a path, or several to
+    merge), trying other patterns until one fills; the fill is verified.
+    The other options are pybridge.construct.make's: engine, strategy,
+    tries, try_timeout, timeout, difficulty (low, high), report."""
+    paths = [dictionary] if isinstance(dictionary, str | os.PathLike) else list(dictionary)
+    words = lexicon.load_dictionary(paths, encoding).words
+    return construct.make(rows, cols, words, **options)
+
+
 __all__ = [
     "ENGINES",
     "STRATEGIES",
     "Clue",
+    "Construction",
     "CrosswordError",
     "EngineError",
+    "Estimate",
+    "ImpossiblePattern",
     "InputError",
     "MissingDependency",
     "Outcome",
+    "Pattern",
+    "PatternNotFound",
     "Placement",
     "Published",
     "Puzzle",
@@ -89,7 +117,10 @@ __all__ = [
     "Solution",
     "Stats",
     "UsageError",
+    "estimate_difficulty",
     "load",
+    "make_crossword",
+    "make_pattern",
     "run",
     "solve",
 ]

@@ -426,6 +426,39 @@ def test_export_a_puz_and_an_ipuz_keeping_the_clues(served: Served) -> None:
     assert acrosslite.parse_puz(alone, "z.puz").published.clues[0].text == "1-Across"  # type: ignore[union-attr]
 
 
+# ---------------------------------------------------------------- patterns
+
+
+def test_a_pattern_as_crossword_grid_makes_it(
+    served: Served, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["grid", "--size", "9x9", "--blocks", "12", "--seed", "4", "--symmetry", "mirror-lr"]
+    assert cli.main([*args, "--output", "json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    body = {"size": "9x9", "blocks": 12, "seed": 4, "symmetry": "mirror-lr"}
+    answer = served.post("/api/pattern", body)
+    assert answer.status_code == 200
+    assert answer.headers["X-Crossword-Exit-Code"] == "0"
+    assert answer.json() == expected
+
+
+def test_no_pattern_and_bad_pattern_requests(served: Served) -> None:
+    impossible = served.post("/api/pattern", {"size": "4x4", "blocks": 0.9, "min-length": 3})
+    assert impossible.status_code == 200
+    assert impossible.headers["X-Crossword-Exit-Code"] == "1"
+    assert impossible.json()["grid"] is None
+    assert impossible.json()["reason"]
+    for body, message in (
+        ({"size": "big"}, "argument --size"),
+        ({"symmetry": "spiral"}, "argument --symmetry: invalid choice"),
+        ({"size": "5x7", "symmetry": "rot90"}, "square"),
+        ({"output": "json"}, "unknown key 'output'"),
+    ):
+        answer = served.post("/api/pattern", body)
+        assert answer.status_code == 400, body
+        assert message in answer.json()["error"]
+
+
 # ---------------------------------------------------------------- candidates
 
 

@@ -139,6 +139,21 @@ def test_blocks_keep_the_symmetry(page: Any, symmetry: str, blocks: list[tuple[i
     assert browser.cells_with(page, "block") == []
 
 
+def test_a_new_grid_from_the_pattern_generator(page: Any) -> None:
+    page.fill("#new-rows", "9")
+    page.fill("#new-cols", "9")
+    page.select_option("#symmetry", "rot180")
+    page.fill("#pattern-blocks", "10")
+    page.click("#pattern-button")
+    page.wait_for_function("document.querySelector('#title').textContent.startsWith('pattern')")
+    rows = browser.letters(page)
+    assert len(rows) == 9
+    blocks = {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"}
+    assert len(blocks) == 10
+    assert blocks == {(8 - r, 8 - c) for r, c in blocks}  # 180° symmetric
+    assert "10 blocks" in page.inner_text("#status")
+
+
 def test_locked_letters_are_kept(page: Any) -> None:
     new_grid(page, 3, 3)
     page.keyboard.type("CAT")

@@ -30,6 +30,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, cast
 
 from pybridge.commands import check as check_command
+from pybridge.commands import grid as grid_command
 from pybridge.commands import solve as solve_command
 from pybridge.commands.common import (
     EXIT_BAD_INPUT,
@@ -52,6 +53,7 @@ from pybridge.errors import (
 from pybridge.exchange import EXCHANGE_FORMATS, with_answers
 from pybridge.lexicon import GRID_FORMATS, load_grid
 from pybridge.model import BLOCK, OPEN, Cell, Format, Puzzle, fast_new
+from pybridge.patterns import ImpossiblePattern, PatternNotFound
 from pybridge.readers import (
     FORMATS,
     load,
@@ -127,6 +129,7 @@ def _parser() -> _Parser:
     )
     solve_command.add_parser(commands)
     check_command.add_parser(commands)
+    grid_command.add_parser(commands)
     return parser
 
 
@@ -328,6 +331,31 @@ def precheck(body: Mapping[str, Any], files: Files, time_limit: float) -> Answer
 
     answer = answered(work)
     return None if answer.status == 200 else answer
+
+
+# ---------------------------------------------------------------- patterns
+
+
+def pattern(body: Mapping[str, Any], time_limit: float) -> Answer:
+    """POST /api/pattern: a random grid pattern, as `crossword grid --output
+    json` makes it from the options of the body (by their long names:
+    `size`, `blocks`, `symmetry`, `min-length`, `seed`...). When none can be
+    made, `grid` is null and `reason` says why; the exit code (1: no pattern
+    can meet the request, 3: none found in the attempts or the time) is in
+    the answer's header, as for solve."""
+
+    def work() -> Answer:
+        args = _parser().parse_args(["grid", *option_argv("grid", body)])
+        args.timeout = min(args.timeout, time_limit)
+        try:
+            made = grid_command.pattern_from(args, args.seed)
+        except ImpossiblePattern as err:
+            return Answer(200, {"grid": None, "reason": str(err)}, EXIT_BY_STATUS["unsolvable"])
+        except PatternNotFound as err:
+            return Answer(200, {"grid": None, "reason": str(err)}, EXIT_BY_STATUS["timeout"])
+        return Answer(200, made.to_json(), 0)
+
+    return answered(work)
 
 
 # ---------------------------------------------------------------- open

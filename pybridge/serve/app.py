@@ -207,6 +207,13 @@ def create_app(settings: Settings) -> Starlette:
         return run
 
     @refusals
+    async def new_pattern(request: Request) -> Response:
+        body = await body_of(request)
+        async with searches:
+            answer = await run_in_threadpool(api.pattern, body, settings.time_limit)
+        return _answer(answer)
+
+    @refusals
     async def candidates(request: Request) -> Response:
         body = await body_of(request)
 
@@ -276,6 +283,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/solve", command("solve"), methods=["POST"]),
         Route("/api/check", command("check"), methods=["POST"]),
         Route("/api/candidates", candidates, methods=["POST"]),
+        Route("/api/pattern", new_pattern, methods=["POST"]),
         Route("/api/fill", start_fill, methods=["POST"]),
         Route("/api/fill/{fill}", fill_view, methods=["GET", "DELETE"]),
         Route("/api/export", export, methods=["POST"]),

@@ -689,6 +689,24 @@ function newGrid() {
   $("grid").focus();
 }
 
+// A random pattern from the generator (`crossword grid`), as a new grid.
+async function newPattern() {
+  const body = {size: `${$("new-rows").value}x${$("new-cols").value}`, symmetry: $("symmetry").value};
+  const blocks = $("pattern-blocks").value.trim();
+  if (blocks) body.blocks = blocks;
+  say("making a pattern…");
+  try {
+    const made = await api("/api/pattern", body);
+    if (!made.grid) return say(`No pattern: ${made.reason}`, "bad");
+    useGrid({rows: made.grid, mode: "lexicon", words: null, source: `pattern ${made.size} (seed ${made.seed})`});
+    showGrids([]);
+    say(`A ${made.size} pattern with ${made.blocks} blocks and ${made.slots} entries ` +
+      `(seed ${made.seed}, ${made.symmetry}).`);
+  } catch (error) {
+    say(error.message, "bad");
+  }
+}
+
 async function exportAs(kind) {
   const body = {grid: rowsOf(), kind};
   if (marked.size) body.marked = [...marked].map((k) => k.split(",").map(Number));
@@ -777,6 +795,7 @@ function wire() {
   $("cancel").addEventListener("click", cancelFill);
   $("check").addEventListener("click", check);
   $("new-button").addEventListener("click", newGrid);
+  $("pattern-button").addEventListener("click", newPattern);
   $("open-button").addEventListener("click", () => { $("open-error").textContent = ""; $("open-dialog").showModal(); });
   $("open-form").addEventListener("submit", (event) => {
     if (event.submitter && event.submitter.value === "open") openPuzzle(event);
