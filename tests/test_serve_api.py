@@ -620,6 +620,17 @@ def test_the_server_survives_a_crashing_fill(served_scowl: Served) -> None:
     assert after["answer"]["status"] == "solved"
 
 
+def test_a_dead_spare_worker_is_replaced(served: Served) -> None:
+    fills = served.client.app.state.fills  # type: ignore[attr-defined]
+    fills.warm()
+    spare = fills._spare[0]
+    spare.kill()  # the worker waiting for the next fill dies
+    spare.join()
+    body = {"puzzle": SQUARE, "dict": ["square.txt"], "engine": "python"}
+    view = wait_for(served, start(served, body)["id"])
+    assert view["answer"]["status"] == "solved"
+
+
 def test_a_fill_stops_at_the_servers_time_limit(tmp_path: Path, shared: Path) -> None:
     files = Files.make(None, [str(shared / "bench" / "dicts" / "scowl55.txt")])
     app = create_app(Settings(files=files, time_limit=1))

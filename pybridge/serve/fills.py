@@ -40,7 +40,7 @@ from pybridge.commands.common import (
     json_document,
     timeout_left,
 )
-from pybridge.errors import CrosswordError, UsageError
+from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import layout_of
 from pybridge.model import OPEN, Cell, Puzzle
 from pybridge.search.kernel import Request
@@ -147,12 +147,7 @@ class Fills:
             if len(running) >= self.most:
                 message = f"the server runs {plural(self.most, 'fill')} already: try again soon"
                 raise Busy(message, 429)
-            spare, self._spare = self._spare, None
-            if spare is None or not spare[0].is_alive():
-                spare = self._worker()
-            process, jobs, news = spare
-            jobs.send(job)
-            jobs.close()
+            process, news = self._hand(job)
             fill = Fill(secrets.token_hex(8), page, process, news, job.time_limit)
             self._spare = self._worker()
             self._fills[fill.id] = fill
@@ -160,6 +155,23 @@ class Fills:
                 self._watcher = threading.Thread(target=self._watch, name="fills", daemon=True)
                 self._watcher.start()
             return fill
+
+    def _hand(self, job: Job) -> tuple[BaseProcess, Connection]:
+        """Give `job` to the spare worker (a new one if it is gone); its
+        process and the end of its news pipe."""
+        spare, self._spare = self._spare, None
+        for _ in range(2):
+            spare = spare if spare is not None and spare[0].is_alive() else self._worker()
+            process, jobs, news = spare
+            try:
+                jobs.send(job)
+            except OSError:  # it died just now: once more, with a new one
+                _discard(spare)
+                spare = None
+                continue
+            jobs.close()
+            return process, news
+        raise RuntimeError("no worker process would take the fill")
 
     def view(self, fill_id: str) -> dict[str, Any]:
         with self._lock:
@@ -180,23 +192,19 @@ class Fills:
         with self._lock:
             self._closed = True
             if self._spare is not None:
-                self._spare[0].kill()
-                self._spare[0].join(timeout=5)
+                _discard(self._spare)
                 self._spare = None
             for fill in self._fills.values():
                 if fill.state == "running":
                     self._end(fill, "cancelled", "the server stopped")
-
-    def running(self) -> int:
-        with self._lock:
-            return sum(fill.state == "running" for fill in self._fills.values())
 
     # ------------------------------------------------------------ inside the lock
 
     def _get(self, fill_id: str) -> Fill:
         fill = self._fills.get(fill_id)
         if fill is None:
-            raise NotFound(f"no fill {fill_id!r} (finished fills are kept {KEPT_SECONDS:g} s)")
+            kept = f"finished fills are kept {KEPT_SECONDS:g} s"
+            raise NotFound(f"no fill {shown(repr(fill_id))} ({kept})")
         return fill
 
     def _look(self) -> None:
@@ -241,6 +249,15 @@ class Fills:
                 if self._closed:
                     return
                 self._look()
+
+
+def _discard(worker: tuple[BaseProcess, Connection, Connection]) -> None:
+    """Stop a worker that has no fill, and close its pipes."""
+    process, jobs, news = worker
+    process.kill()
+    process.join(timeout=5)
+    jobs.close()
+    news.close()
 
 
 # ---------------------------------------------------------------- in the worker
