@@ -593,8 +593,14 @@ def test_cancel_stops_a_long_fill_at_once(served_scowl: Served) -> None:
     fill = start(served_scowl, LONG_FILL)
     fills = served_scowl.client.app.state.fills  # type: ignore[attr-defined]
     process = fills._fills[fill["id"]].process
-    time.sleep(1)
-    assert served_scowl.client.get(f"/api/fill/{fill['id']}").json()["state"] == "running"
+    deadline = time.monotonic() + 30
+    view = served_scowl.client.get(f"/api/fill/{fill['id']}").json()
+    while "nodes" not in view["phase"] and time.monotonic() < deadline:  # the search's progress
+        time.sleep(0.1)
+        view = served_scowl.client.get(f"/api/fill/{fill['id']}").json()
+    assert view["state"] == "running"
+    assert view["phase"].startswith("searching: ")
+    assert " nodes, " in view["phase"]
     again = served_scowl.post("/api/fill", {"page": "page", **LONG_FILL})
     assert again.status_code == 409  # one fill at a time per page
     other = served_scowl.post("/api/fill", {"page": "other", **LONG_FILL})

@@ -11,20 +11,25 @@ from pybridge.commands.common import (
     EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
+    add_progress_options,
     add_puzzle_arguments,
     check_picture_path,
     checked_puzzles,
     draw,
+    drawn_lines,
     json_document,
     numbered,
     out,
     positive_int,
+    progress_line,
     timeout_left,
     worst,
     write_crossword,
 )
+from pybridge.errors import shown
 from pybridge.model import Puzzle
 from pybridge.render import blocks_text
+from pybridge.search.kernel import Watch
 from pybridge.solver import Outcome, Stats, run
 from pybridge.wording import plural
 
@@ -67,6 +72,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     solve.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )
+    add_progress_options(solve)
     solve.set_defaults(handler=solve_command)
 
 
@@ -80,7 +86,9 @@ def solve_command(args: argparse.Namespace) -> int:
 def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if many and args.output[0] != "json":
         out(f"== {puzzle.source}")
-    outcome = solve_outcome(puzzle, args)
+    timeout = timeout_left(args)
+    with progress_line(args, f"solve {shown(puzzle.source)}", timeout=timeout) as line:
+        outcome = solve_outcome(puzzle, args, timeout, line.watch)
     kind, path = args.output
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
@@ -89,9 +97,8 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
         if outcome.status != "solved":
             out("\n".join(verdict_lines(outcome, args.timeout)))
     elif kind in PICTURES:
-        out(f"wrote {draw(puzzle, outcome, numbered(path, puzzle) if many else path)}")
-        if outcome.status != "solved":
-            out("\n".join(verdict_lines(outcome, args.timeout)))
+        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
+        out("\n".join(drawn_lines(drawn) + verdict_lines(outcome, args.timeout)))
     else:
         out(outcome_text(outcome, args.timeout, blocks=kind == "blocks"))
     if args.stats and kind != "json":
@@ -99,9 +106,12 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     return EXIT_BY_STATUS[outcome.status]
 
 
-def solve_outcome(puzzle: Puzzle, args: argparse.Namespace) -> Outcome:
-    """The search `args` ask for: up to --limit solutions (1 by default),
-    all, their count, or whether there is exactly one."""
+def solve_outcome(
+    puzzle: Puzzle, args: argparse.Namespace, timeout: float | None, progress: Watch | None = None
+) -> Outcome:
+    """The search `args` ask for, within `timeout`: up to --limit solutions
+    (1 by default), all, their count, or whether there is exactly one;
+    `progress` hears how the search goes."""
     limit = None if args.all else (args.limit or 1)
     return run(
         puzzle,
@@ -110,8 +120,9 @@ def solve_outcome(puzzle: Puzzle, args: argparse.Namespace) -> Outcome:
         limit=limit,
         count=args.count,
         unique=args.unique,
-        timeout=timeout_left(args),
+        timeout=timeout,
         seed=args.seed,
+        progress=progress,
     )
 
 

@@ -22,6 +22,7 @@ import json
 import os
 import re
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -40,6 +41,7 @@ from pybridge.commands.common import (
     error_text,
     internal_error_text,
     json_document,
+    timeout_left,
     worst,
 )
 from pybridge.errors import (
@@ -54,6 +56,7 @@ from pybridge.exchange import EXCHANGE_FORMATS, with_answers
 from pybridge.lexicon import GRID_FORMATS, load_grid
 from pybridge.model import BLOCK, OPEN, Cell, Format, Puzzle, fast_new
 from pybridge.patterns import ImpossiblePattern, PatternNotFound
+from pybridge.progress import Progress, tick_text
 from pybridge.readers import (
     FORMATS,
     load,
@@ -63,6 +66,7 @@ from pybridge.readers import (
     require_site,
     sniff_exchange,
 )
+from pybridge.search.kernel import Tick
 from pybridge.serve.files import Files, NotFound, Refused
 from pybridge.solver import Outcome
 
@@ -293,16 +297,46 @@ def command_args(
 # ---------------------------------------------------------------- solve and check
 
 
-def _outcome(command: str, puzzle: Puzzle, args: argparse.Namespace) -> Outcome:
+class Told(Progress):
+    """A progress line that is never drawn: each phase and each look at the
+    search under way (a Tick, about every 0.2 s) is told to `tell` instead,
+    in the words the CLI's line uses (a fill worker tells the page so)."""
+
+    def __init__(self, tell: Callable[[str], None] | None, what: str) -> None:
+        super().__init__(False, what)
+        self.tell = tell
+
+    def watch(self, tick: Tick) -> None:
+        super().watch(tick)
+        if self.tell is not None:
+            self.tell(f"{self.item or self.what}: {tick_text(tick, self.elapsed())}")
+
+    def start(self, item: str) -> None:
+        super().start(item)
+        if self.tell is not None:
+            self.tell(item)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+
+def _outcome(command: str, puzzle: Puzzle, args: argparse.Namespace, line: Told) -> Outcome:
     if command == "check":
-        return check_command.check_outcome(puzzle, args)
-    return solve_command.solve_outcome(puzzle, args)
+        return check_command.check_outcome(puzzle, args, line)
+    return solve_command.solve_outcome(puzzle, args, timeout_left(args), line.watch)
 
 
-def run_command(command: str, body: Mapping[str, Any], files: Files, time_limit: float) -> Answer:
+def run_command(
+    command: str,
+    body: Mapping[str, Any],
+    files: Files,
+    time_limit: float,
+    tell: Callable[[str], None] | None = None,
+) -> Answer:
     """POST /api/solve and /api/check: the document of `crossword COMMAND
     FILE --output json`, one per grid (a list of them for a file of several
-    grids, each with its `source`), and its exit code's meaning as the status."""
+    grids, each with its `source`), and its exit code's meaning as the
+    status. `tell` hears how the search goes (a fill's progress)."""
 
     def work() -> Answer:
         with sources(body, files) as found:
@@ -311,7 +345,9 @@ def run_command(command: str, body: Mapping[str, Any], files: Files, time_limit:
             many = len(puzzles) > 1
             docs, codes = [], []
             for puzzle in puzzles:
-                outcome = _outcome(command, puzzle, args)
+                line = Told(tell, "searching")
+                with line:
+                    outcome = _outcome(command, puzzle, args, line)
                 docs.append(json_document(puzzle, outcome, many))
                 codes.append(EXIT_BY_STATUS[outcome.status])
             code = worst(codes)

@@ -43,8 +43,16 @@ from pybridge.commands.common import (
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import layout_of
 from pybridge.model import OPEN, Cell, Puzzle
-from pybridge.search.kernel import Request
-from pybridge.serve.api import Answer, answered, command_args, failure, run_command, sources
+from pybridge.search.kernel import Request, Watch
+from pybridge.serve.api import (
+    Answer,
+    Told,
+    answered,
+    command_args,
+    failure,
+    run_command,
+    sources,
+)
 from pybridge.serve.files import Files, NotFound
 from pybridge.solver import Outcome, Stats, default_strategy, make_solution
 from pybridge.wording import plural
@@ -299,7 +307,7 @@ def fill_answer(job: Job, tell: Callable[[str], None]) -> Answer:
     """The fill's answer: /api/solve's, or the region's fill."""
     if job.region is None:
         tell(f"filling (time limit {job.time_limit:g} s)")
-        return run_command("solve", job.body, job.files, job.time_limit)
+        return run_command("solve", job.body, job.files, job.time_limit, tell)
     return answered(lambda: _region_answer(job, tell))
 
 
@@ -312,12 +320,16 @@ def _region_answer(job: Job, tell: Callable[[str], None]) -> Answer:
         if len(puzzles) != 1:
             raise UsageError('a region is filled in one grid: say which with "grid"')
         tell(f"filling the selected region (time limit {args.timeout:g} s)")
-        outcome = region_outcome(puzzles[0], job.region, args)
+        line = Told(tell, "filling the selected region")
+        with line:
+            outcome = region_outcome(puzzles[0], job.region, args, line.watch)
         code = EXIT_BY_STATUS[outcome.status]
         return Answer(200, json_document(puzzles[0], outcome, False), code)
 
 
-def region_outcome(puzzle: Puzzle, region: Iterable[Cell], args: argparse.Namespace) -> Outcome:
+def region_outcome(
+    puzzle: Puzzle, region: Iterable[Cell], args: argparse.Namespace, progress: Watch | None = None
+) -> Outcome:
     """Fill only the sites with a cell in `region`, around the letters the
     grid holds; the words other sites hold whole are not used again."""
     layout = layout_of(puzzle)
@@ -339,7 +351,9 @@ def region_outcome(puzzle: Puzzle, region: Iterable[Cell], args: argparse.Namesp
     strategy = args.strategy or default_strategy(puzzle)
     started = time.perf_counter()
     sub = layout.restricted(kept)
-    request = Request(sub, words, strategy, 1, False, timeout_left(args), args.seed)
+    request = Request(
+        sub, words, strategy, 1, False, timeout_left(args), args.seed, progress=progress
+    )
     result = engines.search(chosen, request)
     stats = Stats(chosen, strategy, result.nodes, result.backtracks)
     stats.seconds = time.perf_counter() - started
