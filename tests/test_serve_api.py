@@ -484,6 +484,20 @@ def test_candidates_fit_the_letters_and_carry_the_proofs_marks(served: Served) -
     assert answer["verdict"] is None
 
 
+def test_scored_candidates_come_best_first() -> None:
+    from decimal import Decimal
+
+    from pybridge.model import Puzzle
+    from pybridge.serve.candidates import candidate_list
+
+    scores = {"CAT": Decimal(20), "COW": Decimal("70.5"), "CUP": Decimal(90)}
+    puzzle = Puzzle(tuple(SQUARE_WORDS), ("C..", "...", "..."), "grid", "g", mode="lexicon")
+    answer = candidate_list(puzzle, (0, 0), "across", score=lambda w: scores.get(w, Decimal(50)))
+    listed = [(c["word"], c["score"], c["dead"]) for c in answer["candidates"]]
+    assert listed == [("COW", 70.5, False), ("CAT", 20, False), ("CUP", 90, True)]
+    assert "score" not in candidate_list(puzzle, (0, 0), "across")["candidates"][0]
+
+
 def test_candidates_name_a_word_the_grid_holds_already(served: Served) -> None:
     held = candidates(served, ["COW", "...", "..."], 0, 0, direction="down")
     assert held["site"]["pattern"] == "C.."

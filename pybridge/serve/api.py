@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from functools import cache
 from pathlib import Path, PurePosixPath
 from typing import Any, cast
@@ -501,6 +502,15 @@ def page_puzzle(body: Mapping[str, Any], files: Files) -> Puzzle:
     # read, and page_rows has checked the grid
     fields = {"format": "grid", "source": "grid", "row_widths": (), "mode": "lexicon"}
     return require_site(fast_new(Puzzle, words=dictionary.words, grid=grid, **fields))
+
+
+def page_scores(body: Mapping[str, Any], files: Files) -> Callable[[str], Decimal] | None:
+    """The word scores of the page's dictionaries, when they are scored
+    (their `scores`, as the dictionary reader keeps them), else None."""
+    if body.get("words") is not None:
+        return None
+    scores = getattr(files.dictionary(_names(body.get("dict"))), "scores", None)
+    return None if scores is None else cast("Callable[[str], Decimal]", scores.score)
 
 
 def page_picture(body: Mapping[str, Any]) -> tuple[Puzzle, tuple[str, ...]]:

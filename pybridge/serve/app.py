@@ -226,7 +226,9 @@ def create_app(settings: Settings) -> Starlette:
             limit = body.get("limit", DEFAULT_LIMIT)
             if type(limit) is not int or limit < 1:
                 raise UsageError('"limit" must be a whole number of at least 1')
-            return api.Answer(200, candidate_list(puzzle, (row, col), direction, limit), 0)
+            score = api.page_scores(body, files)
+            found = candidate_list(puzzle, (row, col), direction, limit, score=score)
+            return api.Answer(200, found, 0)
 
         return _answer(await run_in_threadpool(api.answered, work))
 

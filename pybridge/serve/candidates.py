@@ -14,11 +14,14 @@ as it is listed is marked too: a fill uses each word once.
 
 from __future__ import annotations
 
+import heapq
 import time
+from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from pybridge import proofs
-from pybridge.bitsets import Settled, Table, tables
+from pybridge.bitsets import Settled, Table, members, tables
 from pybridge.errors import UsageError
 from pybridge.layout import Layout, Site, layout_of
 from pybridge.model import BLOCK, OPEN, Cell, Direction, Puzzle
@@ -77,16 +80,32 @@ def _ruled_out(word: str, site: Site, layout: Layout, settled: Settled) -> str:
     return "the letters propagated through the crossings leave it no fill"
 
 
+WordScore = Callable[[str], Decimal]  # a word's score, in a scored word list
+
+
+def _ordered(table: Table, words: int, limit: int, score: WordScore | None) -> list[int]:
+    """The first `limit` words of a set: the best scored, else in the list's order."""
+    if score is None:
+        return _first(words, limit)
+    return heapq.nsmallest(limit, members(words), key=lambda u: (-score(table.words[u]), u))
+
+
+def _number(value: Decimal) -> int | float:
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
 def candidate_list(
     puzzle: Puzzle,
     cell: Cell,
     direction: Direction,
     limit: int = DEFAULT_LIMIT,
     timeout: float = PROOF_SECONDS,
+    score: WordScore | None = None,
 ) -> dict[str, Any]:
     """The candidates of the site at `cell` (see the module docstring), the
-    words some fill can still use first, at most `limit` of them, in the
-    word list's order within each group."""
+    words some fill can still use first, at most `limit` of them; within
+    each group the best `score`d first (each listed with its score), or
+    without scores in the word list's order."""
     started = time.perf_counter()
     layout = layout_of(puzzle)
     site = site_at(layout, cell, direction)
@@ -103,7 +122,9 @@ def candidate_list(
     held = _placed(puzzle, layout, site)
     listed: list[dict[str, Any]] = []
     if table is not None:
-        for u in _first(alive, limit) + _first(fitting & ~alive, limit):
+        for u in _ordered(table, alive, limit, score) + _ordered(
+            table, fitting & ~alive, limit, score
+        ):
             word = table.words[u]
             why = None
             if proof is not None:
@@ -114,6 +135,8 @@ def candidate_list(
             elif len(held.get(word, ())) >= table.copies[u]:
                 why = f"already in the grid at {held[word][0].label}"
             listed.append({"word": word, "dead": why is not None, "why": why})
+            if score is not None:
+                listed[-1]["score"] = _number(score(word))
     listed.sort(key=lambda candidate: candidate["dead"])  # stable: the list's order kept
     return {
         "site": _site_json(puzzle, site),
