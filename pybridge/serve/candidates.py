@@ -111,8 +111,9 @@ def candidate_list(
     site = site_at(layout, cell, direction)
     if site is None:
         raise UsageError(f"no word runs through {where(cell)}")
-    table = tables(tuple(puzzle.words)).get(site.length)
     proof, settled = proofs.prove_settling(puzzle, layout=layout, timeout=timeout)
+    # the proofs' own tables when they kept them (a big word list costs a hash to look up)
+    table = (settled.tables if settled else tables(tuple(puzzle.words))).get(site.length)
     fitting = settled.start[site.index] if settled else _fitting(table, puzzle, site)
     alive = fitting
     if proof is not None:
