@@ -37,7 +37,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pybridge.errors import UsageError
-from pybridge.serve import api
+from pybridge.serve import api, grids
 from pybridge.serve.candidates import DEFAULT_LIMIT, candidate_list
 from pybridge.serve.files import Files
 from pybridge.serve.fills import Busy, Fills, Job
@@ -218,7 +218,7 @@ def create_app(settings: Settings) -> Starlette:
         body = await body_of(request)
 
         def work() -> api.Answer:
-            puzzle = api.page_puzzle(body, files)
+            puzzle = grids.page_puzzle(body, files)
             row, col = _cell(body)
             direction = body.get("direction", "across")
             if direction not in ("across", "down"):
@@ -226,7 +226,7 @@ def create_app(settings: Settings) -> Starlette:
             limit = body.get("limit", DEFAULT_LIMIT)
             if type(limit) is not int or limit < 1:
                 raise UsageError('"limit" must be a whole number of at least 1')
-            score = api.page_scores(body, files)
+            score = grids.page_scores(body, files)
             found = candidate_list(puzzle, (row, col), direction, limit, score=score)
             return api.Answer(200, found, 0)
 
@@ -240,7 +240,7 @@ def create_app(settings: Settings) -> Starlette:
             page = request.client.host  # a client that names no page is one page
 
         def work() -> api.Answer:
-            job = Job(body, files, settings.time_limit, api.cells(body.pop("region", None)))
+            job = Job(body, files, settings.time_limit, grids.cells(body.pop("region", None)))
             check = api.precheck(job.body, files, settings.time_limit)
             if check is not None:
                 return check
@@ -264,7 +264,7 @@ def create_app(settings: Settings) -> Starlette:
     async def export(request: Request) -> Response:
         body = await body_of(request)
         try:
-            content, media, name = await run_in_threadpool(api.export, body, files)
+            content, media, name = await run_in_threadpool(grids.export, body, files)
         except Exception as err:
             return _answer(api.failure(err))
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
