@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 
-from pybridge.commands import bench, check, compare, solve
+from pybridge.commands import bench, check, compare, solve, wordsearch
 from pybridge.commands.common import (
     CLOSED,
     EXIT_BAD_INPUT,
@@ -45,7 +45,7 @@ __all__ = [
     "main",
 ]
 
-COMMANDS = (solve, check, compare, bench)  # in the order --help lists them
+COMMANDS = (solve, check, compare, bench, wordsearch)  # in the order --help lists them
 
 MAIN_EPILOG = """\
 Run `crossword COMMAND --help` for the options and exit codes of a command.
