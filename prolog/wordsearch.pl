@@ -112,7 +112,7 @@ row_line(Row, [Row, "\n"|Tail], Tail).
 %
 %   ?- make(1, 4, [0], allow, 0, none, [[a,b],[b,a]], [], [a,b],
 %           [['.','.','.','.']], R).
-%   R = result(unsolvable, [], [], 0, 4).
+%   R = result(solved, ["baab"], [p(0, 2, 0), p(0, 0, 0)], 2, 0).
 
 make(Rows, Cols, Directions, Overlap, Seed, TimeLimit,
      Words, Avoid, Letters, Mask, result(Status, Grid, Places, Nodes, Backtracks)) :-
