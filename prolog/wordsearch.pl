@@ -13,7 +13,7 @@
     placed by unification and unplaced by backtracking.  Where a word lies
     is recorded in the term placed(P0, P1, ...): an unbound argument until
     word I is placed, then p(First, Direction, Cells) with Cells an ordered
-    set.  The generator's state and the nodes of the current run
+    set.  The generator's state and the dead ends of the current run
     live in global variables, as in the Python engine: a draw is not taken
     back by backtracking.
 
@@ -136,18 +136,7 @@ within(Seconds, Goal) :- call_with_time_limit(Seconds, Goal).
 %   search(...): Found is found(Grid, Places) or none.
 search(Rows, Cols, Directions, Overlap, Words, Avoid, Letters, Mask, Found) :-
     tables(Rows, Cols, Directions, Overlap, Words, Avoid, Letters, Mask, T),
-    length(Words, N),
-    aggregate_cells(Mask, Cells),
-    Limit is 2 * (N + Cells) + 10,
-    runs(T, Limit, Found).
-
-aggregate_cells(Mask, Cells) :-
-    foldl(row_cells, Mask, 0, Cells).
-
-row_cells(Row, N0, N) :-
-    include(==('.'), Row, Usable),
-    length(Usable, K),
-    N is N0 + K.
+    runs(T, 10, Found).
 
                  /*******************************
                  *            TABLES            *
@@ -324,11 +313,11 @@ holders(S, Strings, Holders) :-
 %!  runs(+T, +Limit, -Found) is det.
 %
 %   Runs of the placement search from the root, each with a limit of
-%   nodes 3/2 of the last (rounded down), until one finds a puzzle (Found
+%   dead ends 3/2 of the last (rounded down), until one finds a puzzle (Found
 %   = found(Grid, Places)) or ends within its limit (Found = none).
 
 runs(T, Limit, Found) :-
-    nb_setval(wordsearch_run_nodes, 0),
+    nb_setval(wordsearch_run_dead_ends, 0),
     catch(run(T, Limit, Found), wordsearch_restart, true),
     (   var(Found)
     ->  Limit1 is Limit * 3 // 2,
@@ -382,18 +371,18 @@ place_words([W|Ws], T, Limit, Board, Placed, Pending) :-
         K is (Start + Tried) mod Count + 1,
         arg(K, Term, First-D),
         place(W, Word, L, First, D, T, Board, Placed, Pending, Pending1),
-        run_node(Limit),
+        count_node,
         place_words(Ws, T, Limit, Board, Placed, Pending1)
-    ;   count_backtrack,
+    ;   run_dead_end(Limit),
         fail
     ).
 
-%   run_node(+Limit): count a node; past the run's limit, end the run.
-run_node(Limit) :-
-    count_node,
-    nb_getval(wordsearch_run_nodes, N0),
+%   run_dead_end(+Limit): count a dead end; past the run's limit, end the run.
+run_dead_end(Limit) :-
+    count_backtrack,
+    nb_getval(wordsearch_run_dead_ends, N0),
     N is N0 + 1,
-    nb_setval(wordsearch_run_nodes, N),
+    nb_setval(wordsearch_run_dead_ends, N),
     (   N > Limit
     ->  throw(wordsearch_restart)
     ;   true
@@ -595,9 +584,9 @@ fill_cells([Cell|Cells], Alphabet, Count, T, Limit, Board) :-
         K is (Start + Tried) mod Count + 1,
         arg(K, Alphabet, V),
         \+ occurrence(Cell, T, Board, _, _, _, _),
-        run_node(Limit),
+        count_node,
         fill_cells(Cells, Alphabet, Count, T, Limit, Board)
-    ;   count_backtrack,
+    ;   run_dead_end(Limit),
         fail
     ).
 

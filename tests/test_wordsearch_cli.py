@@ -192,8 +192,7 @@ def test_pictures_of_the_sheet_and_the_key(
 
 def test_solve_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["wordsearch", "make", str(NAMES), "--size", "9x9", "--seed", "2"]) == 0
-    grid_text = capsys.readouterr().out.split("\n\n")[0]
-    grid = write(tmp_path / "grid.txt", grid_text + "\n")
+    grid = write(tmp_path / "grid.txt", capsys.readouterr().out)  # the grid, then the words
     assert main(["wordsearch", "solve", str(grid), str(NAMES), "--output", "json"]) == EXIT_SOLVED
     doc = json.loads(capsys.readouterr().out)
     assert doc["missing"] == []

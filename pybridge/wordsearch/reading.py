@@ -11,7 +11,8 @@
   rows are padded with holes, trailing blank lines ignored;
 * letter grids (`solve GRID`): a letter per cell, `#` a hole; spaces
   between cells are ignored (`C A T` is `CAT`), so every row must hold the
-  same number of cells.
+  same number of cells. The grid ends at its first blank line: what
+  follows (the word list of `make`'s text) is not read.
 
 Files are UTF-8 (a byte-order mark and any line endings are fine), read
 with the limits of every puzzle file (pybridge.readers.read_text).
@@ -27,7 +28,7 @@ from pybridge.lexicon import _JOINERS as JOINERS
 from pybridge.readers import describe_char, read_text, unify_newlines
 from pybridge.wordsearch.model import HOLE, USABLE, Shape
 
-MAX_SIDE = 1000  # rows or columns of a grid: a million cells is plenty
+MAX_SIDE = 200  # rows or columns: each word length lists up to 8 places a cell
 
 
 def entry(line: str) -> str:
@@ -107,10 +108,10 @@ def load_mask(path: str | os.PathLike[str]) -> Shape:
 def parse_grid(text: str, source: str = "<grid>") -> tuple[str, ...]:
     """A letter grid's rows, upper-cased, HOLE for a hole (see the module doc)."""
     lines = _lines(text)
-    while lines and not lines[-1].strip():
-        lines.pop()
+    first = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    end = next((i for i in range(first, len(lines)) if not lines[i].strip()), len(lines))
     rows: list[str] = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(lines[first:end], start=first + 1):
         row = _grid_row(line, number, source)
         if rows and len(row) != len(rows[0]):
             message = (
@@ -126,7 +127,7 @@ def parse_grid(text: str, source: str = "<grid>") -> tuple[str, ...]:
 
 
 def _grid_row(line: str, number: int, source: str) -> str:
-    cells = []
+    cells: list[str] = []
     for column, ch in enumerate(line, start=1):
         if ch == " ":
             continue

@@ -34,7 +34,7 @@ Pending = tuple[tuple[frozenset[Cell], int], ...]  # (cells of a window, word in
 
 
 class Restart(Exception):
-    """A run reached its limit of nodes: the search starts again from the root."""
+    """A run reached its limit of dead ends: the search starts again from the root."""
 
 
 # ---------------------------------------------------------------- tables
@@ -240,7 +240,7 @@ class Run:
         self.board: list[str | None] = list(t.board)
         self.placed: list[frozenset[Cell] | None] = [None] * len(t.words)
         self.pending: Pending = ()
-        self.spent = 0  # the nodes of this run
+        self.spent = 0  # the dead ends of this run
 
     def placements(self) -> list[tuple[Cell, int]] | None:
         """Each word's (first cell, step) in listed order, with the grid
@@ -260,7 +260,7 @@ class Run:
                 elif self.fill():
                     return [lv.place for lv in sorted(levels, key=lambda lv: lv.word)]
             else:
-                self.counters.dead_end()
+                self._dead_end()
                 levels.pop()
         return None
 
@@ -300,13 +300,13 @@ class Run:
                 continue
             level.written, level.pending, self.pending = new, self.pending, pending
             level.place = (first, direction)
-            self._node()
+            self.counters.node()
             return True
         return False
 
-    def _node(self) -> None:
-        """Count a node; past the run's limit, end the run."""
-        self.counters.node()
+    def _dead_end(self) -> None:
+        """Count a dead end; past the run's limit, end the run."""
+        self.counters.dead_end()
         self.spent += 1
         if self.spent > self.limit:
             raise Restart
@@ -395,14 +395,14 @@ class Run:
                     placed = True
                     break
             if placed:
-                self._node()
+                self.counters.node()
                 if depth + 1 == len(free):
                     return True
                 starts.append(lcg.below(count))
                 tried.append(0)
             else:
                 board[cell] = None
-                self.counters.dead_end()
+                self._dead_end()
                 starts.pop()
                 tried.pop()
         return False
@@ -424,20 +424,18 @@ class _Level:
 # ---------------------------------------------------------------- runs
 
 
-def first_limit(words: int, cells: int) -> int:
-    """The first run's limit of nodes: twice the words and cells, and 10."""
-    return 2 * (words + cells) + 10
+FIRST_LIMIT = 10  # dead ends of the first run; each run may have 3/2 as many as the last
 
 
 def search(request: Request) -> Answer:
     """Make the puzzle: runs of the placement search, each with a limit of
-    nodes 3/2 times the last, until one finds a puzzle or ends within its
+    dead ends 3/2 times the last, until one finds a puzzle or ends within its
     limit (docs/wordsearch.md#restarts)."""
     counters = Counters(deadline=deadline(request.timeout))
     lcg = Lcg(request.seed)
     try:
         t = tables(request)
-        limit = first_limit(len(request.words), request.shape.cells)
+        limit = FIRST_LIMIT
         while True:
             run = Run(t, request.overlap == "allow", counters, lcg, limit)
             try:
