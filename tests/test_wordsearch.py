@@ -14,7 +14,7 @@ from wordsearch_check import exists, problems
 from pybridge import bridge
 from pybridge.errors import InputError, UsageError
 from pybridge.wordsearch import finder, maker, reading
-from pybridge.wordsearch.model import LEVELS, Made, Request, Shape, directions_of
+from pybridge.wordsearch.model import LEVELS, Made, Request, Shape, WordPlacement, directions_of
 from pybridge.wordsearch.pictures import draw_svg, key_path, write_picture
 from pybridge.wordsearch.render import found_json, found_text, made_json, made_text
 from pybridge.wordsearch.search import longest_line
@@ -416,3 +416,19 @@ def test_holes_are_blank_in_pictures() -> None:
 def test_requests_are_plain_values() -> None:
     request = Request(("AB",), Shape.rectangle(1, 2), seed=3)
     assert request == Request(("AB",), Shape.rectangle(1, 2), seed=3)
+
+
+def test_the_benchmark_word_lists_and_its_check_of_other_makers() -> None:
+    from pybridge.wordsearch import bench
+
+    pool = ["CAT", "CATS", "STAC", "ANNA", "DOG", "BIRD", "FISH", "HORSE", "OX"]
+    chosen = bench.word_list(pool, 5, seed=1)
+    assert chosen == bench.word_list(pool, 5, seed=1)
+    assert "ANNA" not in chosen
+    for a in chosen:
+        assert not any(a != b and (a in b or a[::-1] in b) for b in chosen)
+    cat = WordPlacement.at("CAT", 0, 0, "E")
+    assert bench.accidental(("CATXX", "XXXXX", "TACXX"), [cat]) == [
+        "CAT placed at row 1, column 1, going E, also at row 3, column 3, going W"
+    ]
+    assert bench.accidental(("CATS",), [WordPlacement.at("CATS", 0, 0, "E"), cat]) == []

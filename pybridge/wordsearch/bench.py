@@ -2,7 +2,8 @@
 with each engine, every puzzle checked by the finder; optionally the same
 word lists made by word-search-generator (PyPI), run by another Python in
 which it is installed, whose puzzles are checked for a second, accidental
-occurrence of a listed word (docs/benchmarks.md#word-search).
+occurrence of a listed word, each named on stderr
+(docs/benchmarks.md#word-search).
 
     python -m pybridge.wordsearch.bench [--dict FILE] [--runs N]
         [--engines prolog,python] [--peer PYTHON]
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -70,18 +72,22 @@ def word_list(words: Sequence[str], count: int, seed: int) -> list[str]:
     return chosen
 
 
-def accidental(grid: Sequence[str], placements: Sequence[WordPlacement]) -> int:
+def accidental(grid: Sequence[str], placements: Sequence[WordPlacement]) -> list[str]:
     """Occurrences of listed words that are neither their placement nor
-    inside another placed word."""
+    inside another placed word, in words."""
     taken = [frozenset(p.cells) for p in placements]
     found = finder.occurrences(grid, [p.word for p in placements])
-    extra = 0
+    extra = []
     for placement, cells in zip(placements, taken, strict=True):
         for other in found[placement.word]:
             seen = frozenset(other.cells)
             if seen != cells and not any(seen <= t for t in taken):
-                extra += 1
+                extra.append(f"{placement.word} placed at {_at(placement)}, also at {_at(other)}")
     return extra
+
+
+def _at(p: WordPlacement) -> str:
+    return f"row {p.row + 1}, column {p.col + 1}, going {p.direction}"
 
 
 def ours(engine: str, side: int, words: list[str], seed: int) -> tuple[float, float, int]:
@@ -100,7 +106,12 @@ def peer(python: str, runs: list[tuple[int, list[str], int]]) -> list[dict[str, 
     """What word-search-generator made of each run (side, words, seed)."""
     lines = "".join(json.dumps({"side": s, "words": w, "seed": k}) + "\n" for s, w, k in runs)
     done = subprocess.run(
-        [python, "-c", PEER_SCRIPT], input=lines, capture_output=True, text=True, check=False
+        [python, "-c", PEER_SCRIPT],
+        input=lines,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONHASHSEED": "0"},  # it iterates over sets of words
     )
     if done.returncode != 0:
         raise SystemExit(f"the peer failed:\n{done.stderr}")
@@ -144,11 +155,14 @@ def _peer_row(side: int, count: int, answers: list[dict[str, Any]]) -> None:
     clock = statistics.median(float(a["seconds"]) for a in answers)
     cpu = statistics.median(float(a["cpu"]) for a in answers)
     placed_counts, spoiled = [], 0
-    for answer in answers:
+    for run, answer in enumerate(answers):
         grid = [str(row) for row in answer["grid"]]
         placements = [WordPlacement.at(str(w).upper(), r, c, d) for w, r, c, d in answer["placed"]]
         placed_counts.append(len(placements))
-        spoiled += accidental(grid, placements) > 0
+        extra = accidental(grid, placements)
+        for line in extra:
+            print(f"word-search-generator, {side}x{side}, run {run}: {line}", file=sys.stderr)
+        spoiled += bool(extra)
     print(
         f"| {side}x{side} | {count} (placed: median {statistics.median(placed_counts):g}) "
         f"| word-search-generator | {clock:.3f} | {cpu:.3f} | - "

@@ -3,11 +3,11 @@ step as prolog/wordsearch.pl does them (specified in docs/wordsearch.md,
 sections "The search" and "The filler"), with the kernel's counters, time
 limit and generator (pybridge.search.kernel).
 
-The grid is one flat list of cells, r * cols + c: HOLE outside the mask,
-None while free, else a letter. A word's place is (first cell, direction),
-its cells first + k * step. Both searches keep their own stack of levels
-(a list), not Python's: a word list or a grid may be longer than the
-recursion limit.
+The grid is one flat list of cells with a border of holes (Geometry):
+HOLE outside the mask, None while free, else a letter. A word's place is
+(first cell, direction), its cells first + k * step. Both searches keep
+their own stack of levels (a list), not Python's: a word list or a grid may
+be longer than the recursion limit.
 """
 
 from __future__ import annotations
@@ -243,8 +243,8 @@ class Run:
         self.spent = 0  # the dead ends of this run
 
     def placements(self) -> list[tuple[Cell, int]] | None:
-        """Each word's (first cell, step) in listed order, with the grid
-        filled; None when the run's search space is exhausted."""
+        """Each word's (first cell, direction index) in listed order, with
+        the grid filled; None when the run's search space is exhausted."""
         order = self.t.order
         if not order:
             return [] if self.fill() else None
