@@ -33,7 +33,8 @@
                                         % +WordsText, +SitesText, +GivensText, -Answer
             reset/0,
             strategies/1,               % -Names
-            strategy/3                  % ?Name, ?Family, ?Seeded
+            strategy/3,                 % ?Name, ?Family, ?Seeded
+            interrupt_search/1          % +Signal
           ]).
 
 %   Arithmetic compiled inline.  The flag reverts when this file is loaded.
@@ -264,10 +265,11 @@ run_puzzle(p(Words, Sites, Givens), Strategy, Seed, Mode, TimeLimit,
     seed_applies(Seed, Strategy, Name),
     reset_counters,
     retractall(found(_)),
-    layout(Sites, Givens, Board, Arcs, Crossings),
     mode_limit(Mode, Max, Keep),
-    Collect = collect(s(Family, Strategy, Seed, Words, Board, Arcs, Crossings),
-                      Max, Keep),
+    Collect = ( layout(Sites, Givens, Board, Arcs, Crossings),  % timed: it can be big
+                collect(s(Family, Strategy, Seed, Words, Board, Arcs, Crossings),
+                        Max, Keep)
+              ),
     setup_call_cleanup(
         true,
         ( (   catch(within(TimeLimit, Collect), time_limit_exceeded, fail)
@@ -332,6 +334,20 @@ site_chars([], []).
 site_chars([Vars|Sites], Chars) :-
     append(Vars, Rest, Chars),
     site_chars(Sites, Rest).
+
+                 /*******************************
+                 *          INTERRUPTS          *
+                 *******************************/
+
+%   interrupt_search(+Signal): stop the search under way, leaving nothing
+%   behind (run_puzzle/6's cleanup).  The Python bridge makes it the
+%   handler of int (on_signal/3) and raises that signal in the searching
+%   thread when the user presses Ctrl-C; the exception reaches it as the
+%   query's error.  With signals off (pyswip starts Prolog so) on_signal/3
+%   installs no handler of the operating system's: only the bridge raises it.
+
+interrupt_search(_Signal) :-
+    throw(crossword_interrupted).
 
                  /*******************************
                  *      LINKED BEFORE A SEARCH  *

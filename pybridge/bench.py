@@ -15,6 +15,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import csv
+import math
 import multiprocessing
 import os
 import shutil
@@ -24,13 +25,14 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from pybridge import bridge
 from pybridge.bitsets import tables
+from pybridge.difficulty import estimate, rank_correlation
 from pybridge.errors import InputError, MissingDependency, UsageError
 from pybridge.layout import find_sites
 from pybridge.lexicon import Dictionary, load_dictionary, load_grid
@@ -113,6 +115,53 @@ def load_suite(args: Sequence[str]) -> list[Grid]:
     if len(set(names)) == len(names):
         return grids
     return [replace(grid, name=grid.puzzle.source) for grid in grids]  # names clash: paths
+
+
+def by_difficulty(
+    grids: Sequence[Grid], words: Sequence[str]
+) -> tuple[list[Grid], dict[str, float | None]]:
+    """The grids from the easiest to the hardest to fill from `words`, as
+    pybridge.difficulty estimates it (those it finds unfillable last), and
+    each grid's estimate by name."""
+    rated = {grid.name: estimate(grid.puzzle, words).difficulty for grid in grids}
+    ordered = sorted(grids, key=lambda g: (rated[g.name] is None, rated[g.name] or 0.0))
+    return ordered, rated
+
+
+def difficulty_agreement(
+    runs: Sequence[Run], difficulties: Mapping[str, float | None]
+) -> dict[str, dict[str, Any]]:
+    """Per column, Spearman's rho between the estimated difficulty and the
+    nodes searched, over the grids the search decided or ran out of time on
+    (a timeout ranks hardest); left out: grids proved unfillable before any
+    node, grids estimated unfillable, and peers, which count no nodes."""
+    found = {}
+    for name in columns(runs):
+        kept = [
+            r
+            for r in runs
+            if r.label == name
+            and r.nodes is not None
+            and not (r.status == "unsolvable" and r.nodes == 0)
+            and difficulties.get(r.grid) is not None
+        ]
+        if not kept:
+            continue
+        effort = [math.inf if r.status == "timeout" else float(r.nodes or 0) for r in kept]
+        rated = [float(difficulties[r.grid] or 0.0) for r in kept]
+        found[name] = {"rho": rank_correlation(rated, effort), "grids": len(kept)}
+    return found
+
+
+def agreement_text(agreement: Mapping[str, Mapping[str, Any]]) -> str:
+    return "\n".join(
+        f"difficulty vs nodes ({name}): Spearman rho {_rho(a['rho'])} over {a['grids']} grids"
+        for name, a in agreement.items()
+    )
+
+
+def _rho(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 # ---------------------------------------------------------------- one run
@@ -448,54 +497,69 @@ def _nodes(r: Run) -> str:
     return "-" if r.nodes is None else str(r.nodes)
 
 
-def table_text(runs: Sequence[Run]) -> str:
+def table_text(runs: Sequence[Run], difficulties: Mapping[str, float | None] | None = None) -> str:
     """One row per grid, a group of columns (status, seconds, nodes) per
     engine x strategy; a footer with the solved count, the count proved
-    unsolvable (when there are any) and the median seconds."""
+    unsolvable (when there are any) and the median seconds. With
+    `difficulties` (by grid), a column of them after the size."""
     names = columns(runs)
     grids = list(dict.fromkeys(r.grid for r in runs))
     by_cell = {(r.grid, r.label): r for r in runs}
-    header = ["grid", "size"] + [h for _ in names for h in ("status", "s", "nodes")]
+    lead = ["grid", "size"] + (["difficulty"] if difficulties is not None else [])
+    header = lead + [h for _ in names for h in ("status", "s", "nodes")]
+    blank = [""] * (len(lead) - 1)
     rows = []
     for grid in grids:
         row = [grid, next(r.size for r in runs if r.grid == grid)]
+        if difficulties is not None:
+            row.append(_difficulty(difficulties.get(grid)))
         for name in names:
             r = by_cell[grid, name]
             row += [_status(r), f"{r.seconds:.2f}", _nodes(r)]
         rows.append(row)
     totals = [summary(runs)[name] for name in names]
     rows.append(
-        ["solved", ""] + [c for t in totals for c in (f"{t['solved']}/{t['runs']}", "", "")]
+        ["solved", *blank] + [c for t in totals for c in (f"{t['solved']}/{t['runs']}", "", "")]
     )
     if any(t["unsolvable"] for t in totals):  # proved to have no fill: decided, not filled
         rows.append(
-            ["unsolvable", ""] + [c for t in totals for c in (str(t["unsolvable"]), "", "")]
+            ["unsolvable", *blank] + [c for t in totals for c in (str(t["unsolvable"]), "", "")]
         )
     rows.append(
-        ["median", ""] + [c for t in totals for c in ("", _median(t["median_seconds"]), "")]
+        ["median", *blank] + [c for t in totals for c in ("", _median(t["median_seconds"]), "")]
     )
-    return "\n".join(_aligned(names, header, rows))
+    return "\n".join(_aligned(names, header, rows, len(lead)))
+
+
+def _difficulty(value: float | None) -> str:
+    return "none" if value is None else f"{value:.2f}"
 
 
 def _median(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"  # a median near 0.1 s needs the third digit
 
 
-def _aligned(names: Sequence[str], header: list[str], rows: list[list[str]]) -> list[str]:
-    """Columns padded to fit, under a line naming each group of three."""
+def _aligned(
+    names: Sequence[str], header: list[str], rows: list[list[str]], lead: int = 2
+) -> list[str]:
+    """Columns padded to fit, under a line naming each group of three that
+    follows the `lead` columns (grid, size...)."""
     widths = column_widths(header, rows)
     for g, name in enumerate(names):  # a group is at least as wide as its name
-        first = 2 + 3 * g
+        first = lead + 3 * g
         short = len(name) - (sum(widths[first : first + 3]) + 4)
         if short > 0:
             widths[first + 1] += short
 
     def right(i: int) -> bool:
-        return i >= 2 and (i - 2) % 3 != 0
+        return (i >= lead and (i - lead) % 3 != 0) or i == 2 < lead  # the difficulty too
 
     groups = "  ".join(
-        [" " * widths[0], " " * widths[1]]
-        + [name.ljust(sum(widths[2 + 3 * g : 5 + 3 * g]) + 4) for g, name in enumerate(names)]
+        [" " * widths[k] for k in range(lead)]
+        + [
+            name.ljust(sum(widths[lead + 3 * g : lead + 3 + 3 * g]) + 4)
+            for g, name in enumerate(names)
+        ]
     )
     return [groups.rstrip(), *(aligned_line(row, widths, right) for row in [header, *rows])]
 
@@ -540,13 +604,18 @@ def report_json(
     dictionary: Dictionary,
     seconds: tuple[float, float, float | None],
     settings: dict[str, Any],
+    difficulties: Mapping[str, float | None] | None = None,
 ) -> dict[str, Any]:
-    return {
+    report = {
         "dictionary": dictionary_json(dictionary, seconds),
         "settings": settings,
         "runs": [_run_record(r) for r in runs],
         "summary": summary(runs),
     }
+    if difficulties is not None:
+        report["difficulty"] = dict(difficulties)
+        report["difficulty_vs_nodes"] = difficulty_agreement(runs, difficulties)
+    return report
 
 
 # ---------------------------------------------------------------- peers' figures

@@ -17,6 +17,8 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import hashlib
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -25,7 +27,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 from pybridge.bitsets import line_joined, tables
-from pybridge.errors import EngineError, MissingDependency, UsageError
+from pybridge.errors import EngineError, MissingDependency, ResourceLimit, UsageError
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
 from pybridge.search import registry
@@ -52,6 +54,10 @@ def _engine() -> Any:
         prolog = Prolog()
         with _engine_errors():
             prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
+            # Ctrl-C stops a search: see _interrupts_stop_prolog
+            list(prolog.query("on_signal(int, _, crossword:interrupt_search)", catcherrors=True))
+            limit = _stack_limit()
+            list(prolog.query(f"set_prolog_flag(stack_limit, {limit})", catcherrors=True))
         _prolog = prolog
     return _prolog
 
@@ -165,6 +171,7 @@ def search(request: Request) -> Result:
     try:
         with _engine_errors():
             prolog = _engine()
+        with _engine_errors(), _interrupts_stop_prolog():
             _attach_thread()
             listed = request.words
             if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
@@ -211,6 +218,7 @@ def call(
     try:
         with _engine_errors():
             _engine()
+        with _engine_errors(), _interrupts_stop_prolog():
             _attach_thread()
             if timeout is not None:
                 timeout -= time.perf_counter() - started
@@ -415,6 +423,14 @@ def _call(
         try:
             if not core.PL_next_solution(query):
                 error = core.PL_exception(query)
+                if _is_atom(error, b"crossword_interrupted"):
+                    raise KeyboardInterrupt  # see _interrupts_stop_prolog
+                text = _error_text(error)
+                if text.startswith("resource_error("):
+                    raise ResourceLimit(
+                        f"the Prolog engine ran out of memory on this puzzle ({text}; its "
+                        f"stack limit is {_stack_limit() >> 20:,} MiB): use --engine python"
+                    )
                 goal = f"{module.decode()}:{name.decode()}/{arity}"
                 raise PrologError(f"{goal} failed: {_error_text(error)}")
             return _text(getString(args + arity - 1)) if texts[-1] is None else ""
@@ -424,7 +440,100 @@ def _call(
         core.PL_discard_foreign_frame(frame)
 
 
+def _is_atom(term: int, name: bytes) -> bool:
+    from pyswip import core
+
+    atom = core.atom_t()
+    return (
+        bool(term)
+        and bool(core.PL_get_atom(term, ctypes.byref(atom)))
+        and (core.PL_atom_chars(atom) == name)
+    )
+
+
+@contextmanager
+def _interrupts_stop_prolog() -> Iterator[None]:
+    """Let Ctrl-C stop a Prolog search at once, in the main thread.
+
+    A search runs inside one C call, and Python runs its SIGINT handler
+    only once that call returns: a KeyboardInterrupt would wait for the
+    search to end. Meanwhile Python's own signal handler still writes the
+    signal's number to the wakeup file descriptor, so a watcher thread
+    reading it raises int in the Prolog thread (PL_thread_raise), whose
+    handler (crossword:interrupt_search/1) throws; the query then raises
+    KeyboardInterrupt (see _call). Python's handler is swapped for one that
+    notes the signal meanwhile, so that no KeyboardInterrupt lands between
+    opening and closing the query; one noted is raised on the way out.
+    Nothing is done off the main thread, where Python takes no signals,
+    nor where SIGINT is not Python's to handle, nor where another wakeup
+    descriptor is set (an event loop's)."""
+    if threading.current_thread() is not threading.main_thread() or not callable(
+        signal.getsignal(signal.SIGINT)
+    ):
+        yield
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    if signal.set_wakeup_fd(write_end, warn_on_full_buffer=False) != -1:
+        signal.set_wakeup_fd(-1)  # it was not ours to take; put nothing back but its absence
+        os.close(read_end)
+        os.close(write_end)
+        yield
+        return
+    noted: list[int] = []
+    handler = signal.signal(signal.SIGINT, lambda number, frame: noted.append(number))
+    watcher = threading.Thread(target=_watch, args=(read_end, _prolog_thread()), daemon=True)
+    watcher.start()
+    failed = True
+    try:
+        yield
+        failed = False
+    finally:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGINT, handler)
+        os.close(write_end)  # the watcher reads the end of the file and stops
+        watcher.join()
+        os.close(read_end)
+    if noted and not failed:
+        raise KeyboardInterrupt
+
+
+def _prolog_thread() -> int:
+    from pyswip import core
+
+    return int(core._lib.PL_thread_self())
+
+
+def _watch(read_end: int, thread: int) -> None:
+    """Raise int in Prolog's `thread` for each SIGINT read, until the end."""
+    from pyswip import core
+
+    while True:
+        try:
+            numbers = os.read(read_end, 64)
+        except OSError:
+            return
+        if not numbers:
+            return
+        if signal.SIGINT in numbers:
+            core._lib.PL_thread_raise(ctypes.c_int(thread), ctypes.c_int(signal.SIGINT))
+
+
 ERROR_TEXT_MAX = 300  # characters of a Prolog exception kept in an EngineError
+STACK_SHARE = 4  # Prolog's stacks may take a quarter of the machine's memory
+MIN_STACK_LIMIT = 1 << 30  # SWI-Prolog's own default: never less
+
+
+@lru_cache(maxsize=1)
+def _stack_limit() -> int:
+    """The bytes SWI-Prolog's stacks may take: a share of the physical
+    memory (the default of 1 GiB overflows on a wdeg search of 3,000 sites,
+    whose state holds every site's domain at every level)."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return MIN_STACK_LIMIT
+    return max(MIN_STACK_LIMIT, memory // STACK_SHARE)
 
 
 def _error_text(error: int) -> str:

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 
-from pybridge.commands import bench, check, compare, solve, wordsearch
+from pybridge.commands import bench, check, compare, difficulty, grid, make, solve, wordsearch
 from pybridge.commands.common import (
     CLOSED,
     EXIT_BAD_INPUT,
@@ -30,7 +30,14 @@ from pybridge.commands.common import (
     EXIT_TIMEOUT,
     EXIT_UNSOLVABLE,
 )
-from pybridge.errors import CrosswordError, EngineError, InputError, OutputError, shown
+from pybridge.errors import (
+    CrosswordError,
+    EngineError,
+    InputError,
+    OutputError,
+    ResourceLimit,
+    shown,
+)
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -45,13 +52,23 @@ __all__ = [
     "main",
 ]
 
-COMMANDS = (solve, check, compare, bench, wordsearch)  # in the order --help lists them
+COMMANDS = (  # in the order --help lists them
+    solve,
+    check,
+    compare,
+    bench,
+    grid,
+    make,
+    difficulty,
+    wordsearch,
+)
 
 MAIN_EPILOG = """\
 Run `crossword COMMAND --help` for the options and exit codes of a command.
-In short: 0 success, 1 unsolvable (solve) or engines disagree (compare),
-2 bad input or usage, 3 time limit reached (solve), 4 internal error,
-130 interrupted.
+In short: 0 success, 1 unsolvable (solve, make, wordsearch make), no such
+pattern (grid), a word not found (wordsearch solve) or engines disagree
+(compare), 2 bad input or usage, 3 time limit reached (solve, make,
+wordsearch make) or no pattern found (grid), 4 internal error, 130 interrupted.
 """
 
 
@@ -131,6 +148,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stdout is None:
             raise OutputError(CLOSED)
         return handler(args)
+    except ResourceLimit as err:  # not a bug: the puzzle is too large for the engine
+        print(_error_text(err), file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
     except EngineError as err:
         if _debugging():
             raise

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from pybridge.errors import InputError
+from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import load_dictionary, load_grid, load_lexicon_puzzle
 from pybridge.model import Puzzle
-from pybridge.readers import load, read_text, sniff
+from pybridge.readers import load, sniff_file
 from pybridge.reports import aligned_line, column_widths, require_matplotlib
 from pybridge.solver import LEXICON_STRATEGIES, run
 
@@ -33,18 +34,20 @@ COMPARED = ("status", "solutions", "nodes", "backtracks")
 @dataclass(frozen=True)
 class Entry:
     """A puzzle to measure: its file, its word file (fill-in) or its
-    dictionaries and grid number (construction mode), the name shown."""
+    dictionaries and grid number (construction mode), the name shown;
+    `answers` for a .puz or .ipuz crossword filled with its own answers."""
 
     path: str
     words: str | None
     name: str
     dictionaries: tuple[str, ...] = ()
     grid: int | None = None
+    answers: bool = False
 
     def load(self) -> Puzzle:
         """Read the puzzle (and its dictionaries) afresh: timings include it."""
         if not self.dictionaries:
-            return load(self.path, self.words)
+            return load(self.path, answers=True) if self.answers else load(self.path, self.words)
         return load_lexicon_puzzle(self.path, self.dictionaries, grid=self.grid)
 
     def strategies(self, asked: Sequence[str]) -> list[str]:
@@ -69,10 +72,15 @@ def _split_pair(arg: str) -> tuple[str, str | None]:
     return puzzle, words
 
 
-def _entry(arg: str, words: str | None) -> tuple[str, str | None]:
+def _entry(arg: str, words: str | None) -> tuple[str, str | None, bool]:
+    """The puzzle's path, its word file, and whether it is a .puz or .ipuz
+    crossword to fill with its own answers."""
     path, paired = _split_pair(arg)
-    if paired is not None or sniff(read_text(path)) == "p99":
-        return path, paired
+    if paired is not None:
+        return path, paired, False
+    kind = sniff_file(path)
+    if kind in EXCHANGE_FORMATS or kind == "p99":
+        return path, None, kind != "p99"
     paired = words or sibling_words(path)
     if paired is None:
         message = (
@@ -80,7 +88,7 @@ def _entry(arg: str, words: str | None) -> tuple[str, str | None]:
             "or keep wordsX next to puzzleX"
         )
         raise InputError(message, path)
-    return path, paired
+    return path, paired, False
 
 
 def entries(
@@ -91,15 +99,16 @@ def entries(
     With `dictionaries`, every grid of every file is filled from them."""
     if dictionaries:
         return _grid_entries(args, tuple(dictionaries))
-    pairs = [_entry(arg, words) for arg in args]
-    for path, paired in pairs:
-        load(path, paired)
-    names = [Path(path).name for path, _ in pairs]
+    found = [_entry(arg, words) for arg in args]
+    names = [Path(path).name for path, _, _ in found]
     clash = len(set(names)) != len(names)
-    return [
-        Entry(path, paired, path if clash else name)
-        for (path, paired), name in zip(pairs, names, strict=True)
+    chosen = [
+        Entry(path, paired, path if clash else name, answers=answers)
+        for (path, paired, answers), name in zip(found, names, strict=True)
     ]
+    for entry in chosen:
+        entry.load()
+    return chosen
 
 
 def _grid_entries(paths: Sequence[str], dictionaries: tuple[str, ...]) -> list[Entry]:

@@ -10,6 +10,8 @@
                           disk, a closed standard output)
       EngineError         an engine failed in a way no input explains (a bug
                           or a resource limit of SWI-Prolog)
+        ResourceLimit     the engine ran out of memory (Prolog's stack limit)
+                          on a puzzle too large for it: not a bug
 
 The CLI turns all but EngineError into a message and exit code 2, EngineError
 (and any other exception, a bug) into an internal error, exit code 4. Every
@@ -124,3 +126,8 @@ class OutputError(CrosswordError):
 
 class EngineError(CrosswordError):
     """An engine failed unexpectedly; the message says how."""
+
+
+class ResourceLimit(EngineError):
+    """The engine ran out of memory on this puzzle (SWI-Prolog's stack
+    limit): the message says which limit and what to do."""

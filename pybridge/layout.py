@@ -19,6 +19,7 @@ search reads which order.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -26,6 +27,23 @@ from itertools import repeat
 from typing import NamedTuple
 
 from pybridge.model import BLOCK, OPEN, Cell, Direction, Puzzle, fast_new
+
+
+class SearchTimeout(Exception):
+    """The deadline passed (while finding the layout, proving or searching)."""
+
+
+def late(at: float | None) -> bool:
+    """Whether the clock reading `at` (None: never) has passed."""
+    return at is not None and time.perf_counter() > at
+
+
+def check_clock(at: float | None, step: int) -> None:
+    """SearchTimeout if `at` has passed, looked at every 1024th `step` of a
+    long loop (a clock reading costs as much as a few steps)."""
+    if step & 1023 == 0 and late(at):
+        raise SearchTimeout
+
 
 MIN_LENGTH = 2
 
@@ -89,13 +107,26 @@ class Layout:
     @cached_property
     def arcs(self) -> tuple[tuple[Arc, ...], ...]:
         """Per site, its crossings as arcs (i, t, j, id), in the order of (i, t, j)."""
+        arcs = self.arcs_by(None)
+        assert arcs is not None  # no deadline, no giving up
+        return arcs
+
+    def arcs_by(self, at: float | None) -> tuple[tuple[Arc, ...], ...] | None:
+        """The arcs, found (and kept) unless the clock passes `at` first
+        (then None): a puzzle of millions of crossings takes seconds."""
+        if "arcs" in self.__dict__:
+            return self.arcs
+        meetings = _meetings(self.sites, at)
+        if meetings is None:
+            return None
         arcs: list[list[Arc]] = [[] for _ in self.sites]
-        for x, (a, i, b, j) in enumerate(_meetings(self.sites)):
+        for x, (a, i, b, j) in enumerate(meetings):
             arcs[a].append((i, b, j, x))
             arcs[b].append((j, a, i, x))
         for site_arcs in arcs:
             site_arcs.sort()
-        return tuple(map(tuple, arcs))
+        found = self.__dict__["arcs"] = tuple(map(tuple, arcs))  # what cached_property keeps
+        return found
 
     @cached_property
     def crossings(self) -> tuple[Crossing, ...]:
@@ -142,26 +173,35 @@ def _runs(lines: list[str]) -> list[tuple[int, int, int]]:
     return runs
 
 
-def find_sites(puzzle: Puzzle) -> tuple[Site, ...]:
-    """All sites of `puzzle` in site order (number, across before down)."""
+def find_sites(puzzle: Puzzle, at: float | None = None) -> tuple[Site, ...]:
+    """All sites of `puzzle` in site order (number, across before down);
+    SearchTimeout if the clock passes `at` (None: no deadline) first."""
     width = puzzle.width
     rows = [row.ljust(width, BLOCK) for row in puzzle.grid]
     columns = ["".join(column) for column in zip(*rows, strict=True)]
-    across = {(r, c): tuple(zip(repeat(r), range(c, end))) for r, c, end in _runs(rows)}
-    down = {(r, c): tuple(zip(range(r, end), repeat(c))) for c, r, end in _runs(columns)}
+    # runs by their first cell as one integer (integers sort many times
+    # faster than pairs: a 2000 x 2000 grid can have a million sites)
+    key = max(width, 1)
+    across = {r * key + c: end for r, c, end in _runs(rows)}
+    down = {r * key + c: end for c, r, end in _runs(columns)}
     sites: list[Site] = []
     for number, start in enumerate(sorted(across.keys() | down.keys()), start=1):
-        r, c = start
-        if (cells := across.get(start)) is not None:
+        check_clock(at, number)
+        r, c = divmod(start, key)
+        if (end := across.get(start)) is not None:
+            cells = tuple(zip(repeat(r), range(c, end)))
             sites.append(Site.make(len(sites), number, "across", r, c, cells))
-        if (cells := down.get(start)) is not None:
+        if (end := down.get(start)) is not None:
+            cells = tuple(zip(range(r, end), repeat(c)))
             sites.append(Site.make(len(sites), number, "down", r, c, cells))
     return tuple(sites)
 
 
-def layout_of(puzzle: Puzzle) -> Layout:
-    """The puzzle's layout: its sites, their crossings and givens."""
-    sites = find_sites(puzzle)
+def layout_of(puzzle: Puzzle, at: float | None = None) -> Layout:
+    """The puzzle's layout: its sites, their crossings and givens (the
+    crossings found when first asked for); SearchTimeout if the clock
+    passes `at` (None: no deadline) while its sites are found."""
+    sites = find_sites(puzzle, at)
     return of_sites(sites, _givens(puzzle, sites))
 
 
@@ -189,27 +229,32 @@ def _renumbered(site: Site, index: int) -> Site:
     return Site.make(index, site.number, site.direction, site.row, site.col, site.cells)
 
 
-def _meetings(sites: Sequence[Site]) -> list[tuple[int, int, int, int]]:
-    """(a, i, b, j) for every two sites a < b through one cell, sorted: the
-    crossings in the order of their ids."""
-    first: dict[Cell, tuple[int, int]] = {}  # the first (site, position) at each cell
-    owners: dict[Cell, list[tuple[int, int]]] = {}  # every one, at cells of two or more
+def _meetings(
+    sites: Sequence[Site], at: float | None = None
+) -> list[tuple[int, int, int, int]] | None:
+    """(a, i, b, j) for every two sites a < b through one cell, in that
+    order: the crossings in the order of their ids. None when the clock
+    passes `at` (None: no deadline) first."""
+    owners: dict[Cell, list[tuple[int, int]]] = {}  # every (site, position) at each cell
     for s, site in enumerate(sites):
+        if s & 1023 == 0 and late(at):
+            return None
         for p, cell in enumerate(site.cells):
             here = (s, p)
-            there = first.setdefault(cell, here)
-            if there is not here:
-                owners.setdefault(cell, [there]).append(here)
-    pairs = []
-    for shared in owners.values():
-        if len(shared) == 2:  # nearly every crossing: two sites through a cell
-            (a, i), (b, j) = shared
-            if a != b:
-                pairs.append((a, i, b, j))
-            continue
-        for k, (a, i) in enumerate(shared):
-            pairs.extend((a, i, b, j) for b, j in shared[k + 1 :] if a != b)
-    pairs.sort()
+            found = owners.setdefault(cell, [here])
+            if found[0] is not here:
+                found.append(here)
+    # Each cell's owners are in site order, so walking the sites in order
+    # and each one's later owners gives (a, i, b, j) already sorted.
+    pairs: list[tuple[int, int, int, int]] = []
+    for a, site in enumerate(sites):
+        if a & 1023 == 0 and late(at):
+            return None
+        for i, cell in enumerate(site.cells):
+            shared = owners[cell]
+            if len(shared) == 1:
+                continue
+            pairs.extend((a, i, b, j) for b, j in shared if b > a)
     return pairs
 
 

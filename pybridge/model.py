@@ -3,13 +3,17 @@
 A `Puzzle` is what a reader produces: the word list and the framework. The
 framework is stored normalised: every row padded to the full width, `#` for a
 blocked cell, `.` for an open cell, any other character a predefined letter.
-`Placement` and `Solution` are what the engines' answers become.
+A puzzle read from a file that constructors exchange (.puz, .ipuz) also keeps
+what that file published beside its grid (`Published`: the solution, the
+clues, circled cells, title...), so that it can be solved from its own
+answers and written back. `Placement` and `Solution` are what the engines'
+answers become.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal, NamedTuple, TypeVar
 
 from pybridge.errors import InputError, shown
 from pybridge.notation import BLOCK as BLOCK
@@ -17,7 +21,7 @@ from pybridge.notation import OPEN as OPEN
 from pybridge.notation import framework_text, grid_html, solution_text
 
 Direction = Literal["across", "down"]
-Format = Literal["p99", "fillin", "cs50", "rp2016", "grid"]
+Format = Literal["p99", "fillin", "cs50", "rp2016", "grid", "puz", "ipuz"]
 Mode = Literal["exact", "lexicon"]
 Cell = tuple[int, int]
 
@@ -51,6 +55,35 @@ def fast_new(cls: type[T], **fields: object) -> T:
     return made
 
 
+class Clue(NamedTuple):
+    """The clue of one entry: its number and direction, as a printed crossword has them."""
+
+    number: int
+    direction: Direction
+    text: str
+
+
+@dataclass(frozen=True)
+class Published:
+    """What a .puz or .ipuz file publishes beside its grid (pybridge.exchange).
+
+    `solution` is the published answer grid (rows of the puzzle's width, `#`
+    for a blocked cell), None when the file has none that can be used, and
+    then `unusable` says why (a locked solution, rebus squares...). `clues`
+    are in entry order; `circled` and `omitted` (cells outside an irregular
+    ipuz grid, read as blocked) are kept so that a written file keeps them."""
+
+    solution: tuple[str, ...] | None = None
+    unusable: str = ""
+    clues: tuple[Clue, ...] = ()
+    circled: frozenset[Cell] = frozenset()
+    omitted: frozenset[Cell] = frozenset()
+    title: str = ""
+    author: str = ""
+    copyright: str = ""
+    notes: str = ""
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """A framework and its words. In "exact" mode (fill-in puzzles) every
@@ -66,6 +99,8 @@ class Puzzle:
     # output can reproduce the P-99 layout; empty means "all full width".
     row_widths: tuple[int, ...] = field(default=(), compare=False)
     mode: Mode = "exact"
+    # What a .puz or .ipuz file held beside the grid; None for other formats.
+    published: Published | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         _check_printable(self.words, "word", self.source)

@@ -28,6 +28,7 @@ import time
 from collections import Counter, defaultdict, deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, Literal
 
 from pybridge import engines
@@ -40,7 +41,7 @@ from pybridge.bitsets import (
     tables,
     words_without,
 )
-from pybridge.layout import Layout, Site, layout_of
+from pybridge.layout import Layout, Site, check_clock, layout_of
 from pybridge.model import BLOCK, OPEN, Puzzle
 from pybridge.search import engine as python_engine
 from pybridge.search.kernel import Counters, Request, SearchTimeout, deadline, late
@@ -50,6 +51,8 @@ Layer = Literal["length", "no-fit", "hall", "propagation", "search"]
 LAYERS: tuple[Layer, ...] = ("length", "no-fit", "hall", "propagation", "search")
 MINIMISE_SECONDS = 10.0  # explain's budget for shrinking the core when no timeout is given
 CORE_MARK = "*"
+NAMED_SITES = 30  # a reason names at most this many sites, then says how many more
+NAMED_WORDS = 60  # and at most this many words
 
 
 @dataclass(frozen=True)
@@ -90,9 +93,16 @@ class _Model:
     copies: dict[int, tuple[int, ...]]
     tables: dict[int, Table]
     candidates: tuple[int, ...]  # per site: the words of its length that fit it
-    # per site, (i, other, j) for each crossing (position i of the site is
-    # position j of `other`), in the order of the crossings' ids
-    around: tuple[tuple[tuple[int, int, int], ...], ...]
+
+    @cached_property
+    def around(self) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+        """Per site, (i, other, j) for each crossing (position i of the site
+        is position j of `other`), in the order of the crossings' ids. Found
+        when first asked for: the layers before propagation need none."""
+        return tuple(
+            tuple((i, t, j) for i, t, j, _ in sorted(arcs, key=lambda arc: arc[3]))
+            for arcs in self.layout.arcs
+        )
 
     @property
     def lexicon(self) -> bool:
@@ -108,7 +118,8 @@ class _Model:
         return (1 << len(self.words.get(length, ()))) - 1
 
 
-def _model(puzzle: Puzzle, layout: Layout) -> _Model:
+def _model(puzzle: Puzzle, layout: Layout, at: float | None = None) -> _Model:
+    """The model of `puzzle`; SearchTimeout if the clock passes `at` first."""
     sites = layout.sites
     table = tables(tuple(puzzle.words))
     # Only words of a site's length can be placed (in exact mode, once the
@@ -120,12 +131,11 @@ def _model(puzzle: Puzzle, layout: Layout) -> _Model:
         n: table[n].copies if puzzle.mode == "exact" else (1,) * len(table[n].words)
         for n in lengths
     }
-    candidates = tuple(_fitting(puzzle, site, table) for site in sites)
-    around = tuple(
-        tuple((i, t, j) for i, t, j, _ in sorted(arcs, key=lambda arc: arc[3]))
-        for arcs in layout.arcs
-    )
-    return _Model(puzzle, layout, sites, words, copies, table, candidates, around)
+    candidates = []
+    for site in sites:
+        check_clock(at, site.index)
+        candidates.append(_fitting(puzzle, site, table))
+    return _Model(puzzle, layout, sites, words, copies, table, tuple(candidates))
 
 
 def _fitting(puzzle: Puzzle, site: Site, tables: Mapping[int, Table]) -> int:
@@ -265,10 +275,12 @@ def _deficient(
     kept: frozenset[int],
     domains: Mapping[int, int],
     lengths: Collection[int] | None = None,
+    at: float | None = None,
 ) -> tuple[list[int], int] | None:
     """Sites of one length that between them fit fewer word copies than
     there are sites, with the words they fit; None when every length (of
-    `lengths`, if given) has a matching that fills all its sites."""
+    `lengths`, if given) has a matching that fills all its sites.
+    SearchTimeout if the clock passes `at` first."""
     groups: dict[int, list[int]] = defaultdict(list)
     for s in sorted(kept):
         length = model.sites[s].length
@@ -276,7 +288,8 @@ def _deficient(
             groups[length].append(s)
     for length, group in groups.items():
         matching = _Matching(domains, model.copies.get(length, ()))
-        for s in group:
+        for k, s in enumerate(group):
+            check_clock(at, k)
             if not matching.augment(s, set()):
                 return matching.alternating(s)
     return None
@@ -332,15 +345,22 @@ def _pigeonhole_reason(model: _Model, sites: list[int], words: int, named: bool)
     length = model.sites[sites[0]].length
     copies = _copies(model, length, words)
     group = plural(len(sites), f"{length}-letter site")
-    which = f"the {group} {and_list([model.sites[s].label for s in sorted(sites)])}"
+    labels = [model.sites[s].label for s in sorted(sites)]
+    which = f"the {group} {and_list(labels, most=NAMED_SITES)}"
     fit = f"fit only {plural(len(copies), model.noun)}"
     return f"{which if named else 'these ' + group} {fit}" + (
-        f": {', '.join(copies)}" if copies else ""
+        f": {_some(copies)}" if copies else ""
     )
 
 
-def _hall(model: _Model, kept: frozenset[int]) -> Proof | None:
-    found = _deficient(model, kept, {s: model.candidates[s] for s in kept})
+def _some(words: Sequence[str]) -> str:
+    """'A, B, C', or past NAMED_WORDS words 'A, B, ... and 9 more'."""
+    shown = ", ".join(words[:NAMED_WORDS])
+    return shown if len(words) <= NAMED_WORDS else f"{shown} and {len(words) - NAMED_WORDS:,} more"
+
+
+def _hall(model: _Model, kept: frozenset[int], at: float | None = None) -> Proof | None:
+    found = _deficient(model, kept, {s: model.candidates[s] for s in kept}, at=at)
     if found is None:
         return None
     sites, words = found
@@ -406,7 +426,7 @@ class _Propagation:
                 return proof
             if self.settled is None and len(self.kept) == len(self.model.sites):
                 self.settled = self._settled()
-            found = _deficient(self.model, self.kept, self.domains, self.shrunk)
+            found = _deficient(self.model, self.kept, self.domains, self.shrunk, deadline)
             if found is not None:
                 return self._pigeonhole(*found)
             self.shrunk = set()
@@ -546,7 +566,7 @@ def _cheap(model: _Model, kept: frozenset[int], deadline: float | None) -> Proof
     """Layers (b)-(d) on the sub-puzzle of `kept`."""
     return (
         _site_without_words(model, kept)
-        or _hall(model, kept)
+        or _hall(model, kept, deadline)
         or _Propagation(model, kept).run(deadline)
     )
 
@@ -562,8 +582,8 @@ def _prove_whole(model: _Model, deadline: float | None) -> tuple[Proof | None, S
     match), and the propagation's first fixpoint when it got that far."""
     everything = frozenset(range(len(model.sites)))
     proof = _site_without_words(model, everything) or _word_without_site(model)
-    proof = proof or _hall(model, everything)
-    if proof is not None or late(deadline):
+    proof = proof or _hall(model, everything, deadline)
+    if proof is not None or late(deadline) or model.layout.arcs_by(deadline) is None:
         return proof, None
     propagation = _Propagation(model, everything)
     return propagation.run(deadline), propagation.settled
@@ -587,11 +607,14 @@ def prove_settling(
     fixpoint its propagation reached first (None if it did not get there),
     which spares the wdeg search its root propagation."""
     at = deadline(timeout)
-    layout = layout_of(puzzle) if layout is None else layout
-    proof = _length_layer(puzzle, layout.sites)
-    if proof is not None:
-        return proof, None
-    proof, settled = _prove_whole(_model(puzzle, layout), at)
+    try:
+        layout = layout_of(puzzle, at) if layout is None else layout
+        proof = _length_layer(puzzle, layout.sites)
+        if proof is not None:
+            return proof, None
+        proof, settled = _prove_whole(_model(puzzle, layout, at), at)
+    except SearchTimeout:  # a huge puzzle: no proof within the time
+        return None, None
     return proof, None if proof is not None else settled
 
 
@@ -606,12 +629,15 @@ def explain(
     shrinking gets MINIMISE_SECONDS. When the shrinking runs out of time the
     core found so far is returned with minimal False."""
     at = deadline(timeout)
-    layout = layout_of(puzzle)
-    length = _length_layer(puzzle, layout.sites)
-    if length is not None:
-        return length
-    model = _model(puzzle, layout)
-    proof = _prove_whole(model, at)[0] or _searched(model, engine, at)
+    try:
+        layout = layout_of(puzzle, at)
+        length = _length_layer(puzzle, layout.sites)
+        if length is not None:
+            return length
+        model = _model(puzzle, layout, at)
+        proof = _prove_whole(model, at)[0] or _searched(model, engine, at)
+    except SearchTimeout:
+        return None
     if proof is None:
         return None
     budget = at if at is not None else time.perf_counter() + MINIMISE_SECONDS
@@ -701,7 +727,7 @@ def proof_sentence(proof: Proof) -> str:
     labels = [site.label for site in proof.core]
     both = {1: "", 2: " both"}.get(len(labels), " all")
     how = f"cannot{both} be filled"
-    return f"{and_list(labels)} {how}: {proof.reason}"
+    return f"{and_list(labels, most=NAMED_SITES)} {how}: {proof.reason}"
 
 
 def proof_json(proof: Proof) -> dict[str, Any]:

@@ -166,7 +166,11 @@ def run(
     chosen = choose_engine(engine)
     stats = Stats(chosen, strategy)
     started = time.perf_counter()
-    layout = layout_of(puzzle)
+    try:
+        layout = layout_of(puzzle, deadline(timeout))
+    except SearchTimeout:  # a huge grid: finding its sites took the time
+        stats.seconds = time.perf_counter() - started
+        return Outcome("timeout", [], 0 if count else None, stats=stats)
     limit = 2 if unique else limit
     request = Request(layout, puzzle.words, strategy, limit, count, timeout, seed)
     prepared = _prepare(puzzle, request, chosen, prove, started, quick=prove)
@@ -306,7 +310,10 @@ def solve(
         yield from _prolog_batches(puzzle, strategy, timeout, limit, seed)
         return
     started = time.perf_counter()
-    layout = layout_of(puzzle)
+    try:
+        layout = layout_of(puzzle, deadline(timeout))
+    except SearchTimeout:
+        raise TimeoutError(f"no solution found within {timeout} s") from None
     request = Request(layout, puzzle.words, strategy, limit, False, timeout, seed)
     prepared = _prepare(puzzle, request, chosen, True, started, quick=False)
     if isinstance(prepared, Proof):

@@ -44,8 +44,15 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' * (n != 1)}"
 
 
-def and_list(items: Sequence[str], last: str = "and") -> str:
-    """'A', 'A and B', 'A, B and C'."""
+def and_list(items: Sequence[str], last: str = "and", most: int | None = None) -> str:
+    """'A', 'A and B', 'A, B and C'; past `most` items, 'A, B and 3 more'
+    (a sentence naming a million sites helps nobody).
+
+    >>> and_list(["A", "B", "C", "D"], most=2)
+    'A, B and 2 more'
+    """
+    if most is not None and len(items) > most:
+        return f"{', '.join(items[:most])} {last} {len(items) - most:,} more"
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 

@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pybridge import bench
@@ -89,6 +89,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)"
     )
     add_seed(parser)
+    parser.add_argument(
+        "--sort",
+        choices=("files", "difficulty"),
+        default="files",
+        help="run the grids in the order given (files), or from the easiest to the hardest "
+        "as `crossword difficulty` estimates them with the dictionary, shown in a column, "
+        "with Spearman's rho between the estimate and the nodes (default: files)",
+    )
     parser.add_argument("--csv", metavar="FILE", help="also write one line per run to FILE")
     parser.add_argument("--json", metavar="FILE", help="also write the runs and summary to FILE")
     parser.add_argument(
@@ -136,6 +144,9 @@ def bench_command(args: argparse.Namespace) -> int:
     loaded = time.perf_counter()
     bench.index(dictionary.words)
     load_seconds, index_seconds = loaded - started, time.perf_counter() - loaded
+    difficulties = None
+    if args.sort == "difficulty":
+        grids, difficulties = bench.by_difficulty(grids, dictionary.words)
     engines = usable_engines(args.engines, "bench")
     todo = bench.cells(grids, engines, args.strategies, args.peer == bench.QXW)
     send_seconds = bench.send_dictionary(todo, dictionary.words)
@@ -148,11 +159,13 @@ def bench_command(args: argparse.Namespace) -> int:
         f"dictionary: {dictionary.summary()}; loaded in {load_seconds:.2f} s, "
         f"indexed in {index_seconds:.2f} s{sent}"
     )
-    out(bench.table_text(runs))
+    out(bench.table_text(runs, difficulties))
+    if difficulties is not None:
+        out(bench.agreement_text(bench.difficulty_agreement(runs, difficulties)))
     for run_ in runs:
         for problem in run_.problems:
             print(f"WRONG {run_.grid} {run_.label}: {problem}", file=sys.stderr)
-    _files(args, runs, dictionary, (load_seconds, index_seconds, send_seconds))
+    _files(args, runs, dictionary, (load_seconds, index_seconds, send_seconds), difficulties)
     return EXIT_UNSOLVABLE if any(run_.wrong for run_ in runs) else 0
 
 
@@ -161,6 +174,7 @@ def _files(
     runs: Sequence[bench.Run],
     dictionary: Dictionary,
     seconds: tuple[float, float, float | None],
+    difficulties: Mapping[str, float | None] | None = None,
 ) -> None:
     if args.csv:
         written("the CSV file", args.csv, lambda: bench.write_csv(runs, args.csv))
@@ -172,8 +186,9 @@ def _files(
             "jobs": args.jobs,
             "seed": args.seed,
             "peer": args.peer,
+            "sort": args.sort,
         }
-        report = bench.report_json(runs, dictionary, seconds, settings)
+        report = bench.report_json(runs, dictionary, seconds, settings, difficulties)
         text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
         written(
             "the JSON file", args.json, lambda: Path(args.json).write_text(text, encoding="utf-8")

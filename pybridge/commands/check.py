@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from pybridge import proofs
 from pybridge.commands.common import (
+    EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
     add_puzzle_arguments,
@@ -18,7 +19,9 @@ from pybridge.commands.common import (
     load_puzzles,
     numbered,
     out,
+    timeout_left,
     worst,
+    write_crossword,
 )
 from pybridge.model import Puzzle
 from pybridge.render import blocks_text
@@ -76,6 +79,9 @@ def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     outcome = check_outcome(puzzle, args)
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
+    elif kind in EXCHANGES:
+        out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
+        out(check_text(puzzle, outcome, args.timeout).splitlines()[0])
     elif kind in PICTURES:
         out(f"wrote {draw(puzzle, outcome, numbered(path, puzzle) if many else path)}")
         out(check_text(puzzle, outcome, args.timeout).splitlines()[0])
@@ -87,12 +93,13 @@ def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
 def check_outcome(puzzle: Puzzle, args: argparse.Namespace) -> Outcome:
     """Search for one solution; when there is none, explain why with a
     minimal core (in the time the search left over)."""
+    timeout = timeout_left(args)
     outcome = run(
-        puzzle, engine=args.engine, strategy=args.strategy, timeout=args.timeout, seed=args.seed
+        puzzle, engine=args.engine, strategy=args.strategy, timeout=timeout, seed=args.seed
     )
     if outcome.status != "unsolvable":
         return outcome
-    left = None if args.timeout is None else max(args.timeout - outcome.stats.seconds, 0.05)
+    left = None if timeout is None else max(timeout - outcome.stats.seconds, 0.05)
     proof = proofs.explain(puzzle, timeout=left, engine=outcome.stats.engine)
     if proof is not None:
         outcome.proof = proof

@@ -9,12 +9,15 @@ import codecs
 import math
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from pybridge import acrosslite, ipuzfile
 from pybridge.errors import MissingDependency, OutputError, UsageError, shown
+from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import GRID_FORMATS, load_dictionary, load_grid
 from pybridge.model import Puzzle
 from pybridge.readers import FORMATS, load, require_site
@@ -163,12 +166,15 @@ def plot_file(text: str) -> str:
 
 OUTPUT_HELP = (
     "text (the filled puzzle in its own notation), blocks (text with █ for blocked cells), "
-    "json, or png FILE / svg FILE (a picture like a printed crossword; put the puzzle FILE "
-    "before --output); default: text"
+    "json, png FILE / svg FILE (a picture like a printed crossword), or puz FILE / ipuz FILE "
+    "(an Across Lite or ipuz crossword file; put the puzzle FILE before --output); "
+    "default: text"
 )
 
 
 PICTURES = ("png", "svg")
+EXCHANGES = EXCHANGE_FORMATS  # --output kinds that write a crossword file
+FILE_OUTPUTS = PICTURES + EXCHANGES
 
 
 STRATEGY_HELP = (
@@ -202,9 +208,12 @@ class OutputAction(argparse.Action):
         option_string: str | None = None,
     ) -> None:
         kind, *rest = [str(v) for v in (values or [])]
-        wanted = 1 if kind in PICTURES else 0
-        if kind not in ("text", "blocks", "json", *PICTURES):
-            parser.error(f"--output: unknown kind {kind!r}: text, blocks, json, png FILE, svg FILE")
+        wanted = 1 if kind in FILE_OUTPUTS else 0
+        if kind not in ("text", "blocks", "json", *FILE_OUTPUTS):
+            parser.error(
+                f"--output: unknown kind {kind!r}: text, blocks, json, png FILE, svg FILE, "
+                "puz FILE, ipuz FILE"
+            )
         if len(rest) != wanted:
             what = f"{kind} takes one FILE" if wanted else f"{kind} takes no FILE"
             parser.error(f"--output {what}, got {len(rest)} (write the puzzle FILE first)")
@@ -219,9 +228,17 @@ class OutputAction(argparse.Action):
 def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
     """The puzzle, how to search it and what to print: shared by solve and check."""
     parser.add_argument(
-        "file", metavar="FILE", help="the puzzle (P-99 .dat, fill-in grid, or a grid with --dict)"
+        "file",
+        metavar="FILE",
+        help="the puzzle (P-99 .dat, fill-in grid, a grid with --dict, or a .puz or .ipuz "
+        "crossword with --answers or --dict)",
     )
     parser.add_argument("--words", metavar="FILE", help="the word list of a fill-in puzzle")
+    parser.add_argument(
+        "--answers",
+        action="store_true",
+        help="fill a .puz or .ipuz crossword with its own solution's entries, each placed once",
+    )
     parser.add_argument(
         "--dict",
         action="append",
@@ -241,8 +258,9 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--format",
-        choices=FORMATS + GRID_FORMATS,
-        help="the puzzle format (default: sniffed); cs50, rp2016 and grid go with --dict",
+        choices=FORMATS + GRID_FORMATS + EXCHANGE_FORMATS,
+        help="the puzzle format (default: sniffed); cs50, rp2016 and grid go with --dict, "
+        "puz and ipuz with --answers or --dict",
     )
     parser.add_argument(
         "--engine",
@@ -273,15 +291,41 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
     """The puzzle named on the command line; with --dict, every grid of the
-    file (or the --grid one) with the merged dictionaries as its words."""
+    file (or the --grid one) with the merged dictionaries as its words.
+    The time it takes counts against --timeout (see timeout_left)."""
+    started = time.perf_counter()
+    puzzles = _read_puzzles(args)
+    args.reading_seconds = time.perf_counter() - started
+    return puzzles
+
+
+LEAST_SECONDS = 0.001  # a search left no time still starts, to time out at once
+
+
+def timeout_left(args: argparse.Namespace) -> float | None:
+    """The time limit of the next puzzle's run: --timeout, less the time the
+    files took to read for the first one (each later grid of a file gets the
+    whole limit)."""
+    if args.timeout is None:
+        return None
+    spent: float = getattr(args, "reading_seconds", 0.0)
+    args.reading_seconds = 0.0
+    limit: float = args.timeout
+    return max(limit - spent, LEAST_SECONDS)
+
+
+def _read_puzzles(args: argparse.Namespace) -> list[Puzzle]:
     if not args.dicts:
         if args.grid is not None or args.encoding is not None:
             raise UsageError("--grid and --encoding go with --dict")
         if args.format in GRID_FORMATS:
             raise UsageError(f"a {args.format} grid is filled from a dictionary: add --dict FILE")
-        return [require_site(load(args.file, args.words, args.format))]
+        answers = getattr(args, "answers", False)
+        return [require_site(load(args.file, args.words, args.format, answers))]
     if args.words is not None:
         raise UsageError("--words (words to place exactly once) and --dict exclude each other")
+    if getattr(args, "answers", False):
+        raise UsageError("--answers (the file's own answers) and --dict exclude each other")
     if args.format in FORMATS:
         raise UsageError(
             f"--dict fills a grid ({', '.join(GRID_FORMATS)}), not a {args.format} file"
@@ -297,7 +341,7 @@ def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
 
 def check_picture_path(args: argparse.Namespace) -> None:
     kind, path = args.output
-    if kind in PICTURES:
+    if kind in FILE_OUTPUTS:
         check_writable(path, f"--output {kind}")
 
 
@@ -338,6 +382,22 @@ def draw(puzzle: Puzzle, outcome: Outcome, path: str) -> Path:
     check_writable(path, "--output")  # a numbered picture of several grids
     written("the picture", path, lambda: pictures.write_picture(puzzle, grid, Path(path), marked))
     return Path(path)
+
+
+def write_crossword(kind: str, puzzle: Puzzle, outcome: Outcome, path: str) -> str:
+    """--output puz|ipuz FILE: the first solution as a crossword file, with
+    the clues of pybridge.exchange.written_clues; what to print about it."""
+    if not outcome.solutions:
+        return f"nothing written to {path}: there is no solution to write"
+    grid = outcome.solutions[0].grid
+    if kind == "puz":
+        data = acrosslite.puz_bytes(puzzle, grid)
+    else:
+        data = ipuzfile.ipuz_text(puzzle, grid).encode("utf-8")
+    check_writable(path, f"--output {kind}")  # a numbered file of several grids
+    written(f"the {kind} file", path, lambda: Path(path).write_bytes(data))
+    found = len(outcome.solutions)
+    return f"wrote {path}" + (f" (the first of {found} solutions)" if found > 1 else "")
 
 
 def usable_engines(engines: Sequence[str], command: str = "compare") -> tuple[str, ...]:

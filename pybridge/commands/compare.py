@@ -27,7 +27,9 @@ COMPARE_EPILOG = """\
 Fill-in puzzles need their word file: write PUZZLE:WORDS, or pass --words
 FILE (used for every fill-in puzzle given without a pair), or keep the words
 next to the grid as the corpus does: a grid named puzzleX pairs with wordsX in
-the same folder (puzzle3 with words3, puzzle_t15 with words_t15).
+the same folder (puzzle3 with words3, puzzle_t15 with words_t15). A .puz or
+.ipuz crossword is filled with its own answers (as solve --answers), or from
+--dict.
 
 Each repetition re-reads and re-parses the file, then searches; the median
 time of the repetitions is shown. A cell that reaches the time limit is shown

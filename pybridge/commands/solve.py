@@ -8,6 +8,7 @@ import json
 import sys
 
 from pybridge.commands.common import (
+    EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
     add_puzzle_arguments,
@@ -18,7 +19,9 @@ from pybridge.commands.common import (
     numbered,
     out,
     positive_int,
+    timeout_left,
     worst,
+    write_crossword,
 )
 from pybridge.model import Puzzle
 from pybridge.render import blocks_text
@@ -88,12 +91,16 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
         limit=limit,
         count=args.count,
         unique=args.unique,
-        timeout=args.timeout,
+        timeout=timeout_left(args),
         seed=args.seed,
     )
     kind, path = args.output
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
+    elif kind in EXCHANGES:
+        out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
+        if outcome.status != "solved":
+            out("\n".join(verdict_lines(outcome, args.timeout)))
     elif kind in PICTURES:
         out(f"wrote {draw(puzzle, outcome, numbered(path, puzzle) if many else path)}")
         if outcome.status != "solved":

@@ -29,7 +29,9 @@ MAX_STACK = 4 << 30  # 4 GiB of address space: 500,000 sites
 def solutions(request: Request, counters: Counters) -> Generator[list[str], None, None]:
     """Each solution as the word of every site, lazily; SearchTimeout when
     the counters' deadline passes. `request.limit` and `count` are not read."""
-    registry.check(request.strategy, seed=request.seed)
+    strategy = registry.check(request.strategy, seed=request.seed)
+    if strategy.crossings and request.layout.arcs_by(counters.deadline) is None:
+        raise SearchTimeout  # millions of crossings: their finding counts against the limit
     frames = FRAMES_PER_SITE * len(request.layout.cells) + FRAMES_SPARE
     steps = registry.solutions(request, counters)
     if frames + _depth() < sys.getrecursionlimit():

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from pybridge.layout import Layout
+from pybridge.layout import SearchTimeout as SearchTimeout  # the one clock, kept low
+from pybridge.layout import late as late
 from pybridge.model import Cell, Mode
 
 if TYPE_CHECKING:
@@ -29,13 +31,15 @@ T = TypeVar("T")
 class Strategy:
     """A strategy as its family registers it: its name, the family (the
     module in pybridge.search and its twin in prolog/), the puzzle modes it
-    can search and whether it takes a seed."""
+    can search, whether it takes a seed, and whether it reads the crossings
+    (the layout's arcs, found before its search starts)."""
 
     name: str
     family: str
     modes: frozenset[Mode]
     seeded: bool
     summary: str
+    crossings: bool = True
 
 
 @dataclass(frozen=True)
@@ -68,18 +72,9 @@ class Result:
     backtracks: int
 
 
-class SearchTimeout(Exception):
-    """The deadline passed during the search."""
-
-
 def deadline(timeout: float | None) -> float | None:
     """The clock reading at which `timeout` seconds from now have passed."""
     return None if timeout is None else time.perf_counter() + timeout
-
-
-def late(at: float | None) -> bool:
-    """Whether the deadline `at` (None: none) has passed."""
-    return at is not None and time.perf_counter() > at
 
 
 @dataclass
