@@ -432,3 +432,17 @@ def test_the_benchmark_word_lists_and_its_check_of_other_makers() -> None:
         "CAT placed at row 1, column 1, going E, also at row 3, column 3, going W"
     ]
     assert bench.accidental(("CATS",), [WordPlacement.at("CATS", 0, 0, "E"), cat]) == []
+
+
+def test_a_wrong_puzzle_from_an_engine_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pybridge.errors import EngineError
+    from pybridge.wordsearch import engines
+    from pybridge.wordsearch.model import Answer
+
+    def sloppy(request: Request) -> Answer:  # CAT placed, and CAT again by the filler
+        return Answer("solved", ("CATXCAT",), ((0, 0, "E"),), 1, 0)
+
+    monkeypatch.setitem(engines.SEARCH, "python", sloppy)
+    request = maker.request_of(["cat"], Shape.rectangle(1, 7), seed=0)
+    with pytest.raises(EngineError, match="CAT also occurs at row 1, column 5, going E"):
+        maker.make(request, "python")
