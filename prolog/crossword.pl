@@ -5,8 +5,8 @@
     way this module checks the request against the strategy table
     (strategy/3), builds the layout once (layout.pl: the board, one
     variable per open cell, and the crossings), runs the strategy's family
-    under the time limit, collects the solutions and reads the counters
-    (kernel.pl).
+    under the time limit (watched, when kernel:watch/2 asked for it),
+    collects the solutions and reads the counters (kernel.pl).
 
     The strategies are specified in docs/search.md (a section each, from
     docs/search.md#given on; the counters in docs/search.md#counters, the
@@ -50,7 +50,7 @@
 :- use_module(library(lists)).
 :- use_module(library(error)).
 :- use_module(library(time)).
-:- use_module(kernel, [reset_counters/0, count_solution/0, counter/2]).
+:- use_module(kernel, [reset_counters/0, count_solution/0, counter/2, limited/2]).
 :- use_module(layout, [layout/5]).
 :- use_module(order, [order_search/3]).
 :- use_module(domains, [domain_search/5]).
@@ -272,7 +272,7 @@ run_puzzle(p(Words, Sites, Givens), Strategy, Seed, Mode, TimeLimit,
               ),
     setup_call_cleanup(
         true,
-        ( (   catch(within(TimeLimit, Collect), time_limit_exceeded, fail)
+        ( (   catch(limited(TimeLimit, Collect), time_limit_exceeded, fail)
           ->  TimedOut = false
           ;   TimedOut = true
           ),
@@ -301,8 +301,6 @@ mode_limit(first(N), N, true).
 mode_limit(all, none, true).
 mode_limit(count, none, false).
 
-within(none, Goal) :- !, call(Goal).
-within(Seconds, Goal) :- call_with_time_limit(Seconds, Goal).
 
 status(true, _, timeout) :- !.
 status(false, 0, unsolvable) :- !.

@@ -36,9 +36,9 @@
 :- use_module(library(lists)).
 :- use_module(library(ordsets)).
 :- use_module(library(pairs)).
-:- use_module(library(time)).
 :- use_module(kernel, [ reset_counters/0, count_node/0, count_backtrack/0,
-                        counter/2, lcg_state/2, random_below/4, lcg_halves/3 ]).
+                        counter/2, limited/2, lcg_state/2, random_below/4,
+                        lcg_halves/3 ]).
 
 %!  direction(?Index, ?RowStep, ?ColStep) is nondet.
 %
@@ -120,7 +120,7 @@ make(Rows, Cols, Directions, Overlap, Seed, TimeLimit,
     lcg_state(Seed, State),
     set_lcg(State),
     Search = search(Rows, Cols, Directions, Overlap, Words, Avoid, Letters, Mask, Found),
-    (   catch(within(TimeLimit, Search), time_limit_exceeded, fail)
+    (   catch(limited(TimeLimit, Search), time_limit_exceeded, fail)
     ->  (   Found = found(Grid, Places)
         ->  Status = solved
         ;   Status = unsolvable, Grid = [], Places = []
@@ -129,9 +129,6 @@ make(Rows, Cols, Directions, Overlap, Seed, TimeLimit,
     ),
     counter(nodes, Nodes),
     counter(backtracks, Backtracks).
-
-within(none, Goal) :- !, call(Goal).
-within(Seconds, Goal) :- call_with_time_limit(Seconds, Goal).
 
 %   search(...): Found is found(Grid, Places) or none.
 search(Rows, Cols, Directions, Overlap, Words, Avoid, Letters, Mask, Found) :-

@@ -22,7 +22,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from typing import Any, cast
 
@@ -31,7 +31,7 @@ from pybridge.errors import EngineError, MissingDependency, ResourceLimit, Usage
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
 from pybridge.search import registry
-from pybridge.search.kernel import Request, Result, Status
+from pybridge.search.kernel import TICK_SECONDS, Request, Result, Status, Tick, Watch
 
 INSTALL_HINT = (
     "SWI-Prolog is needed for --engine prolog: install it with "
@@ -58,6 +58,7 @@ def _engine() -> Any:
             list(prolog.query("on_signal(int, _, crossword:interrupt_search)", catcherrors=True))
             limit = _stack_limit()
             list(prolog.query(f"set_prolog_flag(stack_limit, {limit})", catcherrors=True))
+            Prolog.register_foreign(_tick, WATCHER, 5, module="kernel")  # see _watching
         _prolog = prolog
     return _prolog
 
@@ -171,7 +172,9 @@ def search(request: Request) -> Result:
     try:
         with _engine_errors():
             prolog = _engine()
-        with _engine_errors(), _interrupts_stop_prolog():
+        # watching outside: an interrupt still pending when the search has
+        # returned is then taken inside unwatch's query, not in the open
+        with _engine_errors(), _watching(request.progress), _interrupts_stop_prolog():
             _attach_thread()
             listed = request.words
             if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
@@ -229,6 +232,41 @@ def call(
             return _call(module.encode(), name.encode(), arguments, [*texts, None])
     finally:
         _lock.release()
+
+
+# ---------------------------------------------------------------- progress
+
+WATCHER = "python_watcher"  # the foreign predicate kernel:watch/2 is given
+_watcher: Watch | None = None  # whom _tick tells: the request searched now
+
+
+def _tick(nodes: int, backtracks: int, solutions: int, restarts: int, deepest: int) -> bool:
+    """kernel:python_watcher/5, called by the alarm of kernel:limited/2 in
+    the middle of a search: pass the counters on (a display that fails does
+    not stop the search)."""
+    watch = _watcher
+    if watch is not None:
+        with suppress(Exception):
+            watch(Tick(int(nodes), int(backtracks), int(solutions), int(restarts), int(deepest)))
+    return True
+
+
+@contextmanager
+def _watching(watch: Watch | None) -> Iterator[None]:
+    """Within this block, searches are watched by `watch` (None: not at
+    all, which costs nothing): kernel:watch/2 in this Prolog thread."""
+    global _watcher
+    if watch is None:
+        yield
+        return
+    # through _call, which turns Ctrl-C landing here into KeyboardInterrupt
+    _call(b"kernel", b"watch", [repr(TICK_SECONDS), f"kernel:{WATCHER}"], [])
+    _watcher = watch
+    try:
+        yield
+    finally:
+        _watcher = None
+        _call(b"kernel", b"unwatch", [], [])
 
 
 class _Detach:
@@ -433,7 +471,7 @@ def _call(
                     )
                 goal = f"{module.decode()}:{name.decode()}/{arity}"
                 raise PrologError(f"{goal} failed: {_error_text(error)}")
-            return _text(getString(args + arity - 1)) if texts[-1] is None else ""
+            return _text(getString(args + arity - 1)) if texts and texts[-1] is None else ""
         finally:
             core.PL_cut_query(query)
     finally:

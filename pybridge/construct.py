@@ -29,7 +29,7 @@ from pybridge.patterns import (
     Symmetry,
     generate,
 )
-from pybridge.search.kernel import Status
+from pybridge.search.kernel import Status, Watch
 from pybridge.solver import (
     DEFAULT_LEXICON_STRATEGY,
     Outcome,
@@ -167,12 +167,14 @@ def make(
     timeout: float | None = None,
     difficulty: tuple[float, float] | None = None,
     report: Callable[[Try], None] | None = None,
+    progress: Watch | None = None,
 ) -> Construction:
     """A pattern (as pybridge.patterns.generate makes it, from `seed`, then
     seed + 1, ...) filled from `words`, trying up to `tries` patterns, each
     fill given `try_timeout` seconds (None: no limit) and all of it `timeout`.
     `difficulty` (low, high) passes over patterns estimated outside it.
-    `report` is called with each Try as it ends. The fill is verified."""
+    `report` is called with each Try as it ends, `progress` watches each
+    fill's search (see solver.run). The fill is verified."""
     if tries < 1:
         raise UsageError(f"tries must be at least 1, got {tries}")
     for name, limit in (("try_timeout", try_timeout), ("timeout", timeout)):
@@ -218,7 +220,15 @@ def make(
         if pattern.grid not in seen:
             seen.add(pattern.grid)
             attempt = _try(
-                pattern, words, difficulty, engine, strategy, try_timeout, timeout, started
+                pattern,
+                words,
+                difficulty,
+                engine,
+                strategy,
+                try_timeout,
+                timeout,
+                started,
+                progress,
             )
         pattern = None
         if attempt is None or attempt.trial.status == "skipped":
@@ -274,6 +284,7 @@ def _try(
     try_timeout: float | None,
     timeout: float | None,
     started: float,
+    progress: Watch | None = None,
 ) -> _Attempt:
     """Estimate the pattern, and fill it unless its difficulty is out of range."""
     puzzle = pattern.puzzle(words)
@@ -286,7 +297,7 @@ def _try(
     if timeout is not None:
         left = max(started + timeout - time.perf_counter(), 0.001)
         limit = left if limit is None else min(limit, left)
-    outcome = run(puzzle, engine=engine, strategy=strategy, timeout=limit)
+    outcome = run(puzzle, engine=engine, strategy=strategy, timeout=limit, progress=progress)
     stats: Stats = outcome.stats
     trial = Try(pattern, estimated, outcome.status, stats.seconds, stats.nodes, outcome.reason)
     return _Attempt(trial, outcome)

@@ -23,6 +23,8 @@ exception reaches a caller: the bridge turns them into EngineError.
 from __future__ import annotations
 
 import re
+import shlex
+import sys
 
 SHOWN_LENGTH = 80  # the most characters of quoted input a message shows
 
@@ -112,6 +114,13 @@ def clipped(message: str, limit: int = 20 * SHOWN_LENGTH) -> str:
 
 class MissingDependency(CrosswordError):
     """Something the requested engine needs is not installed."""
+
+
+def pip_hint(requirement: str) -> str:
+    """The command that installs `requirement` (a Python package) where this
+    program runs: the pip of its own interpreter, the same in a checkout's
+    .venv and wherever a wheel was installed."""
+    return f"{shlex.quote(sys.executable)} -m pip install {shlex.quote(requirement)}"
 
 
 class UsageError(CrosswordError, ValueError):

@@ -18,7 +18,7 @@ from typing import Literal, NamedTuple, TypeVar
 from pybridge.errors import InputError, shown
 from pybridge.notation import BLOCK as BLOCK
 from pybridge.notation import OPEN as OPEN
-from pybridge.notation import framework_text, grid_html, solution_text
+from pybridge.notation import framework_text, solution_text
 
 Direction = Literal["across", "down"]
 Format = Literal["p99", "fillin", "cs50", "rp2016", "grid", "puz", "ipuz"]
@@ -126,8 +126,11 @@ class Puzzle:
     def __str__(self) -> str:
         return framework_text(self)
 
-    def _repr_html_(self) -> str:
-        return grid_html(self, self.grid)
+    def _repr_svg_(self) -> str:
+        """A notebook shows the framework as a picture, with its clue numbers."""
+        from pybridge.pictures import draw_svg
+
+        return draw_svg(self, self.grid)
 
 
 @dataclass(frozen=True)
@@ -166,5 +169,8 @@ class Solution:
     def __str__(self) -> str:
         return solution_text(self)
 
-    def _repr_html_(self) -> str:
-        return grid_html(self.puzzle, self.grid)
+    def _repr_svg_(self) -> str:
+        """A notebook shows the filled grid as a picture, with its clue numbers."""
+        from pybridge.pictures import draw_svg
+
+        return draw_svg(self.puzzle, self.grid)

@@ -19,7 +19,15 @@ from pybridge.model import Placement, Puzzle, Solution
 from pybridge.proofs import Proof
 from pybridge.search import engine as python_engine
 from pybridge.search import registry
-from pybridge.search.kernel import Counters, Request, Result, SearchTimeout, Status, deadline
+from pybridge.search.kernel import (
+    Counters,
+    Request,
+    Result,
+    SearchTimeout,
+    Status,
+    Watch,
+    deadline,
+)
 from pybridge.search.registry import (
     DEFAULT_LEXICON_STRATEGY,
     DEFAULT_STRATEGY,
@@ -61,7 +69,8 @@ class Stats:
 class Outcome:
     """What a search came to. `count` is set when counting, `reason` and
     `proof` when unsolvable, `unique` when uniqueness was asked and settled
-    on a solvable puzzle (an unsolvable one leaves it None)."""
+    on a solvable puzzle (an unsolvable one leaves it None); `puzzle` is the
+    puzzle searched (for its display)."""
 
     status: Status
     solutions: list[Solution] = field(default_factory=list)
@@ -70,6 +79,14 @@ class Outcome:
     stats: Stats = field(default_factory=lambda: Stats("python", DEFAULT_STRATEGY))
     proof: Proof | None = None
     unique: bool | None = None
+    puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the verdict, the statistics and a picture: the
+        first solution, or the framework with the proof's core shaded."""
+        from pybridge.pictures import outcome_html
+
+        return outcome_html(self)
 
 
 def make_solution(puzzle: Puzzle, sites: Sequence[Site], words: Sequence[str]) -> Solution:
@@ -149,6 +166,7 @@ def run(
     timeout: float | None = None,
     prove: bool = True,
     seed: int | None = None,
+    progress: Watch | None = None,
 ) -> Outcome:
     """Search `puzzle`: up to `limit` solutions (None: all); with `count`
     count them all without keeping them; with `unique` stop at the second
@@ -160,7 +178,9 @@ def run(
     A `seed` (an integer >= 0) shuffles the domains and breaks site ties at
     random; the same seed gives the same answer in both engines. `strategy`
     None is default_strategy(puzzle). `timeout` (seconds) bounds the proofs
-    and the search together."""
+    and the search together. `progress` is called with a Tick (the counters
+    so far) about every 0.2 s while an engine searches; it does not change
+    the search."""
     strategy = _checked(puzzle, strategy, seed)
     _check_timeout(timeout)
     chosen = choose_engine(engine)
@@ -172,16 +192,25 @@ def run(
         stats.seconds = time.perf_counter() - started
         return Outcome("timeout", [], 0 if count else None, stats=stats)
     limit = 2 if unique else limit
-    request = Request(layout, puzzle.words, strategy, limit, count, timeout, seed)
+    request = Request(
+        layout, puzzle.words, strategy, limit, count, timeout, seed, progress=progress
+    )
     prepared = _prepare(puzzle, request, chosen, prove, started, quick=prove)
     if isinstance(prepared, Proof):
         stats.seconds = time.perf_counter() - started
-        return Outcome("unsolvable", [], 0 if count else None, _reason(prepared), stats, prepared)
+        return Outcome(
+            "unsolvable",
+            count=0 if count else None,
+            reason=_reason(prepared),
+            stats=stats,
+            proof=prepared,
+            puzzle=puzzle,
+        )
     result = prepared if isinstance(prepared, Result) else engines.search(chosen, prepared)
     stats.nodes, stats.backtracks = result.nodes, result.backtracks
     stats.seconds = time.perf_counter() - started
     solutions = [make_solution(puzzle, layout.sites, w) for w in result.solutions]
-    outcome = Outcome(result.status, solutions, stats=stats)
+    outcome = Outcome(result.status, solutions, stats=stats, puzzle=puzzle)
     outcome.count = result.count if count else None
     if unique and result.status == "solved":  # no solution is neither unique nor not
         outcome.unique = result.count == 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import functools
 import math
 import os
 import sys
@@ -19,7 +20,8 @@ from pybridge import acrosslite, ipuzfile
 from pybridge.errors import MissingDependency, OutputError, UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import GRID_FORMATS, load_dictionary, load_grid
-from pybridge.model import Puzzle
+from pybridge.model import Cell, Puzzle
+from pybridge.progress import Progress, shown_on
 from pybridge.readers import FORMATS, load, require_site
 from pybridge.render import outcome_json
 from pybridge.solver import (
@@ -222,6 +224,32 @@ class OutputAction(argparse.Action):
         setattr(namespace, self.dest, (kind, rest[0] if rest else None))
 
 
+# ---------------------------------------------------------------- progress
+
+
+def add_progress_options(parser: argparse.ArgumentParser) -> None:
+    """--progress and --quiet: whether long work shows a progress line on stderr."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress line on stderr even when it is not a terminal "
+        "(by default it is shown on a terminal, once the work has lasted half a second)",
+    )
+    group.add_argument(
+        "--quiet", action="store_true", help="no progress line (errors are still printed)"
+    )
+
+
+def progress_line(
+    args: argparse.Namespace, what: str, total: int | None = None, timeout: float | None = None
+) -> Progress:
+    """The command's progress line (see pybridge.progress), shown as
+    --progress and --quiet say."""
+    shown = shown_on(sys.stderr, args.progress, args.quiet)
+    return Progress(shown, what, total=total, timeout=timeout)
+
+
 # ---------------------------------------------------------------- puzzles
 
 
@@ -364,24 +392,46 @@ def json_document(puzzle: Puzzle, outcome: Outcome, many: bool) -> dict[str, Any
 
 def numbered(path: str, puzzle: Puzzle) -> str:
     """'out.png' -> 'out-2.png' for the second grid of a file."""
-    number = puzzle.source.rpartition("#")[2]
+    return with_number(path, puzzle.source.rpartition("#")[2])
+
+
+def with_number(path: str, number: int | str) -> str:
+    """'out.png' -> 'out-3.png'."""
     stem, dot, suffix = path.rpartition(".")
     return f"{stem}-{number}{dot}{suffix}"
 
 
-def draw(puzzle: Puzzle, outcome: Outcome, path: str) -> Path:
-    """A picture of the first solution, or of the framework with the proof's
-    core marked when there is none."""
+def draw(puzzle: Puzzle, outcome: Outcome, path: str) -> list[Path]:
+    """The pictures of `outcome`: one per solution (numbered out-1.png,
+    out-2.png, ... when there are several), or, when there is none, the
+    framework with the proof's core shaded and a legend saying so."""
     from pybridge import pictures
 
-    grid, marked = puzzle.grid, frozenset[tuple[int, int]]()
+    todo: list[tuple[tuple[str, ...], str, frozenset[Cell], str | None]]
     if outcome.solutions:
-        grid = outcome.solutions[0].grid
-    elif outcome.proof:
-        marked = frozenset(c for site in outcome.proof.core for c in site.cells)
-    check_writable(path, "--output")  # a numbered picture of several grids
-    written("the picture", path, lambda: pictures.write_picture(puzzle, grid, Path(path), marked))
-    return Path(path)
+        several = len(outcome.solutions) > 1
+        todo = [
+            (solution.grid, with_number(path, k) if several else path, frozenset[Cell](), None)
+            for k, solution in enumerate(outcome.solutions, start=1)
+        ]
+    else:
+        marked, legend = pictures.core_cells(outcome), pictures.core_legend(outcome)
+        todo = [(puzzle.grid, path, marked, legend)]
+    drawn = []
+    for grid, target, cells, caption in todo:
+        check_writable(target, "--output")  # a numbered picture
+        write = functools.partial(pictures.write_picture, puzzle, grid, target, cells, caption)
+        written("the picture", target, write)
+        drawn.append(Path(target))
+    return drawn
+
+
+def drawn_lines(paths: Sequence[Path]) -> list[str]:
+    """What stdout says of the pictures written."""
+    lines = [f"wrote {path}" for path in paths]
+    if len(paths) > 1:
+        lines.insert(0, f"{len(paths)} solutions, a picture each, numbered from 1:")
+    return lines
 
 
 def write_crossword(kind: str, puzzle: Puzzle, outcome: Outcome, path: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pybridge.commands.common import (
@@ -17,11 +17,14 @@ from pybridge.commands.common import (
     PICTURES,
     STRATEGY_HELP,
     OutputAction,
+    add_progress_options,
     check_picture_path,
     draw,
+    drawn_lines,
     out,
     positive_int,
     positive_seconds,
+    progress_line,
     seed_number,
 )
 from pybridge.commands.grid import add_pattern_arguments
@@ -38,6 +41,7 @@ from pybridge.construct import (
 from pybridge.errors import UsageError
 from pybridge.lexicon import load_dictionary
 from pybridge.patterns import ImpossiblePattern, PatternNotFound
+from pybridge.progress import Progress
 from pybridge.render import outcome_json
 from pybridge.solver import ENGINES, LEXICON_STRATEGIES
 
@@ -139,6 +143,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--stats", action="store_true", help="print the fill's statistics to stderr"
     )
+    add_progress_options(parser)
     parser.set_defaults(handler=make_command)
 
 
@@ -148,27 +153,10 @@ def make_command(args: argparse.Namespace) -> int:
     if dictionary.skipped or dictionary.weighted:
         print(f"dictionary: {dictionary.summary()}", file=sys.stderr)
     rows, cols = args.size
+    line = progress_line(args, "make", timeout=args.try_timeout)
     try:
-        made = make(
-            rows,
-            cols,
-            dictionary.words,
-            blocks=DEFAULT_BLOCKS if args.blocks is None else args.blocks,
-            symmetry=args.symmetry,
-            min_length=args.min_length,
-            allow_unchecked=args.allow_unchecked,
-            max_length=args.max_length,
-            rp=args.rp,
-            attempts=args.attempts,
-            seed=args.seed,
-            engine=args.engine,
-            strategy=args.strategy,
-            tries=args.tries,
-            try_timeout=args.try_timeout,
-            timeout=args.timeout,
-            difficulty=args.difficulty,
-            report=_reporter(),
-        )
+        with line:
+            made = _make(args, rows, cols, dictionary.words, line)
     except ImpossiblePattern as err:
         print(f"crossword make: {err}", file=sys.stderr)
         return EXIT_UNSOLVABLE
@@ -181,13 +169,43 @@ def make_command(args: argparse.Namespace) -> int:
     return EXIT_BY_STATUS[made.status]
 
 
-def _reporter() -> Callable[[Try], None]:
+def _make(
+    args: argparse.Namespace, rows: int, cols: int, words: Sequence[str], line: Progress
+) -> Construction:
+    return make(
+        rows,
+        cols,
+        words,
+        blocks=DEFAULT_BLOCKS if args.blocks is None else args.blocks,
+        symmetry=args.symmetry,
+        min_length=args.min_length,
+        allow_unchecked=args.allow_unchecked,
+        max_length=args.max_length,
+        rp=args.rp,
+        attempts=args.attempts,
+        seed=args.seed,
+        engine=args.engine,
+        strategy=args.strategy,
+        tries=args.tries,
+        try_timeout=args.try_timeout,
+        timeout=args.timeout,
+        difficulty=args.difficulty,
+        report=_reporter(line),
+        progress=line.watch,
+    )
+
+
+def _reporter(line: Progress) -> Callable[[Try], None]:
+    """Each try's line on stderr (the progress line cleared meanwhile)."""
     count = 0
+    line.start("try 1")
 
     def report(trial: Try) -> None:
         nonlocal count
         count += 1
-        print(f"try {count}: {trial.summary()}", file=sys.stderr)
+        with line.paused():
+            print(f"try {count}: {trial.summary()}", file=sys.stderr)
+        line.start(f"try {count + 1}")
 
     return report
 
@@ -208,7 +226,7 @@ def _show(made: Construction, args: argparse.Namespace) -> None:
         out("no crossword: " + made.summary())
         return
     if kind in PICTURES:
-        out(f"wrote {draw(outcome.solutions[0].puzzle, outcome, path)}")
+        out("\n".join(drawn_lines(draw(outcome.solutions[0].puzzle, outcome, path))))
     else:
         out(outcome_text(outcome, args.try_timeout, blocks=kind == "blocks"))
     if args.stats:

@@ -11,18 +11,22 @@ from pybridge.commands.common import (
     EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
+    add_progress_options,
     add_puzzle_arguments,
     check_picture_path,
     draw,
+    drawn_lines,
     json_document,
     load_puzzles,
     numbered,
     out,
     positive_int,
+    progress_line,
     timeout_left,
     worst,
     write_crossword,
 )
+from pybridge.errors import shown
 from pybridge.model import Puzzle
 from pybridge.render import blocks_text
 from pybridge.solver import Outcome, Stats, check_seed, check_strategy, run
@@ -67,6 +71,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     solve.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )
+    add_progress_options(solve)
     solve.set_defaults(handler=solve_command)
 
 
@@ -84,16 +89,19 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if many and args.output[0] != "json":
         out(f"== {puzzle.source}")
     limit = None if args.all else (args.limit or 1)
-    outcome = run(
-        puzzle,
-        engine=args.engine,
-        strategy=args.strategy,
-        limit=limit,
-        count=args.count,
-        unique=args.unique,
-        timeout=timeout_left(args),
-        seed=args.seed,
-    )
+    timeout = timeout_left(args)
+    with progress_line(args, f"solve {shown(puzzle.source)}", timeout=timeout) as line:
+        outcome = run(
+            puzzle,
+            engine=args.engine,
+            strategy=args.strategy,
+            limit=limit,
+            count=args.count,
+            unique=args.unique,
+            timeout=timeout,
+            seed=args.seed,
+            progress=line.watch,
+        )
     kind, path = args.output
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
@@ -102,9 +110,8 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
         if outcome.status != "solved":
             out("\n".join(verdict_lines(outcome, args.timeout)))
     elif kind in PICTURES:
-        out(f"wrote {draw(puzzle, outcome, numbered(path, puzzle) if many else path)}")
-        if outcome.status != "solved":
-            out("\n".join(verdict_lines(outcome, args.timeout)))
+        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
+        out("\n".join(drawn_lines(drawn) + verdict_lines(outcome, args.timeout)))
     else:
         out(outcome_text(outcome, args.timeout, blocks=kind == "blocks"))
     if args.stats and kind != "json":

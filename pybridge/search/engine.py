@@ -17,7 +17,7 @@ from collections.abc import Generator, Iterator
 
 from pybridge.errors import UsageError
 from pybridge.search import registry
-from pybridge.search.kernel import Counters, Request, Result, SearchTimeout, Status, deadline
+from pybridge.search.kernel import Counters, Request, Result, SearchTimeout, Status, counters_for
 
 FRAMES_PER_SITE = 4  # nested frames per site, with room (wdeg: chain, fill, branch)
 FRAMES_SPARE = 200  # for the caller's frames and those a step calls
@@ -131,7 +131,7 @@ def _restore_limit() -> None:
 def search(request: Request) -> Result:
     """The request's solutions (up to its limit) or their count, with the
     counters, within its time limit."""
-    counters = Counters(deadline=deadline(request.timeout))
+    counters = counters_for(request)
     found: list[list[str]] = []
     n = 0
     timed_out = False
@@ -139,6 +139,7 @@ def search(request: Request) -> Result:
     try:
         for words in steps:
             n += 1
+            counters.solutions = n
             if not request.count:
                 found.append(words)
                 if request.limit is not None and n >= request.limit:
@@ -147,5 +148,7 @@ def search(request: Request) -> Result:
         timed_out = True
     finally:
         steps.close()
+    if request.progress is not None and not timed_out:
+        request.progress(counters.tick())  # the final counters, as the Prolog engine gives them
     status: Status = "timeout" if timed_out else ("solved" if n else "unsolvable")
     return Result(status, found, n, counters.nodes, counters.backtracks)

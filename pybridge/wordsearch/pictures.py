@@ -19,7 +19,6 @@ from pybridge import pictures
 from pybridge.wordsearch.model import HOLE, WordPlacement
 
 CELL = 32
-INK = "#000000"
 PAPER = "#ffffff"
 FRAME = "#888888"
 OUTLINES = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
@@ -158,7 +157,7 @@ def draw_png(
     answers: Sequence[WordPlacement] = (),
 ) -> None:
     """Write the sheet (with `answers`, the key) to `path` as a PNG."""
-    pictures._require_pillow()  # the crossword pictures' check and fonts
+    pictures._require_pillow()  # the crossword pictures' check, and their fonts below
     from PIL import Image, ImageDraw
 
     sheet = Sheet(tuple(grid), tuple(words))
@@ -170,12 +169,10 @@ def draw_png(
     for k, placement in enumerate(answers):
         points = _capsule_points(*capsule(sheet, placement))
         pen.polygon(points, outline=OUTLINES[k % len(OUTLINES)], width=2)
-    letter_font = pictures._font(sheet.letter_size, bold=False)
     for x, y, ch in sheet.letters():
-        pen.text((x, y), ch, fill=INK, font=letter_font, anchor="mm")
-    word_font = pictures._font(sheet.word_size, bold=False)
+        pictures._text(pen, (x, y), ch, sheet.letter_size, False, "mm")
     for k, word in enumerate(words):
-        pen.text(sheet.word_spot(k), word, fill=INK, font=word_font, anchor="lm")
+        pictures._text(pen, sheet.word_spot(k), word, sheet.word_size, False, "lm")
     image.save(path, format="PNG")
 
 
