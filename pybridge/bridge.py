@@ -459,7 +459,12 @@ def _call(
         flags = core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION
         query = core.PL_open_query(None, flags, predicate, args)
         try:
-            if not core.PL_next_solution(query):
+            _interrupt.enter_query()  # KeyboardInterrupt if Ctrl-C came already
+            try:
+                found = core.PL_next_solution(query)
+            finally:
+                _interrupt.leave_query()
+            if not found:
                 error = core.PL_exception(query)
                 if _is_atom(error, b"crossword_interrupted"):
                     raise KeyboardInterrupt  # see _interrupts_stop_prolog
@@ -474,6 +479,7 @@ def _call(
             return _text(getString(args + arity - 1)) if texts and texts[-1] is None else ""
         finally:
             core.PL_cut_query(query)
+            _interrupt.drain()
     finally:
         core.PL_discard_foreign_frame(frame)
 
@@ -520,7 +526,8 @@ def _interrupts_stop_prolog() -> Iterator[None]:
         return
     noted: list[int] = []
     handler = signal.signal(signal.SIGINT, lambda number, frame: noted.append(number))
-    watcher = threading.Thread(target=_watch, args=(read_end, _prolog_thread()), daemon=True)
+    _interrupt.start(_prolog_thread())
+    watcher = threading.Thread(target=_watch, args=(read_end,), daemon=True)
     watcher.start()
     failed = True
     try:
@@ -532,8 +539,62 @@ def _interrupts_stop_prolog() -> Iterator[None]:
         os.close(write_end)  # the watcher reads the end of the file and stops
         watcher.join()
         os.close(read_end)
+        _interrupt.stop()
     if noted and not failed:
         raise KeyboardInterrupt
+
+
+class _Interrupt:
+    """Whether Ctrl-C was pressed during an _interrupts_stop_prolog block,
+    and whether a query is open to take it. int is raised in Prolog only
+    while a query is open (a signal taken outside one, while a term is
+    read, would go unhandled); one that comes before the query opens stops
+    it from running, and one raised just as the query returned is drained
+    (taken and dropped) once the query is closed."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.thread: int | None = None  # Prolog's thread, while a block runs
+        self.requested = False
+        self.querying = False
+
+    def start(self, thread: int) -> None:
+        with self._lock:
+            self.thread, self.requested, self.querying = thread, False, False
+
+    def stop(self) -> None:
+        with self._lock:
+            self.thread = None
+
+    def press(self) -> None:
+        """Ctrl-C (from the watcher thread)."""
+        from pyswip import core
+
+        with self._lock:
+            self.requested = True
+            if self.querying and self.thread is not None:
+                core._lib.PL_thread_raise(ctypes.c_int(self.thread), ctypes.c_int(signal.SIGINT))
+
+    def enter_query(self) -> None:
+        with self._lock:
+            if self.requested and self.thread is not None:
+                raise KeyboardInterrupt
+            self.querying = True
+
+    def leave_query(self) -> None:
+        with self._lock:
+            self.querying = False
+
+    def drain(self) -> None:
+        """Take a pending int (raised as the query returned) and drop the
+        exception its handler throws."""
+        from pyswip import core
+
+        if self.requested and core._lib.PL_handle_signals() < 0:
+            core._lib.PL_clear_exception()
+
+
+_interrupt = _Interrupt()
 
 
 def _prolog_thread() -> int:
@@ -542,10 +603,8 @@ def _prolog_thread() -> int:
     return int(core._lib.PL_thread_self())
 
 
-def _watch(read_end: int, thread: int) -> None:
-    """Raise int in Prolog's `thread` for each SIGINT read, until the end."""
-    from pyswip import core
-
+def _watch(read_end: int) -> None:
+    """Tell _interrupt of each SIGINT read, until the end of the file."""
     while True:
         try:
             numbers = os.read(read_end, 64)
@@ -554,7 +613,7 @@ def _watch(read_end: int, thread: int) -> None:
         if not numbers:
             return
         if signal.SIGINT in numbers:
-            core._lib.PL_thread_raise(ctypes.c_int(thread), ctypes.c_int(signal.SIGINT))
+            _interrupt.press()
 
 
 ERROR_TEXT_MAX = 300  # characters of a Prolog exception kept in an EngineError
