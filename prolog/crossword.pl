@@ -55,6 +55,7 @@
 :- use_module(order, [order_search/3]).
 :- use_module(domains, [domain_search/5]).
 :- use_module(wdeg, [wdeg_search/5]).
+:- use_module(wordsearch, []).          % loaded here for the bridge: wordsearch:make_text/11
 
 :- dynamic
     word/2,                             % word(Index, Chars)
@@ -359,7 +360,7 @@ interrupt_search(_Signal) :-
 %   ours and those they import from, to a fixed point.
 
 link_libraries :-
-    link_modules([crossword, kernel, layout, order, domains, wdeg], []).
+    link_modules([crossword, kernel, layout, order, domains, wdeg, wordsearch], []).
 
 link_modules([], _).
 link_modules([M|Ms], Done) :-

@@ -207,6 +207,33 @@ def search(request: Request) -> Result:
     )
 
 
+def call(
+    module: str, name: str, controls: Sequence[str], texts: Sequence[str], timeout: float | None
+) -> str | None:
+    """module:name(Controls..., TimeLimit, Texts..., Answer) for the engine's
+    other entry points (wordsearch.pl): the controls are terms we write
+    ourselves, TimeLimit the seconds left of `timeout` once the engine is
+    ours (or none), the texts go as strings, never read as terms; the string
+    Answer is returned. None when the engine was not free within `timeout`."""
+    started = time.perf_counter()
+    if not _lock.acquire(timeout=-1 if timeout is None else max(timeout, 0.0)):
+        return None
+    try:
+        with _engine_errors():
+            _engine()
+        with _engine_errors(), _interrupts_stop_prolog():
+            _attach_thread()
+            if timeout is not None:
+                timeout -= time.perf_counter() - started
+                if timeout <= 0:
+                    return None
+                timeout = max(timeout, MIN_TIME_LIMIT)
+            arguments = [*controls, _time_limit(timeout)]
+            return _call(module.encode(), name.encode(), arguments, [*texts, None])
+    finally:
+        _lock.release()
+
+
 # ---------------------------------------------------------------- progress
 
 WATCHER = "python_watcher"  # the foreign predicate kernel:watch/2 is given

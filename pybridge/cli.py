@@ -18,7 +18,17 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 
-from pybridge.commands import bench, check, compare, difficulty, grid, make, serve, solve
+from pybridge.commands import (
+    bench,
+    check,
+    compare,
+    difficulty,
+    grid,
+    make,
+    serve,
+    solve,
+    wordsearch,
+)
 from pybridge.commands.common import (
     CLOSED,
     EXIT_BAD_INPUT,
@@ -47,13 +57,24 @@ __all__ = [
     "main",
 ]
 
-COMMANDS = (solve, check, compare, bench, grid, make, difficulty, serve)  # --help's order
+COMMANDS = (  # in the order --help lists them
+    solve,
+    check,
+    compare,
+    bench,
+    grid,
+    make,
+    difficulty,
+    wordsearch,
+    serve,
+)
 
 MAIN_EPILOG = """\
 Run `crossword COMMAND --help` for the options and exit codes of a command.
-In short: 0 success, 1 unsolvable (solve, make), no such pattern (grid) or
-engines disagree (compare), 2 bad input or usage, 3 time limit reached
-(solve, make) or no pattern found (grid), 4 internal error, 130 interrupted.
+In short: 0 success, 1 unsolvable (solve, make, wordsearch make), no such
+pattern (grid), a word not found (wordsearch solve) or engines disagree
+(compare), 2 bad input or usage, 3 time limit reached (solve, make,
+wordsearch make) or no pattern found (grid), 4 internal error, 130 interrupted.
 """
 
 
