@@ -139,7 +139,7 @@ DETECTED_ENCODINGS = ("utf-8", "cp1252")
 DUPLICATE = "duplicate"
 
 # What crosswords drop from an entry: hyphens, apostrophes, spaces.
-_JOINERS = ("-", "'", "\u2019", " ")
+JOINERS = ("-", "'", "\u2019", " ")
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:E[-+]?\d+)?"
 _WEIGHTED_LINE = re.compile(rf"[ \t]*\S+[ \t]+{_NUMBER}[ \t]*")
@@ -219,7 +219,7 @@ def _repaired(line: str, skipped: Counter[str]) -> str:
 
 def _entries(text: str, skipped: Counter[str]) -> dict[str, None]:
     """The distinct entries of normalised dictionary text, in order."""
-    for joiner in _JOINERS:
+    for joiner in JOINERS:
         text = text.replace(joiner, "")
     # The usual line is all letters already: only the others cost a call.
     lines = [line if line.isalpha() else _repaired(line, skipped) for line in text.split("\n")]

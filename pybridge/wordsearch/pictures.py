@@ -157,7 +157,7 @@ def draw_png(
     answers: Sequence[WordPlacement] = (),
 ) -> None:
     """Write the sheet (with `answers`, the key) to `path` as a PNG."""
-    pictures._require_pillow()  # the crossword pictures' check, and their fonts below
+    pictures.require_pillow()  # the crossword pictures' check, and their fonts below
     from PIL import Image, ImageDraw
 
     sheet = Sheet(tuple(grid), tuple(words))
@@ -170,9 +170,9 @@ def draw_png(
         points = _capsule_points(*capsule(sheet, placement))
         pen.polygon(points, outline=OUTLINES[k % len(OUTLINES)], width=2)
     for x, y, ch in sheet.letters():
-        pictures._text(pen, (x, y), ch, sheet.letter_size, False, "mm")
+        pictures.draw_text(pen, (x, y), ch, sheet.letter_size, False, "mm")
     for k, word in enumerate(words):
-        pictures._text(pen, sheet.word_spot(k), word, sheet.word_size, False, "lm")
+        pictures.draw_text(pen, sheet.word_spot(k), word, sheet.word_size, False, "lm")
     image.save(path, format="PNG")
 
 

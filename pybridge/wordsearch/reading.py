@@ -24,7 +24,7 @@ import os
 import unicodedata
 
 from pybridge.errors import InputError, UsageError, shown
-from pybridge.lexicon import _JOINERS as JOINERS
+from pybridge.lexicon import JOINERS
 from pybridge.readers import describe_char, read_text, unify_newlines
 from pybridge.wordsearch.model import HOLE, USABLE, Shape
 
