@@ -5,8 +5,8 @@
     way this module checks the request against the strategy table
     (strategy/3), builds the layout once (layout.pl: the board, one
     variable per open cell, and the crossings), runs the strategy's family
-    under the time limit, collects the solutions and reads the counters
-    (kernel.pl).
+    under the time limit (watched, when kernel:watch/2 asked for it),
+    collects the solutions and reads the counters (kernel.pl).
 
     The strategies are specified in docs/search.md (a section each, from
     docs/search.md#given on; the counters in docs/search.md#counters, the
@@ -58,12 +58,13 @@
 :- use_module(library(lists)).
 :- use_module(library(error)).
 :- use_module(library(time)).
-:- use_module(kernel, [reset_counters/0, count_solution/0, counter/2]).
+:- use_module(kernel, [reset_counters/0, count_solution/0, counter/2, limited/2]).
 :- use_module(layout, [layout/5]).
 :- use_module(order, [order_search/3]).
 :- use_module(domains, [domain_search/5]).
 :- use_module(wdeg, [wdeg_search/5, wdeg_search/6]).
 :- use_module(valued, [valued_search/9]).
+:- use_module(wordsearch, []).          % loaded here for the bridge: wordsearch:make_text/11
 
 :- dynamic
     word/2,                             % word(Index, Chars)
@@ -269,7 +270,7 @@ improve(Strategy, Objective, Cap, TimeLimit, SitesText, GivensText, Line) :-
     text_sites(SitesText, GivensText, Sites, Givens),
     reset_counters,
     deadline(TimeLimit, Deadline),
-    (   catch(within(TimeLimit, layout(Sites, Givens, Board, Arcs, Crossings)),
+    (   catch(limited(TimeLimit, layout(Sites, Givens, Board, Arcs, Crossings)),
               time_limit_exceeded, fail)
     ->  Control = control(none, none, false)
     ;   Control = control(none, none, true)  % the time ran out building the layout
@@ -357,7 +358,7 @@ run_puzzle(p(Words, Sites, Givens), Strategy, Seed, Mode, TimeLimit,
               ),
     setup_call_cleanup(
         true,
-        ( (   catch(within(TimeLimit, Collect), time_limit_exceeded, fail)
+        ( (   catch(limited(TimeLimit, Collect), time_limit_exceeded, fail)
           ->  TimedOut = false
           ;   TimedOut = true
           ),
@@ -386,8 +387,6 @@ mode_limit(first(N), N, true).
 mode_limit(all, none, true).
 mode_limit(count, none, false).
 
-within(none, Goal) :- !, call(Goal).
-within(Seconds, Goal) :- call_with_time_limit(Seconds, Goal).
 
 status(true, _, timeout) :- !.
 status(false, 0, unsolvable) :- !.
@@ -447,7 +446,7 @@ interrupt_search(_Signal) :-
 %   ours and those they import from, to a fixed point.
 
 link_libraries :-
-    link_modules([crossword, kernel, layout, order, domains, wdeg, valued], []).
+    link_modules([crossword, kernel, layout, order, domains, wdeg, valued, wordsearch], []).
 
 link_modules([], _).
 link_modules([M|Ms], Done) :-

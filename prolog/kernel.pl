@@ -23,6 +23,13 @@
     stack below it, so backtracking would no longer free what the search
     allocated.
 
+    A search runs under a time limit (limited/2) and can be watched
+    (watch/2): every so many seconds an alarm, in the searching thread,
+    reads the counters and calls the watcher the host gave, a predicate of
+    its own (the Python bridge registers one for a progress display).  The
+    search is not changed by it: it runs the same steps and counts the
+    same nodes.  Nothing is added to a search nobody watches.
+
     No I/O here.
 */
 
@@ -32,7 +39,11 @@
             count_backtrack/0,          % backtracks + 1
             count_solution/0,           % solutions + 1
             count_leaf/0,               % leaves + 1
+            count_restart/1,            % +Depth: restarts + 1, deepest run
             counter/2,                  % +Counter, -Value
+            watch/2,                    % +Seconds, :Watcher
+            unwatch/0,
+            limited/2,                  % +TimeLimit, :Goal
             lcg_state/2,                % +Seed, -State
             lcg_draw/3,                 % +State0, -State, -Draw
             lcg_draws/4,                % +N, +State0, -Draws, -State
@@ -49,7 +60,15 @@
 
 :- use_module(library(apply)).
 :- use_module(library(lists)).
-:- use_module(library(error)).
+:- use_module(library(error), [must_be/2]).
+:- use_module(library(time),
+              [ alarm/4, install_alarm/2, uninstall_alarm/1, remove_alarm/1,
+                call_with_time_limit/2
+              ]).
+
+:- meta_predicate
+    watch(+, 5),
+    limited(+, 0).
 
 kept_scores(4).         % score lists kept loaded, most recently loaded first
 
@@ -70,7 +89,9 @@ reset_counters :-
     nb_setval(kernel_nodes, 0),
     nb_setval(kernel_backtracks, 0),
     nb_setval(kernel_solutions, 0),
-    nb_setval(kernel_leaves, 0).
+    nb_setval(kernel_leaves, 0),
+    nb_setval(kernel_restarts, 0),
+    nb_setval(kernel_deepest, 0).
 
 %!  count_node is det.
 %!  count_backtrack is det.
@@ -99,9 +120,28 @@ count_leaf :-
     N is N0 + 1,
     nb_setval(kernel_leaves, N).
 
+%!  count_restart(+Depth:integer) is det.
+%
+%   A run of wdeg reached its node limit, Depth choices deep at its
+%   deepest: restarts + 1, and deepest the larger of itself and Depth.
+%
+%   ?- reset_counters, count_restart(5), count_restart(3),
+%      counter(restarts, R), counter(deepest, D).
+%   R = 2,
+%   D = 5.
+
+count_restart(Depth) :-
+    nb_getval(kernel_restarts, R0),
+    R is R0 + 1,
+    nb_setval(kernel_restarts, R),
+    nb_getval(kernel_deepest, D0),
+    D is max(D0, Depth),
+    nb_setval(kernel_deepest, D).
+
 %!  counter(+Counter, -Value) is det.
 %
-%   The value of Counter: nodes, backtracks, solutions or leaves.
+%   The value of Counter: nodes, backtracks, solutions, leaves, restarts
+%   or deepest.
 %
 %   ?- reset_counters, counter(solutions, S).
 %   S = 0.
@@ -114,6 +154,97 @@ counter(solutions, N) :-
     nb_getval(kernel_solutions, N).
 counter(leaves, N) :-
     nb_getval(kernel_leaves, N).
+counter(restarts, N) :-
+    nb_getval(kernel_restarts, N).
+counter(deepest, N) :-
+    nb_getval(kernel_deepest, N).
+
+                 /*******************************
+                 *           WATCHING           *
+                 *******************************/
+
+%!  watch(+Seconds:number, :Watcher) is det.
+%!  unwatch is det.
+%
+%   From now on, in this thread, limited/2 calls Watcher every Seconds
+%   as call(Watcher, Nodes, Backtracks, Solutions, Restarts, Deepest);
+%   unwatch/0 stops that.  Watcher runs from an alarm, inside the search:
+%   it must be quick and must succeed (a failure or an error is ignored;
+%   any other exception goes through and ends the search).
+
+watch(Seconds, Watcher) :-
+    must_be(number, Seconds),
+    must_be(callable, Watcher),
+    nb_setval(kernel_watch, watch(Seconds, Watcher)).
+
+unwatch :-
+    nb_setval(kernel_watch, none).
+
+%!  limited(+TimeLimit, :Goal) is semidet.
+%
+%   once(Goal), or the exception time_limit_exceeded once TimeLimit
+%   seconds (wall time) have passed; TimeLimit none: no limit.  Watched
+%   as watch/2 asked, if it did: the watcher is called every so many
+%   seconds, and once more with the final counters when Goal succeeds.
+%
+%   A watched goal has one alarm, which both calls the watcher and keeps
+%   the time limit: with two alarms (call_with_time_limit/2's and one to
+%   watch), the time limit's exception, raised while the other alarm's
+%   goal ran, was at times lost and the search ran on.
+%
+%   ?- catch(limited(0.05, (repeat, fail)), E, true).
+%   E = time_limit_exceeded.
+
+limited(TimeLimit, Goal) :-
+    (   nb_current(kernel_watch, watch(Seconds, Watcher))
+    ->  deadline(TimeLimit, Deadline),
+        setup_call_cleanup(
+            alarm(Seconds, kernel:tick, Id, [install(false)]),
+            ( nb_setval(kernel_ticker, ticker(Id, Seconds, Deadline, Watcher)),
+              schedule(Id, Seconds, Deadline),
+              once(Goal)
+            ),
+            remove_alarm(Id)),
+        tell_watcher(Watcher)
+    ;   TimeLimit == none
+    ->  once(Goal)
+    ;   call_with_time_limit(TimeLimit, Goal)
+    ).
+
+deadline(none, none) :- !.
+deadline(Seconds, Deadline) :-
+    must_be(number, Seconds),
+    get_time(Now),
+    Deadline is Now + Seconds.
+
+%   schedule(+Id, +Seconds, +Deadline): the alarm Id is due in Seconds,
+%   or at Deadline if that comes first.
+schedule(Id, Seconds, Deadline) :-
+    (   Deadline == none
+    ->  In = Seconds
+    ;   get_time(Now),
+        In is max(0.0, min(Seconds, Deadline - Now))
+    ),
+    uninstall_alarm(Id),
+    install_alarm(Id, In).
+
+%   tick: the alarm's goal: past the deadline, throw time_limit_exceeded;
+%   else tell the watcher and set the alarm again.
+tick :-
+    nb_getval(kernel_ticker, ticker(Id, Seconds, Deadline, Watcher)),
+    (   Deadline \== none,
+        get_time(Now),
+        Now >= Deadline
+    ->  throw(time_limit_exceeded)
+    ;   tell_watcher(Watcher),
+        schedule(Id, Seconds, Deadline)
+    ).
+
+%   tell_watcher(+Watcher): call it with the counters; it cannot fail the
+%   search, nor stop it by an error (but by another exception).
+tell_watcher(Watcher) :-
+    maplist(counter, [nodes, backtracks, solutions, restarts, deepest], [N, B, S, R, D]),
+    catch(ignore(call(Watcher, N, B, S, R, D)), error(_, _), true).
 
                  /*******************************
                  *              LCG             *

@@ -36,6 +36,51 @@ test(counters_not_undone, true(N-L == 2-1)) :-
 test(unknown_counter, fail) :-
     counter(words, _).
 
+test(restarts_keep_the_deepest_run, true(RD == 2-7)) :-
+    reset_counters,
+    count_restart(7),
+    count_restart(4),
+    counter(restarts, R),
+    counter(deepest, D),
+    RD = R-D.
+
+:- dynamic seen/1.
+
+seen(N, _, _, _, _) :-
+    assertz(seen(N)).
+
+%   A watched goal is watched every so often, sees the counters of the
+%   moment, and ends as it would unwatched; unwatched, nothing is called.
+test(watched_goal_is_watched, true(Seen-Result == true-done)) :-
+    retractall(seen(_)),
+    reset_counters,
+    count_node,
+    watch(0.01, seen),
+    call_cleanup(limited(none, (sleep(0.2), Result = done)), unwatch),
+    (   seen(1) -> Seen = true ; Seen = false ).
+
+test(unwatched_goal_is_not_watched, true(Seen == [])) :-
+    retractall(seen(_)),
+    unwatch,
+    limited(none, sleep(0.05)),
+    findall(N, seen(N), Seen).
+
+test(watched_goal_fails_and_throws_as_unwatched, throws(oops)) :-
+    watch(0.01, seen),
+    call_cleanup(( \+ limited(1, fail), limited(1, throw(oops)) ), unwatch).
+
+%   The time limit holds, watched or not, whatever the ticks.
+test(time_limit, true(Es == [time_limit_exceeded, time_limit_exceeded])) :-
+    unwatch,
+    catch(limited(0.05, (repeat, fail)), E1, true),
+    watch(0.001, seen),
+    call_cleanup(catch(limited(0.05, (repeat, fail)), E2, true), unwatch),
+    Es = [E1, E2].
+
+test(time_limit_not_reached, true(X == 1)) :-
+    watch(0.001, seen),
+    call_cleanup(limited(5, X = 1), unwatch).
+
 test(state_from_seed, true(States == [0, 1, 1, 18446744073709551615])) :-
     Big is 2^64 + 1,
     maplist(lcg_state, [0, 1, Big, -1], States).

@@ -45,6 +45,7 @@
               [ count_node/0,
                 count_backtrack/0,
                 scores/2,
+                count_restart/1,
                 lcg_state/2,
                 lcg_halves/3,
                 random_below/4
@@ -543,6 +544,7 @@ turns([s(Index, Number, Limit, State)|Round], Restarted, Sites, Found) :-
     catch(fill(Sites, State), wdeg_restart, Reached = true),
     (   Reached == true
     ->  arg(2, Phase, Depth),
+        count_restart(Depth),
         Deeper is -Depth,
         Number1 is Number + 1,
         Limit1 is Limit * 3 // 2,

@@ -14,7 +14,9 @@
       MERGE  N
 
 A fill-in puzzle takes its word list, `load(grid, words=path)`; a grid filled
-from a dictionary (construction mode) takes `load(grid, dictionary=path)`.
+from a dictionary (construction mode) takes `load(grid, dictionary=path)`; an
+Across Lite .puz or ipuz crossword is filled with its own answers,
+`load(path, answers=True)`, or from a dictionary.
 
 Importing this package never loads SWI-Prolog; the Prolog engine is loaded
 the first time it is asked for.
@@ -22,17 +24,24 @@ the first time it is asked for.
 
 import os
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
-from pybridge import lexicon, readers
+from pybridge import construct, lexicon, readers
+from pybridge.construct import Construction
+from pybridge.difficulty import Estimate
+from pybridge.difficulty import estimate as estimate_difficulty
 from pybridge.errors import (
     CrosswordError,
     EngineError,
     InputError,
     MissingDependency,
+    ResourceLimit,
     UsageError,
 )
-from pybridge.model import Format, Placement, Puzzle, Solution
+from pybridge.exchange import EXCHANGE_FORMATS
+from pybridge.model import Clue, Format, Placement, Published, Puzzle, Solution
+from pybridge.patterns import ImpossiblePattern, Pattern, PatternNotFound
+from pybridge.patterns import generate as make_pattern
 from pybridge.solver import ENGINES, STRATEGIES, Outcome, Stats, run, solve
 
 PathLike = str | os.PathLike[str]
@@ -46,38 +55,72 @@ def load(
     format: str | None = None,
     grid: int | None = None,
     encoding: str | None = None,
+    answers: bool = False,
 ) -> Puzzle:
-    """Read a puzzle: exact mode (P-99, or fill-in with its `words` file), or
-    with `dictionary` a grid (CS50, RP 2016 - pick one with `grid` - or plain
-    `.`/`#`) to fill from one or more dictionaries."""
+    """Read a puzzle: exact mode (P-99, fill-in with its `words` file, or a
+    .puz or .ipuz crossword with its own `answers`), or with `dictionary` a
+    grid (CS50, RP 2016 - pick one with `grid` - plain `.`/`#`, .puz or .ipuz)
+    to fill from one or more dictionaries."""
+    exact_formats = readers.FORMATS + EXCHANGE_FORMATS
     if dictionary is None:
-        if format is not None and format not in readers.FORMATS:
-            raise UsageError(f"unknown puzzle format {format!r}: one of {readers.FORMATS}")
-        return readers.load(path, words, cast(Format, format))
-    if words is not None:
-        raise UsageError("words (placed exactly once) and dictionary exclude each other")
-    if format is not None and format not in lexicon.GRID_FORMATS:
-        raise UsageError(f"unknown grid format {format!r}: one of {lexicon.GRID_FORMATS}")
+        if format is not None and format not in exact_formats:
+            raise UsageError(f"unknown puzzle format {format!r}: one of {exact_formats}")
+        return readers.load(path, words, cast(Format, format), answers)
+    if words is not None or answers:
+        what = "words (placed exactly once)" if words is not None else "answers"
+        raise UsageError(f"{what} and dictionary exclude each other")
+    grid_formats = lexicon.GRID_FORMATS + EXCHANGE_FORMATS
+    if format is not None and format not in grid_formats:
+        raise UsageError(f"unknown grid format {format!r}: one of {grid_formats}")
     grid_format = cast(lexicon.GridFormat, format)
     return lexicon.load_lexicon_puzzle(
         path, dictionary, grid=grid, format=grid_format, encoding=encoding
     )
 
 
+def make_crossword(
+    rows: int,
+    cols: int,
+    dictionary: PathLike | Sequence[PathLike],
+    *,
+    encoding: str | None = None,
+    **options: Any,
+) -> Construction:
+    """A crossword from nothing: a pattern of `rows` x `cols` cells (the
+    options of make_pattern) filled from `dictionary` (a path, or several to
+    merge), trying other patterns until one fills; the fill is verified.
+    The other options are pybridge.construct.make's: engine, strategy,
+    tries, try_timeout, timeout, difficulty (low, high), report."""
+    paths = [dictionary] if isinstance(dictionary, str | os.PathLike) else list(dictionary)
+    words = lexicon.load_dictionary(paths, encoding).words
+    return construct.make(rows, cols, words, **options)
+
+
 __all__ = [
     "ENGINES",
     "STRATEGIES",
+    "Clue",
+    "Construction",
     "CrosswordError",
     "EngineError",
+    "Estimate",
+    "ImpossiblePattern",
     "InputError",
     "MissingDependency",
     "Outcome",
+    "Pattern",
+    "PatternNotFound",
     "Placement",
+    "Published",
     "Puzzle",
+    "ResourceLimit",
     "Solution",
     "Stats",
     "UsageError",
+    "estimate_difficulty",
     "load",
+    "make_crossword",
+    "make_pattern",
     "run",
     "solve",
 ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import csv
+import math
 import multiprocessing
 import os
 import shutil
@@ -24,20 +25,24 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
+from decimal import Decimal
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from pybridge import bridge
 from pybridge.bitsets import tables
+from pybridge.difficulty import estimate, rank_correlation
 from pybridge.errors import InputError, MissingDependency, UsageError
 from pybridge.layout import find_sites
 from pybridge.lexicon import Dictionary, load_dictionary, load_grid
 from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.progress import Progress
 from pybridge.readers import NOTHING_TO_FILL, has_site
-from pybridge.reports import aligned_line, column_widths, require_matplotlib
+from pybridge.reports import aligned_line, require_matplotlib
 from pybridge.scores import Objective, Scores, json_number
+from pybridge.search.kernel import Watch
 from pybridge.solver import Outcome, run
 from pybridge.verify import problems
 
@@ -114,6 +119,53 @@ def load_suite(args: Sequence[str]) -> list[Grid]:
     if len(set(names)) == len(names):
         return grids
     return [replace(grid, name=grid.puzzle.source) for grid in grids]  # names clash: paths
+
+
+def by_difficulty(
+    grids: Sequence[Grid], words: Sequence[str]
+) -> tuple[list[Grid], dict[str, float | None]]:
+    """The grids from the easiest to the hardest to fill from `words`, as
+    pybridge.difficulty estimates it (those it finds unfillable last), and
+    each grid's estimate by name."""
+    rated = {grid.name: estimate(grid.puzzle, words).difficulty for grid in grids}
+    ordered = sorted(grids, key=lambda g: (rated[g.name] is None, rated[g.name] or 0.0))
+    return ordered, rated
+
+
+def difficulty_agreement(
+    runs: Sequence[Run], difficulties: Mapping[str, float | None]
+) -> dict[str, dict[str, Any]]:
+    """Per column, Spearman's rho between the estimated difficulty and the
+    nodes searched, over the grids the search decided or ran out of time on
+    (a timeout ranks hardest); left out: grids proved unfillable before any
+    node, grids estimated unfillable, and peers, which count no nodes."""
+    found = {}
+    for name in columns(runs):
+        kept = [
+            r
+            for r in runs
+            if r.label == name
+            and r.nodes is not None
+            and not (r.status == "unsolvable" and r.nodes == 0)
+            and difficulties.get(r.grid) is not None
+        ]
+        if not kept:
+            continue
+        effort = [math.inf if r.status == "timeout" else float(r.nodes or 0) for r in kept]
+        rated = [float(difficulties[r.grid] or 0.0) for r in kept]
+        found[name] = {"rho": rank_correlation(rated, effort), "grids": len(kept)}
+    return found
+
+
+def agreement_text(agreement: Mapping[str, Mapping[str, Any]]) -> str:
+    return "\n".join(
+        f"difficulty vs nodes ({name}): Spearman rho {_rho(a['rho'])} over {a['grids']} grids"
+        for name, a in agreement.items()
+    )
+
+
+def _rho(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 # ---------------------------------------------------------------- one run
@@ -220,10 +272,11 @@ def send_dictionary(cells: Sequence[Cell], dictionary: Dictionary) -> float | No
     engine's wdeg and valued), and the seconds that took; None if none does.
     Part of loading the dictionary, reported with it; a worker of --jobs
     sends its own."""
-    if not any(_needs_prolog_dictionary(cell) for cell in cells):
+    needed = sorted({cell.strategy for cell in cells if _needs_prolog_dictionary(cell)})
+    if not needed:
         return None
     started = time.perf_counter()
-    for strategy in sorted({cell.strategy for cell in cells if _needs_prolog_dictionary(cell)}):
+    for strategy in needed:
         _send(strategy, dictionary.words, dictionary.scores)
     return time.perf_counter() - started
 
@@ -233,10 +286,11 @@ def _needs_prolog_dictionary(cell: Cell) -> bool:
 
 
 def _send(strategy: str, words: Sequence[str], scores: Scores | None) -> None:
+    values = None if scores is None else scores.values(words)
     if strategy == "wdeg":
-        bridge.load_dictionary(words, None if scores is None else scores.values(words))
+        bridge.load_dictionary(words, values)
     else:
-        bridge.load_ranked(words, None if scores is None else scores.values(words))
+        bridge.load_ranked(words, values)
 
 
 def _prepare(cell: Cell) -> None:
@@ -249,7 +303,11 @@ def _prepare(cell: Cell) -> None:
 
 
 def run_cell(
-    cell: Cell, timeout: float, seed: int | None, maximize: Objective | None = None
+    cell: Cell,
+    timeout: float,
+    seed: int | None,
+    watch: Watch | None = None,
+    maximize: Objective | None = None,
 ) -> Run:
     puzzle = replace(cell.grid.puzzle, words=_WORDS, scores=_SCORES)
     outcome = None
@@ -265,6 +323,7 @@ def run_cell(
             strategy=cell.strategy,
             timeout=timeout,
             seed=seed,
+            progress=watch,
             maximize=maximize,
         )
         status, seconds = outcome.status, outcome.stats.seconds
@@ -285,8 +344,8 @@ def _scored(ran: Run, outcome: Outcome) -> Run:
     if score is None:
         return ran
 
-    def number(value: object) -> float | None:
-        return None if value is None else float(json_number(value))  # type: ignore[arg-type]
+    def number(value: Decimal | None) -> float | None:
+        return None if value is None else float(json_number(value))
 
     return replace(ran, min=number(score.min), sum=number(score.sum), bound=number(score.bound))
 
@@ -397,20 +456,49 @@ def run_suite(
     timeout: float,
     seed: int | None = None,
     jobs: int = 1,
-    done: Callable[[Run, int], None] | None = None,
+    progress: Progress | None = None,
     maximize: Objective | None = None,
 ) -> list[Run]:
-    """The runs of `todo`, in its order; `done(run, k)` hears of the k-th to
-    finish. With `maximize`, each run searches for the best fill."""
-    if jobs == 1:
-        use_dictionary(dictionary.sources, dictionary)
-        runs = []
-        for k, cell in enumerate(todo, start=1):
-            runs.append(run_cell(cell, timeout, seed, maximize))
-            if done:
-                done(runs[-1], k)
-        return runs
-    return _run_parallel(todo, dictionary.sources, timeout, seed, jobs, done, maximize)
+    """The runs of `todo`, in its order."""
+    found = dict(
+        runs(
+            todo,
+            dictionary,
+            timeout=timeout,
+            seed=seed,
+            jobs=jobs,
+            progress=progress,
+            maximize=maximize,
+        )
+    )
+    return [found[k] for k in range(len(todo))]
+
+
+def runs(
+    todo: Sequence[Cell],
+    dictionary: Dictionary,
+    *,
+    timeout: float,
+    seed: int | None = None,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    maximize: Objective | None = None,
+) -> Iterator[tuple[int, Run]]:
+    """Each run of `todo` as it ends, with its place in `todo` (with several
+    jobs they end in any order); `progress` hears of each run begun and
+    ended, and watches the searches of this process. With `maximize`, each
+    run searches for the best fill."""
+    if jobs > 1:
+        yield from _run_parallel(todo, dictionary.sources, timeout, seed, jobs, progress, maximize)
+        return
+    use_dictionary(dictionary.sources, dictionary)
+    for k, cell in enumerate(todo):
+        if progress is not None:
+            progress.start(f"{cell.grid.name} {cell.label}")
+        watch = None if progress is None else progress.watch
+        yield k, run_cell(cell, timeout, seed, watch, maximize)
+        if progress is not None:
+            progress.advance()
 
 
 def _run_parallel(
@@ -419,38 +507,34 @@ def _run_parallel(
     timeout: float,
     seed: int | None,
     jobs: int,
-    done: Callable[[Run, int], None] | None,
+    progress: Progress | None,
     maximize: Objective | None,
-) -> list[Run]:
+) -> Iterator[tuple[int, Run]]:
     # spawn, not fork: a forked copy of a loaded SWI-Prolog is not safe to use
     context = multiprocessing.get_context("spawn")
-    results: list[Run | None] = [None] * len(todo)
-    with concurrent.futures.ProcessPoolExecutor(
+    pool = concurrent.futures.ProcessPoolExecutor(
         jobs,
         mp_context=context,
         initializer=_start_worker,
         initargs=(tuple(dictionaries), os.getpid()),
-    ) as pool:
+    )
+    interrupted = False
+    try:
         futures = {
-            pool.submit(run_cell, cell, timeout, seed, maximize): i for i, cell in enumerate(todo)
+            pool.submit(run_cell, cell, timeout, seed, None, maximize): i
+            for i, cell in enumerate(todo)
         }
-        for k, future in enumerate(concurrent.futures.as_completed(futures), start=1):
-            results[futures[future]] = future.result()
-            if done:
-                done(future.result(), k)
-    return [result for result in results if result is not None]
-
-
-def progress_printer(total: int, stream: TextIO) -> Callable[[Run, int], None]:
-    """A one-line progress report, rewritten in place: '[12/72] g15.03 lcv python solved 0.84 s'."""
-
-    def show(done: Run, k: int) -> None:
-        what = done.engine if done.engine == QXW else f"{done.strategy} {done.engine}"
-        line = f"[{k}/{total}] {done.grid} {what} {done.status} {done.seconds:.2f} s"
-        stream.write(f"\r{line}\x1b[K" + ("\n" if k == total else ""))
-        stream.flush()
-
-    return show
+        if progress is not None:
+            progress.start(f"{jobs} jobs")
+        for future in concurrent.futures.as_completed(futures):
+            yield futures[future], future.result()
+            if progress is not None:
+                progress.advance()
+    except BaseException:  # Ctrl-C, or the caller stopped: do not wait for the workers,
+        interrupted = True  # which end with their parent (_start_worker)
+        raise
+    finally:
+        pool.shutdown(wait=not interrupted, cancel_futures=True)
 
 
 # ---------------------------------------------------------------- summary
@@ -506,28 +590,83 @@ def _nodes(r: Run) -> str:
     return "-" if r.nodes is None else str(r.nodes)
 
 
-def table_text(runs: Sequence[Run], maximize: Objective | None = None) -> str:
-    """One row per grid, a group of columns (status, seconds, nodes; with a
-    scored dictionary also min and sum, with --maximize the bound) per
-    engine x strategy; a footer with the solved count, the count proved
-    unsolvable (when there are any) and the median seconds; with
-    --maximize, the fills not proved optimal and their median gap."""
-    names = columns(runs)
-    grids = list(dict.fromkeys(r.grid for r in runs))
-    by_cell = {(r.grid, r.label): r for r in runs}
-    fields = ["status", "s", "nodes"]
-    if any(r.min is not None for r in runs):
-        fields += ["min", "sum"]
-    if maximize is not None:
-        fields.append("bound")
-    size = len(fields)
-    header = ["grid", "size"] + fields * len(names)
-    rows = []
-    for grid in grids:
-        row = [grid, next(r.size for r in runs if r.grid == grid)]
-        for name in names:
-            r = by_cell[grid, name]
-            cell = {
+# The least widths of a group's columns, so that the rows can be printed as
+# the runs end: "unsolvable", "9999.99", 9-digit counts, scores up to 6 digits.
+LEAST_WIDTHS = {"status": 10, "s": 7, "nodes": 9, "min": 5, "sum": 6, "bound": 6}
+FIELDS = ("status", "s", "nodes")
+FOOTER = ("solved", "unsolvable", "median", "not proved", "median gap")
+
+
+def table_fields(scored: bool, maximize: Objective | None = None) -> tuple[str, ...]:
+    """A group's columns: status, seconds and nodes; with a scored dictionary
+    the fill's min and sum too, and with --maximize the bound."""
+    return FIELDS + (("min", "sum") if scored else ()) + (("bound",) if maximize else ())
+
+
+class Table:
+    """The table of runs: a row per grid, a group of columns (`fields`:
+    status, seconds, nodes, and see table_fields) per engine x strategy
+    (`names`), and a footer; with `difficulties` (by grid name), a column
+    of them after the size. Its columns are as wide as the grids and names
+    to come need, known before any run, so that each row can be printed as
+    soon as its runs have ended. With `maximize` the footer also counts the
+    fills not proved optimal and their median gap."""
+
+    def __init__(
+        self,
+        grids: Sequence[tuple[str, str]],
+        names: Sequence[str],
+        difficulties: Mapping[str, float | None] | None = None,
+        fields: Sequence[str] = FIELDS,
+        maximize: Objective | None = None,
+    ) -> None:
+        self.names = list(names)
+        self.difficulties = difficulties
+        self.fields = tuple(fields)
+        self.maximize = maximize
+        self.widths = [
+            max(map(len, ("grid", *FOOTER, *(name for name, _ in grids)))),
+            max(map(len, ("size", *(size for _, size in grids)))),
+        ]
+        if difficulties is not None:
+            self.widths.append(len("difficulty"))
+        self.lead = len(self.widths)
+        size = len(self.fields)
+        for name in self.names:
+            group = [LEAST_WIDTHS[field] for field in self.fields]
+            group[1] += max(0, len(name) - (sum(group) + 2 * (size - 1)))  # as wide as its name
+            self.widths += group
+
+    def _line(self, cells: Sequence[str]) -> str:
+        lead, size = self.lead, len(self.fields)
+
+        def right(i: int) -> bool:
+            return (i >= lead and (i - lead) % size != 0) or i == 2 < lead  # the difficulty too
+
+        return aligned_line(cells, self.widths, right)
+
+    def head(self) -> list[str]:
+        """The line naming each group, and the header."""
+        lead, widths, size = self.lead, self.widths, len(self.fields)
+        groups = "  ".join(
+            [" " * widths[k] for k in range(lead)]
+            + [
+                name.ljust(sum(widths[lead + size * g : lead + size * (g + 1)]) + 2 * (size - 1))
+                for g, name in enumerate(self.names)
+            ]
+        )
+        first = ["grid", "size"] + (["difficulty"] if self.difficulties is not None else [])
+        header = first + [h for _ in self.names for h in self.fields]
+        return [groups.rstrip(), self._line(header)]
+
+    def row(self, grid: str, size: str, by_name: Mapping[str, Run]) -> str:
+        """The row of one grid, from its run for each name."""
+        cells = [grid, size]
+        if self.difficulties is not None:
+            cells.append(_difficulty(self.difficulties.get(grid)))
+        for name in self.names:
+            r = by_name[name]
+            shown = {
                 "status": _status(r),
                 "s": f"{r.seconds:.2f}",
                 "nodes": _nodes(r),
@@ -535,53 +674,58 @@ def table_text(runs: Sequence[Run], maximize: Objective | None = None) -> str:
                 "sum": _value(r.sum),
                 "bound": _value(r.bound),
             }
-            row += [cell[field] for field in fields]
-        rows.append(row)
-    totals = [summary(runs, maximize)[name] for name in names]
+            cells += [shown[field] for field in self.fields]
+        return self._line(cells)
 
-    def footer(title: str, cells: Callable[[dict[str, Any]], tuple[str, str]]) -> list[str]:
-        return [title, ""] + [c for t in totals for c in (*cells(t), *[""] * (size - 2))]
+    def foot(self, runs: Sequence[Run]) -> list[str]:
+        """The solved count, the count proved unsolvable (when there are
+        any) and the median seconds of each group, over `runs`; with
+        --maximize, the fills not proved optimal and their median gap."""
+        every = summary(runs, self.maximize)
+        totals = [every.get(name) for name in self.names]
+        blank = [""] * (self.lead - 1)
+        rest = [""] * (len(self.fields) - 2)
 
-    rows.append(footer("solved", lambda t: (f"{t['solved']}/{t['runs']}", "")))
-    if any(t["unsolvable"] for t in totals):  # proved to have no fill: decided, not filled
-        rows.append(footer("unsolvable", lambda t: (str(t["unsolvable"]), "")))
-    rows.append(footer("median", lambda t: ("", _median(t["median_seconds"]))))
-    if maximize is not None:
-        rows.append(footer("not proved", lambda t: (str(t["filled_not_proved"]), "")))
-        rows.append(footer("median gap", lambda t: ("", _value(t["median_gap"]))))
-    return "\n".join(_aligned(names, header, rows, size))
+        def line(label: str, show: Callable[[dict[str, Any]], tuple[str, str]]) -> str:
+            groups = [[*show(t), *rest] if t else ["", "", *rest] for t in totals]
+            return self._line([label, *blank] + [c for group in groups for c in group])
+
+        lines = [line("solved", lambda t: (f"{t['solved']}/{t['runs']}", ""))]
+        if any(t and t["unsolvable"] for t in totals):  # proved to have no fill: decided
+            lines.append(line("unsolvable", lambda t: (str(t["unsolvable"]), "")))
+        lines.append(line("median", lambda t: ("", _median(t["median_seconds"]))))
+        if self.maximize is not None:
+            lines.append(line("not proved", lambda t: (str(t["filled_not_proved"]), "")))
+            lines.append(line("median gap", lambda t: ("", _value(t["median_gap"]))))
+        return lines
+
+
+def table_text(
+    runs: Sequence[Run],
+    difficulties: Mapping[str, float | None] | None = None,
+    maximize: Objective | None = None,
+) -> str:
+    """The whole table of `runs` (see Table)."""
+    grids = list(dict.fromkeys((r.grid, r.size) for r in runs))
+    fields = table_fields(any(r.min is not None for r in runs), maximize)
+    table = Table(grids, columns(runs), difficulties, fields, maximize)
+    by_grid: dict[tuple[str, str], dict[str, Run]] = {}
+    for r in runs:
+        by_grid.setdefault((r.grid, r.size), {})[r.label] = r
+    rows = [table.row(grid, size, by_name) for (grid, size), by_name in by_grid.items()]
+    return "\n".join([*table.head(), *rows, *table.foot(runs)])
 
 
 def _value(value: float | None) -> str:
     return "-" if value is None else f"{value:g}"
 
 
+def _difficulty(value: float | None) -> str:
+    return "none" if value is None else f"{value:.2f}"
+
+
 def _median(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"  # a median near 0.1 s needs the third digit
-
-
-def _aligned(
-    names: Sequence[str], header: list[str], rows: list[list[str]], size: int
-) -> list[str]:
-    """Columns padded to fit, under a line naming each group of `size`."""
-    widths = column_widths(header, rows)
-    for g, name in enumerate(names):  # a group is at least as wide as its name
-        first = 2 + size * g
-        short = len(name) - (sum(widths[first : first + size]) + 2 * (size - 1))
-        if short > 0:
-            widths[first + 1] += short
-
-    def right(i: int) -> bool:
-        return i >= 2 and (i - 2) % size != 0
-
-    groups = "  ".join(
-        [" " * widths[0], " " * widths[1]]
-        + [
-            name.ljust(sum(widths[2 + size * g : 2 + size * (g + 1)]) + 2 * (size - 1))
-            for g, name in enumerate(names)
-        ]
-    )
-    return [groups.rstrip(), *(aligned_line(row, widths, right) for row in [header, *rows])]
 
 
 CSV_FIELDS = (
@@ -636,14 +780,19 @@ def report_json(
     dictionary: Dictionary,
     seconds: tuple[float, float, float | None],
     settings: dict[str, Any],
+    difficulties: Mapping[str, float | None] | None = None,
     maximize: Objective | None = None,
 ) -> dict[str, Any]:
-    return {
+    report = {
         "dictionary": dictionary_json(dictionary, seconds),
         "settings": settings,
         "runs": [_run_record(r) for r in runs],
         "summary": summary(runs, maximize),
     }
+    if difficulties is not None:
+        report["difficulty"] = dict(difficulties)
+        report["difficulty_vs_nodes"] = difficulty_agreement(runs, difficulties)
+    return report
 
 
 # ---------------------------------------------------------------- peers' figures
@@ -652,21 +801,29 @@ def report_json(
 @dataclass(frozen=True)
 class Peer:
     """A solver measured elsewhere: the seconds it took on the grids it
-    filled, and every grid it was run on."""
+    filled, every grid it was run on, and what its seconds include beyond
+    the search, as its figures say (e.g. "incl dict load"; "" if nothing)."""
 
     name: str
     seconds: dict[str, float]
     grids: frozenset[str]
+    includes: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (peer{', ' + self.includes if self.includes else ''})"
 
 
-def _peer_columns(header: Sequence[str]) -> list[tuple[str, int, int]]:
-    """(name, status column, seconds column) for each NAME_status column
-    followed by a NAME_s... column, as in combined_vanbeek_scowl55.tsv."""
+def _peer_columns(header: Sequence[str]) -> list[tuple[str, int, int, str]]:
+    """(name, status column, seconds column, what the seconds include) for
+    each NAME_status column followed by a NAME_s... column, as in
+    combined_vanbeek_scowl55.tsv: "qxw_s(incl dict load)" says "incl dict load"."""
     found = []
     for i, column in enumerate(header):
         name = column.removesuffix("_status")
         if name != column and i + 1 < len(header) and header[i + 1].startswith(f"{name}_s"):
-            found.append((name, i, i + 1))
+            includes = header[i + 1].partition("(")[2].rstrip(")").strip()
+            found.append((name, i, i + 1, includes))
     return found
 
 
@@ -687,13 +844,13 @@ def read_peers(directory: Path) -> list[Peer]:
             continue
         where = lines[0].index("grid")
         body = [row for row in lines[1:] if len(row) == len(lines[0])]
-        for name, status, seconds in _peer_columns(lines[0]):
+        for name, status, seconds, includes in _peer_columns(lines[0]):
             times = {
                 row[where]: value
                 for row in body
                 if row[status] == "SAT" and (value := _number(row[seconds])) is not None
             }
-            peers.append(Peer(name, times, frozenset(row[where] for row in body)))
+            peers.append(Peer(name, times, frozenset(row[where] for row in body), includes))
     return peers
 
 
@@ -703,7 +860,7 @@ def relevant_peers(directory: Path | None, grids: Iterable[str]) -> list[Peer]:
         return []
     ran = set(grids)
     return [
-        Peer(p.name, {g: s for g, s in p.seconds.items() if g in ran}, p.grids & ran)
+        Peer(p.name, {g: s for g, s in p.seconds.items() if g in ran}, p.grids & ran, p.includes)
         for p in read_peers(directory)
         if p.grids & ran
     ]
@@ -712,28 +869,56 @@ def relevant_peers(directory: Path | None, grids: Iterable[str]) -> list[Peer]:
 # ---------------------------------------------------------------- cactus plot
 
 
+def cactus_lines(
+    runs: Sequence[Run], peers: Sequence[Peer], timeout: float
+) -> list[tuple[str, list[float], bool]]:
+    """The lines of the cactus plot: label, the seconds of each grid solved
+    in increasing order, and whether it is a peer's. A peer's grids count
+    only when solved within this run's `timeout`, as ours do; a peer that
+    this run ran itself (--peer qxw) is drawn from this run alone."""
+    lines = []
+    for name in columns(runs):
+        times = sorted(r.seconds for r in runs if r.label == name and r.status == "solved")
+        label = f"{name} (wall time, incl dict load)" if name == QXW else name
+        lines.append((label, times, False))
+    ran = {r.engine for r in runs if r.engine == QXW}
+    for peer in peers:
+        if peer.name.lower() in ran:
+            continue
+        times = sorted(max(s, SHORTEST) for s in peer.seconds.values() if s <= timeout)
+        lines.append((peer.label, times, True))
+    return lines
+
+
 def write_cactus(runs: Sequence[Run], peers: Sequence[Peer], path: str, timeout: float) -> None:
     """Grids solved (x) against the time it took to solve that many (y, log
-    scale): a line per engine x strategy, the peers dashed beside them."""
+    scale): a line per engine x strategy, the peers dashed beside them, the
+    legend beside the axes (where it covers no line)."""
     require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(7.0, 4.5))
+    figure = Figure(figsize=(9.0, 4.5))
     FigureCanvasAgg(figure)
     axes = figure.subplots()
-    for name in columns(runs):
-        times = sorted(r.seconds for r in runs if r.label == name and r.status == "solved")
-        axes.plot(range(1, len(times) + 1), times, marker=".", label=name)
-    for peer in peers:
-        times = sorted(max(s, SHORTEST) for s in peer.seconds.values())
-        axes.plot(range(1, len(times) + 1), times, linestyle="--", label=f"{peer.name} (peer)")
+    lines = cactus_lines(runs, peers, timeout)
+    for label, times, peer in lines:
+        style = {"linestyle": "--"} if peer else {"marker": "."}
+        axes.plot(range(1, len(times) + 1), times, label=label, **style)  # type: ignore[arg-type]
     grids = len(dict.fromkeys(r.grid for r in runs))
     axes.set_yscale("log")
     axes.set_xlim(0, grids + 1)
     axes.set_xlabel(f"grids solved (of {grids})")
     axes.set_ylabel("seconds")
     axes.set_title(f"crossword bench: time limit {timeout:g} s per grid")
-    axes.legend(fontsize="small")
-    figure.tight_layout()
-    figure.savefig(path)
+    if any(peer for _, _, peer in lines):
+        figure.text(
+            0.01,
+            0.01,
+            "peers (dashed): figures measured elsewhere, wall time of the whole program "
+            "(which may include loading its dictionary or its JVM), up to the time limit",
+            fontsize="x-small",
+        )
+    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    figure.tight_layout(rect=(0, 0.04, 1, 1))
+    figure.savefig(path, bbox_inches="tight")

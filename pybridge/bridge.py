@@ -22,16 +22,24 @@ import signal
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from typing import Any, cast
 
 from pybridge.bitsets import line_joined, table_scores, tables
-from pybridge.errors import EngineError, MissingDependency, UsageError
+from pybridge.errors import EngineError, MissingDependency, ResourceLimit, UsageError
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
 from pybridge.search import registry, valued
-from pybridge.search.kernel import Improvement, Request, Result, Status
+from pybridge.search.kernel import (
+    TICK_SECONDS,
+    Improvement,
+    Request,
+    Result,
+    Status,
+    Tick,
+    Watch,
+)
 
 INSTALL_HINT = (
     "SWI-Prolog is needed for --engine prolog: install it with "
@@ -56,6 +64,9 @@ def _engine() -> Any:
             prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
             # Ctrl-C stops a search: see _interrupts_stop_prolog
             list(prolog.query("on_signal(int, _, crossword:interrupt_search)", catcherrors=True))
+            limit = _stack_limit()
+            list(prolog.query(f"set_prolog_flag(stack_limit, {limit})", catcherrors=True))
+            Prolog.register_foreign(_tick, WATCHER, 5, module="kernel")  # see _watching
         _prolog = prolog
     return _prolog
 
@@ -171,7 +182,9 @@ def search(request: Request) -> Result:
     try:
         with _engine_errors():
             prolog = _engine()
-        with _engine_errors(), _interrupts_stop_prolog():
+        # watching outside: an interrupt still pending when the search has
+        # returned is then taken inside unwatch's query, not in the open
+        with _engine_errors(), _watching(request.progress), _interrupts_stop_prolog():
             _attach_thread()
             listed = request.words
             if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
@@ -257,6 +270,8 @@ def _optimise(request: Request) -> Result:
     status, nodes, backtracks, bound = end
     if status not in ("solved", "unsolvable", "timeout"):
         raise EngineError(f"the Prolog engine answered {line!r}")
+    if request.progress is not None and status != "timeout":  # the final counters
+        request.progress(Tick(int(nodes), int(backtracks), len(improvements), 0, 0))
     best = [improvements[-1].words] if improvements else []
     return Result(
         cast(Status, status),
@@ -322,6 +337,68 @@ def _scores_text(words: tuple[str, ...], scores: tuple[int, ...]) -> tuple[int, 
     text = "".join(lines)
     digest = hashlib.blake2b(text.encode("ascii"), digest_size=8).digest()
     return int.from_bytes(digest, "little") ^ dictionary_key(words), text
+
+
+def call(
+    module: str, name: str, controls: Sequence[str], texts: Sequence[str], timeout: float | None
+) -> str | None:
+    """module:name(Controls..., TimeLimit, Texts..., Answer) for the engine's
+    other entry points (wordsearch.pl): the controls are terms we write
+    ourselves, TimeLimit the seconds left of `timeout` once the engine is
+    ours (or none), the texts go as strings, never read as terms; the string
+    Answer is returned. None when the engine was not free within `timeout`."""
+    started = time.perf_counter()
+    if not _lock.acquire(timeout=-1 if timeout is None else max(timeout, 0.0)):
+        return None
+    try:
+        with _engine_errors():
+            _engine()
+        with _engine_errors(), _interrupts_stop_prolog():
+            _attach_thread()
+            if timeout is not None:
+                timeout -= time.perf_counter() - started
+                if timeout <= 0:
+                    return None
+                timeout = max(timeout, MIN_TIME_LIMIT)
+            arguments = [*controls, _time_limit(timeout)]
+            return _call(module.encode(), name.encode(), arguments, [*texts, None])
+    finally:
+        _lock.release()
+
+
+# ---------------------------------------------------------------- progress
+
+WATCHER = "python_watcher"  # the foreign predicate kernel:watch/2 is given
+_watcher: Watch | None = None  # whom _tick tells: the request searched now
+
+
+def _tick(nodes: int, backtracks: int, solutions: int, restarts: int, deepest: int) -> bool:
+    """kernel:python_watcher/5, called by the alarm of kernel:limited/2 in
+    the middle of a search: pass the counters on (a display that fails does
+    not stop the search)."""
+    watch = _watcher
+    if watch is not None:
+        with suppress(Exception):
+            watch(Tick(int(nodes), int(backtracks), int(solutions), int(restarts), int(deepest)))
+    return True
+
+
+@contextmanager
+def _watching(watch: Watch | None) -> Iterator[None]:
+    """Within this block, searches are watched by `watch` (None: not at
+    all, which costs nothing): kernel:watch/2 in this Prolog thread."""
+    global _watcher
+    if watch is None:
+        yield
+        return
+    # through _call, which turns Ctrl-C landing here into KeyboardInterrupt
+    _call(b"kernel", b"watch", [repr(TICK_SECONDS), f"kernel:{WATCHER}"], [])
+    _watcher = watch
+    try:
+        yield
+    finally:
+        _watcher = None
+        _call(b"kernel", b"unwatch", [], [])
 
 
 class _Detach:
@@ -522,6 +599,7 @@ def _opened(
             yield query, args, arity
         finally:
             core.PL_cut_query(query)
+            _interrupt.drain()
     finally:
         core.PL_discard_foreign_frame(frame)
 
@@ -535,9 +613,9 @@ def _call(
     from pyswip.easy import getString
 
     with _opened(module, name, controls, texts) as (query, args, arity):
-        if not core.PL_next_solution(query):
+        if not _next_solution(query):
             _raise_failure(core.PL_exception(query), module, name, arity)
-        return _text(getString(args + arity - 1)) if texts[-1] is None else ""
+        return _text(getString(args + arity - 1)) if texts and texts[-1] is None else ""
 
 
 def _solutions(
@@ -549,22 +627,41 @@ def _solutions(
     from pyswip.easy import getString
 
     with _opened(module, name, controls, texts) as (query, args, arity):
-        while core.PL_next_solution(query):
+        while _next_solution(query):
             yield _text(getString(args + arity - 1))
         error = core.PL_exception(query)
         if error:
             _raise_failure(error, module, name, arity)
 
 
+def _next_solution(query: int) -> bool:
+    """PL_next_solution, with Ctrl-C let into Prolog while it runs (see
+    _Interrupt): KeyboardInterrupt if Ctrl-C came already."""
+    from pyswip import core
+
+    _interrupt.enter_query()
+    try:
+        return bool(core.PL_next_solution(query))
+    finally:
+        _interrupt.leave_query()
+
+
 def _raise_failure(error: int, module: bytes, name: bytes, arity: int) -> None:
     """Why a query failed, raised: KeyboardInterrupt when Ctrl-C stopped it
-    (see _interrupts_stop_prolog), else PrologError."""
+    (see _interrupts_stop_prolog), ResourceLimit when Prolog ran out of
+    memory, else PrologError."""
     from pyswip.prolog import PrologError
 
     if _is_atom(error, b"crossword_interrupted"):
         raise KeyboardInterrupt
+    text = _error_text(error)
+    if text.startswith("resource_error("):
+        raise ResourceLimit(
+            f"the Prolog engine ran out of memory on this puzzle ({text}; its "
+            f"stack limit is {_stack_limit() >> 20:,} MiB): use --engine python"
+        )
     goal = f"{module.decode()}:{name.decode()}/{arity}"
-    raise PrologError(f"{goal} failed: {_error_text(error)}")
+    raise PrologError(f"{goal} failed: {text}")
 
 
 def _is_atom(term: int, name: bytes) -> bool:
@@ -609,7 +706,8 @@ def _interrupts_stop_prolog() -> Iterator[None]:
         return
     noted: list[int] = []
     handler = signal.signal(signal.SIGINT, lambda number, frame: noted.append(number))
-    watcher = threading.Thread(target=_watch, args=(read_end, _prolog_thread()), daemon=True)
+    _interrupt.start(_prolog_thread())
+    watcher = threading.Thread(target=_watch, args=(read_end,), daemon=True)
     watcher.start()
     failed = True
     try:
@@ -621,8 +719,62 @@ def _interrupts_stop_prolog() -> Iterator[None]:
         os.close(write_end)  # the watcher reads the end of the file and stops
         watcher.join()
         os.close(read_end)
+        _interrupt.stop()
     if noted and not failed:
         raise KeyboardInterrupt
+
+
+class _Interrupt:
+    """Whether Ctrl-C was pressed during an _interrupts_stop_prolog block,
+    and whether a query is open to take it. int is raised in Prolog only
+    while a query is open (a signal taken outside one, while a term is
+    read, would go unhandled); one that comes before the query opens stops
+    it from running, and one raised just as the query returned is drained
+    (taken and dropped) once the query is closed."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.thread: int | None = None  # Prolog's thread, while a block runs
+        self.requested = False
+        self.querying = False
+
+    def start(self, thread: int) -> None:
+        with self._lock:
+            self.thread, self.requested, self.querying = thread, False, False
+
+    def stop(self) -> None:
+        with self._lock:
+            self.thread = None
+
+    def press(self) -> None:
+        """Ctrl-C (from the watcher thread)."""
+        from pyswip import core
+
+        with self._lock:
+            self.requested = True
+            if self.querying and self.thread is not None:
+                core._lib.PL_thread_raise(ctypes.c_int(self.thread), ctypes.c_int(signal.SIGINT))
+
+    def enter_query(self) -> None:
+        with self._lock:
+            if self.requested and self.thread is not None:
+                raise KeyboardInterrupt
+            self.querying = True
+
+    def leave_query(self) -> None:
+        with self._lock:
+            self.querying = False
+
+    def drain(self) -> None:
+        """Take a pending int (raised as the query returned) and drop the
+        exception its handler throws."""
+        from pyswip import core
+
+        if self.requested and core._lib.PL_handle_signals() < 0:
+            core._lib.PL_clear_exception()
+
+
+_interrupt = _Interrupt()
 
 
 def _prolog_thread() -> int:
@@ -631,10 +783,8 @@ def _prolog_thread() -> int:
     return int(core._lib.PL_thread_self())
 
 
-def _watch(read_end: int, thread: int) -> None:
-    """Raise int in Prolog's `thread` for each SIGINT read, until the end."""
-    from pyswip import core
-
+def _watch(read_end: int) -> None:
+    """Tell _interrupt of each SIGINT read, until the end of the file."""
     while True:
         try:
             numbers = os.read(read_end, 64)
@@ -643,10 +793,24 @@ def _watch(read_end: int, thread: int) -> None:
         if not numbers:
             return
         if signal.SIGINT in numbers:
-            core._lib.PL_thread_raise(ctypes.c_int(thread), ctypes.c_int(signal.SIGINT))
+            _interrupt.press()
 
 
 ERROR_TEXT_MAX = 300  # characters of a Prolog exception kept in an EngineError
+STACK_SHARE = 4  # Prolog's stacks may take a quarter of the machine's memory
+MIN_STACK_LIMIT = 1 << 30  # SWI-Prolog's own default: never less
+
+
+@lru_cache(maxsize=1)
+def _stack_limit() -> int:
+    """The bytes SWI-Prolog's stacks may take: a share of the physical
+    memory (the default of 1 GiB overflows on a wdeg search of 3,000 sites,
+    whose state holds every site's domain at every level)."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return MIN_STACK_LIMIT
+    return max(MIN_STACK_LIMIT, memory // STACK_SHARE)
 
 
 def _error_text(error: int) -> str:

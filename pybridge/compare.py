@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pybridge.errors import InputError
+from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import load_dictionary, load_grid, load_lexicon_puzzle
 from pybridge.model import Puzzle
-from pybridge.readers import load, read_text, sniff
+from pybridge.progress import Progress
+from pybridge.readers import load, sniff_file
 from pybridge.reports import aligned_line, column_widths, require_matplotlib
+from pybridge.search.kernel import Watch
 from pybridge.solver import LEXICON_STRATEGIES, run
 
 DEFAULT_TIMEOUT = 10.0  # seconds per run: the given order runs for hours on some puzzles
@@ -33,18 +36,20 @@ COMPARED = ("status", "solutions", "nodes", "backtracks")
 @dataclass(frozen=True)
 class Entry:
     """A puzzle to measure: its file, its word file (fill-in) or its
-    dictionaries and grid number (construction mode), the name shown."""
+    dictionaries and grid number (construction mode), the name shown;
+    `answers` for a .puz or .ipuz crossword filled with its own answers."""
 
     path: str
     words: str | None
     name: str
     dictionaries: tuple[str, ...] = ()
     grid: int | None = None
+    answers: bool = False
 
     def load(self) -> Puzzle:
         """Read the puzzle (and its dictionaries) afresh: timings include it."""
         if not self.dictionaries:
-            return load(self.path, self.words)
+            return load(self.path, answers=True) if self.answers else load(self.path, self.words)
         return load_lexicon_puzzle(self.path, self.dictionaries, grid=self.grid)
 
     def strategies(self, asked: Sequence[str]) -> list[str]:
@@ -69,10 +74,15 @@ def _split_pair(arg: str) -> tuple[str, str | None]:
     return puzzle, words
 
 
-def _entry(arg: str, words: str | None) -> tuple[str, str | None]:
+def _entry(arg: str, words: str | None) -> tuple[str, str | None, bool]:
+    """The puzzle's path, its word file, and whether it is a .puz or .ipuz
+    crossword to fill with its own answers."""
     path, paired = _split_pair(arg)
-    if paired is not None or sniff(read_text(path)) == "p99":
-        return path, paired
+    if paired is not None:
+        return path, paired, False
+    kind = sniff_file(path)
+    if kind in EXCHANGE_FORMATS or kind == "p99":
+        return path, None, kind != "p99"
     paired = words or sibling_words(path)
     if paired is None:
         message = (
@@ -80,7 +90,7 @@ def _entry(arg: str, words: str | None) -> tuple[str, str | None]:
             "or keep wordsX next to puzzleX"
         )
         raise InputError(message, path)
-    return path, paired
+    return path, paired, False
 
 
 def entries(
@@ -91,15 +101,16 @@ def entries(
     With `dictionaries`, every grid of every file is filled from them."""
     if dictionaries:
         return _grid_entries(args, tuple(dictionaries))
-    pairs = [_entry(arg, words) for arg in args]
-    for path, paired in pairs:
-        load(path, paired)
-    names = [Path(path).name for path, _ in pairs]
+    found = [_entry(arg, words) for arg in args]
+    names = [Path(path).name for path, _, _ in found]
     clash = len(set(names)) != len(names)
-    return [
-        Entry(path, paired, path if clash else name)
-        for (path, paired), name in zip(pairs, names, strict=True)
+    chosen = [
+        Entry(path, paired, path if clash else name, answers=answers)
+        for (path, paired, answers), name in zip(found, names, strict=True)
     ]
+    for entry in chosen:
+        entry.load()
+    return chosen
 
 
 def _grid_entries(paths: Sequence[str], dictionaries: tuple[str, ...]) -> list[Entry]:
@@ -143,6 +154,7 @@ def measure(
     limit: int,
     timeout: float | None,
     seed: int | None = None,
+    watch: Watch | None = None,
 ) -> Measurement:
     seconds: list[float] = []
     for _ in range(repeat):
@@ -154,6 +166,7 @@ def measure(
             limit=limit,
             timeout=timeout,
             seed=seed,
+            progress=watch,
         )
         seconds.append(time.perf_counter() - started)
         if outcome.status == "timeout":
@@ -239,6 +252,64 @@ class Report:
         return summary
 
 
+def cells(
+    entries: Sequence[Entry], engines: Sequence[str], strategies: Sequence[str]
+) -> list[tuple[Entry, str, str]]:
+    """Every (puzzle, strategy, engine) to measure, in the order measured."""
+    return [
+        (entry, strategy, engine)
+        for entry in entries
+        for strategy in entry.strategies(strategies)
+        for engine in engines
+    ]
+
+
+def measurements(
+    todo: Sequence[tuple[Entry, str, str]],
+    *,
+    repeat: int = 5,
+    limit: int = 1,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    seed: int | None = None,
+    progress: Progress | None = None,
+) -> Iterator[Measurement]:
+    """Measure each cell of `todo` in turn, yielding each as it is done;
+    `progress` hears of each cell begun and ended, and watches its searches."""
+    for entry, strategy, engine in todo:
+        if progress is not None:
+            progress.start(f"{entry.name} {strategy} {engine}")
+        yield measure(
+            entry,
+            engine,
+            strategy,
+            repeat=repeat,
+            limit=limit,
+            timeout=timeout,
+            seed=seed,
+            watch=None if progress is None else progress.watch,
+        )
+        if progress is not None:
+            progress.advance()
+
+
+def report(found: Sequence[Measurement]) -> Report:
+    """The report of the cells measured (all of them, or those done when
+    the work was interrupted): each puzzle and strategy that both engines
+    have measured gives a time ratio and is checked for disagreements."""
+    by_cell = {(m.entry, m.strategy, m.engine): m for m in found}
+    ratios: list[Ratio] = []
+    disagreeing: list[Disagreement] = []
+    for entry, strategy in dict.fromkeys((m.entry, m.strategy) for m in found):
+        prolog, python = (
+            by_cell.get((entry, strategy, "prolog")),
+            by_cell.get((entry, strategy, "python")),
+        )
+        if prolog is not None and python is not None:
+            ratios.append(Ratio(entry.name, strategy, time_ratio(prolog, python)))
+            disagreeing.extend(disagreements(prolog, python))
+    return Report(list(found), ratios, disagreeing)
+
+
 def benchmark(
     entries: Sequence[Entry],
     engines: Sequence[str],
@@ -249,79 +320,89 @@ def benchmark(
     timeout: float | None = DEFAULT_TIMEOUT,
     seed: int | None = None,
 ) -> Report:
-    measurements: list[Measurement] = []
-    ratios: list[Ratio] = []
-    found: list[Disagreement] = []
-    for entry in entries:
-        for strategy in entry.strategies(strategies):
-            cells = {
-                engine: measure(
-                    entry,
-                    engine,
-                    strategy,
-                    repeat=repeat,
-                    limit=limit,
-                    timeout=timeout,
-                    seed=seed,
-                )
-                for engine in engines
-            }
-            measurements.extend(cells.values())
-            if "prolog" in cells and "python" in cells:
-                ratio = time_ratio(cells["prolog"], cells["python"])
-                ratios.append(Ratio(entry.name, strategy, ratio))
-                found.extend(disagreements(cells["prolog"], cells["python"]))
-    return Report(measurements, ratios, found)
+    """Measure every cell and report on them all."""
+    todo = cells(entries, engines, strategies)
+    return report(list(measurements(todo, repeat=repeat, limit=limit, timeout=timeout, seed=seed)))
 
 
 # ---------------------------------------------------------------- text and JSON
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int) -> list[str]:
-    """Columns padded to fit; the first `left` columns left-aligned, the rest right."""
-    widths = column_widths(header, rows)
-    return [aligned_line(row, widths, lambda i: i >= left) for row in [header, *rows]]
 
 
 def _ratio(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def report_text(report: Report) -> str:
-    header = (
-        "puzzle",
-        "strategy",
-        "engine",
-        "status",
-        "solutions",
-        "nodes",
-        "backtracks",
-        "median ms",
-    )
-    rows = [
-        (
-            m.entry.name,
-            m.strategy,
-            m.engine,
-            m.status,
-            str(len(m.solutions)),
-            str(m.nodes),
-            str(m.backtracks),
-            f"{m.median * 1000:.2f}",
+HEADER = ("puzzle", "strategy", "engine", "status", "solutions", "nodes", "backtracks", "median ms")
+# The least widths of the columns after the first two, so that the rows can be
+# printed as they are measured: "unsolvable", 10-digit counts, 7-digit times.
+LEAST_WIDTHS = (6, 10, 9, 10, 10, 10)
+
+
+class Table:
+    """The table of measurements, its columns as wide as the puzzle names and
+    strategies to come need (known before any is measured), so that each
+    row can be printed as soon as it is measured."""
+
+    def __init__(self, puzzles: Sequence[str], strategies: Sequence[str]) -> None:
+        first = [max(map(len, ("puzzle", *puzzles))), max(map(len, ("strategy", *strategies)))]
+        rest = (max(w, len(h)) for w, h in zip(LEAST_WIDTHS, HEADER[2:], strict=True))
+        self.widths = [*first, *rest]
+
+    def line(self, cells: Sequence[str]) -> str:
+        return aligned_line(cells, self.widths, lambda i: i >= 4)
+
+    def header(self) -> str:
+        return self.line(HEADER)
+
+    def row(self, m: Measurement) -> str:
+        return self.line(
+            (
+                m.entry.name,
+                m.strategy,
+                m.engine,
+                m.status,
+                str(len(m.solutions)),
+                str(m.nodes),
+                str(m.backtracks),
+                f"{m.median * 1000:.2f}",
+            )
         )
-        for m in report.measurements
+
+
+def table_for(todo: Sequence[tuple[Entry, str, str]]) -> Table:
+    return Table([entry.name for entry, _, _ in todo], [strategy for _, strategy, _ in todo])
+
+
+def report_text(report: Report) -> str:
+    """The table of measurements, then what follows it (report_tail)."""
+    table = Table(
+        [m.entry.name for m in report.measurements], [m.strategy for m in report.measurements]
+    )
+    lines = [table.header(), *map(table.row, report.measurements)]
+    tail = report_tail(report)
+    return "\n".join(lines + (["", *tail] if tail else []))
+
+
+def report_tail(report: Report) -> list[str]:
+    """The lines after the table: the time ratios, the verdict and the
+    median ratio per strategy (nothing when no puzzle has both engines)."""
+    if not report.ratios:
+        return []
+    ratio_rows = [(r.puzzle, r.strategy, _ratio(r.python_over_prolog)) for r in report.ratios]
+    lines = _table(("puzzle", "strategy", "python/prolog"), ratio_rows, left=2)
+    verdict = [str(d) for d in report.disagreements] or [
+        "the engines agree on every puzzle and strategy"
     ]
-    lines = _table(header, rows, left=4)
-    if report.ratios:
-        ratio_rows = [(r.puzzle, r.strategy, _ratio(r.python_over_prolog)) for r in report.ratios]
-        lines += ["", *_table(("puzzle", "strategy", "python/prolog"), ratio_rows, left=2)]
-        verdict = [str(d) for d in report.disagreements] or [
-            "the engines agree on every puzzle and strategy"
-        ]
-        lines += ["", *verdict]
-        lines += ["", "median python/prolog time ratio over the puzzles:"]
-        lines += [f"  {strategy}: {_ratio(v)}" for strategy, v in report.summary().items()]
-    return "\n".join(lines)
+    lines += ["", *verdict]
+    lines += ["", "median python/prolog time ratio over the puzzles:"]
+    lines += [f"  {strategy}: {_ratio(v)}" for strategy, v in report.summary().items()]
+    return lines
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int) -> list[str]:
+    """Columns padded to fit; the first `left` columns left-aligned, the rest right."""
+    widths = column_widths(header, rows)
+    return [aligned_line(row, widths, lambda i: i >= left) for row in [header, *rows]]
 
 
 def _measurement_json(m: Measurement) -> dict[str, Any]:
@@ -367,7 +448,8 @@ def report_json(report: Report) -> dict[str, Any]:
 
 def write_plot(report: Report, path: str) -> None:
     """A grouped bar chart of the median seconds per puzzle (log scale), one
-    bar per engine x strategy; cells that reached the time limit are hatched."""
+    bar per engine x strategy, the legend beside the axes; cells that
+    reached the time limit are hatched."""
     require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -397,7 +479,14 @@ def write_plot(report: Report, path: str) -> None:
     axes.set_yscale("log")
     axes.set_xticks(range(len(puzzles)), puzzles)
     axes.set_ylabel("median seconds (parsing included)")
-    axes.set_title("crossword compare (hatched: time limit reached)")
-    axes.legend(fontsize="small")
+    axes.set_title(plot_title(report))
+    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
     figure.tight_layout()
-    figure.savefig(path)
+    figure.savefig(path, bbox_inches="tight")
+
+
+def plot_title(report: Report) -> str:
+    """The plot's title; it explains the hatching only when a bar has it."""
+    if any(m.status == "timeout" for m in report.measurements):
+        return "crossword compare (hatched: time limit reached)"
+    return "crossword compare"

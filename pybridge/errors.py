@@ -10,6 +10,8 @@
                           disk, a closed standard output)
       EngineError         an engine failed in a way no input explains (a bug
                           or a resource limit of SWI-Prolog)
+        ResourceLimit     the engine ran out of memory (Prolog's stack limit)
+                          on a puzzle too large for it: not a bug
 
 The CLI turns all but EngineError into a message and exit code 2, EngineError
 (and any other exception, a bug) into an internal error, exit code 4. Every
@@ -21,6 +23,8 @@ exception reaches a caller: the bridge turns them into EngineError.
 from __future__ import annotations
 
 import re
+import shlex
+import sys
 
 SHOWN_LENGTH = 80  # the most characters of quoted input a message shows
 
@@ -112,6 +116,13 @@ class MissingDependency(CrosswordError):
     """Something the requested engine needs is not installed."""
 
 
+def pip_hint(requirement: str) -> str:
+    """The command that installs `requirement` (a Python package) where this
+    program runs: the pip of its own interpreter, the same in a checkout's
+    .venv and wherever a wheel was installed."""
+    return f"{shlex.quote(sys.executable)} -m pip install {shlex.quote(requirement)}"
+
+
 class UsageError(CrosswordError, ValueError):
     """A request that cannot be carried out as asked (e.g. a strategy that
     does not apply to the puzzle's mode)."""
@@ -124,3 +135,8 @@ class OutputError(CrosswordError):
 
 class EngineError(CrosswordError):
     """An engine failed unexpectedly; the message says how."""
+
+
+class ResourceLimit(EngineError):
+    """The engine ran out of memory on this puzzle (SWI-Prolog's stack
+    limit): the message says which limit and what to do."""

@@ -24,6 +24,11 @@ no words (the caller attaches a dictionary), rows normalised as everywhere:
   numbers is RP 2016, a text with a `_` is CS50, anything else a plain grid;
   but a text that would be a plain grid apart from its `_` cells (so both `_`
   and `.` look open) is an error asking for `--format cs50` or `--format grid`.
+* A P-99 puzzle (word list, blank line, framework) is not guessed to be a
+  grid: sniffing refuses it, saying it holds its own words.
+* Across Lite .puz and ipuz crosswords (sniffed by content, or `--format
+  puz|ipuz`) are read by pybridge.readers.read_exchange: their grid, given
+  letters kept, filled from the dictionary.
 * A grid without a site (no two open cells side by side) is read, but the
   CLI refuses it as "no site to fill" (pybridge.readers.require_site).
   Grid files are UTF-8 text, decoded and normalised as the exact-mode reader
@@ -79,25 +84,29 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from lark import Token, Transformer
 
 from pybridge import cache
 from pybridge.errors import InputError, UsageError, shown
+from pybridge.exchange import EXCHANGE_FORMATS, ExchangeFormat
 from pybridge.model import BLOCK, OPEN, Puzzle
 from pybridge.readers import (
     GRID_COMPLAINTS,
     Complaint,
     check_line,
+    decode_text,
     describe_char,
     line_content,
     line_text,
+    looks_like_p99,
     normalise,
     padded,
     parse_with,
     read_bytes,
-    read_text,
+    read_exchange,
+    sniff_exchange,
     unify_newlines,
 )
 from pybridge.scores import Scores, parse_score
@@ -143,7 +152,7 @@ DUPLICATE = "duplicate"
 BAD_SCORE = "with a score that is not a number"
 
 # What crosswords drop from an entry: hyphens, apostrophes, spaces.
-_JOINERS = ("-", "'", "\u2019", " ")
+JOINERS = ("-", "'", "\u2019", " ")
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:E[-+]?\d+)?"
 _WEIGHTED_LINE = re.compile(rf"[ \t]*(\S+)[ \t]+({_NUMBER})[ \t]*")
@@ -261,7 +270,7 @@ def _repaired(line: str, skipped: Counter[str]) -> str:
 
 def _lines(text: str, skipped: Counter[str]) -> list[str]:
     """The entry of each line of normalised dictionary text ("" for none)."""
-    for joiner in _JOINERS:
+    for joiner in JOINERS:
         text = text.replace(joiner, "")
     # The usual line is all letters already: only the others cost a call.
     return [line if line.isalpha() else _repaired(line, skipped) for line in text.split("\n")]
@@ -465,6 +474,13 @@ def sniff_grid(text: str, source: str = "<grid>") -> GridFormat:
     first = next((line for line in text.split("\n") if line.strip()), "")
     if _RP2016_HEADER.fullmatch(first):
         return "rp2016"
+    if looks_like_p99(text):
+        message = (
+            "this is a P-99 puzzle (a word list, a blank line, then the framework), which holds "
+            "its own words: solve it without --dict (--dict fills an empty grid: a plain "
+            "'.'/'#' grid, CS50, RP 2016, .puz or .ipuz)"
+        )
+        raise InputError(message, source)
     if "_" not in text:
         return "grid"
     if OPEN in text and _plain_but_underscores(text):
@@ -656,12 +672,21 @@ def parse_grid(text: str, source: str = "<grid>", format: GridFormat | None = No
 
 
 def load_grid(
-    path: str | os.PathLike[str], grid: int | None = None, format: GridFormat | None = None
+    path: str | os.PathLike[str],
+    grid: int | None = None,
+    format: GridFormat | ExchangeFormat | None = None,
 ) -> list[Puzzle]:
     """The grids of the file `path` (sniffing its format unless `format` is
     given), or only its `grid`-th one (1-based)."""
     source = os.fspath(path)
-    puzzles = parse_grid(read_text(path), source, format)
+    data = read_bytes(path)
+    exchange = format if format in EXCHANGE_FORMATS else None
+    exchange = exchange or (None if format else sniff_exchange(data))
+    if exchange is not None:
+        puzzles = [replace(read_exchange(data, source, exchange), mode="lexicon")]
+    else:
+        text = decode_text(data, source, format)
+        puzzles = parse_grid(text, source, cast(GridFormat | None, format))
     if grid is None:
         return puzzles
     if not 1 <= grid <= len(puzzles):
@@ -677,7 +702,7 @@ def load_lexicon_puzzle(
     dictionary: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     *,
     grid: int | None = None,
-    format: GridFormat | None = None,
+    format: GridFormat | ExchangeFormat | None = None,
     encoding: str | None = None,
 ) -> Puzzle:
     """One grid of `path` with `dictionary` (a path or several, merged) as its

@@ -3,22 +3,26 @@
 A `Puzzle` is what a reader produces: the word list and the framework. The
 framework is stored normalised: every row padded to the full width, `#` for a
 blocked cell, `.` for an open cell, any other character a predefined letter.
-`Placement` and `Solution` are what the engines' answers become.
+A puzzle read from a file that constructors exchange (.puz, .ipuz) also keeps
+what that file published beside its grid (`Published`: the solution, the
+clues, circled cells, title...), so that it can be solved from its own
+answers and written back. `Placement` and `Solution` are what the engines'
+answers become.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal, NamedTuple, TypeVar
 
 from pybridge.errors import InputError, shown
 from pybridge.notation import BLOCK as BLOCK
 from pybridge.notation import OPEN as OPEN
-from pybridge.notation import framework_text, grid_html, solution_text
+from pybridge.notation import framework_text, solution_text
 from pybridge.scores import Scores
 
 Direction = Literal["across", "down"]
-Format = Literal["p99", "fillin", "cs50", "rp2016", "grid"]
+Format = Literal["p99", "fillin", "cs50", "rp2016", "grid", "puz", "ipuz"]
 Mode = Literal["exact", "lexicon"]
 Cell = tuple[int, int]
 
@@ -52,6 +56,35 @@ def fast_new(cls: type[T], **fields: object) -> T:
     return made
 
 
+class Clue(NamedTuple):
+    """The clue of one entry: its number and direction, as a printed crossword has them."""
+
+    number: int
+    direction: Direction
+    text: str
+
+
+@dataclass(frozen=True)
+class Published:
+    """What a .puz or .ipuz file publishes beside its grid (pybridge.exchange).
+
+    `solution` is the published answer grid (rows of the puzzle's width, `#`
+    for a blocked cell), None when the file has none that can be used, and
+    then `unusable` says why (a locked solution, rebus squares...). `clues`
+    are in entry order; `circled` and `omitted` (cells outside an irregular
+    ipuz grid, read as blocked) are kept so that a written file keeps them."""
+
+    solution: tuple[str, ...] | None = None
+    unusable: str = ""
+    clues: tuple[Clue, ...] = ()
+    circled: frozenset[Cell] = frozenset()
+    omitted: frozenset[Cell] = frozenset()
+    title: str = ""
+    author: str = ""
+    copyright: str = ""
+    notes: str = ""
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """A framework and its words. In "exact" mode (fill-in puzzles) every
@@ -67,6 +100,8 @@ class Puzzle:
     # output can reproduce the P-99 layout; empty means "all full width".
     row_widths: tuple[int, ...] = field(default=(), compare=False)
     mode: Mode = "exact"
+    # What a .puz or .ipuz file held beside the grid; None for other formats.
+    published: Published | None = field(default=None, compare=False)
     # The words' scores, when the word list or dictionary gives any.
     scores: Scores | None = field(default=None, compare=False)
 
@@ -94,8 +129,11 @@ class Puzzle:
     def __str__(self) -> str:
         return framework_text(self)
 
-    def _repr_html_(self) -> str:
-        return grid_html(self, self.grid)
+    def _repr_svg_(self) -> str:
+        """A notebook shows the framework as a picture, with its clue numbers."""
+        from pybridge.pictures import draw_svg
+
+        return draw_svg(self, self.grid)
 
 
 @dataclass(frozen=True)
@@ -134,5 +172,8 @@ class Solution:
     def __str__(self) -> str:
         return solution_text(self)
 
-    def _repr_html_(self) -> str:
-        return grid_html(self.puzzle, self.grid)
+    def _repr_svg_(self) -> str:
+        """A notebook shows the filled grid as a picture, with its clue numbers."""
+        from pybridge.pictures import draw_svg
+
+        return draw_svg(self.puzzle, self.grid)

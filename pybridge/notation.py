@@ -1,16 +1,15 @@
-"""A puzzle's own notation: its framework and its answers as text and HTML.
+"""A puzzle's own notation: its framework and its answers as text, and the
+clue numbers of a grid.
 
-This is what a Puzzle and a Solution show of themselves (`str()`, a
-notebook's `_repr_html_`), so it sits below pybridge.model and imports it only
-for type checking. Text comes back in the puzzle's own notation: a P-99
-answer prints as P-99's expected output (rows at their written width, blocked
-cells as spaces, trailing spaces stripped), a fill-in answer as a `filled`
-file.
+This is what a Puzzle and a Solution show of themselves (`str()`), so it
+sits below pybridge.model and imports it only for type checking. Text comes
+back in the puzzle's own notation: a P-99 answer prints as P-99's expected
+output (rows at their written width, blocked cells as spaces, trailing
+spaces stripped), a fill-in answer as a `filled` file.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -45,23 +44,24 @@ def framework_text(puzzle: Puzzle) -> str:
     return "\n".join(row.replace(OPEN, FILLIN_OPEN) for row in puzzle.grid)
 
 
-_TABLE_STYLE = "border-collapse:collapse;font-family:monospace;font-size:14px"
-_CELL_STYLE = "width:1.6em;height:1.6em;border:1px solid #999;text-align:center;padding:0"
+def clue_numbers(grid: Sequence[str]) -> dict[tuple[int, int], int]:
+    """The number of each cell that starts a site (two or more open cells in
+    a row across or down), numbered row by row as in a printed crossword:
+    the numbers pybridge.layout.find_sites gives its sites."""
+    width = max(map(len, grid), default=0)
+    rows = [row.ljust(width, BLOCK) for row in grid]
 
+    def is_open(r: int, c: int) -> bool:
+        return 0 <= r < len(rows) and 0 <= c < width and rows[r][c] != BLOCK
 
-def _cell_html(puzzle: Puzzle, row: int, col: int, ch: str) -> str:
-    if ch == BLOCK:
-        return f'<td style="{_CELL_STYLE};background:#000"></td>'
-    letter = "" if ch == OPEN else html.escape(ch)
-    # Predefined letters are part of the puzzle, not of the answer: show them bold.
-    weight = ";font-weight:bold" if puzzle.given((row, col)) is not None else ""
-    return f'<td style="{_CELL_STYLE}{weight}">{letter}</td>'
-
-
-def grid_html(puzzle: Puzzle, grid: Sequence[str]) -> str:
-    """A self-contained HTML table of `grid` (the framework or a filled grid)."""
-    rows = (
-        "<tr>" + "".join(_cell_html(puzzle, r, c, ch) for c, ch in enumerate(row)) + "</tr>"
-        for r, row in enumerate(grid)
-    )
-    return f'<table style="{_TABLE_STYLE}">' + "".join(rows) + "</table>"
+    starts = [
+        (r, c)
+        for r in range(len(rows))
+        for c in range(width)
+        if is_open(r, c)
+        and (
+            (not is_open(r, c - 1) and is_open(r, c + 1))
+            or (not is_open(r - 1, c) and is_open(r + 1, c))
+        )
+    ]
+    return {cell: number for number, cell in enumerate(starts, start=1)}

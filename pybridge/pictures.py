@@ -1,36 +1,58 @@
 """Pictures of a grid drawn like a printed crossword: SVG (plain text, no
-dependency) and PNG (Pillow).
+dependency) and PNG (Pillow); and the notebook display of puzzles,
+solutions and outcomes, which is the SVG.
 
-Blocked cells are black, a cell that starts a site carries its site number
+Blocked cells are black, a cell that starts a site carries its clue number
 small in the top-left corner, letters sit in the middle (predefined letters in
 bold), and a set of `marked` cells - say a core that cannot be filled - is
 shaded light red. `grid` is a filled grid as in `Solution.grid` or the empty
-framework `Puzzle.grid` ('#' blocked, '.' open, anything else a letter).
+framework `Puzzle.grid` ('#' blocked, '.' open, anything else a letter). A
+`legend` is written under the grid, after a shaded square when cells are
+marked. A P-99 framework's rows end where their text ends (a row's trailing
+spaces are no cells), so the columns blocked in every row at the right are
+not drawn, as the text output does not print them.
+
+This module reads plain values only (rows of text, the puzzle's format and
+letters; notation.clue_numbers numbers the cells), so that a Puzzle can draw
+itself in a notebook (model.Puzzle._repr_svg_) without an import cycle.
 """
 
 from __future__ import annotations
 
 import functools
+import html
+import os
+import shutil
+import subprocess
+import textwrap
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
-from pybridge.errors import MissingDependency
-from pybridge.layout import find_sites
-from pybridge.model import BLOCK, OPEN, Cell, Puzzle
+from pybridge.errors import MissingDependency, pip_hint
+from pybridge.notation import BLOCK, OPEN, clue_numbers
 
 if TYPE_CHECKING:
     from PIL.ImageDraw import ImageDraw
-    from PIL.ImageFont import FreeTypeFont
+    from PIL.ImageFont import FreeTypeFont, ImageFont
+
+    from pybridge.model import Cell, Puzzle
+    from pybridge.solver import Outcome
+
+    Font = FreeTypeFont | ImageFont
 
 CELL = 40
 INK = "#000000"
 PAPER = "#ffffff"
 MARK = "#ffaaaa"
 SUFFIXES = (".png", ".svg")
-PICTURES_HINT = "pip install 'crossword-pybridge[pictures]'"
+PILLOW = "Pillow>=10.1"  # ImageFont.load_default(size=...), the fallback font
+PICTURES_HINT = (
+    f"install it with `{pip_hint(PILLOW)}` (or write an SVG, --output svg FILE, "
+    "which needs nothing)"
+)
 
 
 @dataclass(frozen=True)
@@ -46,11 +68,13 @@ class Square:
 
 @dataclass(frozen=True)
 class Layout:
-    """Where things go, in pixels (PNG) or user units (SVG)."""
+    """Where things go, in pixels (PNG) or user units (SVG): the grid, then
+    `legend_lines` lines of legend under it."""
 
     rows: int
     columns: int
     cell: int = CELL
+    legend_lines: int = 0
 
     @property
     def line(self) -> int:
@@ -66,11 +90,14 @@ class Layout:
         return 2 * self.frame
 
     @property
+    def grid_size(self) -> tuple[int, int]:
+        return self.columns * self.cell, self.rows * self.cell
+
+    @property
     def size(self) -> tuple[int, int]:
-        return (
-            self.columns * self.cell + 2 * self.margin,
-            self.rows * self.cell + 2 * self.margin,
-        )
+        width, height = self.grid_size
+        legend = self.legend_lines * self.legend_step + self.legend_gap if self.legend_lines else 0
+        return width + 2 * self.margin, height + 2 * self.margin + legend
 
     @property
     def number_size(self) -> int:
@@ -85,13 +112,43 @@ class Layout:
     def letter_size(self) -> int:
         return max(8, round(self.cell * 0.52))
 
+    @property
+    def legend_size(self) -> int:
+        return max(8, round(self.cell * 0.32))
+
+    @property
+    def legend_step(self) -> int:
+        return round(self.legend_size * 1.4)
+
+    @property
+    def legend_gap(self) -> int:
+        return self.legend_size
+
+    @property
+    def legend_top(self) -> int:
+        """The top of the legend's first line."""
+        return self.margin + self.grid_size[1] + self.legend_gap
+
+    def legend_chars(self) -> int:
+        """About how many characters of legend fit on a line."""
+        room = self.size[0] - 2 * self.margin - self.legend_step
+        return max(24, int(room / (0.55 * self.legend_size)))
+
     def corner(self, cell: Cell) -> tuple[int, int]:
         """The top-left point of `cell`."""
         return self.margin + cell[1] * self.cell, self.margin + cell[0] * self.cell
 
 
+def drawn_columns(puzzle: Puzzle, grid: Sequence[str]) -> int:
+    """The columns drawn: all of them, but a P-99 grid ends at the last
+    column that some row has a cell in (trailing spaces are no cells)."""
+    if puzzle.format != "p99":
+        return puzzle.width
+    return max(1, max((len(row.rstrip(BLOCK)) for row in grid), default=0))
+
+
 def squares(puzzle: Puzzle, grid: Sequence[str], marked: Collection[Cell]) -> list[Square]:
-    """Every cell of `grid`, row by row; a short row is blocked beyond its end."""
+    """Every cell drawn, row by row; a short row is blocked beyond its end."""
     rows = [row.ljust(puzzle.width, BLOCK) for row in grid]
     size = f"{puzzle.height}x{puzzle.width}"
     if len(rows) != puzzle.height or any(len(row) != puzzle.width for row in rows):
@@ -100,11 +157,12 @@ def squares(puzzle: Puzzle, grid: Sequence[str], marked: Collection[Cell]) -> li
     stray = sorted(set(marked) - {(r, c) for r, row in enumerate(rows) for c in range(len(row))})
     if stray:
         raise ValueError(f"marked cells outside the {size} grid: {stray}")
-    numbers = {(site.row, site.col): site.number for site in find_sites(puzzle)}
+    numbers = clue_numbers(puzzle.grid)
+    columns = drawn_columns(puzzle, rows)
     return [
         _square(puzzle, (r, c), ch, numbers.get((r, c)), (r, c) in marked)
         for r, row in enumerate(rows)
-        for c, ch in enumerate(row)
+        for c, ch in enumerate(row[:columns])
     ]
 
 
@@ -116,25 +174,43 @@ def _square(puzzle: Puzzle, cell: Cell, ch: str, number: int | None, marked: boo
     return Square(cell, MARK if marked else PAPER, number, letter, given)
 
 
+def _layout(
+    puzzle: Puzzle, grid: Sequence[str], legend: str | None, cell: int = CELL
+) -> tuple[Layout, list[str]]:
+    """The layout of the picture, and the legend's lines."""
+    layout = Layout(puzzle.height, drawn_columns(puzzle, grid), cell)
+    if not legend:
+        return layout, []
+    lines = textwrap.wrap(legend, layout.legend_chars())
+    return Layout(layout.rows, layout.columns, cell, len(lines)), lines
+
+
 # ---------------------------------------------------------------------- SVG
 
 
-def draw_svg(puzzle: Puzzle, grid: Sequence[str], marked: Collection[Cell] = frozenset()) -> str:
+def draw_svg(
+    puzzle: Puzzle,
+    grid: Sequence[str],
+    marked: Collection[Cell] = frozenset(),
+    legend: str | None = None,
+) -> str:
     """The picture as an SVG document."""
-    layout = Layout(puzzle.height, puzzle.width)
+    drawn = squares(puzzle, grid, marked)
+    layout, legend_lines = _layout(puzzle, grid, legend)
     width, height = layout.size
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
         f'<rect width="{width}" height="{height}" fill="{PAPER}"/>',
     ]
-    for square in squares(puzzle, grid, marked):
+    for square in drawn:
         parts.extend(_svg_square(layout, square))
-    m = layout.margin
+    m, (grid_width, grid_height) = layout.margin, layout.grid_size
     parts.append(
-        f'<rect x="{m}" y="{m}" width="{width - 2 * m}" height="{height - 2 * m}" '
+        f'<rect x="{m}" y="{m}" width="{grid_width}" height="{grid_height}" '
         f'fill="none" stroke="{INK}" stroke-width="{layout.frame}"/>'
     )
+    parts.extend(_svg_legend(layout, legend_lines, bool(marked)))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -165,6 +241,23 @@ def _svg_square(layout: Layout, square: Square) -> list[str]:
     return parts
 
 
+def _svg_legend(layout: Layout, lines: Sequence[str], swatch: bool) -> list[str]:
+    parts = []
+    x, top, size = layout.margin, layout.legend_top, layout.legend_size
+    if swatch and lines:
+        parts.append(
+            f'<rect x="{x}" y="{top}" width="{size}" height="{size}" fill="{MARK}" '
+            f'stroke="{INK}" stroke-width="{layout.line}"/>'
+        )
+    indent = layout.legend_step if swatch else 0
+    for k, line in enumerate(lines):
+        baseline = top + k * layout.legend_step + 0.85 * size
+        parts.append(
+            f'<text x="{x + indent}" y="{baseline:.1f}" font-size="{size}">{escape(line)}</text>'
+        )
+    return parts
+
+
 # ---------------------------------------------------------------------- PNG
 
 
@@ -174,23 +267,26 @@ def draw_png(
     path: Path | str,
     marked: Collection[Cell] = frozenset(),
     cell: int = CELL,
+    legend: str | None = None,
 ) -> None:
     """Write the picture to `path` as a PNG, `cell` pixels per cell; needs Pillow."""
-    _require_pillow()
+    require_pillow()
     from PIL import Image, ImageDraw
 
-    layout = Layout(puzzle.height, puzzle.width, cell)
+    drawn = squares(puzzle, grid, marked)
+    layout, legend_lines = _layout(puzzle, grid, legend, cell)
     image = Image.new("RGB", layout.size, PAPER)
     pen = ImageDraw.Draw(image)
-    for square in squares(puzzle, grid, marked):
+    for square in drawn:
         _png_square(pen, layout, square)
-    m, (width, height) = layout.margin, layout.size
+    m, (width, height) = layout.margin, layout.grid_size
     half = layout.frame // 2
     pen.rectangle(
-        (m - half, m - half, width - m + half, height - m + half),
+        (m - half, m - half, m + width + half, m + height + half),
         outline=INK,
         width=layout.frame,
     )
+    _png_legend(pen, layout, legend_lines, bool(marked))
     image.save(path, format="PNG")
 
 
@@ -201,36 +297,91 @@ def _png_square(pen: ImageDraw, layout: Layout, square: Square) -> None:
     pen.rectangle((x, y, x + size, y + size), fill=square.fill, outline=INK, width=layout.line)
     if square.number is not None:
         inset = round(size * 0.07) + layout.line
-        font = _font(layout.number_size, bold=False)
-        pen.text((x + inset, y + inset), str(square.number), fill=INK, font=font, anchor="lt")
+        draw_text(pen, (x + inset, y + inset), str(square.number), layout.number_size, False, "lt")
     if square.letter is not None:
-        font = _font(layout.letter_size, bold=square.given)
         middle = (x + size / 2, y + layout.letter_middle)
-        pen.text(middle, square.letter, fill=INK, font=font, anchor="mm")
+        draw_text(pen, middle, square.letter, layout.letter_size, square.given, "mm")
 
 
-def _require_pillow() -> None:
+def _png_legend(pen: ImageDraw, layout: Layout, lines: Sequence[str], swatch: bool) -> None:
+    x, top, size = layout.margin, layout.legend_top, layout.legend_size
+    if swatch and lines:
+        pen.rectangle((x, top, x + size, top + size), fill=MARK, outline=INK, width=layout.line)
+    indent = layout.legend_step if swatch else 0
+    for k, line in enumerate(lines):
+        draw_text(pen, (x + indent, top + k * layout.legend_step), line, size, False, "la")
+
+
+def draw_text(
+    pen: ImageDraw, at: tuple[float, float], text: str, size: int, bold: bool, anchor: str
+) -> None:
+    """`text` at `at` (a Pillow anchor) in the picture font, faking bold where
+    the font has no bold face; shared with the word-search pictures."""
+    font, fake_bold = _font(size, bold)
+    stroke = max(1, size // 24) if fake_bold else 0  # a font without a bold face: thicken
+    pen.text(at, text, fill=INK, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=INK)
+
+
+def require_pillow() -> None:
     try:
-        import PIL  # noqa: F401
+        import PIL
     except ImportError:
         raise MissingDependency(f"drawing a PNG needs Pillow: {PICTURES_HINT}") from None
+    version = tuple(int(part) for part in PIL.__version__.split(".")[:2] if part.isdigit())
+    if version < (10, 1):
+        raise MissingDependency(
+            f"drawing a PNG needs Pillow 10.1 or newer (this is {PIL.__version__}): {PICTURES_HINT}"
+        )
+
+
+# DejaVu Sans covers Latin, Greek and Cyrillic letters; Pillow's own font
+# (the fallback) covers Latin only, so that Д or Ж would come out as boxes.
+FONT_NAMES = {False: ("DejaVuSans.ttf",), True: ("DejaVuSans-Bold.ttf",)}
+FONT_PATTERNS = {False: "DejaVu Sans:style=Book", True: "DejaVu Sans:style=Bold"}
+FONT_FOLDERS = (
+    "/usr/share/fonts/truetype/dejavu",  # Debian and Ubuntu: fonts-dejavu-core
+    "/usr/share/fonts/dejavu",
+    "/usr/share/fonts/TTF",
+    "/usr/local/share/fonts",
+    "/Library/Fonts",
+    os.path.expanduser("~/Library/Fonts"),
+)
+
+
+def font_file(bold: bool) -> Path | None:
+    """The system's DejaVu Sans (bold or book) file, if it has one: as
+    fontconfig finds it, else in the usual folders."""
+    names = FONT_NAMES[bold]
+    program = shutil.which("fc-match")
+    if program is not None:
+        try:
+            found = subprocess.run(
+                [program, "--format=%{file}", FONT_PATTERNS[bold]],
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=False,
+            ).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            found = ""
+        if found and Path(found).name in names and Path(found).is_file():
+            return Path(found)
+    for folder in FONT_FOLDERS:
+        for name in names:
+            if (Path(folder) / name).is_file():
+                return Path(folder) / name
+    return None
 
 
 @functools.cache
-def _font(size: int, bold: bool) -> FreeTypeFont:
-    # Pillow's own scalable font covers ASCII only, so Ä, ß or Д would come out
-    # as empty boxes. DejaVu Sans covers Latin, Greek and Cyrillic; matplotlib
-    # ships it inside its package, which keeps us off system font paths.
-    try:
-        import matplotlib
-    except ImportError:
-        raise MissingDependency(
-            f"drawing a PNG needs the DejaVu Sans font that matplotlib carries: {PICTURES_HINT}"
-        ) from None
+def _font(size: int, bold: bool) -> tuple[Font, bool]:
+    """The font for `size` pixels, and whether bold must be faked (no bold face)."""
     from PIL import ImageFont
 
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / name, size)
+    path = font_file(bold)
+    if path is not None:
+        return ImageFont.truetype(str(path), size), False
+    return ImageFont.load_default(size=size), bold
 
 
 # ---------------------------------------------------------------------- files
@@ -248,12 +399,66 @@ def picture_suffix(path: Path | str) -> str:
 
 
 def write_picture(
-    puzzle: Puzzle, grid: Sequence[str], path: Path | str, marked: Collection[Cell] = frozenset()
+    puzzle: Puzzle,
+    grid: Sequence[str],
+    path: Path | str,
+    marked: Collection[Cell] = frozenset(),
+    legend: str | None = None,
 ) -> Path:
     """Write a PNG or an SVG picture, as the suffix of `path` says; returns the path."""
     target = Path(path)
     if picture_suffix(target) == ".svg":
-        target.write_text(draw_svg(puzzle, grid, marked), encoding="utf-8")
+        target.write_text(draw_svg(puzzle, grid, marked, legend), encoding="utf-8")
     else:
-        draw_png(puzzle, grid, target, marked)
+        draw_png(puzzle, grid, target, marked, legend=legend)
     return target
+
+
+# ---------------------------------------------------------------------- notebooks
+
+
+def core_cells(outcome: Outcome) -> frozenset[Cell]:
+    """The open cells of the core of an unsolvable outcome's proof (none else)."""
+    if outcome.proof is None:
+        return frozenset()
+    return frozenset(cell for site in outcome.proof.core for cell in site.cells)
+
+
+def core_legend(outcome: Outcome) -> str | None:
+    """The legend of a picture of the core: what the shaded cells are."""
+    proof = outcome.proof
+    if proof is None or not proof.core:
+        return None
+    sites = ", ".join(site.label for site in proof.core)
+    maybe = "" if proof.minimal or proof.layer == "length" else " (maybe not minimal)"
+    return f"shaded: the core{maybe}, sites that cannot all be filled: {sites}"
+
+
+def outcome_html(outcome: Outcome) -> str:
+    """An outcome in a notebook: its verdict and statistics, then the
+    first solution, or the framework with the proof's core shaded."""
+    stats = outcome.stats
+    found = outcome.count if outcome.count is not None else len(outcome.solutions)
+    verdict = {"solved": "solved", "unsolvable": "unsolvable", "timeout": "time limit reached"}
+    head = f"<b>{verdict[outcome.status]}</b>"
+    if outcome.status != "unsolvable":
+        head += f", {found} solution{'s' * (found != 1)} found"
+    if outcome.unique is not None:
+        head += ", unique" if outcome.unique else ", not unique"
+    if outcome.proof is not None:
+        head += f" (layer: {html.escape(outcome.proof.layer)})"
+    lines = [head]
+    if outcome.reason:
+        lines.append(html.escape(outcome.reason))
+    lines.append(
+        f"{html.escape(stats.engine)} engine, {html.escape(stats.strategy)}: {stats.nodes} nodes, "
+        f"{stats.backtracks} backtracks, {stats.seconds:.3f} s"
+    )
+    picture = ""
+    if outcome.solutions:
+        solution = outcome.solutions[0]
+        picture = draw_svg(solution.puzzle, solution.grid)
+    elif outcome.puzzle is not None:
+        puzzle = outcome.puzzle
+        picture = draw_svg(puzzle, puzzle.grid, core_cells(outcome), core_legend(outcome))
+    return "<div>" + "<br>".join(lines) + "</div>" + picture

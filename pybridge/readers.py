@@ -31,7 +31,15 @@ Decisions worth knowing (each one is tested):
   trailing spaces included (so output can reproduce the layout), for fill-in
   without trailing spaces and tabs, which are ignored there.
 * Sniffing (`sniff`) picks fill-in when `_` and `#` together outnumber `.`,
-  P-99 otherwise.  `load` uses the format it is given, if any.
+  P-99 otherwise.  `load` uses the format it is given, if any.  Before the
+  text is decoded, `sniff_exchange` looks for the two binary-or-JSON
+  exchange formats, Across Lite `.puz` (its magic bytes) and ipuz (a JSON
+  object naming an ipuz.org kind), read by pybridge.acrosslite and
+  pybridge.ipuzfile.
+* A file of the wrong kind is named for what it looks like: binary data
+  (a NUL byte) is never shown, a plain `.`/`#` grid given a word list, a
+  .puz or .ipuz crossword given no way to fill it, JSON that is not ipuz
+  (`wrong_kind`, `binary_error`).
 
 The grammars (grammar/p99.lark, grammar/fillin.lark) make every line one
 token, which keeps parsing fast; the characters inside a line are checked
@@ -52,13 +60,21 @@ from typing import Any, Literal, NamedTuple
 from lark import Lark, Token, Transformer, Tree, UnexpectedInput, UnexpectedToken
 from lark.exceptions import VisitError
 
+from pybridge import acrosslite, ipuzfile
 from pybridge.errors import InputError, UsageError, shown
+from pybridge.exchange import (
+    EXCHANGE_FORMATS,
+    KIND_NAMES,
+    ExchangeFormat,
+    fill_it_how,
+    with_answers,
+)
 from pybridge.model import BLOCK, OPEN, Format, Puzzle
 from pybridge.resources import grammar_path
 from pybridge.scores import Scores, parse_score
 
 BOM = "\ufeff"
-FORMATS: tuple[Format, ...] = ("p99", "fillin")
+FORMATS: tuple[Format, ...] = ("p99", "fillin")  # the text formats of exact mode
 
 # ---------------------------------------------------------------- file text
 
@@ -150,12 +166,74 @@ def read_bytes(path: str | os.PathLike[str], kind: str = "puzzle") -> bytes:
 
 def read_text(path: str | os.PathLike[str]) -> str:
     """The decoded text of `path`; InputError if it cannot be read or decoded."""
-    source = os.fspath(path)
-    data = read_bytes(path)
+    return decode_text(read_bytes(path), os.fspath(path))
+
+
+def decode_text(data: bytes, source: str, format: str | None = None) -> str:
+    """The UTF-8 text of a file's bytes; InputError for binary data (never
+    shown) or bytes that are not UTF-8 (located). `format`, when the user
+    forced one, is named in the message about binary data."""
+    binary = _binary_at(data)
+    if binary is not None:
+        raise binary_error(data, source, binary, format)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
+        binary = _binary_at(data, strict=False)
+        if binary is not None:
+            raise binary_error(data, source, binary, format) from None
         raise _encoding_error(data, err, source) from None
+
+
+_SNIFFED = 8000  # bytes looked at for a NUL, as git does to tell binary files
+_CONTROLS = frozenset(range(0x20)) - {0x09, 0x0A, 0x0C, 0x0D} | {0x7F}
+
+
+def _binary_at(data: bytes, strict: bool = True) -> int | None:
+    """The offset of the byte that shows `data` is binary, or None: a NUL in
+    its first 8000 bytes, or (not `strict`, for data that is not UTF-8) a
+    tenth or more control characters in its first kilobyte."""
+    nul = data.find(b"\x00", 0, _SNIFFED)
+    if nul >= 0:
+        return nul
+    if strict:
+        return None
+    head = data[:1024]
+    controls = [i for i, byte in enumerate(head) if byte in _CONTROLS]
+    return controls[0] if head and len(controls) * 10 >= len(head) else None
+
+
+_FORMAT_NAMES = {
+    "p99": "a P-99 text",
+    "fillin": "a fill-in grid",
+    "cs50": "a CS50 structure file",
+    "rp2016": "an RP 2016 grid file",
+    "grid": "a plain grid",
+    "ipuz": "an ipuz file (JSON text)",
+}
+
+
+def binary_error(data: bytes, source: str, at: int, format: str | None = None) -> InputError:
+    """The error for binary data read as a puzzle text: what it looks like
+    and what was expected, without a byte of it."""
+    found = f"byte {at} is 0x{data[at]:02x}"
+    if acrosslite.has_magic(data):
+        expected = _FORMAT_NAMES.get(format or "", "a text")
+        message = (
+            f"this is an Across Lite .puz file (binary: {found}), not {expected}: "
+            "leave out --format (or say --format puz)"
+        )
+    elif source.lower().endswith(".puz"):
+        message = (
+            f"this file is binary ({found}), but not an Across Lite .puz file either: the magic "
+            "string ACROSS&DOWN is missing (a damaged or different file)"
+        )
+    else:
+        message = (
+            f"this file is binary ({found}), not a puzzle: expected a text (P-99, fill-in, CS50, "
+            "RP 2016 or a plain grid), an Across Lite .puz or an ipuz file"
+        )
+    return InputError(message, source)
 
 
 # ---------------------------------------------------------------- characters
@@ -529,19 +607,114 @@ def sniff(text: str) -> Format:
     return "fillin" if fillin_marks > text.count(".") else "p99"
 
 
+_JSONP = re.compile(rb"[A-Za-z_$][\w$]*\(\s*\{")
+
+
+def sniff_exchange(data: bytes) -> ExchangeFormat | None:
+    """The exchange format of a file's bytes: "puz" when they hold the .puz
+    magic string, "ipuz" for a JSON object (or JSONP) that names an ipuz.org
+    kind, else None (a text format)."""
+    if acrosslite.has_magic(data):
+        return "puz"
+    head = data[:100_000].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if (head.startswith(b"{") or _JSONP.match(head)) and b"ipuz.org/" in head:
+        return "ipuz"
+    return None
+
+
+def sniff_file(path: str | os.PathLike[str]) -> Format:
+    """The likely format of a puzzle file: .puz or ipuz, else by its text."""
+    data = read_bytes(path)
+    return sniff_exchange(data) or sniff(decode_text(data, os.fspath(path)))
+
+
+def read_exchange(data: bytes, source: str, format: ExchangeFormat) -> Puzzle:
+    """The .puz or ipuz puzzle in a file's bytes, with no words: its grid and
+    what it published (pybridge.exchange says how to fill it)."""
+    if format == "puz":
+        return acrosslite.parse_puz(data, source)
+    return ipuzfile.parse_ipuz(decode_text(data, source, format), source)
+
+
+def _is_plain_grid(text: str) -> bool:
+    """Whether a text reads as a plain grid ('.' open, '#' blocked, letters
+    given, no blank line inside): what a P-99 file never is."""
+    rows = [row.rstrip(" \t") for row in text.rstrip(" \t\n").split("\n")]
+    marks = "".join(rows)
+    letters = marks.replace(".", "").replace("#", "")
+    return all(rows) and ("." in marks or "#" in marks) and (letters == "" or letters.isalpha())
+
+
+def looks_like_p99(text: str) -> bool:
+    """Whether a text is shaped as a P-99 file: word lines, a blank line,
+    then framework rows ('.', letters, spaces)."""
+    lines = normalise(text).split("\n")
+    k = 0
+    while k < len(lines) and lines[k].strip(" \t").isalpha():
+        k += 1
+    if k == 0 or k == len(lines) or lines[k].strip(" \t"):
+        return False
+    rows = [line for line in lines[k:] if line.strip(" \t")]
+    return bool(rows) and all(_is_framework(row.rstrip(" \t")) for row in rows)
+
+
+def wrong_kind(text: str, source: str, words: bool) -> InputError | None:
+    """The error for a text that looks like another kind of file than the
+    options ask for (sniffing said P-99): JSON that is not ipuz, a plain
+    grid (for a dictionary) with or without a word list."""
+    body = text.lstrip(BOM + " \t\r\n")
+    if body.startswith(("{", "[")):
+        return InputError(
+            'this is JSON, but not an ipuz crossword (its "kind" would name '
+            "http://ipuz.org/crossword#1): expected a puzzle file",
+            source,
+        )
+    if looks_like_p99(text) or not _is_plain_grid(normalise(text)):
+        return None
+    hint = (
+        "--words goes with a fill-in grid, whose open cells are '_'"
+        if words
+        else "a P-99 file would start with its word list"
+    )
+    return InputError(
+        "this looks like a plain grid ('.' open, '#' blocked), which is filled from a "
+        f"dictionary: add --dict FILE ({hint})",
+        source,
+    )
+
+
 def load(
     path: str | os.PathLike[str],
     words: str | os.PathLike[str] | None = None,
     format: Format | None = None,
+    answers: bool = False,
 ) -> Puzzle:
     """Read a puzzle file; `words` is the word file a fill-in puzzle needs,
-    `format` ("p99" or "fillin") overrides sniffing."""
-    if format is not None and format not in FORMATS:
-        raise ValueError(f"unknown puzzle format {format!r}; expected one of {FORMATS}")
+    `format` ("p99", "fillin", "puz" or "ipuz") overrides sniffing, and
+    `answers` fills a .puz or ipuz crossword with its own solution's entries
+    (pybridge.exchange.with_answers)."""
+    if format is not None and format not in FORMATS + EXCHANGE_FORMATS:
+        known = FORMATS + EXCHANGE_FORMATS
+        raise ValueError(f"unknown puzzle format {format!r}; expected one of {known}")
     source = os.fspath(path)
-    text = read_text(path)
+    data = read_bytes(path)
+    exchange = format if format in EXCHANGE_FORMATS else None
+    exchange = exchange or (None if format else sniff_exchange(data))
+    if exchange is not None:
+        return _exchange_puzzle(read_exchange(data, source, exchange), words, answers)
+    text = decode_text(data, source, format)
     kind = format or sniff(text)
+    if answers:
+        what = "a P-99 file" if kind == "p99" else "a fill-in grid"
+        message = (
+            "--answers fills a .puz or .ipuz crossword with its own solution's entries, "
+            f"but this is {what}, not such a crossword"
+        )
+        raise InputError(message, source)
     if kind == "p99":
+        unlike = None if format else wrong_kind(text, source, words is not None)
+        if unlike is not None:
+            raise unlike
         if words is not None:
             message = (
                 "this is a P-99 file, which holds its own word list: --words is only for "
@@ -552,3 +725,15 @@ def load(
     if words is None:
         raise InputError("a fill-in puzzle needs its word list: pass --words FILE", source)
     return parse_fillin(text, read_text(words), source, os.fspath(words))
+
+
+def _exchange_puzzle(puzzle: Puzzle, words: object, answers: bool) -> Puzzle:
+    if words is not None:
+        message = (
+            f"this is {KIND_NAMES[puzzle.format]}, which holds its own answers: use "
+            "--answers instead of --words (or --dict FILE to fill its grid from a dictionary)"
+        )
+        raise InputError(message, puzzle.source)
+    if not answers:
+        raise InputError(fill_it_how(puzzle), puzzle.source)
+    return with_answers(puzzle)

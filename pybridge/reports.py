@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from pybridge.errors import MissingDependency
+from pybridge.errors import MissingDependency, pip_hint
 
-PLOT_HINT = "matplotlib is needed for --plot: pip install 'crossword-pybridge[plot]'"
+PLOT_HINT = f"matplotlib is needed for --plot: install it with `{pip_hint('matplotlib')}`"
 
 
 def column_widths(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[int]:

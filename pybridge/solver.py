@@ -28,6 +28,7 @@ from pybridge.search.kernel import (
     Result,
     SearchTimeout,
     Status,
+    Watch,
     deadline,
 )
 from pybridge.search.registry import (
@@ -88,10 +89,11 @@ class BetterFill:
 class Outcome:
     """What a search came to. `count` is set when counting, `reason` and
     `proof` when unsolvable, `unique` when uniqueness was asked and settled
-    on a solvable puzzle (an unsolvable one leaves it None). `score`: the
-    first solution's scores when the words have scores (with `maximize`,
-    whether it is optimal and the bound; without a fill, only these);
-    `improvements` (with `maximize`): every better fill, in the order found."""
+    on a solvable puzzle (an unsolvable one leaves it None); `puzzle` is the
+    puzzle searched (for its display). `score`: the first solution's scores
+    when the words have scores (with `maximize`, whether it is optimal and
+    the bound; without a fill, only these); `improvements` (with
+    `maximize`): every better fill, in the order found."""
 
     status: Status
     solutions: list[Solution] = field(default_factory=list)
@@ -102,6 +104,14 @@ class Outcome:
     unique: bool | None = None
     score: Score | None = None
     improvements: list[BetterFill] = field(default_factory=list)
+    puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the verdict, the statistics and a picture: the
+        first solution, or the framework with the proof's core shaded."""
+        from pybridge.pictures import outcome_html
+
+        return outcome_html(self)
 
 
 def make_solution(puzzle: Puzzle, sites: Sequence[Site], words: Sequence[str]) -> Solution:
@@ -225,6 +235,7 @@ def run(
     timeout: float | None = None,
     prove: bool = True,
     seed: int | None = None,
+    progress: Watch | None = None,
     min_score: object = None,
     maximize: Objective | None = None,
     on_better: Callable[[BetterFill], None] | None = None,
@@ -239,7 +250,9 @@ def run(
     A `seed` (an integer >= 0) shuffles the domains and breaks site ties at
     random; the same seed gives the same answer in both engines. `strategy`
     None is default_strategy(puzzle). `timeout` (seconds) bounds the proofs
-    and the search together.
+    and the search together. `progress` is called with a Tick (the counters
+    so far) about every 0.2 s while an engine searches; it does not change
+    the search.
 
     With scores (a scored dictionary): `min_score` keeps only the words
     that score at least that much (see at_least); `maximize` ("min": the
@@ -273,6 +286,7 @@ def run(
         count,
         timeout,
         seed,
+        progress=progress,
         scores=None if puzzle.scores is None else puzzle.scores.values(puzzle.words),
         objective=maximize,
         report=report,
@@ -281,13 +295,20 @@ def run(
     prepared = _prepare(puzzle, request, chosen, prove, started, quick=quick)
     if isinstance(prepared, Proof):
         stats.seconds = time.perf_counter() - started
-        return Outcome("unsolvable", [], 0 if count else None, _reason(prepared), stats, prepared)
+        return Outcome(
+            "unsolvable",
+            count=0 if count else None,
+            reason=_reason(prepared),
+            stats=stats,
+            proof=prepared,
+            puzzle=puzzle,
+        )
     searched_from = time.perf_counter() - started
     result = prepared if isinstance(prepared, Result) else engines.search(chosen, prepared)
     stats.nodes, stats.backtracks = result.nodes, result.backtracks
     stats.seconds = time.perf_counter() - started
     solutions = [make_solution(puzzle, layout.sites, w) for w in result.solutions]
-    outcome = Outcome(result.status, solutions, stats=stats)
+    outcome = Outcome(result.status, solutions, stats=stats, puzzle=puzzle)
     outcome.count = result.count if count else None
     if unique and result.status == "solved":  # no solution is neither unique nor not
         outcome.unique = result.count == 1

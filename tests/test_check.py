@@ -124,7 +124,15 @@ def test_check_picture_marks_the_core(tmp_path: Path, capsys: pytest.CaptureFixt
     target = tmp_path / "core.svg"
     path = str(DATA / "unsolvable" / "hall" / "three-s.dat")
     assert main(["check", path, "--output", "svg", str(target)]) == 1
-    assert capsys.readouterr().out.splitlines() == [f"wrote {target}", "unsolvable (layer: hall)"]
+    lines = capsys.readouterr().out.splitlines()
+    assert main(["check", path]) == 1
+    assert lines == [f"wrote {target}", *capsys.readouterr().out.splitlines()]  # reason and core
+    assert lines[1:3] == [
+        "unsolvable (layer: hall)",
+        "1-Across, 1-Down and 3-Down cannot all be filled: these 3 4-letter sites fit only 2 "
+        "listed words: SEAT, STEM",
+    ]
+    assert "shaded: the core," in target.read_text()  # the legend
     from pybridge.layout import find_sites
     from pybridge.pictures import MARK
     from pybridge.readers import load
@@ -135,7 +143,29 @@ def test_check_picture_marks_the_core(tmp_path: Path, capsys: pytest.CaptureFixt
     }
     sites = [s for s in find_sites(load(path)) if (s.number, s.direction) in core]
     cells = {cell for site in sites for cell in site.cells}  # predefined letters included
-    assert target.read_text().count(MARK) == len(cells) > 0
+    assert target.read_text().count(MARK) == len(cells) + 1 > 1  # and the legend's square
+
+
+@pytest.mark.parametrize("how_many", [["--all"], ["--limit", "2"], ["--unique"]])
+def test_several_solutions_make_numbered_pictures(
+    how_many: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "answer.svg"
+    path = tmp_path / "two.dat"
+    path.write_text("AB\nCD\nAC\nBD\n\n..\n..\n", encoding="utf-8")  # and transposed
+    assert main(["solve", str(path), *how_many, "--output", "svg", str(target)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    first, second = tmp_path / "answer-1.svg", tmp_path / "answer-2.svg"
+    assert out[:3] == [
+        "2 solutions, a picture each, numbered from 1:",
+        f"wrote {first}",
+        f"wrote {second}",
+    ]
+    if how_many == ["--unique"]:
+        assert out[3:] == ["not unique: at least two solutions (both shown)"]
+    assert first.is_file()
+    assert second.is_file()
+    assert not target.exists()
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -15,6 +16,7 @@ from pybridge import pictures
 from pybridge.errors import MissingDependency
 from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Cell, Puzzle, Solution
+from pybridge.notation import clue_numbers
 from pybridge.pictures import Layout, draw_png, draw_svg, write_picture
 from pybridge.readers import load
 
@@ -150,18 +152,114 @@ def test_grid_and_marks_must_fit_the_puzzle(unicode_solution: Solution) -> None:
         draw_svg(puzzle, unicode_solution.grid, {(6, 0)})
 
 
-def test_png_without_pillow_names_the_extra(
+def test_png_without_pillow_says_how_to_install_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unicode_solution: Solution
 ) -> None:
     monkeypatch.setitem(sys.modules, "PIL", None)
-    with pytest.raises(MissingDependency, match=r"crossword-pybridge\[pictures\]"):
+    with pytest.raises(MissingDependency) as caught:
         draw_png(unicode_solution.puzzle, unicode_solution.grid, tmp_path / "x.png")
+    # the pip of the Python that runs this: a checkout's .venv, or where the wheel went
+    assert f"{sys.executable} -m pip install 'Pillow>=10.1'" in str(caught.value)
+    assert "crossword-pybridge[" not in str(caught.value)  # not a package on PyPI
+    assert "--output svg" in str(caught.value)
 
 
-def test_png_without_the_font_names_the_extra(
+def test_an_old_pillow_is_named(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unicode_solution: Solution
 ) -> None:
-    monkeypatch.setitem(sys.modules, "matplotlib", None)
-    pictures._font.cache_clear()
-    with pytest.raises(MissingDependency, match=r"crossword-pybridge\[pictures\]"):
+    import PIL
+
+    monkeypatch.setattr(PIL, "__version__", "9.5.0")
+    with pytest.raises(MissingDependency, match=r"Pillow 10\.1 or newer \(this is 9\.5\.0\)"):
         draw_png(unicode_solution.puzzle, unicode_solution.grid, tmp_path / "x.png")
+
+
+def test_png_needs_no_matplotlib(tmp_path: Path) -> None:
+    code = (
+        "import sys; from pybridge import cli; "
+        f"code = cli.main(['solve', {str(DATA / 'unicode.dat')!r}, '--engine', 'python', "
+        f"'--output', 'png', {str(tmp_path / 'u.png')!r}]); "
+        "print(code, 'matplotlib' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split()[-2:] == ["0", "False"]
+    assert (tmp_path / "u.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_system_font_is_dejavu_where_there_is_one() -> None:
+    found = pictures.font_file(bold=False)
+    if found is None:
+        pytest.skip("no DejaVu Sans on this system (Debian: fonts-dejavu-core)")
+    assert found.name == "DejaVuSans.ttf"
+    bold = pictures.font_file(bold=True)
+    assert bold is not None
+    assert bold.name == "DejaVuSans-Bold.ttf"
+
+
+def test_without_a_system_font_pillows_own_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pictures, "font_file", lambda bold: None)
+    pictures._font.cache_clear()
+    try:
+        puzzle = load(DATA / "predefined.dat")  # predefined letters: bold, made thicker
+        image = png_of(tmp_path, puzzle, puzzle.grid, set())
+        font, fake_bold = pictures._font(20, True)
+        assert fake_bold
+        assert "FreeTypeFont" in type(font).__name__
+        assert len(image.getcolors(maxcolors=1 << 16) or []) > 2  # letters, anti-aliased
+    finally:
+        pictures._font.cache_clear()
+
+
+# ---------------------------------------------------------------- what is drawn
+
+
+def test_clue_numbers_are_those_of_the_sites(shared: Path) -> None:
+    for name in ("p99/p7_09b", "fillin/1", "fillin/12"):
+        puzzle = known_solution(shared, name).puzzle
+        sites = {(site.row, site.col): site.number for site in find_sites(puzzle)}
+        assert clue_numbers(puzzle.grid) == sites
+
+
+def test_a_p99_grid_ends_where_its_rows_do() -> None:
+    # p7_09b's widest rows end in spaces: two columns blocked in every row
+    puzzle = Puzzle(("AB", "CD"), ("AB##", "#CD#"), "p99", "<t>", (2, 4))
+    assert pictures.drawn_columns(puzzle, puzzle.grid) == 3
+    root = ET.fromstring(draw_svg(puzzle, puzzle.grid))
+    assert root.get("viewBox") == "0 0 {} {}".format(*Layout(2, 3).size)
+    fillin = Puzzle(("AB", "CD"), ("AB##", "#CD#"), "fillin")  # its blocks are written
+    assert pictures.drawn_columns(fillin, fillin.grid) == 4
+
+
+def test_p7_09b_has_no_black_columns_at_the_right(shared: Path, tmp_path: Path) -> None:
+    solution = known_solution(shared, "p99/p7_09b")
+    assert solution.puzzle.width == 27
+    image = png_of(tmp_path, solution.puzzle, solution.grid, set())
+    layout = Layout(solution.puzzle.height, 25)
+    assert image.size == layout.size
+    # the last column drawn has white cells (its top cell holds an R)
+    assert image.getpixel(inner_corner(layout, (0, 24))) == rgb(pictures.PAPER)
+
+
+def test_a_legend_goes_under_the_grid(tmp_path: Path) -> None:
+    puzzle = load(DATA / "unsolvable" / "hall" / "three-s.dat")
+    legend = "shaded: the core, sites that cannot all be filled: 1-Across, 1-Down, 3-Down"
+    plain = Layout(puzzle.height, puzzle.width)
+    document = draw_svg(puzzle, puzzle.grid, {(0, 1)}, legend)
+    words = " ".join(t for t in svg_texts(document) if not t.isdigit() and len(t) > 1)
+    assert words == legend  # wrapped over lines, every word kept
+    height = int(ET.fromstring(document).get("height") or 0)
+    assert height > plain.size[1]
+    assert document.count(f'fill="{pictures.MARK}"') == 2  # the cell and the legend's square
+    image = png_of_legend(tmp_path, puzzle, legend)
+    assert image.size[1] == height
+    swatch = Layout(puzzle.height, puzzle.width, legend_lines=1)
+    x, y = swatch.margin + 2, swatch.legend_top + 2
+    assert image.getpixel((x, y)) == rgb(pictures.MARK)
+
+
+def png_of_legend(tmp_path: Path, puzzle: Puzzle, legend: str) -> Image.Image:
+    path = tmp_path / "legend.png"
+    draw_png(puzzle, puzzle.grid, path, {(0, 1)}, legend=legend)
+    return Image.open(path).convert("RGB")

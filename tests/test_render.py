@@ -1,17 +1,18 @@
-"""Text, HTML and JSON renderings of puzzles and answers."""
+"""Text, notebook and JSON renderings of puzzles and answers."""
 
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from conftest import SOLVED, corpus_puzzle, expected_text, known_solution, solution_from_rows
 
 from pybridge.model import Puzzle
-from pybridge.notation import framework_text, grid_html, solution_text
+from pybridge.notation import framework_text, solution_text
 from pybridge.render import outcome_json
-from pybridge.solver import Outcome, Stats
+from pybridge.solver import Outcome, Stats, run
 
 # A P-99 framework written with ragged rows: ". . " (4 wide) over "...." and
 # "A." (2 wide); shorter rows are padded with blocked cells.
@@ -35,30 +36,48 @@ def test_fillin_text_uses_its_own_marks() -> None:
     assert solution_text(solution_from_rows(puzzle, ["AB", "##", "CD"])) == "AB\n##\nCD"
 
 
-def test_html_escapes_letters_and_blacks_out_blocked_cells() -> None:
-    puzzle = Puzzle(("<&",), ("<&", "#."), "fillin")
-    page = grid_html(puzzle, puzzle.grid)
-    assert page.startswith("<table")
-    assert page.endswith("</table>")
-    assert page.count("<tr>") == 2
-    assert page.count("<td") == 4
-    assert "&lt;</td>" in page
-    assert "&amp;</td>" in page
-    assert "<&" not in page
-    assert page.count("background:#000") == 1
-    assert page.count("font-weight:bold") == 2  # the two predefined letters
-    assert page.endswith("></td></tr></table>")  # the open cell is empty
-    assert puzzle._repr_html_() == page
+def svg_texts(document: str) -> list[str]:
+    root = ET.fromstring(document)
+    return [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
 
 
-def test_html_of_a_solution_shows_its_letters() -> None:
-    puzzle = Puzzle(("AB",), ("A.",), "fillin")
-    solution = solution_from_rows(puzzle, ["AB"])
-    page = solution._repr_html_()
-    assert page == grid_html(puzzle, ("AB",))
-    assert ">A</td>" in page
-    assert ">B</td>" in page
-    assert page.count("font-weight:bold") == 1
+def test_a_puzzle_shows_itself_in_a_notebook_with_clue_numbers() -> None:
+    puzzle = Puzzle(("<&", "<B"), ("<&", ".#"), "fillin")
+    page = puzzle._repr_svg_()
+    assert page.startswith("<svg")
+    assert svg_texts(page) == ["1", "<", "&"]  # 1-Across and 1-Down start together
+    assert "&lt;" in page
+    assert "&amp;" in page
+    assert page.count('font-weight="bold"') == 2  # the two predefined letters
+
+
+def test_a_solution_shows_itself_in_a_notebook_with_clue_numbers() -> None:
+    puzzle = Puzzle(("AB", "AC"), ("..", ".#"), "fillin")
+    solution = solution_from_rows(puzzle, ["AB", "C#"])
+    texts = svg_texts(solution._repr_svg_())
+    assert [t for t in texts if t.isdigit()] == ["1"]  # 1-Across and 1-Down start together
+    assert sorted(t for t in texts if not t.isdigit()) == ["A", "B", "C"]
+    assert not hasattr(solution, "_repr_html_")  # the notebook shows the picture
+
+
+def test_an_outcome_shows_its_verdict_stats_and_grid() -> None:
+    puzzle = Puzzle(("AB", "AC"), ("..", ".#"), "fillin")
+    solved = run(puzzle, engine="python", strategy="mrv")
+    page = solved._repr_html_()
+    assert page.startswith("<div><b>solved</b>, 1 solution found")
+    assert "python engine, mrv: " in page
+    assert "<svg" in page
+    assert ">C</text>" in page
+
+
+def test_an_unsolvable_outcome_shows_its_core() -> None:
+    puzzle = Puzzle(("AB", "CD"), ("..", ".#"), "fillin")  # A-across needs a word of C-down
+    outcome = run(puzzle, engine="python", strategy="mrv")
+    assert outcome.status == "unsolvable"
+    page = outcome._repr_html_()
+    assert page.startswith("<div><b>unsolvable</b> (layer: ")
+    assert "shaded: the core" in page
+    assert page.count('fill="#ffaaaa"') >= 2  # the core's cells and the legend's square
 
 
 def test_outcome_json_of_a_solved_puzzle() -> None:

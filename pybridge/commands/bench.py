@@ -7,12 +7,14 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pybridge import bench
 from pybridge.commands.common import (
+    EXIT_INTERRUPTED,
     EXIT_UNSOLVABLE,
+    add_progress_options,
     add_seed,
     check_writable,
     choice_list,
@@ -20,11 +22,13 @@ from pybridge.commands.common import (
     plot_file,
     positive_int,
     positive_seconds,
+    progress_line,
     usable_engines,
     written,
 )
 from pybridge.errors import MissingDependency, UsageError
 from pybridge.lexicon import Dictionary, load_dictionary
+from pybridge.progress import interruptible
 from pybridge.reports import require_matplotlib
 from pybridge.scores import OBJECTIVES
 from pybridge.solver import ENGINES, LEXICON_STRATEGIES, OPTIMISING_STRATEGY
@@ -34,7 +38,9 @@ Each GRID is a grid file (every grid of an RP 2016 file is a row of its own)
 or a folder, whose *.txt grid files are taken in name order (files that are
 not grids to fill are skipped). Each run's seconds are its search time; the
 dictionary is read and indexed once per process, both times reported apart.
-Every fill found is verified; a wrong one is printed as WRONG.
+Every fill found is verified; a wrong one is printed as WRONG. The dictionary
+line comes first, then each grid's row as soon as its runs have ended; Ctrl-C
+stops the work and prints the footer of the runs done (exit code 130).
 
 exit codes:
   0    every run ended (solved, unsolvable or timeout) and every fill is right
@@ -97,6 +103,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "optimal and their median gap",
     )
     add_seed(parser)
+    parser.add_argument(
+        "--sort",
+        choices=("files", "difficulty"),
+        default="files",
+        help="run the grids in the order given (files), or from the easiest to the hardest "
+        "as `crossword difficulty` estimates them with the dictionary, shown in a column, "
+        "with Spearman's rho between the estimate and the nodes (default: files)",
+    )
     parser.add_argument("--csv", metavar="FILE", help="also write one line per run to FILE")
     parser.add_argument("--json", metavar="FILE", help="also write the runs and summary to FILE")
     parser.add_argument(
@@ -118,6 +132,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=(bench.QXW,),
         help="also run this solver on the same grids (qxw: Qxw's batch fill, `qxw -b`)",
     )
+    add_progress_options(parser)
     parser.set_defaults(handler=bench_command)
 
 
@@ -152,30 +167,78 @@ def bench_command(args: argparse.Namespace) -> int:
     loaded = time.perf_counter()
     bench.index(dictionary.words)
     load_seconds, index_seconds = loaded - started, time.perf_counter() - loaded
+    difficulties = None
+    if args.sort == "difficulty":
+        grids, difficulties = bench.by_difficulty(grids, dictionary.words)
     engines = usable_engines(args.engines, "bench")
     todo = bench.cells(grids, engines, args.strategies, args.peer == bench.QXW)
     send_seconds = bench.send_dictionary(todo, dictionary)
-    done = bench.progress_printer(len(todo), sys.stderr) if sys.stderr.isatty() else None
-    runs = bench.run_suite(
-        todo,
-        dictionary,
-        timeout=args.timeout,
-        seed=args.seed,
-        jobs=args.jobs,
-        done=done,
-        maximize=args.maximize,
-    )
     sent = "" if send_seconds is None else f", sent to Prolog in {send_seconds:.2f} s"
     out(
         f"dictionary: {dictionary.summary()}; loaded in {load_seconds:.2f} s, "
         f"indexed in {index_seconds:.2f} s{sent}"
     )
-    out(bench.table_text(runs, args.maximize))
+    runs, interrupted = _run(args, dictionary, todo, difficulties)
+    if difficulties is not None and runs:
+        out(bench.agreement_text(bench.difficulty_agreement(runs, difficulties)))
+    if interrupted:
+        out(f"interrupted (Ctrl-C) after {len(runs)} of {len(todo)} runs: the figures are partial")
     for run_ in runs:
         for problem in run_.problems:
             print(f"WRONG {run_.grid} {run_.label}: {problem}", file=sys.stderr)
-    _files(args, runs, dictionary, (load_seconds, index_seconds, send_seconds))
+    if runs:
+        _files(args, runs, dictionary, (load_seconds, index_seconds, send_seconds), difficulties)
+    if interrupted:
+        return EXIT_INTERRUPTED
     return EXIT_UNSOLVABLE if any(run_.wrong for run_ in runs) else 0
+
+
+def _run(
+    args: argparse.Namespace,
+    dictionary: Dictionary,
+    todo: Sequence[bench.Cell],
+    difficulties: Mapping[str, float | None] | None,
+) -> tuple[list[bench.Run], bool]:
+    """Make the runs, printing the table a row at a time, each grid's row
+    once its runs have ended (in the grids' order), and the footer; Ctrl-C
+    stops the work: the footer then sums up the runs done. The runs, in
+    the order of `todo`, and whether the work was interrupted."""
+    grids = list(dict.fromkeys((cell.grid.name, cell.grid.size) for cell in todo))
+    names = list(dict.fromkeys(cell.label for cell in todo))
+    fields = bench.table_fields(dictionary.scores is not None, args.maximize)
+    table = bench.Table(grids, names, difficulties, fields, args.maximize)
+    per_grid = len(todo) // len(grids)  # every grid has a run of each name
+    found: dict[int, bench.Run] = {}
+    printed = 0  # the grids whose row is printed
+    interrupted = False
+    out("\n".join(table.head()))
+    line = progress_line(args, "bench", total=len(todo), timeout=args.timeout)
+    with line, interruptible():
+        try:
+            for k, run_ in bench.runs(
+                todo,
+                dictionary,
+                timeout=args.timeout,
+                seed=args.seed,
+                jobs=args.jobs,
+                progress=line,
+                maximize=args.maximize,
+            ):
+                found[k] = run_
+                while printed < len(grids) and all(k in found for k in _of_grid(printed, per_grid)):
+                    by_name = {found[k].label: found[k] for k in _of_grid(printed, per_grid)}
+                    with line.paused():
+                        out(table.row(*grids[printed], by_name))
+                    printed += 1
+        except KeyboardInterrupt:
+            interrupted = True
+    runs = [found[k] for k in sorted(found)]
+    out("\n".join(table.foot(runs)))
+    return runs, interrupted
+
+
+def _of_grid(grid: int, per_grid: int) -> range:
+    return range(grid * per_grid, (grid + 1) * per_grid)
 
 
 def _files(
@@ -183,6 +246,7 @@ def _files(
     runs: Sequence[bench.Run],
     dictionary: Dictionary,
     seconds: tuple[float, float, float | None],
+    difficulties: Mapping[str, float | None] | None = None,
 ) -> None:
     if args.csv:
         written("the CSV file", args.csv, lambda: bench.write_csv(runs, args.csv))
@@ -194,9 +258,10 @@ def _files(
             "jobs": args.jobs,
             "seed": args.seed,
             "peer": args.peer,
+            "sort": args.sort,
             "maximize": args.maximize,
         }
-        report = bench.report_json(runs, dictionary, seconds, settings, args.maximize)
+        report = bench.report_json(runs, dictionary, seconds, settings, difficulties, args.maximize)
         text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
         written(
             "the JSON file", args.json, lambda: Path(args.json).write_text(text, encoding="utf-8")

@@ -9,21 +9,28 @@ from dataclasses import replace
 
 from pybridge import proofs
 from pybridge.commands.common import (
+    EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
+    add_progress_options,
     add_puzzle_arguments,
     check_picture_path,
+    checked_puzzles,
     draw,
+    drawn_lines,
     json_document,
-    load_puzzles,
     numbered,
     out,
+    progress_line,
     timeout_left,
     worst,
+    write_crossword,
 )
+from pybridge.errors import shown
 from pybridge.model import Puzzle
+from pybridge.progress import Progress
 from pybridge.render import blocks_text
-from pybridge.solver import Outcome, check_seed, check_strategy, run
+from pybridge.solver import Outcome, run
 
 CHECK_EPILOG = """\
 Proof layers, cheapest first: length (word and site lengths differ), no-fit
@@ -58,15 +65,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_puzzle_arguments(check)
+    add_progress_options(check)
     check.set_defaults(handler=check_command)
 
 
 def check_command(args: argparse.Namespace) -> int:
     check_picture_path(args)
-    puzzles = load_puzzles(args)
-    for puzzle in puzzles:
-        check_strategy(puzzle, args.strategy)
-    check_seed(args.strategy, args.seed)
+    puzzles = checked_puzzles(args)
     return worst([check_one(puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles])
 
 
@@ -74,26 +79,36 @@ def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     kind, path = args.output
     if many and kind != "json":
         out(f"== {puzzle.source}")
-    outcome = check_outcome(puzzle, args)
+    with progress_line(args, f"check {shown(puzzle.source)}", timeout=args.timeout) as line:
+        outcome = check_outcome(puzzle, args, line)
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
-    elif kind in PICTURES:
-        out(f"wrote {draw(puzzle, outcome, numbered(path, puzzle) if many else path)}")
+    elif kind in EXCHANGES:
+        out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
         out(check_text(puzzle, outcome, args.timeout).splitlines()[0])
+    elif kind in PICTURES:
+        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
+        out("\n".join([*drawn_lines(drawn), check_text(puzzle, outcome, args.timeout)]))
     else:
         out(check_text(puzzle, outcome, args.timeout, blocks=kind == "blocks"))
     return EXIT_BY_STATUS[outcome.status]
 
 
-def check_outcome(puzzle: Puzzle, args: argparse.Namespace) -> Outcome:
+def check_outcome(puzzle: Puzzle, args: argparse.Namespace, line: Progress) -> Outcome:
     """Search for one solution; when there is none, explain why with a
     minimal core (in the time the search left over)."""
     timeout = timeout_left(args)
     outcome = run(
-        puzzle, engine=args.engine, strategy=args.strategy, timeout=timeout, seed=args.seed
+        puzzle,
+        engine=args.engine,
+        strategy=args.strategy,
+        timeout=timeout,
+        seed=args.seed,
+        progress=line.watch,
     )
     if outcome.status != "unsolvable":
         return outcome
+    line.start("unsolvable: shrinking the core")
     left = None if timeout is None else max(timeout - outcome.stats.seconds, 0.05)
     proof = proofs.explain(puzzle, timeout=left, engine=outcome.stats.engine)
     if proof is not None:

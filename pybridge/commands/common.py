@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import functools
 import math
 import os
 import sys
@@ -16,9 +17,20 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from pybridge.errors import MissingDependency, OutputError, UsageError, shown
+from pybridge import acrosslite, ipuzfile
+from pybridge.errors import (
+    CrosswordError,
+    EngineError,
+    InputError,
+    MissingDependency,
+    OutputError,
+    UsageError,
+    shown,
+)
+from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import GRID_FORMATS, load_dictionary, load_grid
-from pybridge.model import Puzzle
+from pybridge.model import Cell, Puzzle
+from pybridge.progress import Progress, shown_on
 from pybridge.readers import FORMATS, load, require_site
 from pybridge.render import outcome_json
 from pybridge.scores import DEFAULT_SCORE, parse_score, score_text
@@ -30,6 +42,8 @@ from pybridge.solver import (
     STRATEGIES,
     Outcome,
     at_least,
+    check_seed,
+    check_strategy,
 )
 
 EXIT_SOLVED = 0
@@ -41,6 +55,25 @@ EXIT_ENGINE_FAILED = EXIT_INTERNAL_ERROR  # the former name, kept for callers
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell reports a program killed by it
 EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE, "timeout": EXIT_TIMEOUT}
+
+# ---------------------------------------------------------------- messages
+
+
+def error_text(err: CrosswordError) -> str:
+    """The message of a CrosswordError as the commands print it (and the
+    HTTP API returns it)."""
+    # An InputError already starts with "file:line:col: error:" (and is made
+    # safe to show by its __str__); other messages are escaped here.
+    return str(err) if isinstance(err, InputError) else f"crossword: error: {shown(str(err), 1600)}"
+
+
+def internal_error_text(err: BaseException) -> str:
+    """One line for an exception no input explains: its kind and first line."""
+    cause = str(err).strip().split("\n", 1)[0]
+    if not isinstance(err, EngineError):
+        cause = f"{type(err).__name__}: {cause}" if cause else type(err).__name__
+    return f"crossword: internal error: {shown(cause, 300)} (please report it, with the command)"
+
 
 # ---------------------------------------------------------------- output
 
@@ -175,12 +208,15 @@ def plot_file(text: str) -> str:
 
 OUTPUT_HELP = (
     "text (the filled puzzle in its own notation), blocks (text with █ for blocked cells), "
-    "json, or png FILE / svg FILE (a picture like a printed crossword; put the puzzle FILE "
-    "before --output); default: text"
+    "json, png FILE / svg FILE (a picture like a printed crossword), or puz FILE / ipuz FILE "
+    "(an Across Lite or ipuz crossword file; put the puzzle FILE before --output); "
+    "default: text"
 )
 
 
 PICTURES = ("png", "svg")
+EXCHANGES = EXCHANGE_FORMATS  # --output kinds that write a crossword file
+FILE_OUTPUTS = PICTURES + EXCHANGES
 
 
 STRATEGY_HELP = (
@@ -215,9 +251,12 @@ class OutputAction(argparse.Action):
         option_string: str | None = None,
     ) -> None:
         kind, *rest = [str(v) for v in (values or [])]
-        wanted = 1 if kind in PICTURES else 0
-        if kind not in ("text", "blocks", "json", *PICTURES):
-            parser.error(f"--output: unknown kind {kind!r}: text, blocks, json, png FILE, svg FILE")
+        wanted = 1 if kind in FILE_OUTPUTS else 0
+        if kind not in ("text", "blocks", "json", *FILE_OUTPUTS):
+            parser.error(
+                f"--output: unknown kind {kind!r}: text, blocks, json, png FILE, svg FILE, "
+                "puz FILE, ipuz FILE"
+            )
         if len(rest) != wanted:
             what = f"{kind} takes one FILE" if wanted else f"{kind} takes no FILE"
             parser.error(f"--output {what}, got {len(rest)} (write the puzzle FILE first)")
@@ -226,15 +265,49 @@ class OutputAction(argparse.Action):
         setattr(namespace, self.dest, (kind, rest[0] if rest else None))
 
 
+# ---------------------------------------------------------------- progress
+
+
+def add_progress_options(parser: argparse.ArgumentParser) -> None:
+    """--progress and --quiet: whether long work shows a progress line on stderr."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress line on stderr even when it is not a terminal "
+        "(by default it is shown on a terminal, once the work has lasted half a second)",
+    )
+    group.add_argument(
+        "--quiet", action="store_true", help="no progress line (errors are still printed)"
+    )
+
+
+def progress_line(
+    args: argparse.Namespace, what: str, total: int | None = None, timeout: float | None = None
+) -> Progress:
+    """The command's progress line (see pybridge.progress), shown as
+    --progress and --quiet say."""
+    shown = shown_on(sys.stderr, args.progress, args.quiet)
+    return Progress(shown, what, total=total, timeout=timeout)
+
+
 # ---------------------------------------------------------------- puzzles
 
 
 def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
     """The puzzle, how to search it and what to print: shared by solve and check."""
     parser.add_argument(
-        "file", metavar="FILE", help="the puzzle (P-99 .dat, fill-in grid, or a grid with --dict)"
+        "file",
+        metavar="FILE",
+        help="the puzzle (P-99 .dat, fill-in grid, a grid with --dict, or a .puz or .ipuz "
+        "crossword with --answers or --dict)",
     )
     parser.add_argument("--words", metavar="FILE", help="the word list of a fill-in puzzle")
+    parser.add_argument(
+        "--answers",
+        action="store_true",
+        help="fill a .puz or .ipuz crossword with its own solution's entries, each placed once",
+    )
     parser.add_argument(
         "--dict",
         action="append",
@@ -261,8 +334,9 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--format",
-        choices=FORMATS + GRID_FORMATS,
-        help="the puzzle format (default: sniffed); cs50, rp2016 and grid go with --dict",
+        choices=FORMATS + GRID_FORMATS + EXCHANGE_FORMATS,
+        help="the puzzle format (default: sniffed); cs50, rp2016 and grid go with --dict, "
+        "puz and ipuz with --answers or --dict",
     )
     parser.add_argument(
         "--engine",
@@ -322,9 +396,12 @@ def _read_puzzles(args: argparse.Namespace) -> list[Puzzle]:
             raise UsageError("--grid, --encoding and --min-score go with --dict")
         if args.format in GRID_FORMATS:
             raise UsageError(f"a {args.format} grid is filled from a dictionary: add --dict FILE")
-        return [require_site(load(args.file, args.words, args.format))]
+        answers = getattr(args, "answers", False)
+        return [require_site(load(args.file, args.words, args.format, answers))]
     if args.words is not None:
         raise UsageError("--words (words to place exactly once) and --dict exclude each other")
+    if getattr(args, "answers", False):
+        raise UsageError("--answers (the file's own answers) and --dict exclude each other")
     if args.format in FORMATS:
         raise UsageError(
             f"--dict fills a grid ({', '.join(GRID_FORMATS)}), not a {args.format} file"
@@ -341,9 +418,19 @@ def _read_puzzles(args: argparse.Namespace) -> list[Puzzle]:
     return puzzles
 
 
+def checked_puzzles(args: argparse.Namespace) -> list[Puzzle]:
+    """load_puzzles, with the strategy and seed checked against every puzzle:
+    what solve and check do before any search."""
+    puzzles = load_puzzles(args)
+    for puzzle in puzzles:
+        check_strategy(puzzle, args.strategy)
+    check_seed(args.strategy, args.seed)
+    return puzzles
+
+
 def check_picture_path(args: argparse.Namespace) -> None:
     kind, path = args.output
-    if kind in PICTURES:
+    if kind in FILE_OUTPUTS:
         check_writable(path, f"--output {kind}")
 
 
@@ -366,24 +453,62 @@ def json_document(puzzle: Puzzle, outcome: Outcome, many: bool) -> dict[str, Any
 
 def numbered(path: str, puzzle: Puzzle) -> str:
     """'out.png' -> 'out-2.png' for the second grid of a file."""
-    number = puzzle.source.rpartition("#")[2]
+    return with_number(path, puzzle.source.rpartition("#")[2])
+
+
+def with_number(path: str, number: int | str) -> str:
+    """'out.png' -> 'out-3.png'."""
     stem, dot, suffix = path.rpartition(".")
     return f"{stem}-{number}{dot}{suffix}"
 
 
-def draw(puzzle: Puzzle, outcome: Outcome, path: str) -> Path:
-    """A picture of the first solution, or of the framework with the proof's
-    core marked when there is none."""
+def draw(puzzle: Puzzle, outcome: Outcome, path: str) -> list[Path]:
+    """The pictures of `outcome`: one per solution (numbered out-1.png,
+    out-2.png, ... when there are several), or, when there is none, the
+    framework with the proof's core shaded and a legend saying so."""
     from pybridge import pictures
 
-    grid, marked = puzzle.grid, frozenset[tuple[int, int]]()
+    todo: list[tuple[tuple[str, ...], str, frozenset[Cell], str | None]]
     if outcome.solutions:
-        grid = outcome.solutions[0].grid
-    elif outcome.proof:
-        marked = frozenset(c for site in outcome.proof.core for c in site.cells)
-    check_writable(path, "--output")  # a numbered picture of several grids
-    written("the picture", path, lambda: pictures.write_picture(puzzle, grid, Path(path), marked))
-    return Path(path)
+        several = len(outcome.solutions) > 1
+        todo = [
+            (solution.grid, with_number(path, k) if several else path, frozenset[Cell](), None)
+            for k, solution in enumerate(outcome.solutions, start=1)
+        ]
+    else:
+        marked, legend = pictures.core_cells(outcome), pictures.core_legend(outcome)
+        todo = [(puzzle.grid, path, marked, legend)]
+    drawn = []
+    for grid, target, cells, caption in todo:
+        check_writable(target, "--output")  # a numbered picture
+        write = functools.partial(pictures.write_picture, puzzle, grid, target, cells, caption)
+        written("the picture", target, write)
+        drawn.append(Path(target))
+    return drawn
+
+
+def drawn_lines(paths: Sequence[Path]) -> list[str]:
+    """What stdout says of the pictures written."""
+    lines = [f"wrote {path}" for path in paths]
+    if len(paths) > 1:
+        lines.insert(0, f"{len(paths)} solutions, a picture each, numbered from 1:")
+    return lines
+
+
+def write_crossword(kind: str, puzzle: Puzzle, outcome: Outcome, path: str) -> str:
+    """--output puz|ipuz FILE: the first solution as a crossword file, with
+    the clues of pybridge.exchange.written_clues; what to print about it."""
+    if not outcome.solutions:
+        return f"nothing written to {path}: there is no solution to write"
+    grid = outcome.solutions[0].grid
+    if kind == "puz":
+        data = acrosslite.puz_bytes(puzzle, grid)
+    else:
+        data = ipuzfile.ipuz_text(puzzle, grid).encode("utf-8")
+    check_writable(path, f"--output {kind}")  # a numbered file of several grids
+    written(f"the {kind} file", path, lambda: Path(path).write_bytes(data))
+    found = len(outcome.solutions)
+    return f"wrote {path}" + (f" (the first of {found} solutions)" if found > 1 else "")
 
 
 def usable_engines(engines: Sequence[str], command: str = "compare") -> tuple[str, ...]:

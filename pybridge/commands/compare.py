@@ -6,9 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 
 from pybridge import compare
 from pybridge.commands.common import (
+    EXIT_INTERRUPTED,
+    add_progress_options,
     add_seed,
     check_writable,
     choice_list,
@@ -16,10 +19,12 @@ from pybridge.commands.common import (
     plot_file,
     positive_int,
     positive_seconds,
+    progress_line,
     usable_engines,
     written,
 )
 from pybridge.errors import UsageError
+from pybridge.progress import interruptible
 from pybridge.reports import require_matplotlib
 from pybridge.solver import ENGINES, SEEDED_STRATEGIES, STRATEGIES, check_seed
 
@@ -27,10 +32,14 @@ COMPARE_EPILOG = """\
 Fill-in puzzles need their word file: write PUZZLE:WORDS, or pass --words
 FILE (used for every fill-in puzzle given without a pair), or keep the words
 next to the grid as the corpus does: a grid named puzzleX pairs with wordsX in
-the same folder (puzzle3 with words3, puzzle_t15 with words_t15).
+the same folder (puzzle3 with words3, puzzle_t15 with words_t15). A .puz or
+.ipuz crossword is filled with its own answers (as solve --answers), or from
+--dict.
 
 Each repetition re-reads and re-parses the file, then searches; the median
-time of the repetitions is shown. A cell that reaches the time limit is shown
+time of the repetitions is shown. The rows of the text table are printed as
+they are measured; Ctrl-C stops the work and prints what the cells done so
+far show (exit code 130). A cell that reaches the time limit is shown
 as "timeout" and not repeated; when both engines time out there is nothing
 to compare, when only one does it is a disagreement in status.
 
@@ -118,6 +127,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="text",
         help="text (tables) or json (default: text)",
     )
+    add_progress_options(parser)
     parser.set_defaults(handler=compare_command)
 
 
@@ -132,20 +142,56 @@ def compare_command(args: argparse.Namespace) -> int:
         check_seed(strategy, args.seed)
     entries = compare.entries(args.files, args.words, args.dicts or ())
     engines = usable_engines(args.engines)
-    report = compare.benchmark(
-        entries,
-        engines,
-        strategies,
-        repeat=args.repeat,
-        limit=args.limit,
-        timeout=args.timeout,
-        seed=args.seed,
-    )
+    todo = compare.cells(entries, engines, strategies)
+    found, interrupted = _measure(args, todo)
+    report = compare.report(found)
     if args.output == "json":
-        out(json.dumps(compare.report_json(report), ensure_ascii=False, indent=2))
+        doc = compare.report_json(report)
+        if interrupted:
+            doc["interrupted"] = {"cells_done": len(found), "cells": len(todo)}
+        out(json.dumps(doc, ensure_ascii=False, indent=2))
     else:
-        out(compare.report_text(report))
-    if args.plot:
+        tail = compare.report_tail(report)
+        if interrupted:
+            tail = [*tail, *([""] if tail else []), _interrupted(len(found), len(todo))]
+        if tail:
+            out("\n".join(["", *tail]))
+    if args.plot and found:
         written("the plot", args.plot, lambda: compare.write_plot(report, args.plot))
         print(f"plot written to {args.plot}", file=sys.stderr)
+    if interrupted:
+        return EXIT_INTERRUPTED
     return 1 if report.disagreements else 0
+
+
+def _measure(
+    args: argparse.Namespace, todo: Sequence[tuple[compare.Entry, str, str]]
+) -> tuple[list[compare.Measurement], bool]:
+    """Measure the cells, printing each row of the text table as it is
+    done; Ctrl-C stops the work and keeps the cells done."""
+    found: list[compare.Measurement] = []
+    table = compare.table_for(todo)
+    text = args.output == "text"
+    with progress_line(args, "compare", total=len(todo)) as line, interruptible():
+        try:
+            if text:
+                out(table.header())
+            for measurement in compare.measurements(
+                todo,
+                repeat=args.repeat,
+                limit=args.limit,
+                timeout=args.timeout,
+                seed=args.seed,
+                progress=line,
+            ):
+                found.append(measurement)
+                if text:
+                    with line.paused():
+                        out(table.row(measurement))
+        except KeyboardInterrupt:
+            return found, True
+    return found, False
+
+
+def _interrupted(done: int, total: int) -> str:
+    return f"interrupted (Ctrl-C) after {done} of {total} cells: the figures above are partial"

@@ -9,23 +9,31 @@ import sys
 from collections.abc import Callable
 
 from pybridge.commands.common import (
+    EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
+    add_progress_options,
     add_puzzle_arguments,
     check_picture_path,
+    checked_puzzles,
     draw,
+    drawn_lines,
     json_document,
-    load_puzzles,
     numbered,
     out,
     positive_int,
+    progress_line,
     timeout_left,
     worst,
+    write_crossword,
 )
+from pybridge.errors import shown
 from pybridge.model import Puzzle
+from pybridge.progress import Progress
 from pybridge.render import blocks_text
 from pybridge.scores import OBJECTIVES, Score, score_text
-from pybridge.solver import BetterFill, Outcome, Stats, check_seed, check_strategy, run
+from pybridge.search.kernel import Watch
+from pybridge.solver import BetterFill, Outcome, Stats, run
 from pybridge.wording import plural
 
 SOLVE_EPILOG = """\
@@ -74,16 +82,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     solve.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )
+    add_progress_options(solve)
     solve.set_defaults(handler=solve_command)
 
 
 def solve_command(args: argparse.Namespace) -> int:
     check_picture_path(args)
-    puzzles = load_puzzles(args)
-    for puzzle in puzzles:
-        if args.maximize is None:
-            check_strategy(puzzle, args.strategy)
-    check_seed(args.strategy, args.seed)
+    puzzles = checked_puzzles(args)
     codes = [solve_one(puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles]
     return worst(codes)
 
@@ -91,32 +96,55 @@ def solve_command(args: argparse.Namespace) -> int:
 def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if many and args.output[0] != "json":
         out(f"== {puzzle.source}")
-    limit = None if args.all else (args.limit or 1)
+    timeout = timeout_left(args)
     kind, path = args.output
-    outcome = run(
+    maximize = args.maximize
+    with progress_line(args, f"solve {shown(puzzle.source)}", timeout=timeout) as line:
+        told = None if kind == "json" or maximize is None else tell(maximize, line)
+        outcome = solve_outcome(puzzle, args, timeout, line.watch, told)
+    scored = score_lines(outcome, maximize)
+    if kind == "json":
+        out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
+    elif kind in EXCHANGES:
+        out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
+        verdict = [] if outcome.status == "solved" else verdict_lines(outcome, args.timeout)
+        if lines := scored + verdict:
+            out("\n".join(lines))
+    elif kind in PICTURES:
+        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
+        out("\n".join(drawn_lines(drawn) + scored + verdict_lines(outcome, args.timeout)))
+    else:
+        out(outcome_text(outcome, args.timeout, blocks=kind == "blocks", maximize=maximize))
+    if args.stats and kind != "json":
+        print(stats_text(outcome.stats), file=sys.stderr)
+    return EXIT_BY_STATUS[outcome.status]
+
+
+def solve_outcome(
+    puzzle: Puzzle,
+    args: argparse.Namespace,
+    timeout: float | None,
+    progress: Watch | None = None,
+    on_better: Callable[[BetterFill], None] | None = None,
+) -> Outcome:
+    """The search `args` ask for, within `timeout`: up to --limit solutions
+    (1 by default), all, their count, or whether there is exactly one, or
+    with --maximize the best fill (`on_better` hears of each better one);
+    `progress` hears how the search goes."""
+    limit = None if args.all else (args.limit or 1)
+    return run(
         puzzle,
         engine=args.engine,
         strategy=args.strategy,
         limit=limit,
         count=args.count,
         unique=args.unique,
-        timeout=timeout_left(args),
+        timeout=timeout,
         seed=args.seed,
-        maximize=args.maximize,
-        on_better=None if kind == "json" or args.maximize is None else tell(args.maximize),
+        progress=progress,
+        maximize=getattr(args, "maximize", None),
+        on_better=on_better,
     )
-    if kind == "json":
-        out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
-    elif kind in PICTURES:
-        out(f"wrote {draw(puzzle, outcome, numbered(path, puzzle) if many else path)}")
-        lines = score_lines(outcome, args.maximize) + verdict_lines(outcome, args.timeout)
-        if lines:
-            out("\n".join(lines))
-    else:
-        out(outcome_text(outcome, args.timeout, blocks=kind == "blocks", maximize=args.maximize))
-    if args.stats and kind != "json":
-        print(stats_text(outcome.stats), file=sys.stderr)
-    return EXIT_BY_STATUS[outcome.status]
 
 
 def verdict_lines(outcome: Outcome, timeout: float | None) -> list[str]:
@@ -148,16 +176,17 @@ def outcome_text(
     return "\n\n".join(parts)
 
 
-def tell(objective: str) -> Callable[[BetterFill], None]:
-    """Each better fill, told on stderr as it is found."""
+def tell(objective: str, line: Progress) -> Callable[[BetterFill], None]:
+    """Each better fill, told on stderr as it is found (above the progress line)."""
 
     def told(better: BetterFill) -> None:
-        print(
-            f"better: {objective} {score_text(better.value)} after {better.seconds:.2f} s, "
-            f"{plural(better.nodes, 'node')}",
-            file=sys.stderr,
-            flush=True,
-        )
+        with line.paused():
+            print(
+                f"better: {objective} {score_text(better.value)} after {better.seconds:.2f} s, "
+                f"{plural(better.nodes, 'node')}",
+                file=sys.stderr,
+                flush=True,
+            )
 
     return told
 

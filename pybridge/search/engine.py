@@ -25,7 +25,7 @@ from pybridge.search.kernel import (
     Result,
     SearchTimeout,
     Status,
-    deadline,
+    counters_for,
 )
 
 FRAMES_PER_SITE = 4  # nested frames per site, with room (wdeg: chain, fill, branch)
@@ -149,7 +149,7 @@ def search(request: Request) -> Result:
     as they come and the best (see optimise)."""
     if request.objective is not None:
         return optimise(request)
-    counters = Counters(deadline=deadline(request.timeout))
+    counters = counters_for(request)
     found: list[list[str]] = []
     n = 0
     timed_out = False
@@ -157,6 +157,7 @@ def search(request: Request) -> Result:
     try:
         for words in steps:
             n += 1
+            counters.solutions = n
             if not request.count:
                 found.append(words)
                 if request.limit is not None and n >= request.limit:
@@ -165,6 +166,8 @@ def search(request: Request) -> Result:
         timed_out = True
     finally:
         steps.close()
+    if request.progress is not None and not timed_out:
+        request.progress(counters.tick())  # the final counters, as the Prolog engine gives them
     status: Status = "timeout" if timed_out else ("solved" if n else "unsolvable")
     return Result(status, found, n, counters.nodes, counters.backtracks)
 
@@ -176,7 +179,7 @@ def optimise(request: Request) -> Result:
     has ended, else the greatest value still possible)."""
     started = time.perf_counter()
     registry.check(request.strategy, seed=request.seed)
-    counters = Counters(deadline=deadline(request.timeout))
+    counters = counters_for(request)
     if request.layout.arcs_by(counters.deadline) is None:  # see solutions
         return Result("timeout", [], 0, 0, 0)
     found = valued.Search(request, counters)
@@ -190,12 +193,15 @@ def optimise(request: Request) -> Result:
                 found.incumbent, counters.nodes, time.perf_counter() - started, words
             )
             improvements.append(better)
+            counters.solutions = len(improvements)
             if request.report is not None:
                 request.report(better)
     except SearchTimeout:
         timed_out = True
     finally:
         steps.close()
+    if request.progress is not None and not timed_out:
+        request.progress(counters.tick())  # the final counters, as in search
     status: Status = "timeout" if timed_out else ("solved" if improvements else "unsolvable")
     best = [improvements[-1].words] if improvements else []
     return Result(

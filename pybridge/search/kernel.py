@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar
 
 from pybridge.layout import Layout
 from pybridge.layout import SearchTimeout as SearchTimeout  # the one clock, kept low
@@ -43,13 +43,33 @@ class Strategy:
     crossings: bool = True
 
 
+class Tick(NamedTuple):
+    """A look at a search under way, for a progress display: the counters
+    so far (solutions: found so far; restarts: wdeg's runs that reached
+    their node limit; deepest: the most choices deep any of those runs
+    went, 0 before the first restart)."""
+
+    nodes: int
+    backtracks: int
+    solutions: int
+    restarts: int
+    deepest: int
+
+
+Watch = Callable[[Tick], None]
+TICK_SECONDS = 0.2  # how often an engine reports a search under way to its Watch
+
+
 @dataclass(frozen=True)
 class Request:
     """One search, as either engine takes it: the words (listed or a
     dictionary) for the layout's sites, the strategy, how many solutions
     (`limit`, None for all; `count` counts them without keeping them), the
     time limit in seconds and the seed. `settled` (wdeg in the Python engine
-    only): the root's letter fixpoint, when the proofs found it.
+    only): the root's letter fixpoint, when the proofs found it. `progress`:
+    called with a Tick about every TICK_SECONDS while the search runs, and
+    with the final counters when it ends within its time limit (the search
+    itself, its order and its counts, are the same with or without).
 
     `scores`: per word of `words`, its score as an integer (pybridge.scores;
     None: every word 0). `objective` ("min" or "sum", the valued strategy
@@ -64,6 +84,7 @@ class Request:
     timeout: float | None = None
     seed: int | None = None
     settled: Settled | None = None
+    progress: Watch | None = field(default=None, compare=False)
     scores: Sequence[int] | None = None
     objective: Objective | None = None
     report: Callable[[Improvement], None] | None = field(default=None, compare=False)
@@ -109,11 +130,16 @@ class Counters:
     deadline: node() raises SearchTimeout once it has passed. The clock is
     read at every node (well under a microsecond): a node's cost ranges from
     microseconds with a word list to many milliseconds with a large
-    dictionary, so no fixed number of nodes between looks keeps a time limit."""
+    dictionary, so no fixed number of nodes between looks keeps a time limit.
+    The solutions found, the restarts and the deepest run are kept for a
+    progress display (Tick) only."""
 
     nodes: int = 0
     backtracks: int = 0
     deadline: float | None = field(default=None, repr=False)
+    solutions: int = 0
+    restarts: int = 0
+    deepest: int = 0
 
     def node(self) -> None:
         self.nodes += 1
@@ -127,6 +153,42 @@ class Counters:
 
     def dead_end(self) -> None:
         self.backtracks += 1
+
+    def restart(self, depth: int) -> None:
+        """A run reached its node limit, `depth` choices deep at its deepest."""
+        self.restarts += 1
+        self.deepest = max(self.deepest, depth)
+
+    def tick(self) -> Tick:
+        return Tick(self.nodes, self.backtracks, self.solutions, self.restarts, self.deepest)
+
+
+@dataclass
+class WatchedCounters(Counters):
+    """Counters that also hand a Tick to `watch` every `every` seconds, at a
+    node or a look at the clock: a subclass, so that a search nobody watches
+    pays nothing for it."""
+
+    watch: Watch | None = field(default=None, repr=False)
+    every: float = TICK_SECONDS
+    next_tick: float = field(default=0.0, repr=False)
+
+    def check_clock(self) -> None:
+        now = time.perf_counter()
+        if self.deadline is not None and now > self.deadline:
+            raise SearchTimeout
+        if now >= self.next_tick and self.watch is not None:
+            self.next_tick = now + self.every
+            self.watch(self.tick())
+
+
+def counters_for(request: Request) -> Counters:
+    """The counters of a search of `request`: watched when it asks for progress."""
+    at = deadline(request.timeout)
+    if request.progress is None:
+        return Counters(deadline=at)
+    now = time.perf_counter()
+    return WatchedCounters(deadline=at, watch=request.progress, every=TICK_SECONDS, next_tick=now)
 
 
 class Lcg:

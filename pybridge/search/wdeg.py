@@ -472,7 +472,7 @@ def solutions(request: Request, counters: Counters) -> Iterator[list[str]]:
     every site. `request.settled`: the root's fixpoint, when the proofs found it."""
     first = request.seed or 0
     streams = [_stream(request, counters, first + i) for i in range(STREAMS)]
-    return _in_turn(streams)
+    return _in_turn(streams, counters)
 
 
 def _stream(
@@ -484,7 +484,9 @@ def _stream(
     yield from search.solutions()
 
 
-def _in_turn(streams: list[Generator[list[str] | int, None, None]]) -> Iterator[list[str]]:
+def _in_turn(
+    streams: list[Generator[list[str] | int, None, None]], counters: Counters
+) -> Iterator[list[str]]:
     """The fills of the first stream to find one, its runs and the other
     streams' taken in rounds until then (docs/search.md#two-streams)."""
     depths = [0] * len(streams)  # of each stream's last run's deepest point
@@ -494,6 +496,7 @@ def _in_turn(streams: list[Generator[list[str] | int, None, None]]) -> Iterator[
                 for fill in streams[k]:
                     if isinstance(fill, int):  # a restart: the next stream's turn
                         depths[k] = fill
+                        counters.restart(fill)
                         break
                     yield fill
                 else:  # a run that found its fills, or none, within its limit

@@ -1,0 +1,233 @@
+"""The `make` command: a crossword from nothing - a pattern (as `grid` makes
+it) filled from a dictionary (as `solve --dict` fills it), trying other
+patterns when a fill is proved impossible or runs out of time."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pybridge.commands.common import (
+    EXIT_BY_STATUS,
+    EXIT_TIMEOUT,
+    EXIT_UNSOLVABLE,
+    PICTURES,
+    STRATEGY_HELP,
+    OutputAction,
+    add_progress_options,
+    check_picture_path,
+    draw,
+    drawn_lines,
+    out,
+    positive_int,
+    positive_seconds,
+    progress_line,
+    seed_number,
+)
+from pybridge.commands.grid import add_pattern_arguments
+from pybridge.commands.solve import outcome_text, stats_text
+from pybridge.construct import (
+    DEFAULT_BLOCKS,
+    DEFAULT_TRIES,
+    DEFAULT_TRY_TIMEOUT,
+    Construction,
+    Try,
+    make,
+    parse_range,
+)
+from pybridge.errors import UsageError
+from pybridge.lexicon import load_dictionary
+from pybridge.patterns import ImpossiblePattern, PatternNotFound
+from pybridge.progress import Progress
+from pybridge.render import outcome_json
+from pybridge.solver import ENGINES, LEXICON_STRATEGIES
+
+MAKE_EPILOG = """\
+Each pattern tried is reported on stderr as its fill ends: its seed, slots,
+blocks and estimated difficulty (see `crossword difficulty`), and what came
+of it. The fill is verified before it is printed.
+
+exit codes:
+  0    a crossword was made (printed on stdout)
+  1    no crossword: every pattern tried was proved unfillable, or no
+       pattern can meet the request (the reasons are on stderr)
+  2    bad input, bad usage or a missing dependency (the message is on stderr)
+  3    no crossword: a fill ran out of its time (--try-timeout, --timeout),
+       or no pattern was found within --attempts
+  4    an internal error: an engine failed, a fill failed verification, or
+       the program has a bug (CROSSWORD_DEBUG=1 shows the traceback)
+  130  interrupted (Ctrl-C)
+"""
+
+
+def difficulty_range(text: str) -> tuple[float, float]:
+    try:
+        return parse_range(text)
+    except UsageError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "make",
+        help="make a crossword: a pattern and its fill",
+        description="Make a crossword from nothing: a random pattern (see `crossword grid`)\n"
+        "filled from a dictionary, trying other patterns until one fills.",
+        epilog=MAKE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--dict",
+        action="append",
+        dest="dicts",
+        required=True,
+        metavar="FILE",
+        help="fill from this dictionary (repeat to merge several)",
+    )
+    parser.add_argument(
+        "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
+    )
+    add_pattern_arguments(parser, f"{DEFAULT_BLOCKS:g}, more than `grid`'s: quicker fills")
+    parser.add_argument(
+        "--seed",
+        type=seed_number,
+        metavar="N",
+        help="the first pattern's seed, then N+1, ... (default: a random one); the same seed "
+        "makes the same crossword unless a fill's time runs out",
+    )
+    parser.add_argument(
+        "--difficulty",
+        type=difficulty_range,
+        metavar="LOW:HIGH",
+        help="fill only patterns whose estimated difficulty is in this range (e.g. 2:2.5, "
+        ":2.5, 3:); others are passed over",
+    )
+    parser.add_argument(
+        "--tries",
+        type=positive_int,
+        default=DEFAULT_TRIES,
+        metavar="N",
+        help=f"patterns to try filling (default: {DEFAULT_TRIES})",
+    )
+    parser.add_argument(
+        "--try-timeout",
+        type=positive_seconds,
+        default=DEFAULT_TRY_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time for each fill, then the next pattern (default: {DEFAULT_TRY_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="time for the whole command (default: none)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        help="search engine (default: prolog when SWI-Prolog loads, else python)",
+    )
+    parser.add_argument("--strategy", choices=LEXICON_STRATEGIES, help=STRATEGY_HELP)
+    parser.add_argument(
+        "--output",
+        nargs="+",
+        action=OutputAction,
+        default=("text", None),
+        metavar=("KIND", "FILE"),
+        help="text (the filled grid), blocks (█ for blocks), json (solve's document with "
+        "the pattern and the tries), or png FILE / svg FILE; default: text",
+    )
+    parser.add_argument(
+        "--stats", action="store_true", help="print the fill's statistics to stderr"
+    )
+    add_progress_options(parser)
+    parser.set_defaults(handler=make_command)
+
+
+def make_command(args: argparse.Namespace) -> int:
+    check_picture_path(args)
+    dictionary = load_dictionary(args.dicts, args.encoding)
+    if dictionary.skipped or dictionary.weighted:
+        print(f"dictionary: {dictionary.summary()}", file=sys.stderr)
+    rows, cols = args.size
+    line = progress_line(args, "make", timeout=args.try_timeout)
+    try:
+        with line:
+            made = _make(args, rows, cols, dictionary.words, line)
+    except ImpossiblePattern as err:
+        print(f"crossword make: {err}", file=sys.stderr)
+        return EXIT_UNSOLVABLE
+    except PatternNotFound as err:
+        print(f"crossword make: {err}", file=sys.stderr)
+        return EXIT_TIMEOUT
+    if made.status == "solved" or args.output[0] == "json":  # else stdout says it
+        print(f"crossword make: {made.summary()}", file=sys.stderr)
+    _show(made, args)
+    return EXIT_BY_STATUS[made.status]
+
+
+def _make(
+    args: argparse.Namespace, rows: int, cols: int, words: Sequence[str], line: Progress
+) -> Construction:
+    return make(
+        rows,
+        cols,
+        words,
+        blocks=DEFAULT_BLOCKS if args.blocks is None else args.blocks,
+        symmetry=args.symmetry,
+        min_length=args.min_length,
+        allow_unchecked=args.allow_unchecked,
+        max_length=args.max_length,
+        rp=args.rp,
+        attempts=args.attempts,
+        seed=args.seed,
+        engine=args.engine,
+        strategy=args.strategy,
+        tries=args.tries,
+        try_timeout=args.try_timeout,
+        timeout=args.timeout,
+        difficulty=args.difficulty,
+        report=_reporter(line),
+        progress=line.watch,
+    )
+
+
+def _reporter(line: Progress) -> Callable[[Try], None]:
+    """Each try's line on stderr (the progress line cleared meanwhile)."""
+    count = 0
+    line.start("try 1")
+
+    def report(trial: Try) -> None:
+        nonlocal count
+        count += 1
+        with line.paused():
+            print(f"try {count}: {trial.summary()}", file=sys.stderr)
+        line.start(f"try {count + 1}")
+
+    return report
+
+
+def _show(made: Construction, args: argparse.Namespace) -> None:
+    kind, path = args.output
+    outcome = made.outcome
+    if kind == "json":
+        doc: dict[str, Any] = {"status": made.status}
+        if outcome is not None:
+            doc.update(outcome_json(outcome))
+            doc["status"] = made.status
+        doc["pattern"] = made.pattern.to_json() if made.pattern else None
+        doc["tries"] = [t.to_json() for t in made.tries]
+        out(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
+    if made.status != "solved" or outcome is None:
+        out("no crossword: " + made.summary())
+        return
+    if kind in PICTURES:
+        out("\n".join(drawn_lines(draw(outcome.solutions[0].puzzle, outcome, path))))
+    else:
+        out(outcome_text(outcome, args.try_timeout, blocks=kind == "blocks"))
+    if args.stats:
+        print(stats_text(outcome.stats), file=sys.stderr)

@@ -1,0 +1,324 @@
+"""A crossword from nothing: a pattern (pybridge.patterns), then its fill
+from a dictionary (pybridge.solver.run), verified (pybridge.verify).
+
+A pattern whose fill is proved impossible, or runs out of its time, gives way
+to another (the next seed), up to `tries` fills; each try is reported as it
+ends. With a difficulty range, patterns whose estimate (pybridge.difficulty)
+falls outside it are passed over before any fill, as are repeats, up to
+PASSES of them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from pybridge import bridge
+from pybridge.bitsets import tables
+from pybridge.difficulty import estimate
+from pybridge.errors import EngineError, UsageError
+from pybridge.model import Solution
+from pybridge.patterns import (
+    DEFAULT_ATTEMPTS,
+    PATTERN_SECONDS,
+    SEED_BOUND,
+    Pattern,
+    Symmetry,
+    generate,
+)
+from pybridge.search.kernel import Status, Watch
+from pybridge.solver import (
+    DEFAULT_LEXICON_STRATEGY,
+    Outcome,
+    Stats,
+    check_strategy,
+    choose_engine,
+    run,
+)
+from pybridge.verify import solution_problems
+from pybridge.wording import and_list, plural
+
+DEFAULT_BLOCKS = 0.2  # more blocks than a pattern's default: 15x15 fills in about a second
+DEFAULT_TRIES = 10
+DEFAULT_TRY_TIMEOUT = 2.0  # seconds per fill: most that succeed take well under one
+PASSES = 100  # patterns passed over (repeats, out of range) before make gives up
+NO_CANDIDATE = "a slot has no candidate word"
+
+__all__ = [
+    "DEFAULT_BLOCKS",
+    "DEFAULT_TRIES",
+    "DEFAULT_TRY_TIMEOUT",
+    "Construction",
+    "Try",
+    "make",
+    "parse_range",
+]
+
+
+@dataclass(frozen=True)
+class Try:
+    """One pattern and what its fill came to: "solved", "unsolvable" or
+    "timeout" ("skipped", inside make, for a difficulty out of range)."""
+
+    pattern: Pattern
+    difficulty: float | None
+    status: str
+    seconds: float = 0.0
+    nodes: int = 0
+    reason: str | None = None
+
+    def summary(self) -> str:
+        pattern = self.pattern
+        shown = "none" if self.difficulty is None else f"{self.difficulty:.2f}"
+        head = (
+            f"pattern seed {pattern.seed} ({pattern.slots} slots, {pattern.blocks} blocks, "
+            f"difficulty {shown})"
+        )
+        if self.status == "unsolvable":
+            return f"{head}: no fill ({self.reason})"
+        if self.status == "timeout":
+            return f"{head}: no fill within {self.seconds:.1f} s ({plural(self.nodes, 'node')})"
+        return f"{head}: filled in {self.seconds:.2f} s ({plural(self.nodes, 'node')})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.pattern.seed,
+            "slots": self.pattern.slots,
+            "blocks": self.pattern.blocks,
+            "difficulty": self.difficulty,
+            "status": self.status,
+            "seconds": self.seconds,
+            "nodes": self.nodes,
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class Construction:
+    """What `make` came to: "solved" with the verified fill of `pattern`;
+    else "unsolvable" (every pattern tried was proved unfillable) or
+    "timeout" (some fill ran out of time, or the whole time limit passed).
+    `outcome` is the last fill's (None when no fill was tried)."""
+
+    status: Status
+    pattern: Pattern | None = None
+    outcome: Outcome | None = None
+    tries: list[Try] = field(default_factory=list)  # the patterns whose fill was tried
+    passed_over: int = 0  # patterns not tried: repeats, or out of the difficulty range
+    skipped_difficulties: list[float | None] = field(default_factory=list)
+    exhausted: bool = False  # stopped for want of a new pattern in range
+    last_seed: int | None = None
+
+    @property
+    def solution(self) -> Solution | None:
+        if self.outcome is None or not self.outcome.solutions:
+            return None
+        return self.outcome.solutions[0]
+
+    def summary(self) -> str:
+        """One sentence on the tries, e.g. for stderr."""
+        counts: dict[str, int] = {}
+        for t in self.tries:
+            counts[t.status] = counts.get(t.status, 0) + 1
+        parts = [f"{n} {status}" for status, n in counts.items()]
+        text = (
+            f"{plural(len(self.tries), 'pattern')} tried ({and_list(parts) if parts else 'none'})"
+        )
+        if self.passed_over:
+            text += f", {self.passed_over} passed over (repeats, or out of the difficulty range)"
+        if self.exhausted:
+            text += "; no new pattern came up"
+        return text
+
+
+def parse_range(text: str) -> tuple[float, float]:
+    """'2:3' -> (2.0, 3.0); an empty side is open: ':2.5', '3:'."""
+    low_text, colon, high_text = text.partition(":")
+    try:
+        low = float(low_text) if low_text.strip() else float("-inf")
+        high = float(high_text) if high_text.strip() else float("inf")
+    except ValueError:
+        low = high = float("nan")
+    if not colon or not low <= high:
+        raise UsageError(f"a difficulty range is LOW:HIGH (e.g. 2:3, or :2.5), not {text!r}")
+    return low, high
+
+
+def make(
+    rows: int,
+    cols: int,
+    words: Sequence[str],
+    *,
+    blocks: int | float | None = DEFAULT_BLOCKS,
+    symmetry: Symmetry | None = None,
+    min_length: int | None = None,
+    allow_unchecked: bool = False,
+    max_length: int | None = None,
+    rp: bool = False,
+    attempts: int = DEFAULT_ATTEMPTS,
+    seed: int | None = None,
+    engine: str | None = None,
+    strategy: str | None = None,
+    tries: int = DEFAULT_TRIES,
+    try_timeout: float | None = DEFAULT_TRY_TIMEOUT,
+    timeout: float | None = None,
+    difficulty: tuple[float, float] | None = None,
+    report: Callable[[Try], None] | None = None,
+    progress: Watch | None = None,
+) -> Construction:
+    """A pattern (as pybridge.patterns.generate makes it, from `seed`, then
+    seed + 1, ...) filled from `words`, trying up to `tries` patterns, each
+    fill given `try_timeout` seconds (None: no limit) and all of it `timeout`.
+    `difficulty` (low, high) passes over patterns estimated outside it.
+    `report` is called with each Try as it ends, `progress` watches each
+    fill's search (see solver.run). The fill is verified."""
+    if tries < 1:
+        raise UsageError(f"tries must be at least 1, got {tries}")
+    for name, limit in (("try_timeout", try_timeout), ("timeout", timeout)):
+        if limit is not None and not limit > 0:
+            raise UsageError(f"{name} must be a positive number of seconds")
+    words = tuple(words)
+    if not words:
+        raise UsageError("a crossword is filled from a dictionary: no word was given")
+    pattern_of = partial(
+        generate,
+        rows,
+        cols,
+        blocks,
+        symmetry=symmetry,
+        min_length=min_length,
+        allow_unchecked=allow_unchecked,
+        max_length=max_length,
+        rp=rp,
+        attempts=attempts,
+    )
+    # the options and the cheap bounds are checked here, before the dictionary is indexed
+    first = pattern_of(seed=seed, timeout=_pattern_seconds(time.perf_counter(), timeout))
+    check_strategy(first.puzzle(words[:1]), strategy)
+    engine = choose_engine(engine)  # once: a notice, if any, is printed once
+    _prepare(words, engine, strategy)
+    started = time.perf_counter()
+    made = Construction("unsolvable")
+    seen: set[tuple[str, ...]] = set()
+    pattern: Pattern | None = first
+    fills = 0
+    while fills < tries:
+        if made.passed_over >= PASSES:
+            if not made.tries and difficulty is not None:
+                raise UsageError(_no_pattern_in_range(made, difficulty))
+            made.exhausted = True  # no new pattern: the rest are repeats or out of range
+            return made
+        if pattern is None:
+            last = made.last_seed if made.last_seed is not None else first.seed
+            left = _pattern_seconds(started, timeout)
+            pattern = pattern_of(seed=(last + 1) % SEED_BOUND, timeout=left)
+        made.last_seed = pattern.seed
+        attempt = None
+        if pattern.grid not in seen:
+            seen.add(pattern.grid)
+            attempt = _try(
+                pattern,
+                words,
+                difficulty,
+                engine,
+                strategy,
+                try_timeout,
+                timeout,
+                started,
+                progress,
+            )
+        pattern = None
+        if attempt is None or attempt.trial.status == "skipped":
+            made.passed_over += 1
+            if attempt is not None:
+                made.skipped_difficulties.append(attempt.trial.difficulty)
+            continue
+        fills += 1
+        made.tries.append(attempt.trial)
+        if report is not None:
+            report(attempt.trial)
+        if attempt.outcome is not None:
+            made.outcome = attempt.outcome
+        if attempt.trial.status == "solved":
+            made.status, made.pattern = "solved", attempt.trial.pattern
+            _verify(made)
+            return made
+        if attempt.trial.status == "timeout":
+            made.status = "timeout"
+        if timeout is not None and time.perf_counter() - started >= timeout:
+            made.status = "timeout"
+            return made
+    return made
+
+
+def _pattern_seconds(started: float, timeout: float | None) -> float:
+    """The time a pattern may take: PATTERN_SECONDS, or what is left of `timeout`."""
+    if timeout is None:
+        return PATTERN_SECONDS
+    return max(min(PATTERN_SECONDS, started + timeout - time.perf_counter()), 0.001)
+
+
+def _prepare(words: tuple[str, ...], engine: str, strategy: str | None) -> None:
+    """Index the dictionary, and send it to Prolog for wdeg, once before any
+    fill is timed: that is loading it, not filling a pattern."""
+    tables(words)
+    if engine == "prolog" and (strategy or DEFAULT_LEXICON_STRATEGY) == "wdeg":
+        bridge.load_dictionary(words)
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    trial: Try
+    outcome: Outcome | None
+
+
+def _try(
+    pattern: Pattern,
+    words: tuple[str, ...],
+    difficulty: tuple[float, float] | None,
+    engine: str | None,
+    strategy: str | None,
+    try_timeout: float | None,
+    timeout: float | None,
+    started: float,
+    progress: Watch | None = None,
+) -> _Attempt:
+    """Estimate the pattern, and fill it unless its difficulty is out of range."""
+    puzzle = pattern.puzzle(words)
+    estimated = estimate(puzzle, words).difficulty
+    if estimated is None:  # a slot without a candidate: no fill, no search needed
+        return _Attempt(Try(pattern, None, "unsolvable", reason=NO_CANDIDATE), None)
+    if difficulty is not None and not difficulty[0] <= estimated <= difficulty[1]:
+        return _Attempt(Try(pattern, estimated, "skipped"), None)
+    limit = try_timeout
+    if timeout is not None:
+        left = max(started + timeout - time.perf_counter(), 0.001)
+        limit = left if limit is None else min(limit, left)
+    outcome = run(puzzle, engine=engine, strategy=strategy, timeout=limit, progress=progress)
+    stats: Stats = outcome.stats
+    trial = Try(pattern, estimated, outcome.status, stats.seconds, stats.nodes, outcome.reason)
+    return _Attempt(trial, outcome)
+
+
+def _no_pattern_in_range(made: Construction, difficulty: tuple[float, float]) -> str:
+    found = [d for d in made.skipped_difficulties if d is not None]
+    low, high = difficulty
+    seen = f"; theirs ranged from {min(found):.2f} to {max(found):.2f}" if found else ""
+    return (
+        f"no pattern with a difficulty from {low:g} to {high:g} among "
+        f"{plural(made.passed_over, 'pattern')}{seen}: widen the range, or change the size, "
+        "blocks or rules"
+    )
+
+
+def _verify(made: Construction) -> None:
+    """The fill checked by the verifier, which trusts neither engine."""
+    solution = made.solution
+    if solution is None:
+        raise EngineError("the fill reported no grid")
+    problems = solution_problems(solution)
+    if problems:
+        raise EngineError(f"the fill failed verification: {problems[0]}")

@@ -1,0 +1,96 @@
+"""What the two exchange formats share: Across Lite `.puz` (pybridge.acrosslite)
+and ipuz (pybridge.ipuzfile), the files constructors and solvers exchange.
+
+Both readers make a Puzzle of format "puz" or "ipuz" with no words: its grid
+(blocks, and the letters the file shows in the grid before anyone solves it,
+as givens) and what the file published beside it (`Published`: the solution,
+the clues, circled cells, title...). Such a puzzle is filled one of two ways:
+
+* `with_answers`: the entries of the published solution become the word
+  list of an exact puzzle, each placed once (`solve --answers`);
+* with a dictionary, as any grid (`solve --dict`, pybridge.lexicon).
+
+Alone it cannot be solved (it has no words), so the readers refuse it with
+`fill_it_how`, which says both ways.
+
+Writing (`written_clues`): each entry's clue is the file's own when the word
+written there is the file's own answer for that entry; any other entry gets
+the placeholder `1-Across`, `2-Down`... (its number and direction), since a
+clue written for another answer would be wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Literal
+
+from pybridge.errors import InputError
+from pybridge.layout import Site, find_sites
+from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.wording import where
+
+ExchangeFormat = Literal["puz", "ipuz"]
+EXCHANGE_FORMATS: tuple[ExchangeFormat, ...] = ("puz", "ipuz")
+KIND_NAMES = {"puz": "an Across Lite .puz crossword", "ipuz": "an ipuz crossword"}
+
+
+def cell_letter(ch: str) -> str:
+    """A grid letter as puzzles and dictionaries hold it: upper case where
+    that is one letter (a `ß` stays itself)."""
+    upper = ch.upper()
+    return upper if len(upper) == 1 else ch
+
+
+def entry_words(grid: Sequence[str], sites: Sequence[Site]) -> list[str]:
+    """The word each site reads in `grid`."""
+    return ["".join(grid[r][c] for r, c in site.cells) for site in sites]
+
+
+def fill_it_how(puzzle: Puzzle) -> str:
+    """Why an exchange puzzle cannot be solved as it stands, and what to add."""
+    kind = KIND_NAMES.get(puzzle.format, "a crossword")
+    return (
+        f"this is {kind} ({puzzle.width}x{puzzle.height}): say what to fill it with, "
+        "--answers (its own solution's entries, each placed once) or --dict FILE "
+        "(a dictionary)"
+    )
+
+
+def with_answers(puzzle: Puzzle) -> Puzzle:
+    """The exact puzzle whose word list is the published solution's entries:
+    "can these answers be placed only one way?". InputError when the file
+    has no usable solution (none, locked, rebus squares, incomplete)."""
+    published = puzzle.published
+    if published is None or published.solution is None:
+        why = published.unusable if published else "it is not a .puz or .ipuz crossword"
+        raise InputError(f"--answers needs the file's own solution, but {why}", puzzle.source)
+    sites = find_sites(puzzle)
+    words = entry_words(published.solution, sites)
+    for site, word in zip(sites, words, strict=True):
+        if OPEN in word or BLOCK in word:
+            r, c = site.cells[word.index(OPEN if OPEN in word else BLOCK)]
+            message = (
+                f"--answers needs the file's own solution, but it is incomplete: "
+                f"{site.label} has no letter at {where((r, c))}"
+            )
+            raise InputError(message, puzzle.source)
+    return replace(puzzle, words=tuple(words), mode="exact")
+
+
+def written_clues(puzzle: Puzzle, grid: Sequence[str]) -> list[tuple[Site, str]]:
+    """Each site of `puzzle` with the clue to write for the word `grid` puts
+    there: the file's own clue when the word is the file's own answer, else
+    the placeholder (the site's label, `1-Across`)."""
+    sites = find_sites(puzzle)
+    published = puzzle.published
+    known: dict[tuple[int, str], str] = {}
+    answers: list[str | None] = [None] * len(sites)
+    if published is not None and published.solution is not None:
+        known = {(clue.number, clue.direction): clue.text for clue in published.clues}
+        answers = list(entry_words(published.solution, sites))
+    clues = []
+    for site, word, answer in zip(sites, entry_words(grid, sites), answers, strict=True):
+        text = known.get((site.number, site.direction))
+        clues.append((site, text if text is not None and word == answer else site.label))
+    return clues

@@ -1,0 +1,776 @@
+"""Grid patterns made from nothing: a size, a number of blocks, a symmetry
+and the rules of a crossword grid (`crossword grid`, `generate`).
+
+The rules (American style by default):
+
+* every word (a maximal run of two or more open cells) has at least
+  `min_length` letters, and at most `max_length` when one is given;
+* every open cell is *checked* - in an across and a down word - unless
+  unchecked cells are allowed, and even then every open cell is in a word;
+* the open cells are connected.
+
+A symmetry groups the cells into orbits (a cell and its images), and a
+pattern blocks whole orbits. The generator starts from the open grid and
+blocks one orbit at a time, drawn at random among those that keep the grid
+within the rules, preferring the cells on the longest runs (which keeps the
+words short enough to fill); a run longer than `max_length` is cut first. A
+dead end (no orbit fits, or the count cannot be met) starts another
+attempt, up to `attempts`. Requests no pattern can meet are told from cheap
+bounds before any attempt (`ImpossiblePattern`); when every attempt fails,
+`PatternNotFound` says so. The RP 2016 mode blocks exactly N random cells
+(orbits, with a symmetry) and checks no rule, as RP 2016's generator does.
+
+The grid is held as one integer, a bit per cell, row after row, with one
+always-blocked bit after each row so that shifting by one never wraps:
+runs, short words and connectivity are a few shifts and ANDs each. The draws
+come from the search's LCG (docs/search.md#seeds), so a seed gives the same
+pattern in every process and on every Python version.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb
+from typing import Any, Literal
+
+from pybridge.errors import CrosswordError, UsageError, shown
+from pybridge.layout import find_sites
+from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.search.kernel import Lcg, deadline, late
+from pybridge.wording import plural
+
+Symmetry = Literal["none", "rot180", "rot90", "mirror-lr", "mirror-tb"]
+SYMMETRIES: tuple[Symmetry, ...] = ("none", "rot180", "rot90", "mirror-lr", "mirror-tb")
+DEFAULT_SYMMETRY: Symmetry = "rot180"
+DEFAULT_BLOCKS = 1 / 6  # about an American daily: 36-40 blocks in a 15x15
+DEFAULT_MIN_LENGTH = 3
+DEFAULT_ATTEMPTS = 100
+PATTERN_SECONDS = 60.0  # the commands' time limit for one pattern (the API's: none)
+MAX_SIDE = 100  # rows and columns: one attempt at 100x100 takes seconds already
+SEED_BOUND = 2**32  # a seed drawn when none is given is below this
+EVERY_CHOICE = 5000  # a request with at most this many choices of orbits is tried whole
+# Orbits that keep the rules compared at each step (the one of most merit is
+# blocked): more makes evener words, so easier fills (the difficulty's
+# median over 40 15x15 patterns with scowl55: 3.2 with 3, 2.7 with 8) and
+# slower patterns (12 ms with 3, 23 ms with 8, on a loaded machine).
+TOURNAMENT = 8
+
+
+class ImpossiblePattern(UsageError):
+    """No pattern can meet the request: a bound shows it before any attempt,
+    or (a small request) every choice of blocks was tried."""
+
+
+class PatternNotFound(CrosswordError):
+    """Every attempt ended at a dead end: the request may be impossible."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What a pattern must obey (the RP 2016 mode obeys none)."""
+
+    min_length: int = DEFAULT_MIN_LENGTH
+    checked: bool = True  # every open cell in two words
+    max_length: int | None = None
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A generated grid: rows of `.` (open) and `#` (blocked)."""
+
+    grid: tuple[str, ...]
+    seed: int
+    symmetry: Symmetry
+    rules: Rules | None  # None: the RP 2016 mode
+    attempts: int  # how many attempts it took (1: the first)
+
+    @property
+    def blocks(self) -> int:
+        return sum(row.count(BLOCK) for row in self.grid)
+
+    @property
+    def slots(self) -> int:
+        return len(find_sites(self.puzzle()))
+
+    def puzzle(self, words: Sequence[str] = ()) -> Puzzle:
+        """The pattern as a grid to fill from `words` (lexicon mode)."""
+        return Puzzle(tuple(words), self.grid, "grid", "<pattern>", mode="lexicon")
+
+    def __str__(self) -> str:
+        return "\n".join(self.grid)
+
+    def to_json(self) -> dict[str, Any]:
+        """`crossword grid --output json`: grid, seed, slots, blocks, then how it was made."""
+        rules = self.rules
+        return {
+            "grid": list(self.grid),
+            "seed": self.seed,
+            "slots": self.slots,
+            "blocks": self.blocks,
+            "size": f"{len(self.grid)}x{len(self.grid[0])}",
+            "symmetry": self.symmetry,
+            "rp": rules is None,
+            "min_length": rules.min_length if rules else None,
+            "max_length": rules.max_length if rules else None,
+            "checked": rules.checked if rules else None,
+            "attempts": self.attempts,
+        }
+
+
+# ---------------------------------------------------------------- the request
+
+
+_SIZE = re.compile(r"(\d{1,4}) *[xX\u00d7] *(\d{1,4})", re.ASCII)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """'15x15' -> (15, 15): rows x columns."""
+    match = _SIZE.fullmatch(text.strip())
+    if match is None:
+        raise UsageError(f"a size is ROWSxCOLUMNS, e.g. 15x15, not {shown(text)!r}")
+    rows, cols = int(match[1]), int(match[2])
+    check_size(rows, cols)
+    return rows, cols
+
+
+def check_size(rows: int, cols: int) -> None:
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise UsageError(f"rows and columns must be from 1 to {MAX_SIDE}, got {rows}x{cols}")
+
+
+def parse_blocks(text: str) -> int | float:
+    """'38' -> 38 blocks; '0.17' -> that fraction of the cells (below 1)."""
+    try:
+        count = int(text)
+    except ValueError:
+        pass
+    else:
+        if count < 0:
+            raise UsageError(f"a count of blocks is at least 0, got {count}")
+        return count
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"blocks are a count or a fraction below 1, not {text!r}") from None
+    if not 0 <= value < 1:
+        raise UsageError(f"a fraction of blocks must be at least 0 and below 1, got {text}")
+    return value
+
+
+def _check_options(
+    rows: int, cols: int, blocks: int | float, symmetry: str, rules: Rules | None
+) -> None:
+    check_size(rows, cols)
+    if symmetry not in SYMMETRIES:
+        raise UsageError(f"unknown symmetry {symmetry!r}: one of {', '.join(SYMMETRIES)}")
+    if symmetry == "rot90" and rows != cols:
+        raise UsageError(f"90-degree symmetry needs a square grid, not {rows}x{cols}")
+    if isinstance(blocks, float) and not 0 <= blocks < 1:
+        raise UsageError(f"a fraction of blocks must be at least 0 and below 1, got {blocks}")
+    if isinstance(blocks, int) and not 0 <= blocks <= rows * cols:
+        raise UsageError(
+            f"a {rows}x{cols} grid has {rows * cols} cells: {blocks} blocks cannot fit"
+        )
+    if rules is None:
+        return
+    if rules.min_length < 2:
+        raise UsageError(f"the minimum word length is at least 2, got {rules.min_length}")
+    if rules.max_length is not None and rules.max_length < rules.min_length:
+        raise UsageError(
+            f"the maximum word length ({rules.max_length}) is below the minimum "
+            f"({rules.min_length})"
+        )
+
+
+# ---------------------------------------------------------------- symmetry
+
+
+def orbits(rows: int, cols: int, symmetry: Symmetry) -> list[tuple[tuple[int, int], ...]]:
+    """The cells grouped by the symmetry, each orbit once, by its first cell
+    in reading order (the cells of an orbit in reading order too)."""
+    seen: set[tuple[int, int]] = set()
+    found = []
+    for r in range(rows):
+        for c in range(cols):
+            if (r, c) in seen:
+                continue
+            orbit = tuple(sorted(set(_images(r, c, rows, cols, symmetry))))
+            seen.update(orbit)
+            found.append(orbit)
+    return found
+
+
+def _images(r: int, c: int, rows: int, cols: int, symmetry: Symmetry) -> list[tuple[int, int]]:
+    last_r, last_c = rows - 1, cols - 1
+    if symmetry == "rot180":
+        return [(r, c), (last_r - r, last_c - c)]
+    if symmetry == "rot90":  # square: last_r == last_c
+        return [(r, c), (c, last_r - r), (last_r - r, last_c - c), (last_c - c, r)]
+    if symmetry == "mirror-lr":
+        return [(r, c), (r, last_c - c)]
+    if symmetry == "mirror-tb":
+        return [(r, c), (last_r - r, c)]
+    return [(r, c)]
+
+
+def _reachable(total: int, ones: int, twos: int, fours: int) -> bool:
+    """Whether orbits of sizes 1, 2, 4 (so many of each) can make `total`."""
+    for a in range(min(fours, total // 4) + 1):
+        rest = total - 4 * a
+        least_twos = max(0, (rest - ones + 1) // 2)
+        if least_twos <= min(twos, rest // 2):
+            return True
+    return False
+
+
+def block_count(rows: int, cols: int, blocks: int | float | None, symmetry: Symmetry) -> int:
+    """The number of blocks asked for: a count that the symmetry's orbits can
+    make (else ImpossiblePattern), or the makeable count nearest a fraction."""
+    sizes = [len(orbit) for orbit in orbits(rows, cols, symmetry)]
+    ones, twos, fours = (sizes.count(k) for k in (1, 2, 4))
+    cells = rows * cols
+    if isinstance(blocks, int):
+        if not _reachable(blocks, ones, twos, fours):
+            raise ImpossiblePattern(
+                f"a {rows}x{cols} grid with {symmetry} symmetry cannot have {blocks} blocks: "
+                f"{_makeable_hint(blocks, cells, ones, twos, fours)}"
+            )
+        return blocks
+    wanted = (DEFAULT_BLOCKS if blocks is None else blocks) * cells
+    makeable = [n for n in range(cells + 1) if _reachable(n, ones, twos, fours)]
+    return min(makeable, key=lambda n: (abs(n - wanted), n))
+
+
+def _makeable_hint(blocks: int, cells: int, ones: int, twos: int, fours: int) -> str:
+    below = next((n for n in range(blocks, -1, -1) if _reachable(n, ones, twos, fours)), None)
+    above = next((n for n in range(blocks, cells + 1) if _reachable(n, ones, twos, fours)), None)
+    near = [str(n) for n in (below, above) if n is not None]
+    return (
+        f"its blocks come in orbits of {_orbit_sizes(ones, twos, fours)}; try {' or '.join(near)}"
+    )
+
+
+def _orbit_sizes(ones: int, twos: int, fours: int) -> str:
+    parts = [f"{k} ({n} of them)" for k, n in ((4, fours), (2, twos), (1, ones)) if n]
+    return ", ".join(parts)
+
+
+# ---------------------------------------------------------------- cheap bounds
+
+
+def impossibility(rows: int, cols: int, blocks: int, rules: Rules) -> str | None:
+    """Why no pattern can have `blocks` blocks under `rules`, from bounds that
+    take no search; None when none of them shows it."""
+    m, longest = rules.min_length, rules.max_length
+    size = f"a {rows}x{cols} grid"
+    if m > max(rows, cols):
+        return f"{size} has no run of {m} cells for a word of the minimum length"
+    if rules.checked and m > min(rows, cols):
+        return (
+            f"in {size} no cell can be in both an across and a down word of {m} letters "
+            f"or more (allow unchecked cells, or lower the minimum length)"
+        )
+    open_cells = rows * cols - blocks
+    least_open = m * m if rules.checked else m
+    if open_cells < least_open:
+        why = (
+            f"a word of {m} letters whose cells are all checked needs {least_open} open cells"
+            if rules.checked
+            else f"a word of {m} letters needs {m} open cells"
+        )
+        return f"{size} with {blocks} blocks has {open_cells} open cells, but {why}"
+    if longest is not None:
+        least = max(rows * _cuts(cols, longest), cols * _cuts(rows, longest))
+        if blocks < least:
+            return (
+                f"{size} needs at least {least} blocks to keep every word within "
+                f"{longest} letters, not {blocks}"
+            )
+    return None
+
+
+def _cuts(length: int, longest: int) -> int:
+    """The fewest blocks that cut a line of `length` cells into runs of at most `longest`."""
+    return max(0, -(-(length - longest) // (longest + 1)))
+
+
+# ---------------------------------------------------------------- the grid as bits
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    rows: int
+    cols: int
+
+    @property
+    def step(self) -> int:  # one row down; one column right is 1
+        return self.cols + 1
+
+    @property
+    def every(self) -> int:
+        row = (1 << self.cols) - 1
+        return sum(row << (r * self.step) for r in range(self.rows))
+
+    def bit(self, r: int, c: int) -> int:
+        return 1 << (r * self.step + c)
+
+    def rows_of(self, open_cells: int) -> tuple[str, ...]:
+        return tuple(
+            "".join(
+                OPEN if open_cells >> (r * self.step + c) & 1 else BLOCK for c in range(self.cols)
+            )
+            for r in range(self.rows)
+        )
+
+
+def _starts(open_cells: int, length: int, step: int) -> int:
+    """The cells that start `length` open cells in a line (step 1: across)."""
+    starts = open_cells
+    for k in range(1, length):
+        starts &= open_cells >> (k * step)
+    return starts
+
+
+def _spread(starts: int, length: int, step: int) -> int:
+    """Every cell of the runs of `length` cells that start at `starts`."""
+    covered = starts
+    for k in range(1, length):
+        covered |= starts << (k * step)
+    return covered
+
+
+def _within_rules(geo: _Geometry, open_cells: int, rules: Rules) -> bool:
+    """No word shorter than the minimum, every open cell checked (or, with
+    unchecked cells allowed, in one word at least), and connected. The
+    maximum length is the attempt's to reach."""
+    lonely = []  # per direction: open cells in no word that way
+    for step in (1, geo.step):
+        pairs = open_cells & (open_cells >> step)
+        in_words = pairs | (pairs << step)
+        if rules.min_length > 2:
+            long_enough = _spread(
+                _starts(open_cells, rules.min_length, step), rules.min_length, step
+            )
+            if in_words & ~long_enough:
+                return False
+        lonely.append(open_cells & ~in_words)
+    across, down = lonely
+    if (across | down) if rules.checked else (across & down):
+        return False
+    return _connected(geo, open_cells)
+
+
+def _connected(geo: _Geometry, open_cells: int) -> bool:
+    reached = open_cells & -open_cells  # the first open cell
+    step = geo.step
+    while True:
+        grown = (
+            reached | reached << 1 | reached >> 1 | reached << step | reached >> step
+        ) & open_cells
+        if grown == reached:
+            return reached == open_cells
+        reached = grown
+
+
+def _too_long(geo: _Geometry, open_cells: int, longest: int | None) -> int:
+    """The cells of runs longer than `longest`."""
+    if longest is None:
+        return 0
+    n = longest + 1
+    return _spread(_starts(open_cells, n, 1), n, 1) | _spread(
+        _starts(open_cells, n, geo.step), n, geo.step
+    )
+
+
+def _arms(geo: _Geometry, open_cells: int, bit: int) -> tuple[int, int, int, int]:
+    """How many open cells lie left, right, above and below the cell `bit`, in a row."""
+    r, c = divmod(bit.bit_length() - 1, geo.step)
+    row = (open_cells >> (r * geo.step)) & ((1 << geo.cols) - 1)
+    column = sum(((open_cells >> (k * geo.step + c)) & 1) << k for k in range(geo.rows))
+    return (*_line_arms(row, c), *_line_arms(column, r))
+
+
+def _line_arms(line: int, at: int) -> tuple[int, int]:
+    """The open cells (1 bits) just before and just after position `at` of a line."""
+    before = at - (~line & ((1 << at) - 1)).bit_length()
+    after = line >> (at + 1)
+    return before, (~after & (after + 1)).bit_length() - 1
+
+
+def _merit(geo: _Geometry, open_cells: int, mask: int, longest: int | None) -> tuple[int, int]:
+    """How good blocking `mask` is: first the cuts it saves towards the
+    maximum length (blocks that runs too long still need), then how much it
+    evens the words out (long runs make words hard to fill)."""
+    saved = evened = 0
+    for bit in _bits(mask):
+        left, right, up, down = _arms(geo, open_cells, bit)
+        for before, after in ((left, right), (up, down)):
+            # the sum of the squared lengths falls most when a long run is
+            # cut near its middle: the words get even, none very long
+            evened += 2 * before * after + 2 * before + 2 * after + 1
+            if longest is not None:
+                whole = before + after + 1
+                saved += _cuts(whole, longest) - _cuts(before, longest) - _cuts(after, longest)
+    return saved, evened
+
+
+def _blockable(geo: _Geometry, open_cells: int, rules: Rules) -> int:
+    """The open cells whose blocking, alone, leaves no word too short on
+    either side (the pieces left are empty or long enough; with unchecked
+    cells allowed, a piece of one cell passes here, for _within_rules to judge)."""
+    m, allowed = rules.min_length, open_cells
+    for step in (1, geo.step):
+        long_pieces = _starts(open_cells, m, step)
+        before_ok = ~(open_cells << step) | (long_pieces << (m * step))
+        after_ok = ~(open_cells >> step) | (long_pieces >> step)
+        if not rules.checked:
+            before_ok |= (open_cells << step) & ~(open_cells << (2 * step))
+            after_ok |= (open_cells >> step) & ~(open_cells >> (2 * step))
+        allowed &= before_ok & after_ok
+    return allowed
+
+
+def _stays_connected(geo: _Geometry, open_cells: int, mask: int) -> bool:
+    """Whether the open cells stay connected when `mask` is blocked: a
+    local test of each cell (its open neighbours connected around it), and
+    a flood fill only when that cannot tell."""
+    step = geo.step
+    remaining = open_cells
+    for bit in _bits(mask):
+        remaining &= ~bit
+        ring = (remaining << (step + 1)) >> (bit.bit_length() - 1)  # bit step+1: the cell
+        north, south = ring >> 1 & 1, ring >> (2 * step + 1) & 1
+        west, east = ring >> step & 1, ring >> (step + 2) & 1
+        corners = (ring & 1, ring >> 2 & 1, ring >> (2 * step + 2) & 1, ring >> (2 * step) & 1)
+        links = (
+            (north & east & corners[1])
+            + (east & south & corners[2])
+            + (south & west & corners[3])
+            + (west & north & corners[0])
+        )
+        if north + south + west + east - links > 1:
+            return _connected(geo, open_cells & ~mask)
+    return True
+
+
+# ---------------------------------------------------------------- the attempts
+
+
+@dataclass
+class _Orbits:
+    masks: list[int]
+    sizes: list[int]
+    lined: list[bool]  # two of its cells share a row or a column
+
+
+class _OutOfTime(Exception):
+    """The time limit passed during an attempt."""
+
+
+def _attempt(
+    geo: _Geometry,
+    found: _Orbits,
+    blocks: int,
+    rules: Rules,
+    rng: Lcg,
+    tournament: int,
+    deadline: float | None = None,
+) -> int | None:
+    """One greedy attempt from the open grid, blocking at each step the orbit
+    of most merit among `tournament` that keep the rules: the open cells of
+    a pattern, or None. _OutOfTime once `deadline` has passed."""
+    open_cells = geo.every
+    if not _within_rules(geo, open_cells, rules):
+        return None
+    left = list(range(len(found.masks)))
+    counts = _size_counts(found.sizes)
+    placed = 0
+    while True:
+        if late(deadline):
+            raise _OutOfTime
+        long_cells = _too_long(geo, open_cells, rules.max_length)
+        if placed == blocks:
+            return None if long_cells else open_cells
+        step = _Step(open_cells, blocks - placed, long_cells, _blockable(geo, open_cells, rules))
+        chosen = _choose(geo, found, left, step, counts, rules, rng, tournament)
+        if chosen is None:
+            return None
+        open_cells &= ~found.masks[chosen]
+        size = found.sizes[chosen]
+        placed += size
+        counts[size] -= 1
+        left.remove(chosen)
+
+
+@dataclass(frozen=True)
+class _Step:
+    open_cells: int
+    wanted: int  # blocks still to place
+    long_cells: int  # cells of runs longer than the maximum
+    blockable: int  # see _blockable
+
+
+def _choose(
+    geo: _Geometry,
+    found: _Orbits,
+    left: list[int],
+    step: _Step,
+    counts: dict[int, int],
+    rules: Rules,
+    rng: Lcg,
+    tournament: int,
+) -> int | None:
+    """An orbit to block next: of the first `tournament` (in random order)
+    that keep the rules and leave a makeable count, the one of most _merit;
+    only orbits on a too-long run while one is left."""
+    best, best_merit, seen = None, (-1, -1), 0
+    # a count that only singletons can make up (an odd one with rot180, say)
+    # takes one now, while the grid is open enough to have room for it
+    single = not _reachable(step.wanted, 0, counts[2], counts[4])
+    for k in range(len(left)):  # a Fisher-Yates shuffle, drawn as far as it is read
+        j = k + rng.below(len(left) - k)
+        left[k], left[j] = left[j], left[k]
+        index = left[k]
+        mask, size = found.masks[index], found.sizes[index]
+        lined = found.lined[index]
+        if (
+            (not lined and mask & step.blockable != mask)
+            or size > step.wanted
+            or (single and size != 1)
+            or (step.long_cells and not mask & step.long_cells)
+            or not _fits(geo, found, index, step, counts, rules)
+        ):
+            continue
+        merit = _merit(geo, step.open_cells, mask, rules.max_length)
+        if merit > best_merit:
+            best, best_merit = index, merit
+        seen += 1
+        if seen == tournament:
+            break
+    return best
+
+
+def _fits(
+    geo: _Geometry, found: _Orbits, index: int, step: _Step, counts: dict[int, int], rules: Rules
+) -> bool:
+    """Whether blocking orbit `index` leaves a makeable count and keeps the rules."""
+    mask, size = found.masks[index], found.sizes[index]
+    counts[size] -= 1
+    makeable = _reachable(step.wanted - size, counts[1], counts[2], counts[4])
+    counts[size] += 1
+    if not makeable:
+        return False
+    after = step.open_cells & ~mask
+    if rules.checked and not found.lined[index]:  # _blockable settled the word lengths
+        return _stays_connected(geo, step.open_cells, mask)
+    return _within_rules(geo, after, rules)
+
+
+def _bits(mask: int) -> list[int]:
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low)
+        mask ^= low
+    return found
+
+
+def _orbit_masks(geo: _Geometry, symmetry: Symmetry) -> _Orbits:
+    groups = orbits(geo.rows, geo.cols, symmetry)
+    masks = [sum(geo.bit(r, c) for r, c in orbit) for orbit in groups]
+    lined = [
+        len({r for r, _ in orbit}) < len(orbit) or len({c for _, c in orbit}) < len(orbit)
+        for orbit in groups
+    ]
+    return _Orbits(masks, [len(orbit) for orbit in groups], lined)
+
+
+def _random_blocks(geo: _Geometry, found: _Orbits, blocks: int, rng: Lcg) -> int:
+    """The RP 2016 mode: random orbits blocked until there are `blocks`, no rules."""
+    left = list(range(len(found.masks)))
+    rng.shuffle(left)
+    counts = _size_counts(found.sizes)
+    open_cells, placed = geo.every, 0
+    for index in left:
+        size = found.sizes[index]
+        counts[size] -= 1
+        if placed + size <= blocks and _reachable(blocks - placed - size, *_by_size(counts)):
+            open_cells &= ~found.masks[index]
+            placed += size
+    return open_cells
+
+
+def _by_size(counts: dict[int, int]) -> tuple[int, int, int]:
+    return counts[1], counts[2], counts[4]
+
+
+def _size_counts(sizes: Sequence[int]) -> dict[int, int]:
+    return {k: sizes.count(k) for k in (1, 2, 4)}
+
+
+def _choices(total: int, ones: int, twos: int, fours: int, limit: int = EVERY_CHOICE) -> int:
+    """How many ways orbits of sizes 1, 2, 4 (so many of each) make `total`,
+    counted up to just past `limit` (a big grid has astronomically many)."""
+    found = 0
+    for a in range(min(fours, total // 4) + 1):
+        for b in range(min(twos, (total - 4 * a) // 2) + 1):
+            found += comb(fours, a) * comb(twos, b) * comb(ones, total - 4 * a - 2 * b)
+            if found > limit:
+                return found
+    return found
+
+
+def _every_choice(found: _Orbits, total: int) -> Iterator[int]:
+    """The blocked cells of every choice of orbits with `total` cells."""
+    by_size = {
+        k: [m for m, n in zip(found.masks, found.sizes, strict=True) if n == k] for k in (1, 2, 4)
+    }
+    for a in range(min(len(by_size[4]), total // 4) + 1):
+        for b in range(min(len(by_size[2]), (total - 4 * a) // 2) + 1):
+            c = total - 4 * a - 2 * b
+            if c > len(by_size[1]):
+                continue
+            for fours in combinations(by_size[4], a):
+                for twos in combinations(by_size[2], b):
+                    for ones in combinations(by_size[1], c):
+                        yield sum(fours) + sum(twos) + sum(ones)
+
+
+def _pattern_from_all(
+    geo: _Geometry,
+    found: _Orbits,
+    count: int,
+    rules: Rules,
+    rng: Lcg,
+    seed: int,
+    symmetry: Symmetry,
+) -> Pattern:
+    """A small request decided by trying every choice of orbits: one of the
+    patterns at random, or ImpossiblePattern when there is none."""
+    every = geo.every
+    valid = [
+        every & ~blocked
+        for blocked in _every_choice(found, count)
+        if _within_rules(geo, every & ~blocked, rules)
+        and not _too_long(geo, every & ~blocked, rules.max_length)
+    ]
+    if not valid:
+        ways = _choices(count, *_by_size(_size_counts(found.sizes)))
+        raise ImpossiblePattern(
+            f"no such pattern: none of the {plural(ways, 'way')} to place "
+            f"{plural(count, 'block')} {symmetry}-symmetrically in a {geo.rows}x{geo.cols} "
+            "grid keeps the rules"
+        )
+    return Pattern(geo.rows_of(valid[rng.below(len(valid))]), seed, symmetry, rules, 1)
+
+
+def _one_line(
+    geo: _Geometry, blocks: int, symmetry: Symmetry, rules: Rules, rng: Lcg
+) -> int | None:
+    """A grid too narrow (or too short) for a word across it, unchecked cells
+    allowed: its open cells are one straight word, as no two can touch the
+    other way. One such word, symmetric, with the right number of blocks."""
+    length = geo.rows * geo.cols - blocks
+    vertical = geo.rows >= rules.min_length  # the word runs down when the rows are too short
+    if length < rules.min_length or (rules.max_length is not None and length > rules.max_length):
+        return None
+    lines, span = (geo.cols, geo.rows) if vertical else (geo.rows, geo.cols)
+    options = []
+    for line in range(lines):
+        for start in range(span - length + 1):
+            cells = [(start + k, line) if vertical else (line, start + k) for k in range(length)]
+            if _symmetric(set(cells), geo.rows, geo.cols, symmetry):
+                options.append(sum(geo.bit(r, c) for r, c in cells))
+    return options[rng.below(len(options))] if options else None
+
+
+def _symmetric(cells: set[tuple[int, int]], rows: int, cols: int, symmetry: Symmetry) -> bool:
+    return all(image in cells for r, c in cells for image in _images(r, c, rows, cols, symmetry))
+
+
+# ---------------------------------------------------------------- the entry point
+
+
+def generate(
+    rows: int,
+    cols: int,
+    blocks: int | float | None = None,
+    *,
+    symmetry: Symmetry | None = None,
+    min_length: int | None = None,
+    allow_unchecked: bool = False,
+    max_length: int | None = None,
+    seed: int | None = None,
+    rp: bool = False,
+    attempts: int = DEFAULT_ATTEMPTS,
+    timeout: float | None = None,
+) -> Pattern:
+    """A random pattern of `rows` x `cols` cells with `blocks` blocked cells
+    (a count, or a fraction below 1 of the cells; default 1/6), symmetric as
+    asked (default rot180, or none with `rp`) and within the rules (words of
+    `min_length` letters or more, default 3; every open cell checked unless
+    `allow_unchecked`; at most `max_length` letters; open cells connected).
+    With `rp`, exactly `blocks` random blocks and no rules (RP 2016).
+
+    The same `seed` gives the same pattern; without one a seed is drawn (and
+    kept in the Pattern). Raises UsageError for a bad option,
+    ImpossiblePattern when a bound shows that no pattern exists, and
+    PatternNotFound when `attempts` attempts all end at a dead end, or
+    `timeout` seconds pass first."""
+    chosen: Symmetry = symmetry or ("none" if rp else DEFAULT_SYMMETRY)
+    if rp and (min_length is not None or allow_unchecked or max_length is not None):
+        raise UsageError("the RP 2016 mode places blocks with no rules: drop the word-length rules")
+    rules = None if rp else Rules(min_length or DEFAULT_MIN_LENGTH, not allow_unchecked, max_length)
+    _check_options(rows, cols, DEFAULT_BLOCKS if blocks is None else blocks, chosen, rules)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big") % SEED_BOUND
+    elif seed < 0:
+        raise UsageError(f"a seed is an integer >= 0, got {seed}")
+    if attempts < 1:
+        raise UsageError(f"attempts must be at least 1, got {attempts}")
+    if timeout is not None and not timeout > 0:
+        raise UsageError("timeout must be a positive number of seconds")
+    count = block_count(rows, cols, blocks, chosen)
+    geo, rng = _Geometry(rows, cols), Lcg(seed)
+    found = _orbit_masks(geo, chosen)
+    if rules is None:
+        return Pattern(geo.rows_of(_random_blocks(geo, found, count, rng)), seed, chosen, None, 1)
+    why = impossibility(rows, cols, count, rules)
+    if why is not None:
+        raise ImpossiblePattern(f"no such pattern: {why}")
+    if min(rows, cols) < rules.min_length:  # unchecked cells allowed, or impossibility said so
+        line = _one_line(geo, count, chosen, rules, rng)
+        if line is None:
+            raise ImpossiblePattern(
+                f"no such pattern: in a {rows}x{cols} grid the open cells can only be one "
+                f"word, and no {chosen}-symmetric word of {rows * cols - count} "
+                "letters fits the rules"
+            )
+        return Pattern(geo.rows_of(line), seed, chosen, rules, 1)
+    if _choices(count, *_by_size(_size_counts(found.sizes))) <= EVERY_CHOICE:
+        return _pattern_from_all(geo, found, count, rules, rng, seed, chosen)
+    give_up = deadline(timeout)
+    for attempt in range(1, attempts + 1):
+        # the first attempt evens the words out most; the next ones look at
+        # fewer orbits, so more at random: a small grid whose patterns all
+        # cluster their blocks in corners is found that way
+        tournament = max(1, TOURNAMENT >> (attempt - 1))
+        try:
+            open_cells = _attempt(geo, found, count, rules, rng, tournament, give_up)
+        except _OutOfTime:
+            raise PatternNotFound(
+                f"no {rows}x{cols} pattern with {plural(count, 'block')} found within "
+                f"{timeout:g} s ({plural(attempt - 1, 'attempt')} ended at a dead end; seed "
+                f"{seed}): try fewer blocks, another symmetry, looser rules or more time"
+            ) from None
+        if open_cells is not None:
+            return Pattern(geo.rows_of(open_cells), seed, chosen, rules, attempt)
+    raise PatternNotFound(
+        f"no {rows}x{cols} pattern with {plural(count, 'block')} found in "
+        f"{plural(attempts, 'attempt')} (seed {seed}): it may not exist; try fewer blocks, "
+        "another symmetry, looser rules or more --attempts"
+    )

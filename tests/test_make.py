@@ -1,0 +1,171 @@
+"""`crossword make` and pybridge.make_crossword: a pattern and its fill, the
+fill verified (here again, by pybridge.verify against the dictionary as read
+from its file), other patterns tried when a fill fails, and the exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pybridge
+from pybridge import construct
+from pybridge.cli import main
+from pybridge.construct import make, parse_range
+from pybridge.errors import EngineError, UsageError
+from pybridge.lexicon import load_dictionary
+from pybridge.model import Puzzle
+from pybridge.solver import Outcome, Stats
+from pybridge.verify import problems
+
+needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is missing")
+ENGINES = [pytest.param("prolog", marks=needs_prolog), "python"]
+SMALL = ["--size", "5x5", "--blocks", "4", "--min-length", "2", "--symmetry", "none"]
+
+
+@pytest.fixture
+def words2(shared_dir: Path) -> Path:
+    return shared_dir / "corpus" / "cs50" / "words2.txt"
+
+
+def filled(grid: list[str] | tuple[str, ...], dictionary: Path) -> list[str]:
+    """The verifier's problems with `grid` as a fill of its own pattern."""
+    pattern = tuple("".join("#" if ch == "#" else "." for ch in row) for row in grid)
+    words = load_dictionary([dictionary], cached=False).words
+    return problems(Puzzle(words, pattern, "grid", mode="lexicon"), grid)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_make_gives_a_verified_fill(
+    engine: str, words2: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["make", *SMALL, "--dict", str(words2), "--seed", "1", "--engine", engine]
+    assert main([*argv, "--output", "json"]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    grid = doc["solutions"][0]["grid"]
+    assert doc["status"] == "solved"
+    assert filled(grid, words2) == []
+    assert doc["pattern"]["grid"] == ["".join("#" if c == "#" else "." for c in r) for r in grid]
+    assert [t["status"] for t in doc["tries"]][-1] == "solved"
+    assert len(doc["tries"]) == 3  # seeds 1 and 2 are proved unfillable with this list
+    assert "try 1: pattern seed 1" in captured.err
+    assert "exhausted" in captured.err
+    assert main(argv) == 0  # text: the same crossword
+    assert capsys.readouterr().out.split() == grid
+
+
+def test_the_api_makes_the_same_crossword(words2: Path) -> None:
+    made = pybridge.make_crossword(
+        5, 5, words2, blocks=4, min_length=2, symmetry="none", seed=1, engine="python"
+    )
+    assert made.status == "solved"
+    assert made.solution is not None
+    assert filled(made.solution.grid, words2) == []
+    assert made.pattern is not None
+    assert made.pattern.seed == 3
+    assert [t.pattern.seed for t in made.tries] == [1, 2, 3]
+
+
+def test_a_dictionary_that_cannot_fill_any_pattern(
+    shared_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    words0 = shared_dir / "corpus" / "cs50" / "words0.txt"
+    argv = ["make", "--size", "5x5", "--blocks", "0", "--dict", str(words0), "--tries", "3"]
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert "no crossword: 1 pattern tried (1 unsolvable)" in captured.out
+    assert "no new pattern came up" in captured.out  # the only pattern, not tried again
+    assert "a slot has no candidate word" in captured.err
+
+
+def _timed_out(puzzle: Puzzle, **options: Any) -> Outcome:
+    return Outcome("timeout", stats=Stats("python", "wdeg", nodes=7, seconds=0.01))
+
+
+def test_fills_that_run_out_of_time_give_way_to_other_patterns(
+    words2: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(construct, "run", _timed_out)
+    argv = ["make", "--size", "7x7", "--dict", str(words2), "--tries", "4", "--seed", "9"]
+    assert main([*argv, "--engine", "python"]) == 3
+    captured = capsys.readouterr()
+    assert [line.split(":")[0] for line in captured.err.splitlines()] == [
+        "try 1",
+        "try 2",
+        "try 3",
+        "try 4",
+    ]
+    assert "no fill within" in captured.err
+    assert "4 patterns tried (4 timeout)" in captured.out
+
+
+def test_a_wrong_fill_is_an_internal_error(
+    words2: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real_run = construct.run
+
+    def spoiled(puzzle: Puzzle, **options: Any) -> Outcome:
+        outcome = real_run(puzzle, **options)
+        solution = outcome.solutions[0]
+        rows = [solution.grid[0].replace(solution.grid[0][0], "Q", 1), *solution.grid[1:]]
+        outcome.solutions = [replace(solution, grid=tuple(rows))]
+        return outcome
+
+    monkeypatch.setattr(construct, "run", spoiled)
+    words = load_dictionary([words2]).words
+    with pytest.raises(EngineError, match="failed verification"):
+        make(5, 5, words, blocks=4, min_length=2, symmetry="none", seed=3, engine="python")
+    argv = ["make", *SMALL, "--dict", str(words2), "--seed", "3", "--engine", "python"]
+    assert main(argv) == 4
+
+
+def test_a_difficulty_range_passes_patterns_over(
+    words2: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    words = load_dictionary([words2]).words
+    small = {"blocks": 4, "min_length": 2, "symmetry": "none", "engine": "python"}
+    plain = make(5, 5, words, seed=1, **small)  # type: ignore[arg-type]
+    assert [t.difficulty is not None and t.difficulty > 3 for t in plain.tries] == [
+        True,
+        True,
+        False,
+    ]
+    easy = make(5, 5, words, seed=1, difficulty=(0, 3.0), **small)  # type: ignore[arg-type]
+    assert [t.pattern.seed for t in easy.tries] == [3]
+    assert easy.passed_over == 2
+    assert easy.solution == plain.solution
+    with pytest.raises(UsageError, match=r"no pattern with a difficulty from 0 to 0\.5"):
+        make(7, 7, words, seed=1, difficulty=(0, 0.5), engine="python")
+    argv = ["make", "--size", "7x7", "--dict", str(words2), "--difficulty", "0:0.5"]
+    assert main(argv) == 2
+    assert "theirs ranged from" in capsys.readouterr().err
+
+
+def test_parse_range() -> None:
+    assert parse_range("2:3") == (2.0, 3.0)
+    assert parse_range(":2.5") == (float("-inf"), 2.5)
+    for bad in ("3", "3:2", "a:b"):
+        with pytest.raises(UsageError):
+            parse_range(bad)
+
+
+@pytest.mark.parametrize(
+    ("extra", "code"),
+    [
+        (["--size", "4x4", "--blocks", "0.9"], 1),
+        (["--size", "15x15", "--blocks", "0.55", "--attempts", "1"], 3),
+        (["--strategy", "given"], 2),
+        (["--tries", "0"], 2),
+        (["--try-timeout", "0"], 2),
+    ],
+)
+def test_cli_exit_codes(
+    extra: list[str], code: int, words2: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["make", "--dict", str(words2), "--seed", "1", *extra]) == code
+    assert "Traceback" not in capsys.readouterr().err

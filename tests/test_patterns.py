@@ -1,0 +1,358 @@
+"""Grid patterns (`crossword grid`, pybridge.make_pattern): every pattern
+obeys its symmetry and rules, as judged by a checker written here apart from
+the generator (it shares none of its helpers); a seed gives the same pattern
+in a new process; impossible requests are refused, and the work on hopeless
+ones is bounded by a count."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import pybridge
+from pybridge import patterns
+from pybridge.cli import main
+from pybridge.errors import UsageError
+from pybridge.patterns import ImpossiblePattern, PatternNotFound, generate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# ---------------------------------------------------------------- the independent checker
+
+
+def mirror_image(symmetry: str, rows: int, cols: int, r: int, c: int) -> tuple[int, int]:
+    """Where (r, c) goes under the symmetry's generating move."""
+    return {
+        "none": (r, c),
+        "rot180": (rows - 1 - r, cols - 1 - c),
+        "rot90": (c, rows - 1 - r),
+        "mirror-lr": (r, cols - 1 - c),
+        "mirror-tb": (rows - 1 - r, c),
+    }[symmetry]
+
+
+def word_runs(line: str) -> list[int]:
+    """The lengths of the runs of '.' in a line."""
+    return [len(part) for part in line.split("#") if part]
+
+
+def cell_runs(grid: list[str], r: int, c: int) -> tuple[int, int]:
+    """The lengths of the across and the down run of open cells through (r, c)."""
+    across = next(len(p) for p in _pieces(grid[r], c))
+    down = next(len(p) for p in _pieces("".join(row[c] for row in grid), r))
+    return across, down
+
+
+def _pieces(line: str, at: int) -> list[str]:
+    start = line.rfind("#", 0, at) + 1
+    end = line.find("#", at)
+    return [line[start : len(line) if end < 0 else end]]
+
+
+def rule_breaks(
+    grid: list[str],
+    symmetry: str,
+    min_length: int = 3,
+    checked: bool = True,
+    max_length: int | None = None,
+) -> list[str]:
+    """Every way `grid` breaks its symmetry or the rules of a crossword grid."""
+    rows, cols = len(grid), len(grid[0])
+    found = []
+    if any(len(row) != cols or set(row) - {".", "#"} for row in grid):
+        found.append("not a rectangle of . and #")
+    for r in range(rows):
+        for c in range(cols):
+            a, b = mirror_image(symmetry, rows, cols, r, c)
+            if grid[r][c] != grid[a][b]:
+                found.append(f"({r},{c}) and its image ({a},{b}) differ")
+    lines = grid + ["".join(row[c] for row in grid) for c in range(cols)]
+    for line in lines:
+        for n in word_runs(line):
+            if 1 < n < min_length:
+                found.append(f"a {n}-letter word in {line}")
+            if max_length is not None and n > max_length:
+                found.append(f"a {n}-letter word in {line}")
+    open_cells = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] == "."]
+    for r, c in open_cells:
+        across, down = cell_runs(grid, r, c)
+        if checked and (across == 1 or down == 1):
+            found.append(f"({r},{c}) is unchecked")
+        if across == 1 and down == 1:
+            found.append(f"({r},{c}) is in no word")
+    if open_cells and len(_reached(grid, open_cells[0])) != len(open_cells):
+        found.append("the open cells are not connected")
+    return found
+
+
+def _reached(grid: list[str], start: tuple[int, int]) -> set[tuple[int, int]]:
+    seen, todo = {start}, [start]
+    while todo:
+        r, c = todo.pop()
+        for a, b in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            inside = 0 <= a < len(grid) and 0 <= b < len(grid[0])
+            if inside and grid[a][b] == "." and (a, b) not in seen:
+                seen.add((a, b))
+                todo.append((a, b))
+    return seen
+
+
+def test_the_checker_itself_catches_each_kind_of_break() -> None:
+    good = ["...#", "....", "....", "#..."]
+    assert rule_breaks(good, "rot180") == []
+    assert rule_breaks(good, "mirror-lr")  # not mirrored
+    assert rule_breaks(["....", "#...", "...#", "...."], "rot180")  # a 2-letter down word
+    assert rule_breaks([".#.", "#.#", ".#."], "rot90", min_length=2)  # cells in no word
+    assert rule_breaks(["...#", "....", "....", "#..."], "rot180", max_length=3)
+    split = ["...#...", "...#...", "...#..."]
+    assert "the open cells are not connected" in rule_breaks(split, "mirror-lr")
+    unchecked = ["...", "#.#", "..."]  # the corners are in across words only
+    assert rule_breaks(unchecked, "rot180", min_length=2)
+    assert rule_breaks(unchecked, "rot180", min_length=2, checked=False) == []
+
+
+# ---------------------------------------------------------------- every pattern obeys
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rows=st.integers(3, 13),
+    cols=st.integers(3, 13),
+    symmetry=st.sampled_from(patterns.SYMMETRIES),
+    fraction=st.sampled_from([0.0, 0.1, 0.15, 0.2, 0.3]),
+    min_length=st.integers(2, 4),
+    checked=st.booleans(),
+    max_length=st.one_of(st.none(), st.integers(4, 13)),
+    seed=st.integers(0, 2**32),
+)
+def test_every_pattern_obeys_its_symmetry_and_rules(
+    rows: int,
+    cols: int,
+    symmetry: str,
+    fraction: float,
+    min_length: int,
+    checked: bool,
+    max_length: int | None,
+    seed: int,
+) -> None:
+    if symmetry == "rot90":
+        cols = rows
+    try:
+        pattern = generate(
+            rows,
+            cols,
+            fraction,
+            symmetry=symmetry,  # type: ignore[arg-type]
+            min_length=min_length,
+            allow_unchecked=not checked,
+            max_length=max_length,
+            seed=seed,
+            attempts=5,
+        )
+    except (ImpossiblePattern, PatternNotFound):
+        return
+    grid = list(pattern.grid)
+    assert rule_breaks(grid, symmetry, min_length, checked, max_length) == []
+    assert pattern.blocks == sum(row.count("#") for row in grid)
+    assert pattern.blocks == patterns.block_count(rows, cols, fraction, symmetry)  # type: ignore[arg-type]
+    assert pattern.seed == seed
+
+
+@pytest.mark.parametrize(
+    ("size", "options"),
+    [
+        ((15, 15), {}),
+        ((15, 15), {"blocks": 38}),
+        ((21, 21), {}),
+        ((13, 13), {"symmetry": "rot90"}),
+        ((9, 12), {"symmetry": "mirror-lr", "blocks": 0.2}),
+        ((12, 9), {"symmetry": "mirror-tb", "blocks": 0.2}),
+        ((10, 14), {"symmetry": "none", "min_length": 2, "blocks": 0.3}),
+        ((15, 15), {"max_length": 7, "blocks": 0.2}),
+        ((15, 15), {"allow_unchecked": True, "blocks": 0.3}),
+    ],
+)
+def test_usual_requests_are_met(size: tuple[int, int], options: dict[str, object]) -> None:
+    for seed in range(3):
+        pattern = generate(*size, seed=seed, **options)  # type: ignore[arg-type]
+        symmetry = str(options.get("symmetry", "rot180"))
+        breaks = rule_breaks(
+            list(pattern.grid),
+            symmetry,
+            int(options.get("min_length", 3)),  # type: ignore[call-overload]
+            not options.get("allow_unchecked", False),
+            options.get("max_length"),  # type: ignore[arg-type]
+        )
+        assert breaks == []
+        if isinstance(options.get("blocks"), int):
+            assert pattern.blocks == options["blocks"]
+
+
+def test_a_count_of_blocks_is_met_exactly_and_a_fraction_rounded_to_the_symmetry() -> None:
+    assert generate(15, 15, 37, seed=1).blocks == 37  # odd: the centre is blocked
+    assert generate(15, 15, 37, seed=1).grid[7][7] == "#"
+    assert generate(14, 14, 0.2, seed=1).blocks == 40  # 39.2, rounded to an even count
+    assert generate(13, 13, 0.2, symmetry="rot90", seed=1).blocks % 4 in (0, 1)
+
+
+def test_the_rp_mode_places_exactly_n_random_blocks_without_rules() -> None:
+    made = [generate(10, 10, 20, rp=True, seed=s) for s in range(20)]
+    assert all(p.blocks == 20 and p.rules is None and p.symmetry == "none" for p in made)
+    assert len({p.grid for p in made}) == 20
+    assert any(rule_breaks(list(p.grid), "none", 3) for p in made)  # no rule is kept
+    mirrored = generate(6, 7, 10, rp=True, symmetry="mirror-lr", seed=3)
+    breaks = rule_breaks(list(mirrored.grid), "mirror-lr", min_length=1, checked=False)
+    assert mirrored.blocks == 10
+    assert not [b for b in breaks if "image" in b]
+
+
+# ---------------------------------------------------------------- seeds
+
+
+def _grid_in_a_new_process(seed: int, hash_seed: str) -> dict[str, object]:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pybridge",
+            "grid",
+            "--size",
+            "15x15",
+            "--seed",
+            str(seed),
+            "--output",
+            "json",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        timeout=60,
+    )
+    doc: dict[str, object] = json.loads(done.stdout)
+    return doc
+
+
+def test_the_same_seed_gives_the_same_pattern_in_a_new_process() -> None:
+    first = _grid_in_a_new_process(1234, "1")
+    second = _grid_in_a_new_process(1234, "2")
+    assert first == second
+    assert first["grid"] == list(generate(15, 15, seed=1234).grid)
+    assert first["seed"] == 1234
+    assert _grid_in_a_new_process(1235, "1")["grid"] != first["grid"]
+
+
+def test_without_a_seed_one_is_drawn_and_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["grid", "--size", "9x9"]) == 0
+    captured = capsys.readouterr()
+    seed = int(captured.err.split()[1])
+    assert captured.out.rstrip("\n") == str(generate(9, 9, seed=seed))
+
+
+# ---------------------------------------------------------------- impossible requests
+
+
+@pytest.mark.parametrize(
+    ("request_", "reason"),
+    [
+        ({"rows": 4, "cols": 4, "blocks": 0.9}, "needs 9 open cells"),
+        ({"rows": 5, "cols": 5, "blocks": 8, "symmetry": "rot90"}, "none of the 15 ways"),
+        ({"rows": 14, "cols": 14, "blocks": 31}, "try 30 or 32"),
+        ({"rows": 15, "cols": 15, "blocks": 10, "max_length": 5}, "at least 30 blocks"),
+        ({"rows": 2, "cols": 9, "blocks": 2}, "no cell can be in both"),
+        ({"rows": 3, "cols": 3, "min_length": 4, "allow_unchecked": True}, "no run of 4 cells"),
+    ],
+)
+def test_impossible_requests_are_refused_with_the_reason(
+    request_: dict[str, object], reason: str
+) -> None:
+    with pytest.raises(ImpossiblePattern, match=reason):
+        generate(seed=1, **request_)  # type: ignore[arg-type]
+
+
+def test_a_hopeless_request_stops_after_its_attempts(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    attempt = patterns._attempt
+
+    def counted(*args: object) -> int | None:
+        calls.append(1)
+        return attempt(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(patterns, "_attempt", counted)
+    with pytest.raises(PatternNotFound, match="in 7 attempts"):
+        generate(15, 15, 0.55, seed=1, attempts=7)
+    assert len(calls) == 7
+
+
+def test_a_time_limit_bounds_a_big_request() -> None:
+    with pytest.raises(PatternNotFound, match=r"within 0\.001 s"):
+        generate(60, 60, seed=1, timeout=0.001)
+    with pytest.raises(UsageError, match="from 1 to 100"):
+        generate(101, 15)
+
+
+def test_a_narrow_grid_with_unchecked_cells_is_one_word() -> None:
+    pattern = generate(2, 9, 11, symmetry="mirror-lr", allow_unchecked=True, seed=2)
+    assert pattern.grid in (("#.......#", "#########"), ("#########", "#.......#"))
+    with pytest.raises(ImpossiblePattern, match="only be one word"):
+        generate(2, 9, 12, symmetry="rot180", allow_unchecked=True, seed=2)
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["--size", "4x4", "--blocks", "0.9"], 1),
+        (["--size", "5x5", "--blocks", "8", "--symmetry", "rot90"], 1),
+        (["--size", "15x15", "--blocks", "0.55", "--attempts", "2", "--seed", "1"], 3),
+        (["--size", "10x12", "--symmetry", "rot90"], 2),
+        (["--size", "15"], 2),
+        (["--blocks", "1.5"], 2),
+        (["--blocks", "-1"], 2),
+        (["--rp", "--min-length", "2"], 2),
+        (["--min-length", "5", "--max-length", "4"], 2),
+    ],
+)
+def test_cli_exit_codes(argv: list[str], code: int, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["grid", *argv]) == code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.strip()
+
+
+# ---------------------------------------------------------------- outputs
+
+
+def test_json_output_is_the_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["grid", "--size", "7x7", "--seed", "1", "--output", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["grid"] == list(generate(7, 7, seed=1).grid)
+    assert (doc["seed"], doc["blocks"]) == (1, sum(row.count("#") for row in doc["grid"]))
+    assert doc["slots"] == generate(7, 7, seed=1).slots > 0
+    assert doc["symmetry"] == "rot180"
+    assert doc["min_length"] == 3
+
+
+def test_text_blocks_and_svg_outputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["grid", "--size", "7x7", "--seed", "1"]) == 0
+    assert capsys.readouterr().out.rstrip("\n") == str(generate(7, 7, seed=1))
+    assert main(["grid", "--size", "7x7", "--seed", "1", "--output", "blocks"]) == 0
+    assert "█" in capsys.readouterr().out
+    picture = tmp_path / "p.svg"
+    assert main(["grid", "--size", "7x7", "--seed", "1", "--output", "svg", str(picture)]) == 0
+    assert picture.read_text(encoding="utf-8").startswith("<svg")
+
+
+def test_the_api_names_the_generator() -> None:
+    assert pybridge.make_pattern is generate
+    pattern = pybridge.make_pattern(11, 11, seed=5)
+    assert isinstance(pattern, pybridge.Pattern)
+    assert pattern.puzzle().mode == "lexicon"
+    assert pybridge.Puzzle is type(pattern.puzzle())
