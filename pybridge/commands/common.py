@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pybridge import acrosslite, ipuzfile
 from pybridge.errors import (
@@ -45,6 +45,8 @@ from pybridge.solver import (
     check_seed,
     check_strategy,
 )
+
+T = TypeVar("T")
 
 EXIT_SOLVED = 0
 EXIT_UNSOLVABLE = 1
@@ -265,6 +267,32 @@ class OutputAction(argparse.Action):
         setattr(namespace, self.dest, (kind, rest[0] if rest else None))
 
 
+def add_output(parser: argparse.ArgumentParser, help: str = OUTPUT_HELP) -> None:
+    """--output KIND [FILE] (see OutputAction), default text."""
+    parser.add_argument(
+        "--output",
+        nargs="+",
+        action=OutputAction,
+        default=("text", None),
+        metavar=("KIND", "FILE"),
+        help=help,
+    )
+
+
+def argument_type(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """An argparse type from a parser of the library that raises UsageError
+    (argparse then reports the message as a usage error, exit code 2)."""
+
+    def parsed(text: str) -> T:
+        try:
+            return parse(text)
+        except UsageError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    parsed.__name__ = parse.__name__  # argparse names the type in its messages
+    return parsed
+
+
 # ---------------------------------------------------------------- progress
 
 
@@ -355,14 +383,7 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="give up after this many seconds (exit code 3)",
     )
-    parser.add_argument(
-        "--output",
-        nargs="+",
-        action=OutputAction,
-        default=("text", None),
-        metavar=("KIND", "FILE"),
-        help=OUTPUT_HELP,
-    )
+    add_output(parser)
 
 
 def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:

@@ -13,7 +13,7 @@ from pybridge.commands.common import (
     EXIT_SOLVED,
     EXIT_UNSOLVABLE,
     PICTURES,
-    OutputAction,
+    add_output,
     check_writable,
     out,
     positive_seconds,
@@ -146,7 +146,7 @@ def _add_make(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="SECONDS",
         help="give up after this many seconds (exit code 3)",
     )
-    _add_output(make)
+    add_output(make, OUTPUT_HELP)
     make.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )
@@ -163,19 +163,8 @@ def _add_solve(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     solve.add_argument("grid", metavar="GRID", help="the letter grid, a row per line")
     solve.add_argument("words", metavar="WORDS", help="the words to find, one per line")
-    _add_output(solve)
+    add_output(solve, OUTPUT_HELP)
     solve.set_defaults(handler=solve_command)
-
-
-def _add_output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--output",
-        nargs="+",
-        action=OutputAction,
-        default=("text", None),
-        metavar=("KIND", "FILE"),
-        help=OUTPUT_HELP,
-    )
 
 
 def _output(args: argparse.Namespace) -> tuple[str, str | None]:
