@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,6 +33,7 @@ from pybridge.model import Cell, Puzzle
 from pybridge.progress import Progress, shown_on
 from pybridge.readers import FORMATS, load, require_site
 from pybridge.render import outcome_json
+from pybridge.scores import DEFAULT_SCORE, parse_score, score_text
 from pybridge.solver import (
     DEFAULT_LEXICON_STRATEGY,
     DEFAULT_STRATEGY,
@@ -39,6 +41,7 @@ from pybridge.solver import (
     SEEDED_STRATEGIES,
     STRATEGIES,
     Outcome,
+    at_least,
     check_seed,
     check_strategy,
 )
@@ -174,6 +177,14 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def score_number(text: str) -> Decimal:
+    """An argument type for a score (--min-score): a number, as in a scored list."""
+    number = parse_score(text.strip())
+    if number is None:
+        raise argparse.ArgumentTypeError(f"expected a score such as 40 or 0.5, got {text!r}")
+    return number
+
+
 def choice_list(allowed: Sequence[str]) -> Callable[[str], tuple[str, ...]]:
     """An argument type for a comma-separated selection from `allowed`."""
 
@@ -215,8 +226,9 @@ STRATEGY_HELP = (
     "with the fewest fitting words next, forward checking), ac3 (mrv after arc consistency), "
     "lcv (mrv, least constraining word first), cs50 (ac3 + lcv), cbj (mrv with "
     "conflict-directed backjumping), wdeg (bitset domains, dom/wdeg with restarts, for big "
-    "dictionaries); given and sorted need a word "
-    f"list, not --dict (default: {DEFAULT_STRATEGY}, or {DEFAULT_LEXICON_STRATEGY} with --dict)"
+    "dictionaries), valued (best-scored words first; branch and bound with --maximize); "
+    "given and sorted need a word list, not --dict (default: "
+    f"{DEFAULT_STRATEGY}, or {DEFAULT_LEXICON_STRATEGY} with --dict, valued with --maximize)"
 )
 
 
@@ -336,6 +348,13 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
         "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
     )
     parser.add_argument(
+        "--min-score",
+        type=score_number,
+        metavar="N",
+        help="leave out the dictionary words scoring below N (a scored dictionary: "
+        f"WORD;score lines; a word without a score counts {score_text(DEFAULT_SCORE)})",
+    )
+    parser.add_argument(
         "--grid",
         type=positive_int,
         metavar="N",
@@ -394,8 +413,8 @@ def timeout_left(args: argparse.Namespace) -> float | None:
 
 def _read_puzzles(args: argparse.Namespace) -> list[Puzzle]:
     if not args.dicts:
-        if args.grid is not None or args.encoding is not None:
-            raise UsageError("--grid and --encoding go with --dict")
+        if args.grid is not None or args.encoding is not None or args.min_score is not None:
+            raise UsageError("--grid, --encoding and --min-score go with --dict")
         if args.format in GRID_FORMATS:
             raise UsageError(f"a {args.format} grid is filled from a dictionary: add --dict FILE")
         answers = getattr(args, "answers", False)
@@ -409,12 +428,15 @@ def _read_puzzles(args: argparse.Namespace) -> list[Puzzle]:
             f"--dict fills a grid ({', '.join(GRID_FORMATS)}), not a {args.format} file"
         )
     dictionary = load_dictionary(args.dicts, args.encoding)
-    if dictionary.skipped or dictionary.weighted:
+    if dictionary.skipped:
         print(f"dictionary: {dictionary.summary()}", file=sys.stderr)
     grids = [
         require_site(grid) for grid in load_grid(args.file, grid=args.grid, format=args.format)
     ]
-    return [replace(grid, words=dictionary.words) for grid in grids]
+    puzzles = [replace(grid, words=dictionary.words, scores=dictionary.scores) for grid in grids]
+    if args.min_score is not None:
+        puzzles = [at_least(puzzle, args.min_score) for puzzle in puzzles]
+    return puzzles
 
 
 def checked_puzzles(args: argparse.Namespace) -> list[Puzzle]:
