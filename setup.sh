@@ -53,6 +53,26 @@ EOF
     command -v swipl >/dev/null 2>&1 || die "swi-prolog-nox was installed but swipl is not on PATH"
 }
 
+# --- Chromium, for the browser tests of `crossword serve` ------------------
+# Optional: without it those tests skip with a reason (.ci/run requires it).
+
+ensure_chromium() {
+    [[ -x /usr/bin/chromium ]] && return 0
+    local -a run=()
+    if [[ $(id -u) -ne 0 ]]; then
+        command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && run=(sudo -n)
+    fi
+    if [[ $(id -u) -eq 0 || ${#run[@]} -gt 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        say "installing Chromium for the browser tests (Debian packages chromium, chromium-driver)..."
+        if { "${run[@]}" apt-get update -qq &&
+             "${run[@]}" env DEBIAN_FRONTEND=noninteractive \
+                 apt-get install -y -qq chromium chromium-driver; } >/dev/null 2>&1; then
+            return 0
+        fi
+    fi
+    say "note: Chromium is not installed (apt-get install chromium chromium-driver): the browser tests will be skipped"
+}
+
 # --- Python virtual environment ---------------------------------------------
 
 python_ok() {  # is "$1" a Python >= 3.11?
@@ -100,6 +120,7 @@ ensure_package() {
 }
 
 ensure_swipl
+ensure_chromium
 ensure_venv
 ensure_package
 say "ready ($(swipl --version 2>/dev/null | head -n 1); $("$VENV/bin/python" -V 2>&1) in $VENV)"

@@ -17,10 +17,16 @@
       domains  mrv, ac3, lcv,     (prolog/domains.pl, pybridge/search/domains.py)
                cs50, cbj
       wdeg     wdeg               (prolog/wdeg.pl,    pybridge/search/wdeg.py)
+      valued   valued             (prolog/valued.pl,  pybridge/search/valued.py)
 
     wdeg reads a dictionary loaded once with wdeg:load_dictionary/2 or
     wdeg:load_dictionary_text/2,3, not the listed words: it runs as the
-    strategy wdeg(Key), Key the dictionary's.
+    strategy wdeg(Key), Key the dictionary's, or wdeg(Key, ScoreKey) with
+    the words' scores (kernel:load_scores_text/2), which break ties among
+    equal words.  valued reads a dictionary too (the
+    words ranked by score) and its scores: it
+    runs as valued(Key, ScoreKey).  improve/7 runs it for the best fill,
+    giving each better fill as a solution (docs/search.md#valued).
 
     No I/O here: the caller reads the result of run/5 or solve/8.
 */
@@ -31,6 +37,8 @@
             run/5,                      % +Strategy, +Seed, +Mode, +TimeLimit, -Result
             solve/8,                    % +Strategy, +Seed, +Mode, +TimeLimit,
                                         % +WordsText, +SitesText, +GivensText, -Answer
+            improve/7,                  % +Strategy, +Objective, +Cap, +TimeLimit,
+                                        % +SitesText, +GivensText, -Line
             reset/0,
             strategies/1,               % -Names
             strategy/3,                 % ?Name, ?Family, ?Seeded
@@ -54,7 +62,9 @@
 :- use_module(layout, [layout/5]).
 :- use_module(order, [order_search/3]).
 :- use_module(domains, [domain_search/5]).
-:- use_module(wdeg, [wdeg_search/5]).
+:- use_module(wdeg, [wdeg_search/5, wdeg_search/6]).
+:- use_module(valued, [valued_search/9]).
+:- use_module(wordsearch, []).          % loaded here for the bridge: wordsearch:make_text/11
 
 :- dynamic
     word/2,                             % word(Index, Chars)
@@ -85,10 +95,12 @@ strategy(lcv,    domains, true).
 strategy(cs50,   domains, true).
 strategy(cbj,    domains, true).
 strategy(wdeg,   wdeg,    true).
+strategy(valued, valued,  false).
 
 %   reads_dictionary(?Family): the family reads a dictionary loaded under
-%   a key, not the listed words.
+%   a key (valued: and scores under another), not the listed words.
 reads_dictionary(wdeg).
+reads_dictionary(valued).
 
 %!  strategies(-Names:list(atom)) is det.
 %
@@ -96,21 +108,21 @@ reads_dictionary(wdeg).
 %   the same).
 %
 %   ?- strategies(Names).
-%   Names = [given, sorted, mrv, ac3, lcv, cs50, cbj, wdeg].
+%   Names = [given, sorted, mrv, ac3, lcv, cs50, cbj, wdeg, valued].
 
 strategies(Names) :-
     findall(Name, strategy(Name, _, _), Names).
 
 %   known_strategy(+Strategy, -Name, -Family): Strategy is a strategy's
-%   name, or Name(Key) with an integer Key for a family that reads a
+%   name, or Name(Key...) with integer keys for a family that reads a
 %   dictionary; an error otherwise.
 known_strategy(Strategy, Name, Family) :-
     compound(Strategy),
-    compound_name_arguments(Strategy, Name, [Key]),
+    compound_name_arguments(Strategy, Name, Keys),
     strategy(Name, Family, _),
     reads_dictionary(Family),
     !,
-    must_be(integer, Key).
+    must_be(list(integer), Keys).
 known_strategy(Strategy, Strategy, Family) :-
     findall(Name, ( strategy(Name, F, _), \+ reads_dictionary(F) ), Names),
     must_be(oneof(Names), Strategy),
@@ -134,6 +146,11 @@ search(domains, Strategy, Seed, Words, Board, Arcs, _) :-
     domain_search(Strategy, Seed, Words, Board, Arcs).
 search(wdeg, wdeg(Key), Seed, _, Board, Arcs, Crossings) :-
     wdeg_search(Key, Seed, Board, Arcs, Crossings).
+search(wdeg, wdeg(Key, ScoreKey), Seed, _, Board, Arcs, Crossings) :-
+    wdeg_search(Key, ScoreKey, Seed, Board, Arcs, Crossings).
+search(valued, valued(Key, ScoreKey), _, _, Board, Arcs, Crossings) :-
+    valued_search(Key, ScoreKey, none, none, none, control(none, none, false),
+                  Board, Arcs, Crossings).
 
                  /*******************************
                  *        PUZZLE AND RUN        *
@@ -217,16 +234,86 @@ run(Strategy, Seed, Mode, TimeLimit, Result) :-
 solve(Strategy, Seed, Mode, TimeLimit, WordsText, SitesText, GivensText, Answer) :-
     text_lines(WordsText, WordLines),
     maplist(string_chars, WordLines, Words),
-    text_lines(SitesText, SiteLines),
-    maplist(site_line, SiteLines, Sites),
-    string_codes(GivensText, GivenCodes),
-    given_codes(GivenCodes, Givens),
+    text_sites(SitesText, GivensText, Sites, Givens),
     Puzzle = p(Words, Sites, Givens),
     run_puzzle(Puzzle, Strategy, Seed, Mode, TimeLimit, Result),
     Result = result(Status, Solutions, Count, Nodes, Backtracks),
     format(string(Head), "~w ~d ~d ~d~n", [Status, Count, Nodes, Backtracks]),
     foldl(solution_line, Solutions, Lines, []),
     atomics_to_string([Head|Lines], Answer).
+
+text_sites(SitesText, GivensText, Sites, Givens) :-
+    text_lines(SitesText, SiteLines),
+    maplist(site_line, SiteLines, Sites),
+    string_codes(GivensText, GivenCodes),
+    given_codes(GivenCodes, Givens).
+
+%!  improve(+Strategy, +Objective, +Cap, +TimeLimit, +SitesText,
+%!          +GivensText, -Line) is nondet.
+%
+%   The best fill by the valued strategy (Strategy is valued(Key,
+%   ScoreKey)) for Objective, min or sum: each better fill is a solution,
+%   Line the string "better Value Nodes Backtracks Fill" (Fill the words
+%   of all sites in site order, run together), and the last solution is
+%   "end Status Nodes Backtracks Bound": Status solved (the last fill is
+%   optimal), unsolvable (no fill) or timeout, Bound the greatest value a
+%   fill can have (none when unknown).  Cap is none or a value no fill
+%   can beat; TimeLimit none or seconds, read by the search at every node.
+%   SitesText and GivensText as for solve/8.  The caller reads the
+%   solutions one by one as they come, and cuts the query after the last.
+
+improve(Strategy, Objective, Cap, TimeLimit, SitesText, GivensText, Line) :-
+    known_strategy(Strategy, _, Family),
+    must_be(oneof([valued]), Family),
+    must_be(oneof([min, sum]), Objective),
+    Strategy = valued(Key, ScoreKey),
+    text_sites(SitesText, GivensText, Sites, Givens),
+    reset_counters,
+    deadline(TimeLimit, Deadline),
+    (   catch(limited(TimeLimit, layout(Sites, Givens, Board, Arcs, Crossings)),
+              time_limit_exceeded, fail)
+    ->  Control = control(none, none, false)
+    ;   Control = control(none, none, true)  % the time ran out building the layout
+    ),
+    (   arg(3, Control, false),
+        valued_search(Key, ScoreKey, Objective, Cap, Deadline, Control,
+                      Board, Arcs, Crossings),
+        arg(1, Control, Value),
+        counter(nodes, Nodes),
+        counter(backtracks, Backtracks),
+        site_chars(Board, Chars),
+        string_chars(Fill, Chars),
+        format(string(Line), "better ~d ~d ~d ~w", [Value, Nodes, Backtracks, Fill])
+    ;   Control = control(Best, Open, TimedOut),
+        counter(nodes, Nodes),
+        counter(backtracks, Backtracks),
+        end_status(TimedOut, Best, Status),
+        end_bound(TimedOut, Best, Open, Bound),
+        format(string(Line), "end ~w ~d ~d ~w", [Status, Nodes, Backtracks, Bound])
+    ).
+
+deadline(none, none) :-
+    !.
+deadline(Seconds, Deadline) :-
+    must_be(number, Seconds),
+    get_time(Now),
+    Deadline is Now + Seconds.
+
+end_status(true, _, timeout) :- !.
+end_status(false, none, unsolvable) :- !.
+end_status(false, _, solved).
+
+%   end_bound(+TimedOut, +Best, +Open, -Bound): the best value once the
+%   search has ended; after a timeout the greater of it and the bound of
+%   what was left (either may be none).
+end_bound(false, Best, _, Best).
+end_bound(true, Best, Open, Bound) :-
+    (   Best == none
+    ->  Bound = Open
+    ;   Open == none
+    ->  Bound = Best
+    ;   Bound is max(Best, Open)
+    ).
 
 %   text_lines(+Text, -Lines): the lines of Text, each ended by a newline.
 text_lines(Text, Lines) :-
@@ -359,7 +446,7 @@ interrupt_search(_Signal) :-
 %   ours and those they import from, to a fixed point.
 
 link_libraries :-
-    link_modules([crossword, kernel, layout, order, domains, wdeg], []).
+    link_modules([crossword, kernel, layout, order, domains, wdeg, valued, wordsearch], []).
 
 link_modules([], _).
 link_modules([M|Ms], Done) :-

@@ -11,6 +11,10 @@
     without arguments, is the cheapest call there is: the searches count
     at every node and every dead end.
 
+    The words' scores (valued.pl ranks by them, wdeg.pl breaks ties with
+    them) arrive as text once per process and are kept in global
+    variables, like the dictionaries (load_scores_text/2).
+
     The LCG's state is a plain integer passed along by the caller (no
     global): lcg_state/2 makes it from a seed, lcg_draw/3 draws.  A search
     that keeps the state with nb_setarg/3 keeps it as two 32-bit halves
@@ -45,7 +49,10 @@
             lcg_draws/4,                % +N, +State0, -Draws, -State
             random_below/4,             % +Bound, +State0, -State, -Value
             shuffle/4,                  % +Items0, +State0, -Items, -State
-            lcg_halves/3                % ?State, ?High, ?Low
+            lcg_halves/3,               % ?State, ?High, ?Low
+            load_scores_text/2,         % +Key, +Text
+            scores_loaded/1,            % +Key
+            scores/2                    % +Key, -Scores
           ]).
 
 %   Arithmetic compiled inline: the counters add one at every node.
@@ -62,6 +69,8 @@
 :- meta_predicate
     watch(+, 5),
     limited(+, 0).
+
+kept_scores(4).         % score lists kept loaded, most recently loaded first
 
                  /*******************************
                  *           COUNTERS           *
@@ -340,3 +349,88 @@ lcg_halves(State, High, Low) :-
         Low is State /\ 0xffffffff
     ;   State is High << 32 \/ Low
     ).
+
+                 /*******************************
+                 *            SCORES            *
+                 *******************************/
+
+%!  load_scores_text(+Key:integer, +Text:string) is det.
+%
+%   Keep under Key the scores of the words of a dictionary (valued.pl's,
+%   ranked by score, or wdeg.pl's, which prefers higher-scored words among
+%   equals), as pybridge.bridge sends them: per length a line "Length
+%   Count" and a line of the Count scores (integers), space-separated, in
+%   the order of the words of that length in the dictionary.  Split by
+%   string functions: nothing in Text is read as a term.  The last
+%   kept_scores/1 lists loaded are kept.
+%
+%   ?- load_scores_text(9, "2 2\n7 3\n").
+
+load_scores_text(Key, Text) :-
+    must_be(integer, Key),
+    must_be(string, Text),
+    split_string(Text, "\n", "", Lines),
+    text_scores(Lines, Pairs),
+    foldl(longer, Pairs, 0, Max),
+    length(Args, Max),
+    maplist(=(none), Args),
+    Scores =.. [scores|Args],
+    forall(member(L-Term, Pairs), nb_setarg(L, Scores, Term)),
+    remember(Key, Scores).
+
+text_scores([""], []) :-
+    !.
+text_scores([Header, Line|Lines], [L-Term|Pairs]) :-
+    split_string(Header, " ", "", [LengthText, CountText]),
+    number_string(L, LengthText),
+    number_string(N, CountText),
+    (   N =:= 0
+    ->  Numbers = []
+    ;   split_string(Line, " ", "", Texts),
+        maplist(number_string, Numbers, Texts)
+    ),
+    length(Numbers, N),
+    Term =.. [s|Numbers],
+    text_scores(Lines, Pairs).
+
+longer(L-_, Max0, Max) :-
+    Max is max(Max0, L).
+
+%!  scores_loaded(+Key:integer) is semidet.
+%
+%   True when scores are kept under Key (in this thread).
+
+scores_loaded(Key) :-
+    scores_name(Key, Name),
+    nb_current(Name, _).
+
+%!  scores(+Key:integer, -Scores) is det.
+%
+%   The scores kept under Key: per length (an argument) the term of the
+%   scores of the words of that length, or none.
+
+scores(Key, Scores) :-
+    scores_name(Key, Name),
+    nb_getval(Name, Scores).
+
+scores_name(Key, Name) :-
+    format(atom(Name), 'kernel_scores_~d', [Key]).
+
+remember(Key, Scores) :-
+    scores_name(Key, Name),
+    nb_setval(Name, Scores),
+    (   nb_current(kernel_scores, Keys0)
+    ->  true
+    ;   Keys0 = []
+    ),
+    delete(Keys0, Key, Others),
+    kept_scores(Kept),
+    Keep is Kept - 1,
+    length(Others, Count),
+    (   Count > Keep
+    ->  length(Recent, Keep),
+        append(Recent, Dropped, Others),
+        forall(member(Old, Dropped), ( scores_name(Old, OldName), nb_delete(OldName) ))
+    ;   Recent = Others
+    ),
+    nb_setval(kernel_scores, [Key|Recent]).

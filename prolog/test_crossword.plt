@@ -1,6 +1,6 @@
 /*  Tests of crossword.pl: load_puzzle/3, run/4, run/5, reset/0 and the
     strategy table, and through them of the families order.pl, domains.pl
-    and wdeg.pl.  kernel.pl and layout.pl have suites of their own
+    and wdeg.pl; then valued.pl.  kernel.pl and layout.pl have suites of their own
     (test_kernel.plt, test_layout.plt).
 
     Run from the repository root:
@@ -343,12 +343,12 @@ test(cbj_seeded_like_mrv, true(R1 == R2)) :-
 
 %   The strategy table.
 
-test(strategies, true(Names == [given, sorted, mrv, ac3, lcv, cs50, cbj, wdeg])) :-
+test(strategies, true(Names == [given, sorted, mrv, ac3, lcv, cs50, cbj, wdeg, valued])) :-
     strategies(Names).
 
 test(strategy_families, true(Fs == [order-[given, sorted], domains-[mrv, ac3, lcv, cs50, cbj],
-                                    wdeg-[wdeg]])) :-
-    findall(F-Ns, ( member(F, [order, domains, wdeg]),
+                                    wdeg-[wdeg], valued-[valued]])) :-
+    findall(F-Ns, ( member(F, [order, domains, wdeg, valued]),
                     findall(N, strategy(N, F, _), Ns) ), Fs).
 
 test(seeded_strategies, true(Ns == [mrv, ac3, lcv, cs50, cbj, wdeg])) :-
@@ -670,3 +670,59 @@ test(key_must_be_an_integer, error(type_error(integer, foo))) :-
     run(wdeg(foo), none, all, none, _).
 
 :- end_tests(wdeg).
+
+/*  Tests of valued.pl, through valued_search/9 on a dictionary loaded with
+    wdeg.pl's loader (the words ranked by score, highest first) and its
+    scores kept by kernel.pl.  tests/test_valued.py checks the two engines
+    agree, and against brute force, on many grids.
+*/
+
+:- begin_tests(valued).
+
+:- use_module(kernel).
+:- use_module(layout).
+:- use_module(wdeg).
+:- use_module(valued).
+
+%   valued(+Objective, -Fills, -Best): every solution of valued_search/9
+%   on two 2-letter sites crossing at their first cell, the words AB, AC
+%   and AD scoring 9, 5 and 1, and the best value kept in the control.
+valued(Objective, Fills, Best) :-
+    plunit_wdeg:wdeg_tables([`ab`, `ac`, `ad`], Tables),
+    load_dictionary(921, Tables),
+    load_scores_text(922, "2 3\n9 5 1\n"),
+    plunit_crossword:cross_sites(Sites),
+    layout(Sites, [], Board, Arcs, Crossings),
+    reset_counters,
+    Control = control(none, none, false),
+    findall(Board, valued_search(921, 922, Objective, none, none, Control,
+                                 Board, Arcs, Crossings), Fills),
+    arg(1, Control, Best).
+
+%   Without an objective, every fill, the best words first.
+test(every_fill, true(Fills == [ [[a, b], [a, c]], [[a, b], [a, d]],
+                                 [[a, c], [a, b]], [[a, c], [a, d]],
+                                 [[a, d], [a, b]], [[a, d], [a, c]] ])) :-
+    valued(none, Fills, none).
+
+%   The first fill, AB with AC, is the best for both: its lowest score is 5
+%   and its total 14; nothing else is a solution.
+test(best_min, true(Fills-Best == [[[a, b], [a, c]]]-5)) :-
+    valued(min, Fills, Best).
+test(best_sum, true(Fills-Best == [[[a, b], [a, c]]]-14)) :-
+    valued(sum, Fills, Best).
+
+%   A cap (the value every fill has, when the words are as many as the
+%   sites) stops the search at the first fill of that value.
+test(cap, true(N == 2)) :-
+    plunit_wdeg:wdeg_tables([`ab`, `ac`], Tables),
+    load_dictionary(923, Tables),
+    load_scores_text(924, "2 2\n9 5\n"),
+    plunit_crossword:cross_sites(Sites),
+    layout(Sites, [], Board, Arcs, Crossings),
+    reset_counters,
+    findall(x, valued_search(923, 924, min, 5, none, control(none, none, false),
+                             Board, Arcs, Crossings), [x]),
+    counter(nodes, N).
+
+:- end_tests(valued).

@@ -31,7 +31,10 @@
             load_dictionary_text/2,     % +Key, +Text
             load_dictionary_text/3,     % +Key, +Text, +Masks
             dictionary_loaded/1,        % +Key
-            wdeg_search/5               % +Key, +Seed, +Board, +Arcs, +Crossings
+            dictionary/3,               % +Key, -Tables, -Copies (valued.pl reads it too)
+            members/3,                  % +Domain, -Ids, ?Tail
+            wdeg_search/5,              % +Key, +Seed, +Board, +Arcs, +Crossings
+            wdeg_search/6               % +Key, +ScoreKey, +Seed, +Board, +Arcs, +Crossings
           ]).
 
 :- use_module(library(apply)).
@@ -41,6 +44,7 @@
 :- use_module(kernel,
               [ count_node/0,
                 count_backtrack/0,
+                scores/2,
                 count_restart/1,
                 lcg_state/2,
                 lcg_halves/3,
@@ -206,6 +210,16 @@ dictionary_loaded(Key) :-
     dictionary_name(Key, Name),
     nb_current(Name, _).
 
+%!  dictionary(+Key:integer, -Tables, -Copies) is det.
+%
+%   The dictionary kept under Key, as load_dictionary/2 keeps it: per
+%   length (an argument) table(words(L, N, All), Full, Masks) or none, and
+%   the copies of each word.
+
+dictionary(Key, Tables, Copies) :-
+    dictionary_name(Key, Name),
+    nb_getval(Name, dictionary(Tables, Copies)).
+
 dictionary_name(Key, Name) :-
     format(atom(Name), 'wdeg_dictionary_~d', [Key]).
 
@@ -251,8 +265,23 @@ forget_dictionary(Key) :-
 %      kernel:reset_counters,
 %      findall(Board, wdeg_search(7, none, Board, Arcs, 1), Fills).
 %   Fills = [[[a, c], [a, b]], [[a, b], [a, c]]].
+%
+%   wdeg_search/6 takes the key of the words' scores too (kernel:scores/2,
+%   in the order of the dictionary's words): among words of equal
+%   look-ahead, the higher-scored is tried first (docs/search.md#order-of-words).
+%   They are reached through the backtrackable global wdeg_scores (none
+%   without scores), which order/3 reads.
 
 wdeg_search(Key, Seed, Board, Arcs, Crossings) :-
+    b_setval(wdeg_scores, none),
+    search(Key, Seed, Board, Arcs, Crossings).
+
+wdeg_search(Key, ScoreKey, Seed, Board, Arcs, Crossings) :-
+    scores(ScoreKey, Scores),
+    b_setval(wdeg_scores, Scores),
+    search(Key, Seed, Board, Arcs, Crossings).
+
+search(Key, Seed, Board, Arcs, Crossings) :-
     dictionary_name(Key, Name),
     nb_getval(Name, dictionary(Tables, Copies)),
     (   Seed == none
@@ -894,11 +923,13 @@ order(S, State, Candidates) :-
     ),
     arg(S1, Links, SiteLinks),
     looks(SiteLinks, Open, Dom, Lengths, Tables, Looks),
-    (   ( Looks == [] ; Count =:= 1 )
+    b_getval(wdeg_scores, Scores),
+    (   ( Count =< 1 ; Looks == [], Scores == none )
     ->  Sorted = Rotated
     ;   arg(S1, Lengths, L),
         arg(L, Tables, table(Words, _, _)),
-        score(Rotated, Words, Looks, Keyed),
+        score(Rotated, Words, Looks, Keyed0),
+        tie_break(Scores, L, Keyed0, Keyed),
         keysort(Keyed, SortedKeyed),
         pairs_values(SortedKeyed, Sorted)
     ),
@@ -972,6 +1003,20 @@ memo([Low-_|Pairs], Low, Memo) :-
 %   The count of a letter is kept in the look's Memo once found (an
 %   argument looked up, where a list would be searched); a letter outside
 %   its codes has none.
+%   tie_break(+Scores, +L, +Keyed0, -Keyed): with scores, each key
+%   Neg-K becomes k(Neg, NegScore)-K, so that among equal look-aheads the
+%   higher-scored word comes first (the sort stays stable).
+tie_break(none, _, Keyed, Keyed) :-
+    !.
+tie_break(Scores, L, Keyed0, Keyed) :-
+    arg(L, Scores, Term),
+    maplist(scored_key(Term), Keyed0, Keyed).
+
+scored_key(Term, Neg-K, k(Neg, NegScore)-K) :-
+    K1 is K + 1,
+    arg(K1, Term, Score),
+    NegScore is -Score.
+
 score([], _, _, []).
 score([K|Ks], Words, Looks, [Neg-K|Keyed]) :-
     word(Words, K, Word),

@@ -26,6 +26,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,9 @@ from pybridge.portfolio import Portfolio, end_with_parent
 from pybridge.progress import Progress
 from pybridge.readers import NOTHING_TO_FILL, has_site
 from pybridge.reports import aligned_line, require_matplotlib
+from pybridge.scores import Objective, Scores, json_number
 from pybridge.search.kernel import Watch
-from pybridge.solver import run
+from pybridge.solver import Outcome, run
 from pybridge.verify import problems
 
 DEFAULT_TIMEOUT = 10.0
@@ -199,6 +201,11 @@ class Run:
     backtracks: int | None
     problems: tuple[str, ...] = ()
     stream: int | None = None  # with --portfolio: the stream that answered (from 0)
+    # with a scored dictionary: the fill's lowest word score and total, and
+    # with --maximize the best value a fill can have (equal when optimal)
+    min: float | None = None
+    sum: float | None = None
+    bound: float | None = None
 
     @property
     def label(self) -> str:
@@ -212,6 +219,7 @@ class Run:
 # The words and dictionary files of this process: set once, before any run,
 # in the main process or by each worker's initializer.
 _WORDS: tuple[str, ...] = ()
+_SCORES: Scores | None = None
 _DICTIONARIES: tuple[str, ...] = ()
 # The dictionary as the verifier sees it: read afresh from the files, never
 # from the cache, so a damaged or edited cache entry cannot vouch for a fill.
@@ -234,13 +242,14 @@ def _start_worker(paths: Sequence[str], parent: int) -> None:
     use_dictionary(paths)
 
 
-def use_dictionary(paths: Sequence[str], words: Sequence[str] | None = None) -> None:
-    """Make the dictionary `paths` (already read as `words`, or read now) the
-    one every run in this process fills from."""
-    global _WORDS, _DICTIONARIES, _SOURCE_WORDS
+def use_dictionary(paths: Sequence[str], read: Dictionary | None = None) -> None:
+    """Make the dictionary `paths` (already `read`, or read now) the one
+    every run in this process fills from."""
+    global _WORDS, _SCORES, _DICTIONARIES, _SOURCE_WORDS
     _DICTIONARIES = tuple(paths)
     _SOURCE_WORDS = None
-    _WORDS = tuple(words) if words is not None else load_dictionary(paths).words
+    dictionary = read if read is not None else load_dictionary(paths)
+    _WORDS, _SCORES = dictionary.words, dictionary.scores
 
 
 def index(words: Sequence[str]) -> None:
@@ -249,28 +258,39 @@ def index(words: Sequence[str]) -> None:
     tables(tuple(words))
 
 
-def send_dictionary(cells: Sequence[Cell], words: Sequence[str]) -> float | None:
-    """Send `words` to Prolog now if a cell needs them there (the Prolog
-    engine's wdeg), and the seconds that took; None if none does.  Part of
-    loading the dictionary, reported with it; a worker of --jobs sends its own."""
-    if not any(_needs_prolog_dictionary(cell) for cell in cells):
+def send_dictionary(cells: Sequence[Cell], dictionary: Dictionary) -> float | None:
+    """Send the dictionary to Prolog now if a cell needs it there (the Prolog
+    engine's wdeg and valued), and the seconds that took; None if none does.
+    Part of loading the dictionary, reported with it; a worker of --jobs
+    sends its own."""
+    needed = sorted({cell.strategy for cell in cells if _needs_prolog_dictionary(cell)})
+    if not needed:
         return None
     started = time.perf_counter()
-    bridge.load_dictionary(words)
+    for strategy in needed:
+        _send(strategy, dictionary.words, dictionary.scores)
     return time.perf_counter() - started
 
 
 def _needs_prolog_dictionary(cell: Cell) -> bool:
-    return cell.engine == "prolog" and cell.strategy == "wdeg"
+    return cell.engine == "prolog" and cell.strategy in ("wdeg", "valued")
+
+
+def _send(strategy: str, words: Sequence[str], scores: Scores | None) -> None:
+    values = None if scores is None else scores.values(words)
+    if strategy == "wdeg":
+        bridge.load_dictionary(words, values)
+    else:
+        bridge.load_ranked(words, values)
 
 
 def _prepare(cell: Cell) -> None:
     """Index the dictionary in this process (for the proofs and wdeg) and send
-    it to Prolog for wdeg before the first run is timed: that is part of
-    loading it, not of a search, and happens once per process."""
+    it to Prolog for wdeg and valued before the first run is timed: that is
+    part of loading it, not of a search, and happens once per process."""
     index(_WORDS)
     if _needs_prolog_dictionary(cell):
-        bridge.load_dictionary(_WORDS)
+        _send(cell.strategy, _WORDS, _SCORES)
 
 
 def run_cell(
@@ -279,11 +299,14 @@ def run_cell(
     seed: int | None,
     watch: Watch | None = None,
     portfolios: Mapping[str, Portfolio] | None = None,
+    maximize: Objective | None = None,
 ) -> Run:
     """One cell's run; an engine of `portfolios` runs as that portfolio (its
     workers started before the clock starts, so a run's seconds are from the
-    grid sent to its streams to the first answer)."""
-    puzzle = replace(cell.grid.puzzle, words=_WORDS)
+    grid sent to its streams to the first answer). With `maximize`, the run
+    searches for the best fill (in one stream: see Portfolio.run)."""
+    puzzle = replace(cell.grid.puzzle, words=_WORDS, scores=_SCORES)
+    outcome = None
     stream = None
     portfolio = None if portfolios is None else portfolios.get(cell.engine)
     if cell.engine == QXW:
@@ -292,7 +315,9 @@ def run_cell(
         backtracks: int | None = None
     elif portfolio is not None:
         portfolio.start()
-        outcome = portfolio.run(puzzle, strategy=cell.strategy, timeout=timeout, seed=seed)
+        outcome = portfolio.run(
+            puzzle, strategy=cell.strategy, timeout=timeout, seed=seed, maximize=maximize
+        )
         stream = None if outcome.winner is None else outcome.winner.stream
         status, seconds = outcome.status, outcome.stats.seconds
         grid = outcome.solutions[0].grid if outcome.solutions else None
@@ -306,18 +331,32 @@ def run_cell(
             timeout=timeout,
             seed=seed,
             progress=watch,
+            maximize=maximize,
         )
         status, seconds = outcome.status, outcome.stats.seconds
         grid = outcome.solutions[0].grid if outcome.solutions else None
         nodes, backtracks = outcome.stats.nodes, outcome.stats.backtracks
     wrong: tuple[str, ...] = ()
-    if status == "solved" and grid is not None:
+    if grid is not None and (status == "solved" or maximize is not None):
         judged = puzzle if not _DICTIONARIES else replace(puzzle, words=_source_words())
         wrong = tuple(problems(judged, grid))
     name, size = cell.grid.name, cell.grid.size
-    return Run(
+    ran = Run(
         name, size, cell.engine, cell.strategy, status, seconds, nodes, backtracks, wrong, stream
     )
+    return ran if outcome is None else _scored(ran, outcome)
+
+
+def _scored(ran: Run, outcome: Outcome) -> Run:
+    """The run with its fill's scores and bound, when the words have scores."""
+    score = outcome.score
+    if score is None:
+        return ran
+
+    def number(value: Decimal | None) -> float | None:
+        return None if value is None else float(json_number(value))
+
+    return replace(ran, min=number(score.min), sum=number(score.sum), bound=number(score.bound))
 
 
 # ---------------------------------------------------------------- the peer: Qxw
@@ -428,6 +467,7 @@ def run_suite(
     jobs: int = 1,
     portfolio: int = 1,
     progress: Progress | None = None,
+    maximize: Objective | None = None,
 ) -> list[Run]:
     """The runs of `todo`, in its order."""
     found = dict(
@@ -439,6 +479,7 @@ def run_suite(
             jobs=jobs,
             portfolio=portfolio,
             progress=progress,
+            maximize=maximize,
         )
     )
     return [found[k] for k in range(len(todo))]
@@ -453,18 +494,20 @@ def runs(
     jobs: int = 1,
     portfolio: int = 1,
     progress: Progress | None = None,
+    maximize: Objective | None = None,
 ) -> Iterator[tuple[int, Run]]:
     """Each run of `todo` as it ends, with its place in `todo` (with several
     jobs they end in any order); `progress` hears of each run begun and
     ended, and watches the searches of this process. `jobs` cells run at
     once, or (`portfolio` > 1) one at a time, each engine's searched by a
-    portfolio of that many streams (pybridge.portfolio)."""
+    portfolio of that many streams (pybridge.portfolio). With `maximize`,
+    each run searches for the best fill."""
     if jobs > 1:
         if portfolio > 1:
             raise UsageError("--jobs runs cells at once, --portfolio one cell at a time: not both")
-        yield from _run_parallel(todo, dictionary.sources, timeout, seed, jobs, progress)
+        yield from _run_parallel(todo, dictionary.sources, timeout, seed, jobs, progress, maximize)
         return
-    use_dictionary(dictionary.sources, dictionary.words)
+    use_dictionary(dictionary.sources, dictionary)
     with contextlib.ExitStack() as stack:
         portfolios: dict[str, Portfolio] = {}
         if portfolio > 1:
@@ -475,7 +518,7 @@ def runs(
             if progress is not None:
                 progress.start(f"{cell.grid.name} {cell.label}")
             watch = None if progress is None else progress.watch
-            yield k, run_cell(cell, timeout, seed, watch, portfolios)
+            yield k, run_cell(cell, timeout, seed, watch, portfolios, maximize)
             if progress is not None:
                 progress.advance()
 
@@ -487,6 +530,7 @@ def _run_parallel(
     seed: int | None,
     jobs: int,
     progress: Progress | None,
+    maximize: Objective | None,
 ) -> Iterator[tuple[int, Run]]:
     # spawn, not fork: a forked copy of a loaded SWI-Prolog is not safe to use
     context = multiprocessing.get_context("spawn")
@@ -498,7 +542,10 @@ def _run_parallel(
     )
     interrupted = False
     try:
-        futures = {pool.submit(run_cell, cell, timeout, seed): i for i, cell in enumerate(todo)}
+        futures = {
+            pool.submit(run_cell, cell, timeout, seed, None, None, maximize): i
+            for i, cell in enumerate(todo)
+        }
         if progress is not None:
             progress.start(f"{jobs} jobs")
         for future in concurrent.futures.as_completed(futures):
@@ -520,10 +567,12 @@ def columns(runs: Iterable[Run]) -> list[str]:
     return list(dict.fromkeys(r.label for r in runs))
 
 
-def column_summary(runs: Sequence[Run]) -> dict[str, Any]:
-    """Counts per status, and the median seconds on the grids solved."""
+def column_summary(runs: Sequence[Run], maximize: Objective | None = None) -> dict[str, Any]:
+    """Counts per status, and the median seconds on the grids solved; with
+    `maximize`, the runs that found a fill without proving it optimal and
+    the median gap (bound - value) over them."""
     solved = [r.seconds for r in runs if r.status == "solved" and not r.wrong]
-    return {
+    found = {
         "engine": runs[0].engine,
         "strategy": runs[0].strategy,
         "runs": len(runs),
@@ -534,10 +583,23 @@ def column_summary(runs: Sequence[Run]) -> dict[str, Any]:
         "median_seconds": statistics.median(solved) if solved else None,
         "slowest_seconds": max(solved) if solved else None,
     }
+    if maximize is not None:
+        gaps = [g for r in runs if r.status == "timeout" and (g := _gap(r, maximize)) is not None]
+        found["filled_not_proved"] = len(gaps)
+        found["median_gap"] = statistics.median(gaps) if gaps else None
+    return found
 
 
-def summary(runs: Sequence[Run]) -> dict[str, dict[str, Any]]:
-    return {name: column_summary([r for r in runs if r.label == name]) for name in columns(runs)}
+def _gap(r: Run, maximize: Objective) -> float | None:
+    value = r.min if maximize == "min" else r.sum
+    return None if value is None or r.bound is None else r.bound - value
+
+
+def summary(runs: Sequence[Run], maximize: Objective | None = None) -> dict[str, dict[str, Any]]:
+    return {
+        name: column_summary([r for r in runs if r.label == name], maximize)
+        for name in columns(runs)
+    }
 
 
 # ---------------------------------------------------------------- text, CSV and JSON
@@ -551,27 +613,40 @@ def _nodes(r: Run) -> str:
     return "-" if r.nodes is None else str(r.nodes)
 
 
-# The least widths of a group's columns (status, seconds, nodes), so that the
-# rows can be printed as the runs end: "unsolvable", "9999.99", 9-digit counts.
-LEAST_WIDTHS = (10, 7, 9)
-FOOTER = ("solved", "unsolvable", "timeout", "median", "slowest")
+# The least widths of a group's columns, so that the rows can be printed as
+# the runs end: "unsolvable", "9999.99", 9-digit counts, scores up to 6 digits.
+LEAST_WIDTHS = {"status": 10, "s": 7, "nodes": 9, "min": 5, "sum": 6, "bound": 6}
+FIELDS = ("status", "s", "nodes")
+FOOTER = ("solved", "unsolvable", "timeout", "median", "slowest", "not proved", "median gap")
+
+
+def table_fields(scored: bool, maximize: Objective | None = None) -> tuple[str, ...]:
+    """A group's columns: status, seconds and nodes; with a scored dictionary
+    the fill's min and sum too, and with --maximize the bound."""
+    return FIELDS + (("min", "sum") if scored else ()) + (("bound",) if maximize else ())
 
 
 class Table:
-    """The table of runs: a row per grid, a group of columns (status,
-    seconds, nodes) per engine x strategy (`names`), and a footer; with
-    `difficulties` (by grid name), a column of them after the size. Its
-    columns are as wide as the grids and names to come need, known before
-    any run, so that each row can be printed as soon as its runs have ended."""
+    """The table of runs: a row per grid, a group of columns (`fields`:
+    status, seconds, nodes, and see table_fields) per engine x strategy
+    (`names`), and a footer; with `difficulties` (by grid name), a column
+    of them after the size. Its columns are as wide as the grids and names
+    to come need, known before any run, so that each row can be printed as
+    soon as its runs have ended. With `maximize` the footer also counts the
+    fills not proved optimal and their median gap."""
 
     def __init__(
         self,
         grids: Sequence[tuple[str, str]],
         names: Sequence[str],
         difficulties: Mapping[str, float | None] | None = None,
+        fields: Sequence[str] = FIELDS,
+        maximize: Objective | None = None,
     ) -> None:
         self.names = list(names)
         self.difficulties = difficulties
+        self.fields = tuple(fields)
+        self.maximize = maximize
         self.widths = [
             max(map(len, ("grid", *FOOTER, *(name for name, _ in grids)))),
             max(map(len, ("size", *(size for _, size in grids)))),
@@ -579,31 +654,32 @@ class Table:
         if difficulties is not None:
             self.widths.append(len("difficulty"))
         self.lead = len(self.widths)
+        size = len(self.fields)
         for name in self.names:
-            group = list(LEAST_WIDTHS)
-            group[1] += max(0, len(name) - (sum(group) + 4))  # as wide as its name
+            group = [LEAST_WIDTHS[field] for field in self.fields]
+            group[1] += max(0, len(name) - (sum(group) + 2 * (size - 1)))  # as wide as its name
             self.widths += group
 
     def _line(self, cells: Sequence[str]) -> str:
-        lead = self.lead
+        lead, size = self.lead, len(self.fields)
 
         def right(i: int) -> bool:
-            return (i >= lead and (i - lead) % 3 != 0) or i == 2 < lead  # the difficulty too
+            return (i >= lead and (i - lead) % size != 0) or i == 2 < lead  # the difficulty too
 
         return aligned_line(cells, self.widths, right)
 
     def head(self) -> list[str]:
         """The line naming each group, and the header."""
-        lead, widths = self.lead, self.widths
+        lead, widths, size = self.lead, self.widths, len(self.fields)
         groups = "  ".join(
             [" " * widths[k] for k in range(lead)]
             + [
-                name.ljust(sum(widths[lead + 3 * g : lead + 3 + 3 * g]) + 4)
+                name.ljust(sum(widths[lead + size * g : lead + size * (g + 1)]) + 2 * (size - 1))
                 for g, name in enumerate(self.names)
             ]
         )
         first = ["grid", "size"] + (["difficulty"] if self.difficulties is not None else [])
-        header = first + [h for _ in self.names for h in ("status", "s", "nodes")]
+        header = first + [h for _ in self.names for h in self.fields]
         return [groups.rstrip(), self._line(header)]
 
     def row(self, grid: str, size: str, by_name: Mapping[str, Run]) -> str:
@@ -613,45 +689,64 @@ class Table:
             cells.append(_difficulty(self.difficulties.get(grid)))
         for name in self.names:
             r = by_name[name]
-            cells += [_status(r), f"{r.seconds:.2f}", _nodes(r)]
+            shown = {
+                "status": _status(r),
+                "s": f"{r.seconds:.2f}",
+                "nodes": _nodes(r),
+                "min": _value(r.min),
+                "sum": _value(r.sum),
+                "bound": _value(r.bound),
+            }
+            cells += [shown[field] for field in self.fields]
         return self._line(cells)
 
     def foot(self, runs: Sequence[Run]) -> list[str]:
         """The solved count, the counts proved unsolvable and timed out
         (when there are any), and the median and greatest seconds of the
-        grids solved, of each group, over `runs`."""
-        every = summary(runs)
+        grids solved, of each group, over `runs`; with --maximize, the fills
+        not proved optimal and their median gap."""
+        every = summary(runs, self.maximize)
         totals = [every.get(name) for name in self.names]
         blank = [""] * (self.lead - 1)
+        rest = [""] * (len(self.fields) - 2)
 
-        def line(label: str, show: Callable[[dict[str, Any]], tuple[str, str, str]]) -> str:
-            groups = [show(t) if t else ("", "", "") for t in totals]
+        def line(label: str, show: Callable[[dict[str, Any]], tuple[str, str]]) -> str:
+            groups = [[*show(t), *rest] if t else ["", "", *rest] for t in totals]
             return self._line([label, *blank] + [c for group in groups for c in group])
 
-        def count(key: str) -> Callable[[dict[str, Any]], tuple[str, str, str]]:
-            return lambda t: (str(t[key]), "", "")
+        def count(key: str) -> Callable[[dict[str, Any]], tuple[str, str]]:
+            return lambda t: (str(t[key]), "")
 
-        def seconds(key: str) -> Callable[[dict[str, Any]], tuple[str, str, str]]:
-            return lambda t: ("", _median(t[key]), "")
-
-        lines = [line("solved", lambda t: (f"{t['solved']}/{t['runs']}", "", ""))]
+        lines = [line("solved", lambda t: (f"{t['solved']}/{t['runs']}", ""))]
         for kind in ("unsolvable", "timeout"):  # proved to have no fill (decided), or undecided
             if any(t and t[kind] for t in totals):
                 lines.append(line(kind, count(kind)))
-        lines.append(line("median", seconds("median_seconds")))
-        lines.append(line("slowest", seconds("slowest_seconds")))
+        lines.append(line("median", lambda t: ("", _median(t["median_seconds"]))))
+        lines.append(line("slowest", lambda t: ("", _median(t["slowest_seconds"]))))
+        if self.maximize is not None:
+            lines.append(line("not proved", lambda t: (str(t["filled_not_proved"]), "")))
+            lines.append(line("median gap", lambda t: ("", _value(t["median_gap"]))))
         return lines
 
 
-def table_text(runs: Sequence[Run], difficulties: Mapping[str, float | None] | None = None) -> str:
+def table_text(
+    runs: Sequence[Run],
+    difficulties: Mapping[str, float | None] | None = None,
+    maximize: Objective | None = None,
+) -> str:
     """The whole table of `runs` (see Table)."""
     grids = list(dict.fromkeys((r.grid, r.size) for r in runs))
-    table = Table(grids, columns(runs), difficulties)
+    fields = table_fields(any(r.min is not None for r in runs), maximize)
+    table = Table(grids, columns(runs), difficulties, fields, maximize)
     by_grid: dict[tuple[str, str], dict[str, Run]] = {}
     for r in runs:
         by_grid.setdefault((r.grid, r.size), {})[r.label] = r
     rows = [table.row(grid, size, by_name) for (grid, size), by_name in by_grid.items()]
     return "\n".join([*table.head(), *rows, *table.foot(runs)])
+
+
+def _value(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}"
 
 
 def _difficulty(value: float | None) -> str:
@@ -662,7 +757,19 @@ def _median(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"  # a median near 0.1 s needs the third digit
 
 
-CSV_FIELDS = ("grid", "size", "engine", "strategy", "status", "seconds", "nodes", "backtracks")
+CSV_FIELDS = (
+    "grid",
+    "size",
+    "engine",
+    "strategy",
+    "status",
+    "seconds",
+    "nodes",
+    "backtracks",
+    "min",
+    "sum",
+    "bound",
+)
 
 
 def _run_record(r: Run) -> dict[str, Any]:
@@ -703,12 +810,13 @@ def report_json(
     seconds: tuple[float, float, float | None],
     settings: dict[str, Any],
     difficulties: Mapping[str, float | None] | None = None,
+    maximize: Objective | None = None,
 ) -> dict[str, Any]:
     report = {
         "dictionary": dictionary_json(dictionary, seconds),
         "settings": settings,
         "runs": [_run_record(r) for r in runs],
-        "summary": summary(runs),
+        "summary": summary(runs, maximize),
     }
     if difficulties is not None:
         report["difficulty"] = dict(difficulties)

@@ -93,6 +93,17 @@ def tables(words: tuple[str, ...]) -> dict[int, Table]:
     return built
 
 
+@lru_cache(maxsize=4)
+def table_scores(words: tuple[str, ...], scores: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """Per length, the scores of the words of tables(words), in their order:
+    `scores` holds one per word of `words` (a word listed twice has the
+    score of its first listing)."""
+    score_of: dict[str, int] = {}
+    for word, score in zip(words, scores, strict=True):
+        score_of.setdefault(word, score)
+    return {n: tuple(score_of[w] for w in t.words) for n, t in tables(words).items()}
+
+
 def _groups(words: tuple[str, ...]) -> dict[int, tuple[tuple[str, ...], tuple[int, ...]]]:
     """Per length (ascending), the distinct words in order of first listing
     and how many times each is listed; sorted and grouped in C, as this is

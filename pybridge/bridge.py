@@ -26,12 +26,20 @@ from contextlib import contextmanager, suppress
 from functools import lru_cache
 from typing import Any, cast
 
-from pybridge.bitsets import line_joined, tables
+from pybridge.bitsets import line_joined, table_scores, tables
 from pybridge.errors import EngineError, MissingDependency, ResourceLimit, UsageError
 from pybridge.model import Cell
 from pybridge.resources import prolog_path
-from pybridge.search import registry
-from pybridge.search.kernel import TICK_SECONDS, Request, Result, Status, Tick, Watch
+from pybridge.search import registry, valued
+from pybridge.search.kernel import (
+    TICK_SECONDS,
+    Improvement,
+    Request,
+    Result,
+    Status,
+    Tick,
+    Watch,
+)
 
 INSTALL_HINT = (
     "SWI-Prolog is needed for --engine prolog: install it with "
@@ -160,7 +168,9 @@ def search(request: Request) -> Result:
     arguments are terms we write ourselves, the puzzle goes as strings.
     The time spent waiting for another thread's search counts against the
     request's time limit: a request that cannot have the engine in time
-    times out without searching."""
+    times out without searching. With an objective, see _optimise."""
+    if request.objective is not None:
+        return _optimise(request)
     started = time.perf_counter()
     strategy = registry.check(request.strategy, seed=request.seed).name
     layout = request.layout
@@ -178,7 +188,9 @@ def search(request: Request) -> Result:
             _attach_thread()
             listed = request.words
             if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
-                strategy, listed = f"wdeg({_dictionary(prolog, listed)})", ()
+                strategy, listed = _wdeg_strategy(prolog, request), ()
+            elif strategy == "valued":  # so does valued, ranked, with its scores
+                strategy, listed = _valued_strategy(prolog, request), ()
             if timeout is not None:
                 timeout -= time.perf_counter() - started
                 if timeout <= 0:
@@ -205,6 +217,153 @@ def search(request: Request) -> Result:
         nodes=int(nodes),
         backtracks=int(backtracks),
     )
+
+
+def _optimise(request: Request) -> Result:
+    """The valued search for the best fill, with crossword:improve/7: each
+    better fill is a solution of the query, read (and reported) as it
+    comes; the last says how the search ended. The time limit is kept by
+    the search itself, which reads the clock at every node."""
+    started = time.perf_counter()
+    registry.check(request.strategy, seed=request.seed)
+    layout = request.layout
+    lengths = [len(cells) for cells in layout.cells]
+    texts: list[str | list[int] | None] = [
+        _sites_text(layout.cells),
+        _givens_text(layout.givens),
+        None,
+    ]
+    timeout = request.timeout
+    if not _lock.acquire(timeout=-1 if timeout is None else max(timeout, 0.0)):
+        return Result("timeout", [], 0, 0, 0)
+    improvements: list[Improvement] = []
+    try:
+        with _engine_errors():
+            prolog = _engine()
+        with _engine_errors(), _interrupts_stop_prolog():
+            _attach_thread()
+            strategy = _valued_strategy(prolog, request)
+            if timeout is not None:
+                timeout = max(timeout - (time.perf_counter() - started), MIN_TIME_LIMIT)
+            cap = valued.cap(request)
+            controls = [
+                strategy,
+                str(request.objective),
+                "none" if cap is None else str(cap),
+                _time_limit(timeout),
+            ]
+            for line in _solutions(b"crossword", b"improve", controls, texts):
+                kind, _, rest = line.partition(" ")
+                if kind != "better":
+                    end = rest.split()
+                    break
+                value, nodes, _, fill = rest.split(" ", 3)
+                seconds = time.perf_counter() - started
+                better = Improvement(int(value), int(nodes), seconds, _split(fill, lengths))
+                improvements.append(better)
+                if request.report is not None:
+                    request.report(better)
+            else:
+                raise EngineError("the Prolog engine ended the valued search without a verdict")
+    finally:
+        _lock.release()
+    status, nodes, backtracks, bound = end
+    if status not in ("solved", "unsolvable", "timeout"):
+        raise EngineError(f"the Prolog engine answered {line!r}")
+    if request.progress is not None and status != "timeout":  # the final counters
+        request.progress(Tick(int(nodes), int(backtracks), len(improvements), 0, 0))
+    best = [improvements[-1].words] if improvements else []
+    return Result(
+        cast(Status, status),
+        best,
+        len(best),
+        int(nodes),
+        int(backtracks),
+        improvements,
+        None if bound == "none" else int(bound),
+    )
+
+
+def load_ranked(words: Sequence[str], scores: Sequence[int] | None) -> None:
+    """Send valued's dictionary (`words` ranked by their `scores`, integers
+    as pybridge.scores makes them) and the scores to Prolog now, if it does
+    not hold them yet (bench does this before timing a run)."""
+    listed = tuple(words)
+    values = (0,) * len(listed) if scores is None else tuple(scores)
+    with _lock, _engine_errors():
+        _attach_thread()
+        _ranked(_engine(), listed, values)
+
+
+def _valued_strategy(prolog: Any, request: Request) -> str:
+    """valued(Key, ScoreKey): the ranked word list and its scores, sent to
+    Prolog first if this thread does not have them yet."""
+    return _ranked(prolog, *valued.listed(request))
+
+
+def _ranked(prolog: Any, words: tuple[str, ...], scores: tuple[int, ...]) -> str:
+    ranked, ranked_scores, _ = valued.ranked(words, scores)
+    return f"valued({_dictionary(prolog, ranked)}, {_scores(prolog, ranked, ranked_scores)})"
+
+
+def _wdeg_strategy(prolog: Any, request: Request) -> str:
+    """wdeg(Key), or with scores wdeg(Key, ScoreKey): they break its ties."""
+    key = _dictionary(prolog, request.words)
+    if request.scores is None:
+        return f"wdeg({key})"
+    return f"wdeg({key}, {_scores(prolog, tuple(request.words), tuple(request.scores))})"
+
+
+def _scores(prolog: Any, words: tuple[str, ...], scores: tuple[int, ...]) -> int:
+    """The key under which kernel.pl keeps the scores of the dictionary
+    `words` (`scores`: one per word), loading them first if this thread
+    does not have them yet."""
+    score_key, text = _scores_text(words, scores)
+    if not list(prolog.query(f"kernel:scores_loaded({score_key})", maxresult=1)):
+        _call(b"kernel", b"load_scores_text", [str(score_key)], [text])
+    return score_key
+
+
+@lru_cache(maxsize=4)
+def _scores_text(words: tuple[str, ...], scores: tuple[int, ...]) -> tuple[int, str]:
+    """kernel:load_scores_text/2's text for the dictionary `words`, whose
+    scores are `scores` (one per word; a word listed twice has the score
+    of its first listing): per length, the scores of its words in table
+    order. And a key for them."""
+    lines = []
+    for n, values in table_scores(words, scores).items():
+        lines.append(f"{n} {len(values)}\n")
+        lines.append(" ".join(map(str, values)) + "\n")
+    text = "".join(lines)
+    digest = hashlib.blake2b(text.encode("ascii"), digest_size=8).digest()
+    return int.from_bytes(digest, "little") ^ dictionary_key(words), text
+
+
+def call(
+    module: str, name: str, controls: Sequence[str], texts: Sequence[str], timeout: float | None
+) -> str | None:
+    """module:name(Controls..., TimeLimit, Texts..., Answer) for the engine's
+    other entry points (wordsearch.pl): the controls are terms we write
+    ourselves, TimeLimit the seconds left of `timeout` once the engine is
+    ours (or none), the texts go as strings, never read as terms; the string
+    Answer is returned. None when the engine was not free within `timeout`."""
+    started = time.perf_counter()
+    if not _lock.acquire(timeout=-1 if timeout is None else max(timeout, 0.0)):
+        return None
+    try:
+        with _engine_errors():
+            _engine()
+        with _engine_errors(), _interrupts_stop_prolog():
+            _attach_thread()
+            if timeout is not None:
+                timeout -= time.perf_counter() - started
+                if timeout <= 0:
+                    return None
+                timeout = max(timeout, MIN_TIME_LIMIT)
+            arguments = [*controls, _time_limit(timeout)]
+            return _call(module.encode(), name.encode(), arguments, [*texts, None])
+    finally:
+        _lock.release()
 
 
 # ---------------------------------------------------------------- progress
@@ -278,12 +437,16 @@ def strategies() -> list[str]:
     return [str(name) for name in answer[0]["Names"]] if answer else []
 
 
-def load_dictionary(words: Sequence[str]) -> None:
-    """Send `words` to wdeg.pl now, if it does not hold them yet, so that the
-    first wdeg search with them is not charged for it (bench does this)."""
+def load_dictionary(words: Sequence[str], scores: Sequence[int] | None = None) -> None:
+    """Send `words` (and their `scores`, integers as pybridge.scores makes
+    them) to wdeg.pl now, if it does not hold them yet, so that the first
+    wdeg search with them is not charged for it (bench does this)."""
     with _lock, _engine_errors():
         _attach_thread()
-        _dictionary(_engine(), words)
+        prolog = _engine()
+        _dictionary(prolog, words)
+        if scores is not None:
+            _scores(prolog, tuple(words), tuple(scores))
 
 
 def _dictionary(prolog: Any, words: Sequence[str]) -> int:
@@ -402,17 +565,18 @@ def _put_integers(term: int, numbers: Sequence[int]) -> None:
             raise MemoryError("SWI-Prolog could not take a mask")
 
 
-def _call(
+@contextmanager
+def _opened(
     module: bytes, name: bytes, controls: list[str], texts: list[str | list[int] | None]
-) -> str:
-    """module:name(Controls..., Texts...) through SWI-Prolog's foreign
-    interface: the controls are terms we write ourselves, each text is put
-    as a string object, never read as a term (pyswip's query would read the
-    whole goal as text), or as a list of integers; a None text is an output,
-    the last one's string is returned (or "")."""
+) -> Iterator[tuple[int, int, int]]:
+    """The query module:name(Controls..., Texts...) opened through
+    SWI-Prolog's foreign interface, as (query, args, arity): the controls
+    are terms we write ourselves, each text is put as a string object,
+    never read as a term (pyswip's query would read the whole goal as
+    text), or as a list of integers; a None text is an output. The query
+    is cut and its frame discarded on the way out."""
     from pyswip import core
-    from pyswip.easy import getString
-    from pyswip.prolog import Prolog, PrologError
+    from pyswip.prolog import Prolog
 
     Prolog._init_prolog_thread()
     frame = core.PL_open_foreign_frame()
@@ -432,29 +596,72 @@ def _call(
         flags = core.PL_Q_NODEBUG | core.PL_Q_CATCH_EXCEPTION
         query = core.PL_open_query(None, flags, predicate, args)
         try:
-            _interrupt.enter_query()  # KeyboardInterrupt if Ctrl-C came already
-            try:
-                found = core.PL_next_solution(query)
-            finally:
-                _interrupt.leave_query()
-            if not found:
-                error = core.PL_exception(query)
-                if _is_atom(error, b"crossword_interrupted"):
-                    raise KeyboardInterrupt  # see _interrupts_stop_prolog
-                text = _error_text(error)
-                if text.startswith("resource_error("):
-                    raise ResourceLimit(
-                        f"the Prolog engine ran out of memory on this puzzle ({text}; its "
-                        f"stack limit is {_stack_limit() >> 20:,} MiB): use --engine python"
-                    )
-                goal = f"{module.decode()}:{name.decode()}/{arity}"
-                raise PrologError(f"{goal} failed: {_error_text(error)}")
-            return _text(getString(args + arity - 1)) if texts and texts[-1] is None else ""
+            yield query, args, arity
         finally:
             core.PL_cut_query(query)
             _interrupt.drain()
     finally:
         core.PL_discard_foreign_frame(frame)
+
+
+def _call(
+    module: bytes, name: bytes, controls: list[str], texts: list[str | list[int] | None]
+) -> str:
+    """module:name(Controls..., Texts...) once (see _opened): the last
+    text's string when it is an output (None), else ""."""
+    from pyswip import core
+    from pyswip.easy import getString
+
+    with _opened(module, name, controls, texts) as (query, args, arity):
+        if not _next_solution(query):
+            _raise_failure(core.PL_exception(query), module, name, arity)
+        return _text(getString(args + arity - 1)) if texts and texts[-1] is None else ""
+
+
+def _solutions(
+    module: bytes, name: bytes, controls: list[str], texts: list[str | list[int] | None]
+) -> Iterator[str]:
+    """The last text's string (an output) at each solution of
+    module:name(Controls..., Texts...) (see _opened), as they come."""
+    from pyswip import core
+    from pyswip.easy import getString
+
+    with _opened(module, name, controls, texts) as (query, args, arity):
+        while _next_solution(query):
+            yield _text(getString(args + arity - 1))
+        error = core.PL_exception(query)
+        if error:
+            _raise_failure(error, module, name, arity)
+
+
+def _next_solution(query: int) -> bool:
+    """PL_next_solution, with Ctrl-C let into Prolog while it runs (see
+    _Interrupt): KeyboardInterrupt if Ctrl-C came already."""
+    from pyswip import core
+
+    _interrupt.enter_query()
+    try:
+        return bool(core.PL_next_solution(query))
+    finally:
+        _interrupt.leave_query()
+
+
+def _raise_failure(error: int, module: bytes, name: bytes, arity: int) -> None:
+    """Why a query failed, raised: KeyboardInterrupt when Ctrl-C stopped it
+    (see _interrupts_stop_prolog), ResourceLimit when Prolog ran out of
+    memory, else PrologError."""
+    from pyswip.prolog import PrologError
+
+    if _is_atom(error, b"crossword_interrupted"):
+        raise KeyboardInterrupt
+    text = _error_text(error)
+    if text.startswith("resource_error("):
+        raise ResourceLimit(
+            f"the Prolog engine ran out of memory on this puzzle ({text}; its "
+            f"stack limit is {_stack_limit() >> 20:,} MiB): use --engine python"
+        )
+    goal = f"{module.decode()}:{name.decode()}/{arity}"
+    raise PrologError(f"{goal} failed: {text}")
 
 
 def _is_atom(term: int, name: bytes) -> bool:

@@ -18,7 +18,17 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 
-from pybridge.commands import bench, check, compare, difficulty, grid, make, solve
+from pybridge.commands import (
+    bench,
+    check,
+    compare,
+    difficulty,
+    grid,
+    make,
+    serve,
+    solve,
+    wordsearch,
+)
 from pybridge.commands.common import (
     CLOSED,
     EXIT_BAD_INPUT,
@@ -29,15 +39,10 @@ from pybridge.commands.common import (
     EXIT_SOLVED,
     EXIT_TIMEOUT,
     EXIT_UNSOLVABLE,
+    error_text,
+    internal_error_text,
 )
-from pybridge.errors import (
-    CrosswordError,
-    EngineError,
-    InputError,
-    OutputError,
-    ResourceLimit,
-    shown,
-)
+from pybridge.errors import CrosswordError, EngineError, OutputError, ResourceLimit
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -52,13 +57,24 @@ __all__ = [
     "main",
 ]
 
-COMMANDS = (solve, check, compare, bench, grid, make, difficulty)  # in the order --help lists them
+COMMANDS = (  # in the order --help lists them
+    solve,
+    check,
+    compare,
+    bench,
+    grid,
+    make,
+    difficulty,
+    wordsearch,
+    serve,
+)
 
 MAIN_EPILOG = """\
 Run `crossword COMMAND --help` for the options and exit codes of a command.
-In short: 0 success, 1 unsolvable (solve, make), no such pattern (grid) or
-engines disagree (compare), 2 bad input or usage, 3 time limit reached
-(solve, make) or no pattern found (grid), 4 internal error, 130 interrupted.
+In short: 0 success, 1 unsolvable (solve, make, wordsearch make), no such
+pattern (grid), a word not found (wordsearch solve) or engines disagree
+(compare), 2 bad input or usage, 3 time limit reached (solve, make,
+wordsearch make) or no pattern found (grid), 4 internal error, 130 interrupted.
 """
 
 
@@ -81,20 +97,6 @@ def build_parser() -> argparse.ArgumentParser:
     for command in COMMANDS:
         command.add_parser(commands)
     return parser
-
-
-def _error_text(err: CrosswordError) -> str:
-    # An InputError already starts with "file:line:col: error:" (and is made
-    # safe to show by its __str__); other messages are escaped here.
-    return str(err) if isinstance(err, InputError) else f"crossword: error: {shown(str(err), 1600)}"
-
-
-def _internal_error_text(err: BaseException) -> str:
-    """One line for an exception no input explains: its kind and first line."""
-    cause = str(err).strip().split("\n", 1)[0]
-    if not isinstance(err, EngineError):
-        cause = f"{type(err).__name__}: {cause}" if cause else type(err).__name__
-    return f"crossword: internal error: {shown(cause, 300)} (please report it, with the command)"
 
 
 def _debugging() -> bool:
@@ -139,17 +141,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise OutputError(CLOSED)
         return handler(args)
     except ResourceLimit as err:  # not a bug: the puzzle is too large for the engine
-        print(_error_text(err), file=sys.stderr)
+        print(error_text(err), file=sys.stderr)
         return EXIT_INTERNAL_ERROR
     except EngineError as err:
         if _debugging():
             raise
-        print(_internal_error_text(err), file=sys.stderr)
+        print(internal_error_text(err), file=sys.stderr)
         return EXIT_INTERNAL_ERROR
     except CrosswordError as err:
         if isinstance(err, OutputError):
             _quiet_stdout()
-        print(_error_text(err), file=sys.stderr)
+        print(error_text(err), file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
@@ -159,5 +161,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # a bug: no traceback for the user, exit code 4
         if _debugging():
             raise
-        print(_internal_error_text(err), file=sys.stderr)
+        print(internal_error_text(err), file=sys.stderr)
         return EXIT_INTERNAL_ERROR

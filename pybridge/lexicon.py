@@ -51,12 +51,19 @@ Dictionaries (`load_dictionary`), one entry per line:
   counted in `Dictionary.skipped` under its reason, e.g. "with '!'".  Empty
   lines, and lines left empty by the removals, are ignored without a count.
   One-letter entries are kept (no site is that short, so they never fit).
-* Weighted dictionaries: when every non-blank line of a file is `WORD
-  number` (as in RP 2016's valued fill), the word is taken and the weight
-  ignored; the file is listed in `Dictionary.weighted`.
+* Scored dictionaries (docs/formats.md#scored-dictionaries): a line
+  `WORD;score` (Crossfire, ingrid_core: 0-100) gives the word that score; so
+  does `WORD number` when every non-blank line of the file is of that form
+  (RP 2016's weights in [0, 1]).  A score is a decimal number, kept as
+  written (pybridge.scores); a line of a `;` file without one gives no
+  score, and a word without a score counts DEFAULT_SCORE.  A line whose
+  score is not a number is skipped and counted ("with a score that is not
+  a number").  The files with scores are listed in `Dictionary.weighted`,
+  the scores are `Dictionary.scores`.
 * Duplicates (after normalisation, within and across files) are kept once,
-  in the order of first occurrence, and counted as "duplicate".  Several
-  files are merged in the order given.
+  in the order of first occurrence, with the score of the first occurrence
+  (or none), and counted as "duplicate".  Several files are merged in the
+  order given.
 * A missing file, or a file without a single usable entry, is an InputError.
 
 Loading is whole-text work (str methods, one list comprehension whose
@@ -76,6 +83,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from typing import Any, Literal, cast
 
 from lark import Token, Transformer
@@ -101,6 +109,7 @@ from pybridge.readers import (
     sniff_exchange,
     unify_newlines,
 )
+from pybridge.scores import Scores, parse_score
 
 GridFormat = Literal["cs50", "rp2016", "grid"]
 GRID_FORMATS: tuple[GridFormat, ...] = ("cs50", "rp2016", "grid")
@@ -114,13 +123,15 @@ class Dictionary:
 
     `skipped` counts, by reason, the lines not added as a new word;
     `encodings[i]` is the encoding `sources[i]` was read in; `weighted` lists
-    the files whose `WORD weight` lines had their weights ignored."""
+    the files that give scores, and `scores` holds them (None when no file
+    gives any)."""
 
     words: tuple[str, ...]
     skipped: Mapping[str, int]
     sources: tuple[str, ...]
     encodings: tuple[str, ...]
     weighted: tuple[str, ...] = ()
+    scores: Scores | None = None
 
     def summary(self) -> str:
         """One line saying what was read and what was left out."""
@@ -128,7 +139,8 @@ class Dictionary:
         count = len(self.words)
         parts = [f"{count} word{'' if count == 1 else 's'} from {files}"]
         if self.weighted:
-            parts.append(f"weights ignored in {', '.join(self.weighted)}")
+            scored = ", ".join(self.weighted) if self.weighted != self.sources else "every file"
+            parts.append(f"scores from {scored}")
         if self.skipped:
             reasons = sorted(self.skipped.items(), key=lambda item: (-item[1], item[0]))
             parts.append("skipped " + ", ".join(f"{n} {reason}" for reason, n in reasons))
@@ -137,13 +149,13 @@ class Dictionary:
 
 DETECTED_ENCODINGS = ("utf-8", "cp1252")
 DUPLICATE = "duplicate"
+BAD_SCORE = "with a score that is not a number"
 
 # What crosswords drop from an entry: hyphens, apostrophes, spaces.
-_JOINERS = ("-", "'", "\u2019", " ")
+JOINERS = ("-", "'", "\u2019", " ")
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:E[-+]?\d+)?"
-_WEIGHTED_LINE = re.compile(rf"[ \t]*\S+[ \t]+{_NUMBER}[ \t]*")
-_WEIGHT = re.compile(r"[ \t]+\S+[ \t]*$", re.MULTILINE)
+_WEIGHTED_LINE = re.compile(rf"[ \t]*(\S+)[ \t]+({_NUMBER})[ \t]*")
 
 
 def _codec(encoding: str | None) -> str | None:
@@ -187,16 +199,55 @@ def _decode(data: bytes, codec: str | None, source: str) -> tuple[str, str]:
     raise _decoding_error(data, failure, candidates[-1], codec is not None, source)
 
 
-def _without_weights(text: str) -> str | None:
-    """`text` with the weights cut off, if every non-blank line is `WORD
-    number`; None if it is not a weighted dictionary."""
+def _weighted(text: str) -> tuple[str, list[str]] | None:
+    """RP 2016's weighted list, when every non-blank line of `text` is `WORD
+    number`: the words (a line each) and each line's number (blank lines
+    have none). None if it is not such a list."""
     first = text.lstrip().split("\n", 1)[0]
     if not _WEIGHTED_LINE.fullmatch(first):  # cheap test before the full one
         return None
-    lines = text.split("\n")
-    if not all(_WEIGHTED_LINE.fullmatch(line) or line.strip() == "" for line in lines):
+    words, numbers = [], []
+    for line in text.split("\n"):
+        found = _WEIGHTED_LINE.fullmatch(line)
+        if found is None:
+            if line.strip():
+                return None
+            words.append("")
+            numbers.append("")
+        else:
+            words.append(found[1])
+            numbers.append(found[2])
+    return "\n".join(words), numbers
+
+
+def _semicolon_scored(text: str, skipped: Counter[str]) -> tuple[str, list[str]]:
+    """A `WORD;score` list (a line without `;` gives no score): the entries
+    (a line each, the score cut off at the line's last `;`) and each
+    line's score as written. A line whose score is not a number is
+    skipped, and counted in `skipped`."""
+    entries, numbers = [], []
+    for line in text.split("\n"):
+        entry, semicolon, written = line.rpartition(";")
+        score = written.strip()
+        if not semicolon:
+            entry, score = line, ""
+        elif parse_score(score) is None:
+            skipped[BAD_SCORE] += 1
+            entry = score = ""
+        entries.append(entry)
+        numbers.append(score)
+    return "\n".join(entries), numbers
+
+
+def _scored_lines(text: str, skipped: Counter[str]) -> tuple[str, list[str]] | None:
+    """A scored list's entries, a line each, and each line's score as written
+    ("" for none); None when no line gives a score."""
+    weighted = _weighted(text)
+    if weighted is not None:
+        return weighted
+    if ";" not in text:
         return None
-    return _WEIGHT.sub("", text)
+    return _semicolon_scored(text, skipped)
 
 
 def _reason(ch: str) -> str:
@@ -217,18 +268,39 @@ def _repaired(line: str, skipped: Counter[str]) -> str:
     return ""
 
 
-def _entries(text: str, skipped: Counter[str]) -> dict[str, None]:
-    """The distinct entries of normalised dictionary text, in order."""
-    for joiner in _JOINERS:
+def _lines(text: str, skipped: Counter[str]) -> list[str]:
+    """The entry of each line of normalised dictionary text ("" for none)."""
+    for joiner in JOINERS:
         text = text.replace(joiner, "")
     # The usual line is all letters already: only the others cost a call.
-    lines = [line if line.isalpha() else _repaired(line, skipped) for line in text.split("\n")]
+    return [line if line.isalpha() else _repaired(line, skipped) for line in text.split("\n")]
+
+
+def _entries(text: str, skipped: Counter[str]) -> dict[str, None]:
+    """The distinct entries of normalised dictionary text, in order."""
+    lines = _lines(text, skipped)
     entries = dict.fromkeys(lines)
     entries.pop("", None)
-    duplicates = len(lines) - lines.count("") - len(entries)
+    _count_duplicates(lines, len(entries), skipped)
+    return entries
+
+
+def _scored_entries(text: str, scores: list[str], skipped: Counter[str]) -> dict[str, str]:
+    """The distinct entries of normalised dictionary text, in order, each
+    with the score of its first line ("" for none)."""
+    lines = _lines(text, skipped)
+    entries: dict[str, str] = {}
+    for line, score in zip(lines, scores, strict=True):
+        if line and line not in entries:
+            entries[line] = score
+    _count_duplicates(lines, len(entries), skipped)
+    return entries
+
+
+def _count_duplicates(lines: list[str], distinct: int, skipped: Counter[str]) -> None:
+    duplicates = len(lines) - lines.count("") - distinct
     if duplicates:
         skipped[DUPLICATE] += duplicates
-    return entries
 
 
 def _no_entry(source: str, skipped: Counter[str]) -> InputError:
@@ -242,23 +314,30 @@ def _no_entry(source: str, skipped: Counter[str]) -> InputError:
 @dataclass(frozen=True)
 class _FileWords:
     """One dictionary file, normalised: its distinct words in order, its lines
-    skipped by reason, the encoding it was read in, whether weights were cut."""
+    skipped by reason, the encoding it was read in, whether it gives scores,
+    and then each word's score as written ("" for none)."""
 
     words: tuple[str, ...]
     skipped: Counter[str]
     encoding: str
     weighted: bool
+    scores: tuple[str, ...] = ()
 
 
 def _normalised(data: bytes, codec: str | None, source: str) -> _FileWords:
     text, used = _decode(data, codec, source)
     text = unicodedata.normalize("NFC", unify_newlines(text).upper())
-    unweighted = _without_weights(text)
     skipped: Counter[str] = Counter()
-    entries = _entries(text if unweighted is None else unweighted, skipped)
-    if not entries:
+    scored = _scored_lines(text, skipped)
+    if scored is None:
+        entries = _entries(text, skipped)
+        if not entries:
+            raise _no_entry(source, skipped)
+        return _FileWords(tuple(entries), skipped, used, False)
+    with_scores = _scored_entries(*scored, skipped)
+    if not with_scores:
         raise _no_entry(source, skipped)
-    return _FileWords(tuple(entries), skipped, used, unweighted is not None)
+    return _FileWords(tuple(with_scores), skipped, used, True, tuple(with_scores.values()))
 
 
 def _merged(files: Sequence[_FileWords]) -> tuple[tuple[str, ...], Counter[str]]:
@@ -279,6 +358,25 @@ def _merged(files: Sequence[_FileWords]) -> tuple[tuple[str, ...], Counter[str]]
     return tuple(words), skipped
 
 
+def _merged_scores(files: Sequence[_FileWords]) -> Scores | None:
+    """The scores the `files` give, each word's from its first occurrence
+    (which may give none); None when no file gives any."""
+    if not any(found.weighted for found in files):
+        return None
+    written: dict[str, Decimal] = {}
+    seen: set[str] = set()
+    for found in files:
+        if not found.weighted:
+            seen.update(found.words)
+            continue
+        for word, score in zip(found.words, found.scores, strict=True):
+            if word not in seen:
+                seen.add(word)
+                if score:
+                    written[word] = Decimal(score)
+    return Scores(written)
+
+
 def load_dictionary(
     paths: Sequence[str | os.PathLike[str]], encoding: str | None = None, *, cached: bool = True
 ) -> Dictionary:
@@ -294,7 +392,7 @@ def load_dictionary(
     words, skipped = _merged(files)
     encodings = tuple(found.encoding for found in files)
     weighted = tuple(source for source, found in zip(sources, files, strict=True) if found.weighted)
-    return Dictionary(words, dict(skipped), sources, encodings, weighted)
+    return Dictionary(words, dict(skipped), sources, encodings, weighted, _merged_scores(files))
 
 
 # ---------------------------------------------------------------- dictionary cache
@@ -302,9 +400,10 @@ def load_dictionary(
 # Normalising a big dictionary costs about 0.1 s a run, reading back its words
 # a fifth of that, so each file's `_FileWords` is kept in a cache entry
 # (pybridge.cache) named after the SHA-256 of the file's bytes, the forced
-# encoding and CACHE_FORMAT; its body is the words, one per line, in UTF-8.
+# encoding and CACHE_FORMAT; its body is the words, one per line, in UTF-8,
+# and for a scored file a NUL (no word holds one) and their scores as written.
 
-CACHE_FORMAT = 1  # bump whenever normalisation changes: older entries are then never read
+CACHE_FORMAT = 2  # bump whenever normalisation changes: older entries are then never read
 
 
 def _entry_name(data: bytes, codec: str | None) -> str:
@@ -336,8 +435,13 @@ def _cached(name: str) -> _FileWords | None:
         if meta["format"] != CACHE_FORMAT:
             return None
         skipped = Counter({str(reason): int(n) for reason, n in meta["skipped"].items()})
-        words = tuple(body.decode("utf-8").split("\n"))
-        return _FileWords(words, skipped, str(meta["encoding"]), bool(meta["weighted"]))
+        text, _, score_text = body.decode("utf-8").partition("\0")
+        words = tuple(text.split("\n"))
+        weighted = bool(meta["weighted"])
+        scores = tuple(score_text.split("\n")) if weighted else ()
+        if weighted and len(scores) != len(words):
+            return None
+        return _FileWords(words, skipped, str(meta["encoding"]), weighted, scores)
     except (ValueError, LookupError, TypeError, AttributeError):
         return None
 
@@ -349,7 +453,10 @@ def _store(name: str, found: _FileWords) -> None:
         "weighted": found.weighted,
         "skipped": dict(found.skipped),
     }
-    cache.write(name, meta, "\n".join(found.words).encode("utf-8"))
+    body = "\n".join(found.words)
+    if found.weighted:
+        body += "\0" + "\n".join(found.scores)
+    cache.write(name, meta, body.encode("utf-8"))
 
 
 # ---------------------------------------------------------------- grids
@@ -604,4 +711,5 @@ def load_lexicon_puzzle(
     grids = load_grid(path, grid=grid, format=format)
     if len(grids) != 1:
         raise UsageError(f"{os.fspath(path)} holds {len(grids)} grids: say which with grid=N")
-    return replace(grids[0], words=load_dictionary(paths, encoding).words)
+    merged = load_dictionary(paths, encoding)
+    return replace(grids[0], words=merged.words, scores=merged.scores)

@@ -19,6 +19,7 @@ from pybridge.errors import InputError, shown
 from pybridge.notation import BLOCK as BLOCK
 from pybridge.notation import OPEN as OPEN
 from pybridge.notation import framework_text, solution_text
+from pybridge.scores import Scores
 
 Direction = Literal["across", "down"]
 Format = Literal["p99", "fillin", "cs50", "rp2016", "grid", "puz", "ipuz"]
@@ -101,6 +102,8 @@ class Puzzle:
     mode: Mode = "exact"
     # What a .puz or .ipuz file held beside the grid; None for other formats.
     published: Published | None = field(default=None, compare=False)
+    # The words' scores, when the word list or dictionary gives any.
+    scores: Scores | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         _check_printable(self.words, "word", self.source)

@@ -270,7 +270,7 @@ def draw_png(
     legend: str | None = None,
 ) -> None:
     """Write the picture to `path` as a PNG, `cell` pixels per cell; needs Pillow."""
-    _require_pillow()
+    require_pillow()
     from PIL import Image, ImageDraw
 
     drawn = squares(puzzle, grid, marked)
@@ -297,10 +297,10 @@ def _png_square(pen: ImageDraw, layout: Layout, square: Square) -> None:
     pen.rectangle((x, y, x + size, y + size), fill=square.fill, outline=INK, width=layout.line)
     if square.number is not None:
         inset = round(size * 0.07) + layout.line
-        _text(pen, (x + inset, y + inset), str(square.number), layout.number_size, False, "lt")
+        draw_text(pen, (x + inset, y + inset), str(square.number), layout.number_size, False, "lt")
     if square.letter is not None:
         middle = (x + size / 2, y + layout.letter_middle)
-        _text(pen, middle, square.letter, layout.letter_size, square.given, "mm")
+        draw_text(pen, middle, square.letter, layout.letter_size, square.given, "mm")
 
 
 def _png_legend(pen: ImageDraw, layout: Layout, lines: Sequence[str], swatch: bool) -> None:
@@ -309,18 +309,20 @@ def _png_legend(pen: ImageDraw, layout: Layout, lines: Sequence[str], swatch: bo
         pen.rectangle((x, top, x + size, top + size), fill=MARK, outline=INK, width=layout.line)
     indent = layout.legend_step if swatch else 0
     for k, line in enumerate(lines):
-        _text(pen, (x + indent, top + k * layout.legend_step), line, size, False, "la")
+        draw_text(pen, (x + indent, top + k * layout.legend_step), line, size, False, "la")
 
 
-def _text(
+def draw_text(
     pen: ImageDraw, at: tuple[float, float], text: str, size: int, bold: bool, anchor: str
 ) -> None:
+    """`text` at `at` (a Pillow anchor) in the picture font, faking bold where
+    the font has no bold face; shared with the word-search pictures."""
     font, fake_bold = _font(size, bold)
     stroke = max(1, size // 24) if fake_bold else 0  # a font without a bold face: thicken
     pen.text(at, text, fill=INK, font=font, anchor=anchor, stroke_width=stroke, stroke_fill=INK)
 
 
-def _require_pillow() -> None:
+def require_pillow() -> None:
     try:
         import PIL
     except ImportError:

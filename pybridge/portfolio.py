@@ -33,7 +33,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -46,9 +46,18 @@ from pybridge.errors import CrosswordError, EngineError, InputError, UsageError
 from pybridge.layout import layout_of
 from pybridge.model import Puzzle
 from pybridge.proofs import Proof
+from pybridge.scores import Objective, Score
 from pybridge.search import registry
 from pybridge.search.kernel import Watch
-from pybridge.solver import Outcome, Stats, Winner, choose_engine, make_solution, run
+from pybridge.solver import (
+    BetterFill,
+    Outcome,
+    Stats,
+    Winner,
+    choose_engine,
+    make_solution,
+    run,
+)
 from pybridge.solver import check_seed as _check_seed
 
 PARENT_CHECK_SECONDS = 0.5  # how often a worker checks that its parent lives
@@ -261,14 +270,33 @@ class Portfolio:
         unique: bool = False,
         timeout: float | None = None,
         progress: Watch | None = None,
+        maximize: Objective | None = None,
+        on_better: Callable[[BetterFill], None] | None = None,
     ) -> Outcome:
         """pybridge.run's answer for `puzzle`, from the first of the
         streams to settle it (see streams()); its `winner` names that
         stream. `timeout` counts from this call, workers' start included.
         One stream (one job, or a strategy without a seed) runs here, and
         only then is `progress` told of the search's counters (the workers'
-        searches tell no one)."""
+        searches tell no one). With `maximize` one stream runs here too: a
+        branch and bound's better fills and bound belong to one search."""
         started = time.perf_counter()
+        if maximize is not None:
+            outcome = run(
+                puzzle,
+                engine=self.engine,
+                strategy=strategy,
+                seed=seed,
+                limit=limit,
+                count=count,
+                unique=unique,
+                timeout=timeout,
+                progress=progress,
+                maximize=maximize,
+                on_better=on_better,
+            )
+            stream = Stream(0, outcome.stats.strategy, seed)
+            return outcome if self.jobs == 1 else _won(outcome, stream, 1, started)
         chosen = _strategy(puzzle, strategy, seed)
         if timeout is not None and not timeout > 0:
             raise UsageError("timeout must be a positive number of seconds")
@@ -304,6 +332,9 @@ class Portfolio:
             answer.unique,
             puzzle=puzzle,
         )
+        if puzzle.scores is not None and outcome.solutions:
+            placed = [p.word for p in outcome.solutions[0].placements]
+            outcome.score = Score.of(placed, puzzle.scores)
         return _won(outcome, todo[index], len(todo), started)
 
     def _first(self, tasks: list[_Task], deadline: float | None) -> tuple[int, _Answer]:

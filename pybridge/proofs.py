@@ -43,6 +43,7 @@ from pybridge.bitsets import (
 )
 from pybridge.layout import Layout, Site, check_clock, layout_of
 from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.scores import score_text
 from pybridge.search import engine as python_engine
 from pybridge.search.kernel import Counters, Request, SearchTimeout, deadline, late
 from pybridge.wording import and_list, plural, where, word_length
@@ -111,7 +112,15 @@ class _Model:
     @property
     def noun(self) -> str:
         """What the words are called in reasons."""
-        return "dictionary word" if self.lexicon else "listed word"
+        return f"dictionary word{self.scoring}" if self.lexicon else "listed word"
+
+    @property
+    def scoring(self) -> str:
+        """How the dictionary was cut (--min-score), for the reasons."""
+        scores = self.puzzle.scores
+        if not self.lexicon or scores is None or scores.floor is None:
+            return ""
+        return f" scoring {score_text(scores.floor)} or more"
 
     def every(self, length: int) -> int:
         """The set of all words of `length`."""
@@ -236,7 +245,7 @@ def _site_without_words(model: _Model, kept: frozenset[int]) -> Proof | None:
 
 def _no_words_of_length(model: _Model, length: int) -> str:
     if model.lexicon:
-        return f"the dictionary has no {length}-letter word"
+        return f"the dictionary has no {length}-letter word{model.scoring}"
     return f"no {length}-letter word is listed"
 
 
@@ -653,8 +662,16 @@ def _search_proof(model: _Model, kept: Iterable[int], nodes: int) -> Proof:
     for site in core:
         fitting[site.length] |= model.candidates[site.index]
     words = tuple(w for n, fit in fitting.items() for w in _named(model, n, fit))
-    reason = f"the search space is exhausted ({plural(nodes, 'node')})"
+    reason = f"the search space is exhausted ({plural(nodes, 'node')}){cut_words(model.puzzle)}"
     return Proof("search", reason, core, words, nodes, minimal=False)
+
+
+def cut_words(puzzle: Puzzle) -> str:
+    """', with the dictionary words scoring N or more' after --min-score."""
+    scores = puzzle.scores
+    if puzzle.mode != "lexicon" or scores is None or scores.floor is None:
+        return ""
+    return f", with the dictionary words scoring {score_text(scores.floor)} or more"
 
 
 def _searched(model: _Model, engine: str | None, at: float | None) -> Proof | None:

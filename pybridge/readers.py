@@ -53,6 +53,7 @@ import re
 import stat
 import unicodedata
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from functools import cache
 from typing import Any, Literal, NamedTuple
 
@@ -70,6 +71,7 @@ from pybridge.exchange import (
 )
 from pybridge.model import BLOCK, OPEN, Format, Puzzle
 from pybridge.resources import grammar_path
+from pybridge.scores import Scores, parse_score
 
 BOM = "\ufeff"
 FORMATS: tuple[Format, ...] = ("p99", "fillin")  # the text formats of exact mode
@@ -336,6 +338,7 @@ class _FillinBuilder(Transformer[Token, Any]):
     def __init__(self, source: str) -> None:
         super().__init__(visit_tokens=False)
         self.source = source
+        self.scores: dict[str, Decimal] = {}  # a word list's `WORD;score` lines
 
     def grid(self, lines: list[Token]) -> tuple[tuple[str, ...], tuple[int, ...]]:
         expected = "'_' (open), '#' (blocked), a letter or a digit (given)"
@@ -345,11 +348,23 @@ class _FillinBuilder(Transformer[Token, Any]):
         return padded([row.replace("_", OPEN) for row in rows]), tuple(len(r) for r in rows)
 
     def words(self, lines: list[Token]) -> tuple[str, ...]:
+        return tuple(self._word(line) for line in lines)
+
+    def _word(self, line: Token) -> str:
+        """The word on a line, `WORD` or `WORD;score` (the first score of a
+        word listed twice is its score)."""
         expected = "a letter or a digit (one word per line)"
-        return tuple(
-            check_line(line, line_content(line), str.isalnum, expected, self.source)
-            for line in lines
-        )
+        text = line_content(line)
+        entry, semicolon, written = text.rpartition(";")
+        if not semicolon:
+            return check_line(line, text, str.isalnum, expected, self.source)
+        score = parse_score(written.strip())
+        if score is None:
+            message = f"expected a score after ';' (a number such as 40 or 0.5), found {written!r}"
+            raise InputError(message, self.source, line.line, len(entry) + 2, line_text(line))
+        word = check_line(line, entry.rstrip(" \t"), str.isalnum, expected, self.source)
+        self.scores.setdefault(word, score)
+        return word
 
 
 # ---------------------------------------------------------------- syntax errors
@@ -559,7 +574,8 @@ def parse_fillin(
     words = parse_with(
         "fillin", "words", words_text, words_source, words_builder, _WORDS_COMPLAINTS
     )
-    return Puzzle(words, grid, "fillin", grid_source, widths)
+    scores = Scores(words_builder.scores) if words_builder.scores else None
+    return Puzzle(words, grid, "fillin", grid_source, widths, scores=scores)
 
 
 _TWO_OPEN = re.compile(f"[^{BLOCK}]{{2}}")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pybridge.model import BLOCK, Placement, Solution
 from pybridge.proofs import proof_json
+from pybridge.scores import Score, json_number
 
 if TYPE_CHECKING:
     from pybridge.solver import Outcome
@@ -41,9 +42,23 @@ def _solution_json(solution: Solution) -> dict[str, Any]:
     }
 
 
+def score_json(score: Score) -> dict[str, Any]:
+    """`min`, `sum` and `mean` of a fill (on the scale of its word list),
+    then `optimal` and `bound` when known."""
+    doc: dict[str, Any] = {}
+    if score.min is not None and score.sum is not None and score.mean is not None:
+        doc["min"] = json_number(score.min)
+        doc["sum"] = json_number(score.sum)
+        doc["mean"] = json_number(score.mean)
+    if score.optimal is not None:
+        doc["optimal"] = score.optimal
+        doc["bound"] = None if score.bound is None else json_number(score.bound)
+    return doc
+
+
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    """The `--json` document: status, solutions, then count, reason, proof and
-    unique where known, and stats."""
+    """The `--json` document: status, solutions, then count, reason, proof,
+    unique, score and improvements where known, and stats."""
     doc: dict[str, Any] = {
         "status": outcome.status,
         "solutions": [_solution_json(s) for s in outcome.solutions],
@@ -56,6 +71,13 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         doc["proof"] = proof_json(outcome.proof)
     if outcome.unique is not None:
         doc["unique"] = outcome.unique
+    if outcome.score is not None:
+        doc["score"] = score_json(outcome.score)
+    if outcome.score is not None and outcome.score.optimal is not None:
+        doc["improvements"] = [
+            {"value": json_number(b.value), "seconds": b.seconds, "nodes": b.nodes}
+            for b in outcome.improvements
+        ]
     stats = outcome.stats
     doc["stats"] = {
         "engine": stats.engine,

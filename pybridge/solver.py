@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 
 from pybridge import engines, proofs
 from pybridge.bitsets import Settled
@@ -17,10 +18,12 @@ from pybridge.errors import UsageError
 from pybridge.layout import Layout, Site, layout_of
 from pybridge.model import Placement, Puzzle, Solution
 from pybridge.proofs import Proof
+from pybridge.scores import OBJECTIVES, Objective, Score, parse_score
 from pybridge.search import engine as python_engine
 from pybridge.search import registry
 from pybridge.search.kernel import (
     Counters,
+    Improvement,
     Request,
     Result,
     SearchTimeout,
@@ -32,6 +35,7 @@ from pybridge.search.registry import (
     DEFAULT_LEXICON_STRATEGY,
     DEFAULT_STRATEGY,
     LEXICON_STRATEGIES,
+    OPTIMISING_STRATEGY,
     SEEDED_STRATEGIES,
     STRATEGIES,
 )
@@ -41,12 +45,16 @@ __all__ = [
     "DEFAULT_STRATEGY",
     "ENGINES",
     "LEXICON_STRATEGIES",
+    "OBJECTIVES",
+    "OPTIMISING_STRATEGY",
     "SEEDED_STRATEGIES",
     "STRATEGIES",
+    "BetterFill",
     "Outcome",
     "Stats",
     "Status",
     "Winner",
+    "at_least",
     "check_seed",
     "check_strategy",
     "choose_engine",
@@ -80,13 +88,28 @@ class Winner:
     seconds: float
 
 
+@dataclass(frozen=True)
+class BetterFill:
+    """A fill better than every one found before it (`maximize`): its value
+    on the scale of the word list, the seconds since run() started and the
+    nodes counted when it was found, and the fill."""
+
+    value: Decimal
+    seconds: float
+    nodes: int
+    solution: Solution
+
+
 @dataclass
 class Outcome:
     """What a search came to. `count` is set when counting, `reason` and
     `proof` when unsolvable, `unique` when uniqueness was asked and settled
     on a solvable puzzle (an unsolvable one leaves it None); `puzzle` is the
-    puzzle searched (for its display); `winner` when a portfolio of several
-    streams answered."""
+    puzzle searched (for its display). `score`: the first solution's scores
+    when the words have scores (with `maximize`, whether it is optimal and
+    the bound; without a fill, only these); `improvements` (with
+    `maximize`): every better fill, in the order found; `winner` when a
+    portfolio of several streams answered."""
 
     status: Status
     solutions: list[Solution] = field(default_factory=list)
@@ -95,6 +118,8 @@ class Outcome:
     stats: Stats = field(default_factory=lambda: Stats("python", DEFAULT_STRATEGY))
     proof: Proof | None = None
     unique: bool | None = None
+    score: Score | None = None
+    improvements: list[BetterFill] = field(default_factory=list)
     puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
     winner: Winner | None = None
 
@@ -142,11 +167,55 @@ def check_seed(strategy: str | None, seed: int | None) -> None:
         registry.check(strategy, seed=seed)
 
 
-def _checked(puzzle: Puzzle, strategy: str | None, seed: int | None) -> str:
-    """The strategy to use (as asked, or the default), checked with the seed."""
+def _checked(
+    puzzle: Puzzle, strategy: str | None, seed: int | None, maximize: str | None = None
+) -> str:
+    """The strategy to use (as asked, or the default), checked with the seed
+    and the objective."""
+    if maximize is not None:
+        _check_objective(puzzle, strategy, maximize)
+        strategy = strategy or OPTIMISING_STRATEGY
     strategy = strategy or default_strategy(puzzle)
     registry.check(strategy, puzzle.mode, seed)
     return strategy
+
+
+def _check_objective(puzzle: Puzzle, strategy: str | None, maximize: str) -> None:
+    if maximize not in OBJECTIVES:
+        raise UsageError(f"maximize must be one of {', '.join(OBJECTIVES)}, got {maximize!r}")
+    if strategy not in (None, OPTIMISING_STRATEGY):
+        raise UsageError(
+            f"--maximize searches with the {OPTIMISING_STRATEGY} strategy, not {strategy!r}"
+        )
+    if puzzle.scores is None:
+        raise UsageError(
+            "--maximize needs scores: a scored dictionary (WORD;score lines, see "
+            "docs/formats.md) or a scored word list"
+        )
+
+
+def at_least(puzzle: Puzzle, min_score: object) -> Puzzle:
+    """The puzzle with only the dictionary words that score `min_score` or
+    more (a number, or its text); UsageError without a scored dictionary.
+    The proofs then tell which sites the words left cannot fill."""
+    least = _score_number(min_score)
+    if puzzle.mode != "lexicon":
+        raise UsageError("--min-score applies to a dictionary (--dict), not a word list")
+    if puzzle.scores is None:
+        raise UsageError(
+            "--min-score needs a scored dictionary (WORD;score lines, see docs/formats.md)"
+        )
+    words = puzzle.scores.keeping(puzzle.words, least)
+    return replace(puzzle, words=words, scores=replace(puzzle.scores, floor=least))
+
+
+def _score_number(value: object) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
+        raise UsageError(f"min_score must be a number, got {value!r}")
+    number = parse_score(str(value).strip())
+    if number is None:
+        raise UsageError(f"min_score must be a number such as 40 or 0.5, got {value!r}")
+    return number
 
 
 def _check_timeout(timeout: float | None) -> None:
@@ -184,6 +253,9 @@ def run(
     prove: bool = True,
     seed: int | None = None,
     progress: Watch | None = None,
+    min_score: object = None,
+    maximize: Objective | None = None,
+    on_better: Callable[[BetterFill], None] | None = None,
 ) -> Outcome:
     """Search `puzzle`: up to `limit` solutions (None: all); with `count`
     count them all without keeping them; with `unique` stop at the second
@@ -197,8 +269,21 @@ def run(
     None is default_strategy(puzzle). `timeout` (seconds) bounds the proofs
     and the search together. `progress` is called with a Tick (the counters
     so far) about every 0.2 s while an engine searches; it does not change
-    the search."""
-    strategy = _checked(puzzle, strategy, seed)
+    the search.
+
+    With scores (a scored dictionary): `min_score` keeps only the words
+    that score at least that much (see at_least); `maximize` ("min": the
+    lowest word score, or "sum": the total) searches for the best fill with
+    the valued strategy, calling `on_better` with each better fill as it is
+    found; the outcome's solution is the best, `score` says whether it is
+    optimal, `improvements` lists them all (docs/search.md#valued)."""
+    if min_score is not None:
+        puzzle = at_least(puzzle, min_score)
+    if maximize is not None and (count or unique or limit not in (1, None)):
+        raise UsageError(
+            "--maximize finds one best fill: leave out --all, --count, --limit and --unique"
+        )
+    strategy = _checked(puzzle, strategy, seed, maximize)
     _check_timeout(timeout)
     chosen = choose_engine(engine)
     stats = Stats(chosen, strategy)
@@ -209,10 +294,22 @@ def run(
         stats.seconds = time.perf_counter() - started
         return Outcome("timeout", [], 0 if count else None, stats=stats)
     limit = 2 if unique else limit
+    report = None if on_better is None else _reporter(puzzle, layout.sites, started, on_better)
     request = Request(
-        layout, puzzle.words, strategy, limit, count, timeout, seed, progress=progress
+        layout,
+        puzzle.words,
+        strategy,
+        limit,
+        count,
+        timeout,
+        seed,
+        progress=progress,
+        scores=None if puzzle.scores is None else puzzle.scores.values(puzzle.words),
+        objective=maximize,
+        report=report,
     )
-    prepared = _prepare(puzzle, request, chosen, prove, started, quick=prove)
+    quick = prove and maximize is None  # better fills are reported once
+    prepared = _prepare(puzzle, request, chosen, prove, started, quick=quick)
     if isinstance(prepared, Proof):
         stats.seconds = time.perf_counter() - started
         return Outcome(
@@ -223,6 +320,7 @@ def run(
             proof=prepared,
             puzzle=puzzle,
         )
+    searched_from = time.perf_counter() - started
     result = prepared if isinstance(prepared, Result) else engines.search(chosen, prepared)
     stats.nodes, stats.backtracks = result.nodes, result.backtracks
     stats.seconds = time.perf_counter() - started
@@ -234,7 +332,58 @@ def run(
     if result.status == "unsolvable":
         outcome.proof = _exhausted(puzzle, layout.sites, result.nodes)
         outcome.reason = outcome.proof.reason
+    _score(outcome, puzzle, result, maximize, layout.sites, searched_from)
     return outcome
+
+
+def _reporter(
+    puzzle: Puzzle, sites: tuple[Site, ...], started: float, on_better: Callable[[BetterFill], None]
+) -> Callable[[Improvement], None]:
+    """What an engine calls with each better fill: on_better with the fill
+    as a BetterFill."""
+    scores = puzzle.scores
+    assert scores is not None
+
+    def report(better: Improvement) -> None:
+        solution = make_solution(puzzle, sites, better.words)
+        value = scores.unscaled(better.value)
+        on_better(BetterFill(value, time.perf_counter() - started, better.nodes, solution))
+
+    return report
+
+
+def _score(
+    outcome: Outcome,
+    puzzle: Puzzle,
+    result: Result,
+    maximize: Objective | None,
+    sites: tuple[Site, ...],
+    searched_from: float,
+) -> None:
+    """The outcome's score and better fills, when the words have scores."""
+    scores = puzzle.scores
+    if scores is None:
+        return
+    if outcome.solutions:
+        words = [p.word for p in outcome.solutions[0].placements]
+        outcome.score = Score.of(words, scores)
+    if maximize is None:
+        return
+    bound = None if result.bound is None else scores.unscaled(result.bound)
+    optimal = result.status == "solved"
+    if outcome.score is not None:
+        outcome.score = replace(outcome.score, optimal=optimal, bound=bound)
+    elif result.status == "timeout":
+        outcome.score = Score(None, None, None, optimal=False, bound=bound)
+    outcome.improvements = [
+        BetterFill(
+            scores.unscaled(better.value),
+            searched_from + better.seconds,
+            better.nodes,
+            make_solution(puzzle, sites, better.words),
+        )
+        for better in result.improvements
+    ]
 
 
 def _prepare(
@@ -274,6 +423,7 @@ def _reason(proof: Proof) -> str:
 
 def _exhausted(puzzle: Puzzle, sites: tuple[Site, ...], nodes: int) -> Proof:
     reason = f"the search space is exhausted after {nodes} node{'s' * (nodes != 1)}"
+    reason += proofs.cut_words(puzzle)
     words = tuple(puzzle.words) if puzzle.mode == "exact" else ()  # not a whole dictionary
     return Proof("search", reason, sites, words, nodes, minimal=False)
 
@@ -333,6 +483,16 @@ def _prolog_batches(
         batch *= 8
 
 
+def _prolog_better(
+    puzzle: Puzzle, strategy: str, timeout: float | None, limit: int | None, maximize: Objective
+) -> Iterator[Solution]:
+    outcome = run(puzzle, engine="prolog", strategy=strategy, timeout=timeout, maximize=maximize)
+    better = [b.solution for b in outcome.improvements]
+    yield from better if limit is None else better[:limit]
+    if outcome.status == "timeout":
+        raise TimeoutError(f"no further solution found within {timeout} s")
+
+
 def solve(
     puzzle: Puzzle,
     *,
@@ -341,6 +501,8 @@ def solve(
     timeout: float | None = None,
     limit: int | None = None,
     seed: int | None = None,
+    min_score: object = None,
+    maximize: Objective | None = None,
 ) -> Iterator[Solution]:
     """The solutions of `puzzle`, in the engine's order (up to `limit`; all
     by default). The Python engine produces them lazily. The Prolog engine
@@ -348,10 +510,17 @@ def solve(
     (each search starting afresh and skipping those already given): the
     first solution costs one search, and any number costs at most about
     twice the searches of one. Raises TimeoutError when one search takes
-    longer than `timeout` seconds. `strategy` and `seed` as for run()."""
-    strategy = _checked(puzzle, strategy, seed)
+    longer than `timeout` seconds. `strategy`, `seed` and `min_score` as for
+    run(); with `maximize`, each better fill in turn, the last the best (the
+    Prolog engine gives them when its search ends)."""
+    if min_score is not None:
+        puzzle = at_least(puzzle, min_score)
+    strategy = _checked(puzzle, strategy, seed, maximize)
     _check_timeout(timeout)
     chosen = choose_engine(engine)
+    if chosen == "prolog" and maximize is not None:
+        yield from _prolog_better(puzzle, strategy, timeout, limit, maximize)
+        return
     if chosen == "prolog":
         yield from _prolog_batches(puzzle, strategy, timeout, limit, seed)
         return
@@ -360,7 +529,18 @@ def solve(
         layout = layout_of(puzzle, deadline(timeout))
     except SearchTimeout:
         raise TimeoutError(f"no solution found within {timeout} s") from None
-    request = Request(layout, puzzle.words, strategy, limit, False, timeout, seed)
+    scores = None if puzzle.scores is None else puzzle.scores.values(puzzle.words)
+    request = Request(
+        layout,
+        puzzle.words,
+        strategy,
+        limit,
+        False,
+        timeout,
+        seed,
+        scores=scores,
+        objective=maximize,
+    )
     prepared = _prepare(puzzle, request, chosen, True, started, quick=False)
     if isinstance(prepared, Proof):
         return

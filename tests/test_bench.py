@@ -84,7 +84,7 @@ def test_table_files_and_summary(
     assert lines[9].split()[0] == "slowest"  # the greatest seconds of a grid filled
     slowest = [float(x) for x in lines[9].split()[1:]]
     most = [max(float(rows[g][c]) for g in SUITE[:2]) for c in (3, 6)]  # shown to 0.01 s
-    assert all(abs(a - b) <= 0.005 for a, b in zip(slowest, most, strict=True))
+    assert all(abs(a - b) <= 0.0051 for a, b in zip(slowest, most, strict=True))  # + float error
 
     assert set(report) == {"dictionary", "settings", "runs", "summary"}
     dictionary = report["dictionary"]

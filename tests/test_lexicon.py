@@ -9,6 +9,7 @@ import csv
 import os
 import tempfile
 from collections.abc import Callable, Iterator
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -371,7 +372,10 @@ def test_weighted_dictionary_keeps_the_words(shared: Path) -> None:
     assert dictionary.words[:3] == ("AI", "AN", "AU")
     assert {"LIA", "MONOAGENT", "METAHEURISTIQUES"} <= set(dictionary.words)
     assert dictionary.skipped == {"duplicate": 3}  # MULTI-AGENT and MULTIAGENT, ...
-    assert "weights ignored in" in dictionary.summary()
+    assert "scores from every file" in dictionary.summary()
+    assert dictionary.scores is not None
+    assert dictionary.scores.score("AI") == 1
+    assert str(dictionary.scores.score("AN")) == "0.012"  # as written
 
 
 def test_a_partly_numbered_list_is_not_weighted(tmp_path: Path) -> None:
@@ -578,7 +582,8 @@ def spoil_header(data: bytes) -> bytes:
 
 
 def spoil_format(data: bytes) -> bytes:
-    return data.replace(b'"format": 1', b'"format": 0', 1)
+    current = f'"format": {lexicon.CACHE_FORMAT}'.encode()
+    return data.replace(current, b'"format": 0', 1)
 
 
 def spoil_counts(data: bytes) -> bytes:
@@ -655,3 +660,75 @@ def test_entries_are_written_whole(tmp_path: Path, cache: Path) -> None:
     header, body = entry.read_text(encoding="utf-8").split("\n", 1)
     assert body == "APPLE\nBANANA\nNT"
     assert '"encoding": "utf-8"' in header
+
+
+# ---------------------------------------------------------------- scored dictionaries
+
+
+def test_semicolon_scores_are_kept_as_written(tmp_path: Path) -> None:
+    path = write(tmp_path, "s.txt", "water;60\nerne;12\nice cream ; 7.25\nnoscore\n")
+    dictionary = load_dictionary([path])
+    assert dictionary.words == ("WATER", "ERNE", "ICECREAM", "NOSCORE")
+    scores = dictionary.scores
+    assert scores is not None
+    assert [str(scores.score(w)) for w in dictionary.words] == ["60", "12", "7.25", "50"]
+    assert scores.scale == 100  # two digits after the point: integers times 100
+    assert scores.values(dictionary.words) == (6000, 1200, 725, 5000)
+    assert dictionary.weighted == (str(path),)
+
+
+def test_a_line_whose_score_is_no_number_is_skipped_and_counted(tmp_path: Path) -> None:
+    text = "water;60\nerne;lots\nsea;\nsky;1e99\n;\n"  # 1e99: too many digits
+    dictionary = load_dictionary([write(tmp_path, "s.txt", text)])
+    assert dictionary.words == ("WATER",)
+    assert dictionary.skipped == {"with a score that is not a number": 4}
+    assert "skipped 4 with a score that is not a number" in dictionary.summary()
+    with pytest.raises(InputError, match="with a score that is not a number"):
+        load_dictionary([write(tmp_path, "t.txt", "water;\n")])
+
+
+def test_a_duplicate_keeps_its_first_score_within_and_across_files(tmp_path: Path) -> None:
+    first = write(tmp_path, "a.txt", "Ice-Cream;30\nicecream;90\nplain\n")
+    second = write(tmp_path, "b.txt", "PLAIN;99\nnew;1\n")
+    dictionary = load_dictionary([first, second])
+    assert dictionary.words == ("ICECREAM", "PLAIN", "NEW")
+    assert dictionary.skipped == {"duplicate": 2}
+    scores = dictionary.scores
+    assert scores is not None
+    assert (scores.score("ICECREAM"), scores.score("PLAIN"), scores.score("NEW")) == (30, 50, 1)
+
+
+def test_an_unscored_file_merged_with_a_scored_one_counts_the_default(tmp_path: Path) -> None:
+    scored = write(tmp_path, "a.txt", "ab;5\n")
+    plain = write(tmp_path, "b.txt", "cd\nab\n")
+    dictionary = load_dictionary([plain, scored])
+    assert dictionary.weighted == (str(scored),)
+    assert dictionary.scores is not None
+    assert dictionary.scores.score("AB") == 50  # its first occurrence has none
+    assert load_dictionary([plain]).scores is None
+
+
+def test_cp1252_scored_lists_decode(tmp_path: Path) -> None:
+    path = write(tmp_path, "s.txt", "café;40\r\nnaïve;0.5\r\n".encode("cp1252"))
+    dictionary = load_dictionary([path])
+    assert dictionary.encodings == ("cp1252",)
+    assert dictionary.words == ("CAFÉ", "NAÏVE")
+    assert dictionary.scores is not None
+    assert [str(dictionary.scores.score(w)) for w in dictionary.words] == ["40", "0.5"]
+
+
+def test_weights_of_every_line_are_scores(tmp_path: Path) -> None:
+    path = write(tmp_path, "w.txt", "AI 1\nAN 0.012\n\nBD 1E-3\n")
+    dictionary = load_dictionary([path])
+    assert dictionary.words == ("AI", "AN", "BD")
+    assert dictionary.scores is not None
+    assert [str(dictionary.scores.score(w)) for w in dictionary.words] == ["1", "0.012", "0.001"]
+
+
+def test_scores_survive_the_cache(tmp_path: Path, cache: Path) -> None:
+    path = write(tmp_path, "s.txt", "water;60\nerne;12.5\nplain\n")
+    expected = uncached([path])
+    assert load_dictionary([path]) == expected  # writes the entry
+    assert load_dictionary([path]) == expected  # reads it
+    assert expected.scores is not None
+    assert expected.scores.score("ERNE") == Decimal("12.5")

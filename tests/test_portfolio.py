@@ -261,3 +261,29 @@ def test_bench_portfolio_records_the_stream(
     capsys.readouterr()
     assert main([*args, "--portfolio", "2", "--jobs", "2"]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_solve_jobs_with_scores_scores_the_winners_fill_and_maximizes_in_one_stream(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    grid, words = tmp_path / "g.txt", tmp_path / "words.txt"
+    grid.write_text("....\n....\n....\n....\n", encoding="utf-8")
+    scored = {word: 10 + 5 * i for i, word in enumerate(WORDS)}
+    words.write_text("".join(f"{w};{s}\n" for w, s in scored.items()), encoding="utf-8")
+    base = ["solve", str(grid), "--dict", str(words), "--engine", "python", "--output", "json"]
+    assert main([*base, "--jobs", "2"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    placed = [p["word"].lower() for p in doc["solutions"][0]["placements"]]
+    assert doc["score"]["min"] == min(scored[w] for w in placed)  # the winner's own fill
+    assert doc["score"]["sum"] == sum(scored[w] for w in placed)
+    assert main([*base, "--maximize", "min"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert main([*base, "--maximize", "min", "--jobs", "2"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["portfolio"]["jobs"] == 1  # a branch and bound is one search
+    assert doc["score"] == alone["score"]
+    assert doc["score"]["optimal"] is True
+    assert doc["improvements"] == [
+        {**better, "seconds": mine["seconds"]}
+        for better, mine in zip(alone["improvements"], doc["improvements"], strict=True)
+    ]

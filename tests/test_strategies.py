@@ -85,8 +85,8 @@ def first_fill(puzzle: Puzzle, seed: int | None, engine: str = "python") -> Grid
 
 
 def test_the_domain_strategies_apply_to_both_modes() -> None:
-    assert ("given", "sorted", *DOMAIN_STRATEGIES) == STRATEGIES
-    assert LEXICON_STRATEGIES == DOMAIN_STRATEGIES
+    assert ("given", "sorted", *DOMAIN_STRATEGIES, "valued") == STRATEGIES
+    assert (*DOMAIN_STRATEGIES, "valued") == LEXICON_STRATEGIES  # valued: tests/test_valued.py
 
 
 # ---------------------------------------------------------------- agreement

@@ -30,7 +30,8 @@ from pybridge.errors import MissingDependency, UsageError
 from pybridge.lexicon import Dictionary, load_dictionary
 from pybridge.progress import interruptible
 from pybridge.reports import require_matplotlib
-from pybridge.solver import ENGINES, LEXICON_STRATEGIES
+from pybridge.scores import OBJECTIVES
+from pybridge.solver import ENGINES, LEXICON_STRATEGIES, OPTIMISING_STRATEGY
 
 BENCH_EPILOG = """\
 Each GRID is a grid file (every grid of an RP 2016 file is a row of its own)
@@ -102,6 +103,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="run each grid as `solve --jobs N` does: N streams at once, each in a process of "
         "its own, the first to answer winning (one grid at a time; default: 1)",
     )
+    parser.add_argument(
+        "--maximize",
+        choices=OBJECTIVES,
+        help=f"search each grid for its best fill (strategy {OPTIMISING_STRATEGY}, a scored "
+        "dictionary): min or sum, as for solve; adds the bound column, the fills not proved "
+        "optimal and their median gap",
+    )
     add_seed(parser)
     parser.add_argument(
         "--sort",
@@ -137,9 +145,15 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _checks(args: argparse.Namespace, grids: Sequence[bench.Grid]) -> None:
-    """What must hold before any run: matplotlib for --plot, Qxw for --peer."""
+    """What must hold before any run: matplotlib for --plot, Qxw for --peer,
+    the valued strategy for --maximize."""
     if args.jobs > 1 and args.portfolio > 1:
         raise UsageError("--jobs runs cells at once, --portfolio one cell at a time: not both")
+    if args.maximize is not None:
+        if args.strategies == bench.DEFAULT_STRATEGIES:
+            args.strategies = (OPTIMISING_STRATEGY,)
+        if args.strategies != (OPTIMISING_STRATEGY,):
+            raise UsageError(f"--maximize searches with --strategies {OPTIMISING_STRATEGY} only")
     if args.plot:
         require_matplotlib()
     for option in ("csv", "json", "plot"):
@@ -158,6 +172,8 @@ def bench_command(args: argparse.Namespace) -> int:
     _checks(args, grids)
     started = time.perf_counter()
     dictionary = load_dictionary(args.dicts)
+    if args.maximize is not None and dictionary.scores is None:
+        raise UsageError("--maximize needs a scored dictionary (WORD;score lines)")
     loaded = time.perf_counter()
     bench.index(dictionary.words)
     load_seconds, index_seconds = loaded - started, time.perf_counter() - loaded
@@ -167,7 +183,7 @@ def bench_command(args: argparse.Namespace) -> int:
     engines = usable_engines(args.engines, "bench")
     todo = bench.cells(grids, engines, args.strategies, args.peer == bench.QXW)
     # a portfolio's workers send it themselves
-    send_seconds = None if args.portfolio > 1 else bench.send_dictionary(todo, dictionary.words)
+    send_seconds = None if args.portfolio > 1 else bench.send_dictionary(todo, dictionary)
     sent = "" if send_seconds is None else f", sent to Prolog in {send_seconds:.2f} s"
     out(
         f"dictionary: {dictionary.summary()}; loaded in {load_seconds:.2f} s, "
@@ -200,7 +216,8 @@ def _run(
     the order of `todo`, and whether the work was interrupted."""
     grids = list(dict.fromkeys((cell.grid.name, cell.grid.size) for cell in todo))
     names = list(dict.fromkeys(cell.label for cell in todo))
-    table = bench.Table(grids, names, difficulties)
+    fields = bench.table_fields(dictionary.scores is not None, args.maximize)
+    table = bench.Table(grids, names, difficulties, fields, args.maximize)
     per_grid = len(todo) // len(grids)  # every grid has a run of each name
     found: dict[int, bench.Run] = {}
     printed = 0  # the grids whose row is printed
@@ -217,6 +234,7 @@ def _run(
                 jobs=args.jobs,
                 portfolio=args.portfolio,
                 progress=line,
+                maximize=args.maximize,
             ):
                 found[k] = run_
                 while printed < len(grids) and all(k in found for k in _of_grid(printed, per_grid)):
@@ -254,8 +272,9 @@ def _files(
             "seed": args.seed,
             "peer": args.peer,
             "sort": args.sort,
+            "maximize": args.maximize,
         }
-        report = bench.report_json(runs, dictionary, seconds, settings, difficulties)
+        report = bench.report_json(runs, dictionary, seconds, settings, difficulties, args.maximize)
         text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
         written(
             "the JSON file", args.json, lambda: Path(args.json).write_text(text, encoding="utf-8")

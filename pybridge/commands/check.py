@@ -15,10 +15,10 @@ from pybridge.commands.common import (
     add_progress_options,
     add_puzzle_arguments,
     check_picture_path,
+    checked_puzzles,
     draw,
     drawn_lines,
     json_document,
-    load_puzzles,
     numbered,
     out,
     progress_line,
@@ -30,7 +30,7 @@ from pybridge.errors import shown
 from pybridge.model import Puzzle
 from pybridge.progress import Progress
 from pybridge.render import blocks_text
-from pybridge.solver import Outcome, check_seed, check_strategy, run
+from pybridge.solver import Outcome, run
 
 CHECK_EPILOG = """\
 Proof layers, cheapest first: length (word and site lengths differ), no-fit
@@ -71,10 +71,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def check_command(args: argparse.Namespace) -> int:
     check_picture_path(args)
-    puzzles = load_puzzles(args)
-    for puzzle in puzzles:
-        check_strategy(puzzle, args.strategy)
-    check_seed(args.strategy, args.seed)
+    puzzles = checked_puzzles(args)
     return worst([check_one(puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles])
 
 

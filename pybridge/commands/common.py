@@ -13,17 +13,27 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pybridge import acrosslite, ipuzfile
-from pybridge.errors import MissingDependency, OutputError, UsageError, shown
+from pybridge.errors import (
+    CrosswordError,
+    EngineError,
+    InputError,
+    MissingDependency,
+    OutputError,
+    UsageError,
+    shown,
+)
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import GRID_FORMATS, load_dictionary, load_grid
 from pybridge.model import Cell, Puzzle
 from pybridge.progress import Progress, shown_on
 from pybridge.readers import FORMATS, load, require_site
 from pybridge.render import outcome_json
+from pybridge.scores import DEFAULT_SCORE, parse_score, score_text
 from pybridge.solver import (
     DEFAULT_LEXICON_STRATEGY,
     DEFAULT_STRATEGY,
@@ -31,7 +41,12 @@ from pybridge.solver import (
     SEEDED_STRATEGIES,
     STRATEGIES,
     Outcome,
+    at_least,
+    check_seed,
+    check_strategy,
 )
+
+T = TypeVar("T")
 
 EXIT_SOLVED = 0
 EXIT_UNSOLVABLE = 1
@@ -42,6 +57,25 @@ EXIT_ENGINE_FAILED = EXIT_INTERNAL_ERROR  # the former name, kept for callers
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell reports a program killed by it
 EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE, "timeout": EXIT_TIMEOUT}
+
+# ---------------------------------------------------------------- messages
+
+
+def error_text(err: CrosswordError) -> str:
+    """The message of a CrosswordError as the commands print it (and the
+    HTTP API returns it)."""
+    # An InputError already starts with "file:line:col: error:" (and is made
+    # safe to show by its __str__); other messages are escaped here.
+    return str(err) if isinstance(err, InputError) else f"crossword: error: {shown(str(err), 1600)}"
+
+
+def internal_error_text(err: BaseException) -> str:
+    """One line for an exception no input explains: its kind and first line."""
+    cause = str(err).strip().split("\n", 1)[0]
+    if not isinstance(err, EngineError):
+        cause = f"{type(err).__name__}: {cause}" if cause else type(err).__name__
+    return f"crossword: internal error: {shown(cause, 300)} (please report it, with the command)"
+
 
 # ---------------------------------------------------------------- output
 
@@ -143,6 +177,14 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def score_number(text: str) -> Decimal:
+    """An argument type for a score (--min-score): a number, as in a scored list."""
+    number = parse_score(text.strip())
+    if number is None:
+        raise argparse.ArgumentTypeError(f"expected a score such as 40 or 0.5, got {text!r}")
+    return number
+
+
 def choice_list(allowed: Sequence[str]) -> Callable[[str], tuple[str, ...]]:
     """An argument type for a comma-separated selection from `allowed`."""
 
@@ -184,8 +226,9 @@ STRATEGY_HELP = (
     "with the fewest fitting words next, forward checking), ac3 (mrv after arc consistency), "
     "lcv (mrv, least constraining word first), cs50 (ac3 + lcv), cbj (mrv with "
     "conflict-directed backjumping), wdeg (bitset domains, dom/wdeg with restarts, for big "
-    "dictionaries); given and sorted need a word "
-    f"list, not --dict (default: {DEFAULT_STRATEGY}, or {DEFAULT_LEXICON_STRATEGY} with --dict)"
+    "dictionaries), valued (best-scored words first; branch and bound with --maximize); "
+    "given and sorted need a word list, not --dict (default: "
+    f"{DEFAULT_STRATEGY}, or {DEFAULT_LEXICON_STRATEGY} with --dict, valued with --maximize)"
 )
 
 
@@ -222,6 +265,32 @@ class OutputAction(argparse.Action):
         if rest and not rest[0].lower().endswith(f".{kind}"):
             parser.error(f"--output {kind}: the file name must end in .{kind}, got {rest[0]!r}")
         setattr(namespace, self.dest, (kind, rest[0] if rest else None))
+
+
+def add_output(parser: argparse.ArgumentParser, help: str = OUTPUT_HELP) -> None:
+    """--output KIND [FILE] (see OutputAction), default text."""
+    parser.add_argument(
+        "--output",
+        nargs="+",
+        action=OutputAction,
+        default=("text", None),
+        metavar=("KIND", "FILE"),
+        help=help,
+    )
+
+
+def argument_type(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """An argparse type from a parser of the library that raises UsageError
+    (argparse then reports the message as a usage error, exit code 2)."""
+
+    def parsed(text: str) -> T:
+        try:
+            return parse(text)
+        except UsageError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    parsed.__name__ = parse.__name__  # argparse names the type in its messages
+    return parsed
 
 
 # ---------------------------------------------------------------- progress
@@ -279,6 +348,13 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
         "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
     )
     parser.add_argument(
+        "--min-score",
+        type=score_number,
+        metavar="N",
+        help="leave out the dictionary words scoring below N (a scored dictionary: "
+        f"WORD;score lines; a word without a score counts {score_text(DEFAULT_SCORE)})",
+    )
+    parser.add_argument(
         "--grid",
         type=positive_int,
         metavar="N",
@@ -307,14 +383,7 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="give up after this many seconds (exit code 3)",
     )
-    parser.add_argument(
-        "--output",
-        nargs="+",
-        action=OutputAction,
-        default=("text", None),
-        metavar=("KIND", "FILE"),
-        help=OUTPUT_HELP,
-    )
+    add_output(parser)
 
 
 def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
@@ -344,8 +413,8 @@ def timeout_left(args: argparse.Namespace) -> float | None:
 
 def _read_puzzles(args: argparse.Namespace) -> list[Puzzle]:
     if not args.dicts:
-        if args.grid is not None or args.encoding is not None:
-            raise UsageError("--grid and --encoding go with --dict")
+        if args.grid is not None or args.encoding is not None or args.min_score is not None:
+            raise UsageError("--grid, --encoding and --min-score go with --dict")
         if args.format in GRID_FORMATS:
             raise UsageError(f"a {args.format} grid is filled from a dictionary: add --dict FILE")
         answers = getattr(args, "answers", False)
@@ -359,12 +428,25 @@ def _read_puzzles(args: argparse.Namespace) -> list[Puzzle]:
             f"--dict fills a grid ({', '.join(GRID_FORMATS)}), not a {args.format} file"
         )
     dictionary = load_dictionary(args.dicts, args.encoding)
-    if dictionary.skipped or dictionary.weighted:
+    if dictionary.skipped:
         print(f"dictionary: {dictionary.summary()}", file=sys.stderr)
     grids = [
         require_site(grid) for grid in load_grid(args.file, grid=args.grid, format=args.format)
     ]
-    return [replace(grid, words=dictionary.words) for grid in grids]
+    puzzles = [replace(grid, words=dictionary.words, scores=dictionary.scores) for grid in grids]
+    if args.min_score is not None:
+        puzzles = [at_least(puzzle, args.min_score) for puzzle in puzzles]
+    return puzzles
+
+
+def checked_puzzles(args: argparse.Namespace) -> list[Puzzle]:
+    """load_puzzles, with the strategy and seed checked against every puzzle:
+    what solve and check do before any search."""
+    puzzles = load_puzzles(args)
+    for puzzle in puzzles:
+        check_strategy(puzzle, args.strategy)
+    check_seed(args.strategy, args.seed)
+    return puzzles
 
 
 def check_picture_path(args: argparse.Namespace) -> None:

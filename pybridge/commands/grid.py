@@ -13,7 +13,8 @@ from pybridge.commands.common import (
     EXIT_TIMEOUT,
     EXIT_UNSOLVABLE,
     PICTURES,
-    OutputAction,
+    add_output,
+    argument_type,
     check_picture_path,
     out,
     positive_int,
@@ -22,7 +23,6 @@ from pybridge.commands.common import (
     whole_number,
     written,
 )
-from pybridge.errors import UsageError
 from pybridge.patterns import (
     DEFAULT_ATTEMPTS,
     DEFAULT_MIN_LENGTH,
@@ -58,18 +58,8 @@ exit codes:
 """
 
 
-def size(text: str) -> tuple[int, int]:
-    try:
-        return parse_size(text)
-    except UsageError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-
-
-def blocks(text: str) -> int | float:
-    try:
-        return parse_blocks(text)
-    except UsageError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
+size = argument_type(parse_size)
+blocks = argument_type(parse_blocks)
 
 
 def add_pattern_arguments(parser: argparse.ArgumentParser, default_blocks: str) -> None:
@@ -149,13 +139,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help="the same seed makes the same pattern (default: a random one, told on stderr)",
     )
-    parser.add_argument(
-        "--output",
-        nargs="+",
-        action=OutputAction,
-        default=("text", None),
-        metavar=("KIND", "FILE"),
-        help="text (rows of . and #), blocks (█ for blocks), json "
+    add_output(
+        parser,
+        "text (rows of . and #), blocks (█ for blocks), json "
         '({"grid": [rows], "seed": N, "slots": n, "blocks": n, ...}), or png FILE / svg FILE '
         "(a picture with the slots numbered); default: text",
     )

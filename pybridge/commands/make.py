@@ -16,8 +16,9 @@ from pybridge.commands.common import (
     EXIT_UNSOLVABLE,
     PICTURES,
     STRATEGY_HELP,
-    OutputAction,
+    add_output,
     add_progress_options,
+    argument_type,
     check_picture_path,
     draw,
     drawn_lines,
@@ -38,7 +39,6 @@ from pybridge.construct import (
     make,
     parse_range,
 )
-from pybridge.errors import UsageError
 from pybridge.lexicon import load_dictionary
 from pybridge.patterns import ImpossiblePattern, PatternNotFound
 from pybridge.progress import Progress
@@ -63,11 +63,7 @@ exit codes:
 """
 
 
-def difficulty_range(text: str) -> tuple[float, float]:
-    try:
-        return parse_range(text)
-    except UsageError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
+difficulty_range = argument_type(parse_range)
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -131,13 +127,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="search engine (default: prolog when SWI-Prolog loads, else python)",
     )
     parser.add_argument("--strategy", choices=LEXICON_STRATEGIES, help=STRATEGY_HELP)
-    parser.add_argument(
-        "--output",
-        nargs="+",
-        action=OutputAction,
-        default=("text", None),
-        metavar=("KIND", "FILE"),
-        help="text (the filled grid), blocks (█ for blocks), json (solve's document with "
+    add_output(
+        parser,
+        "text (the filled grid), blocks (█ for blocks), json (solve's document with "
         "the pattern and the tries), or png FILE / svg FILE; default: text",
     )
     parser.add_argument(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from pybridge.commands.common import (
     EXCHANGES,
@@ -14,10 +15,10 @@ from pybridge.commands.common import (
     add_progress_options,
     add_puzzle_arguments,
     check_picture_path,
+    checked_puzzles,
     draw,
     drawn_lines,
     json_document,
-    load_puzzles,
     numbered,
     out,
     positive_int,
@@ -29,8 +30,11 @@ from pybridge.commands.common import (
 from pybridge.errors import shown
 from pybridge.model import Puzzle
 from pybridge.portfolio import Portfolio
+from pybridge.progress import Progress
 from pybridge.render import blocks_text
-from pybridge.solver import Outcome, Stats, check_seed, check_strategy
+from pybridge.scores import OBJECTIVES, Score, score_text
+from pybridge.search.kernel import Watch
+from pybridge.solver import BetterFill, Outcome, Stats, run
 from pybridge.wording import plural
 
 SOLVE_EPILOG = """\
@@ -70,6 +74,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="stop at the second solution and say whether exactly one exists",
     )
     solve.add_argument(
+        "--maximize",
+        choices=OBJECTIVES,
+        help="find the best fill from a scored dictionary: min (its lowest word score) or sum "
+        "(their total), by branch and bound with the valued strategy; each better fill is "
+        "told on stderr as it is found, and whether the last is optimal",
+    )
+    solve.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )
     solve.add_argument(
@@ -87,10 +98,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def solve_command(args: argparse.Namespace) -> int:
     check_picture_path(args)
-    puzzles = load_puzzles(args)
-    for puzzle in puzzles:
-        check_strategy(puzzle, args.strategy)
-    check_seed(args.strategy, args.seed)
+    puzzles = checked_puzzles(args)
     words = puzzles[0].words if puzzles[0].mode == "lexicon" else ()  # a dictionary: held once
     with Portfolio(args.jobs, args.engine, words) as portfolio:
         codes = [solve_one(portfolio, puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles]
@@ -100,34 +108,58 @@ def solve_command(args: argparse.Namespace) -> int:
 def solve_one(portfolio: Portfolio, puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if many and args.output[0] != "json":
         out(f"== {puzzle.source}")
-    limit = None if args.all else (args.limit or 1)
     timeout = timeout_left(args)
-    with progress_line(args, f"solve {shown(puzzle.source)}", timeout=timeout) as line:
-        outcome = portfolio.run(
-            puzzle,
-            strategy=args.strategy,
-            limit=limit,
-            count=args.count,
-            unique=args.unique,
-            timeout=timeout,
-            seed=args.seed,
-            progress=line.watch,
-        )
     kind, path = args.output
+    maximize = args.maximize
+    with progress_line(args, f"solve {shown(puzzle.source)}", timeout=timeout) as line:
+        told = None if kind == "json" or maximize is None else tell(maximize, line)
+        outcome = solve_outcome(puzzle, args, timeout, line.watch, told, portfolio)
+    scored = score_lines(outcome, maximize)
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
     elif kind in EXCHANGES:
         out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
-        if outcome.status != "solved":
-            out("\n".join(verdict_lines(outcome, args.timeout)))
+        verdict = [] if outcome.status == "solved" else verdict_lines(outcome, args.timeout)
+        if lines := scored + verdict:
+            out("\n".join(lines))
     elif kind in PICTURES:
         drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
-        out("\n".join(drawn_lines(drawn) + verdict_lines(outcome, args.timeout)))
+        out("\n".join(drawn_lines(drawn) + scored + verdict_lines(outcome, args.timeout)))
     else:
-        out(outcome_text(outcome, args.timeout, blocks=kind == "blocks"))
+        out(outcome_text(outcome, args.timeout, blocks=kind == "blocks", maximize=maximize))
     if args.stats and kind != "json":
         print(stats_text(outcome.stats), file=sys.stderr)
     return EXIT_BY_STATUS[outcome.status]
+
+
+def solve_outcome(
+    puzzle: Puzzle,
+    args: argparse.Namespace,
+    timeout: float | None,
+    progress: Watch | None = None,
+    on_better: Callable[[BetterFill], None] | None = None,
+    portfolio: Portfolio | None = None,
+) -> Outcome:
+    """The search `args` ask for, within `timeout`: up to --limit solutions
+    (1 by default), all, their count, or whether there is exactly one, or
+    with --maximize the best fill (`on_better` hears of each better one);
+    `progress` hears how the search goes. With a `portfolio`, its streams
+    search (--jobs); without one, a single search runs here."""
+    limit = None if args.all else (args.limit or 1)
+    options = {
+        "strategy": args.strategy,
+        "limit": limit,
+        "count": args.count,
+        "unique": args.unique,
+        "timeout": timeout,
+        "seed": args.seed,
+        "progress": progress,
+        "maximize": getattr(args, "maximize", None),
+        "on_better": on_better,
+    }
+    if portfolio is None:
+        return run(puzzle, engine=args.engine, **options)
+    return portfolio.run(puzzle, **options)
 
 
 def verdict_lines(outcome: Outcome, timeout: float | None) -> list[str]:
@@ -146,15 +178,62 @@ def verdict_lines(outcome: Outcome, timeout: float | None) -> list[str]:
     return lines
 
 
-def outcome_text(outcome: Outcome, timeout: float | None, blocks: bool = False) -> str:
+def outcome_text(
+    outcome: Outcome, timeout: float | None, blocks: bool = False, maximize: str | None = None
+) -> str:
     """What `solve` prints on stdout: the solutions, a blank line between two,
-    then the count and the verdict, if any."""
+    then the score line, the count and the verdict, if any."""
     show = blocks_text if blocks else str
     parts = [show(solution) for solution in outcome.solutions]
-    verdict = verdict_lines(outcome, timeout)
+    verdict = score_lines(outcome, maximize) + verdict_lines(outcome, timeout)
     if verdict:
         parts.append("\n".join(verdict))
     return "\n\n".join(parts)
+
+
+def tell(objective: str, line: Progress) -> Callable[[BetterFill], None]:
+    """Each better fill, told on stderr as it is found (above the progress line)."""
+
+    def told(better: BetterFill) -> None:
+        with line.paused():
+            print(
+                f"better: {objective} {score_text(better.value)} after {better.seconds:.2f} s, "
+                f"{plural(better.nodes, 'node')}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    return told
+
+
+SCORES = ("min", "sum", "mean")
+
+
+def score_lines(outcome: Outcome, maximize: str | None) -> list[str]:
+    """The score line of the first solution (when the words have scores),
+    and with --maximize whether it is optimal, or how good a fill may be."""
+    score = outcome.score
+    if score is None:
+        return []
+    parts = []
+    scored = [v for v in (score.min, score.sum, score.mean) if v is not None]
+    if len(scored) == len(SCORES):
+        values = [f"{name} {score_text(v)}" for name, v in zip(SCORES, scored, strict=True)]
+        parts.append("score: " + ", ".join(values))
+    if maximize is not None and score.optimal is not None:
+        parts.append(_optimality(score, maximize))
+    return [" ".join(parts)] if parts else []
+
+
+def _optimality(score: Score, objective: str) -> str:
+    if score.optimal:
+        return f"(optimal {objective}: proved)"
+    if score.bound is None:
+        return "(not proved optimal: the time limit was reached)"
+    if score.min is None:
+        return f"score: no fill found yet ({objective} at most {score_text(score.bound)})"
+    bound = score_text(score.bound)
+    return f"({objective} at most {bound}: the time limit was reached before a proof)"
 
 
 def stats_text(stats: Stats) -> str:

@@ -13,11 +13,20 @@ from __future__ import annotations
 import queue
 import sys
 import threading
+import time
 from collections.abc import Generator, Iterator
 
 from pybridge.errors import UsageError
-from pybridge.search import registry
-from pybridge.search.kernel import Counters, Request, Result, SearchTimeout, Status, counters_for
+from pybridge.search import registry, valued
+from pybridge.search.kernel import (
+    Counters,
+    Improvement,
+    Request,
+    Result,
+    SearchTimeout,
+    Status,
+    counters_for,
+)
 
 FRAMES_PER_SITE = 4  # nested frames per site, with room (wdeg: chain, fill, branch)
 FRAMES_SPARE = 200  # for the caller's frames and those a step calls
@@ -32,8 +41,14 @@ def solutions(request: Request, counters: Counters) -> Generator[list[str], None
     strategy = registry.check(request.strategy, seed=request.seed)
     if strategy.crossings and request.layout.arcs_by(counters.deadline) is None:
         raise SearchTimeout  # millions of crossings: their finding counts against the limit
+    yield from _stepped(registry.solutions(request, counters), request, counters)
+
+
+def _stepped(
+    steps: Iterator[list[str]], request: Request, counters: Counters
+) -> Generator[list[str], None, None]:
+    """`steps`, on a deep enough stack for the request's sites."""
     frames = FRAMES_PER_SITE * len(request.layout.cells) + FRAMES_SPARE
-    steps = registry.solutions(request, counters)
     if frames + _depth() < sys.getrecursionlimit():
         yield from steps
     else:
@@ -130,7 +145,10 @@ def _restore_limit() -> None:
 
 def search(request: Request) -> Result:
     """The request's solutions (up to its limit) or their count, with the
-    counters, within its time limit."""
+    counters, within its time limit; with an objective, the better fills
+    as they come and the best (see optimise)."""
+    if request.objective is not None:
+        return optimise(request)
     counters = counters_for(request)
     found: list[list[str]] = []
     n = 0
@@ -152,3 +170,46 @@ def search(request: Request) -> Result:
         request.progress(counters.tick())  # the final counters, as the Prolog engine gives them
     status: Status = "timeout" if timed_out else ("solved" if n else "unsolvable")
     return Result(status, found, n, counters.nodes, counters.backtracks)
+
+
+def optimise(request: Request) -> Result:
+    """The valued search for the best fill (docs/search.md#valued): each
+    better fill is reported as it is found; the result holds them all, the
+    best as its solution, and the bound (the best's value once the search
+    has ended, else the greatest value still possible)."""
+    started = time.perf_counter()
+    registry.check(request.strategy, seed=request.seed)
+    counters = counters_for(request)
+    if request.layout.arcs_by(counters.deadline) is None:  # see solutions
+        return Result("timeout", [], 0, 0, 0)
+    found = valued.Search(request, counters)
+    improvements: list[Improvement] = []
+    timed_out = False
+    steps = _stepped(found.fills(), request, counters)
+    try:
+        for words in steps:
+            assert found.incumbent is not None
+            better = Improvement(
+                found.incumbent, counters.nodes, time.perf_counter() - started, words
+            )
+            improvements.append(better)
+            counters.solutions = len(improvements)
+            if request.report is not None:
+                request.report(better)
+    except SearchTimeout:
+        timed_out = True
+    finally:
+        steps.close()
+    if request.progress is not None and not timed_out:
+        request.progress(counters.tick())  # the final counters, as in search
+    status: Status = "timeout" if timed_out else ("solved" if improvements else "unsolvable")
+    best = [improvements[-1].words] if improvements else []
+    return Result(
+        status,
+        best,
+        len(best),
+        counters.nodes,
+        counters.backtracks,
+        improvements,
+        found.bound() if timed_out else found.incumbent,
+    )

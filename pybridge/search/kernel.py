@@ -17,6 +17,7 @@ from pybridge.layout import Layout
 from pybridge.layout import SearchTimeout as SearchTimeout  # the one clock, kept low
 from pybridge.layout import late as late
 from pybridge.model import Cell, Mode
+from pybridge.scores import Objective
 
 if TYPE_CHECKING:
     from pybridge.bitsets import Settled
@@ -68,7 +69,12 @@ class Request:
     only): the root's letter fixpoint, when the proofs found it. `progress`:
     called with a Tick about every TICK_SECONDS while the search runs, and
     with the final counters when it ends within its time limit (the search
-    itself, its order and its counts, are the same with or without)."""
+    itself, its order and its counts, are the same with or without).
+
+    `scores`: per word of `words`, its score as an integer (pybridge.scores;
+    None: every word 0). `objective` ("min" or "sum", the valued strategy
+    only): find a fill of the greatest value, reporting each better fill to
+    `report` as it is found (docs/search.md#valued)."""
 
     layout: Layout
     words: Sequence[str]
@@ -79,18 +85,38 @@ class Request:
     seed: int | None = None
     settled: Settled | None = None
     progress: Watch | None = field(default=None, compare=False)
+    scores: Sequence[int] | None = None
+    objective: Objective | None = None
+    report: Callable[[Improvement], None] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Improvement:
+    """A fill better than every one before it: its value, the nodes counted
+    and the seconds since the search started when it was found, its words."""
+
+    value: int
+    nodes: int
+    seconds: float
+    words: list[str] = field(compare=False)
 
 
 @dataclass(frozen=True)
 class Result:
     """What a search came to: each solution is the word of every site, in
-    site order; `count` the solutions found (all of them with `count`)."""
+    site order; `count` the solutions found (all of them with `count`).
+    With an objective: the better fills in the order found, the best the
+    only solution, and `bound` the greatest value a fill can have, as far
+    as the search got (the best fill's value once it ends: then that fill
+    is optimal; None without a fill and without a bound)."""
 
     status: Status
     solutions: list[list[str]]
     count: int
     nodes: int
     backtracks: int
+    improvements: list[Improvement] = field(default_factory=list)
+    bound: int | None = None
 
 
 def deadline(timeout: float | None) -> float | None:

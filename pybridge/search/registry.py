@@ -13,10 +13,10 @@ from types import ModuleType
 
 from pybridge.errors import UsageError
 from pybridge.model import Mode
-from pybridge.search import domains, order, wdeg
+from pybridge.search import domains, order, valued, wdeg
 from pybridge.search.kernel import Counters, Request, Strategy
 
-FAMILIES: tuple[ModuleType, ...] = (order, domains, wdeg)
+FAMILIES: tuple[ModuleType, ...] = (order, domains, wdeg, valued)
 
 REGISTRY: dict[str, Strategy] = {s.name: s for f in FAMILIES for s in f.STRATEGIES}
 STRATEGIES = tuple(REGISTRY)
@@ -26,6 +26,8 @@ DEFAULT_STRATEGY = "mrv"
 # Built for big dictionaries: see docs/benchmarks.md for how many of van
 # Beek's grids it fills against lcv.
 DEFAULT_LEXICON_STRATEGY = "wdeg"
+# The strategy that maximises a fill's value (--maximize), and the only one.
+OPTIMISING_STRATEGY = "valued"
 
 Solutions = Callable[[Request, Counters], Iterator[list[str]]]
 _SOLUTIONS: dict[str, Solutions] = {f.__name__.rsplit(".", 1)[-1]: f.solutions for f in FAMILIES}

@@ -20,6 +20,7 @@ from pybridge.bitsets import (
     Table,
     letters_left,
     members,
+    table_scores,
     tables,
 )
 from pybridge.layout import Arc as Link
@@ -63,9 +64,12 @@ class Search:
         counters: Counters,
         seed: int | None,
         settled: Settled | None = None,
+        scores: Sequence[int] | None = None,
     ) -> None:
         sites, givens = layout.cells, layout.givens
         shared = tables(tuple(words))
+        # with scores, per length the score of each word: they break ties (order)
+        self.scores = None if scores is None else table_scores(tuple(words), tuple(scores))
         self.tables = dict(shared)
         for cells in sites:  # a length without words has an empty table
             n = len(cells)
@@ -303,7 +307,7 @@ class Search:
             (i, self.tables[self.lengths[t]].masks[j], self.dom[t])
             for i, t, j, _, _, _ in self.live[s]
         ]
-        if not looks or len(candidates) == 1:
+        if len(candidates) <= 1 or (not looks and self.scores is None):
             return candidates
         words = self.tables[self.lengths[s]].words
         counts: list[dict[str, int]] = [{} for _ in looks]
@@ -318,7 +322,10 @@ class Search:
                 product *= n
             return -product
 
-        return sorted(candidates, key=keeps)
+        if self.scores is None:
+            return sorted(candidates, key=keeps)
+        score = self.scores[self.lengths[s]]  # among equals, the higher-scored first
+        return sorted(candidates, key=lambda k: (keeps(k), -score[k]))
 
     def preferred(self, s: int, words: list[int]) -> list[int]:
         """`words` with the run's preferred word for s first, if it has it."""
@@ -507,7 +514,7 @@ def _stream(
 ) -> Generator[list[str] | int, None, None]:
     """One stream's runs; its search is made at its first turn (most grids
     are filled in the first stream's first run)."""
-    search = Search(request.words, request.layout, counters, seed, request.settled)
+    search = Search(request.words, request.layout, counters, seed, request.settled, request.scores)
     yield from search.solutions()
 
 

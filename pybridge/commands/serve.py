@@ -1,0 +1,174 @@
+"""The `serve` command: the web workbench, a page to edit, fill and check
+grids in the browser and the HTTP JSON API behind it (docs/serve.md)."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import socket
+import sys
+import webbrowser
+
+from pybridge.commands.common import out, positive_int, positive_seconds, whole_number
+from pybridge.errors import UsageError, shown
+
+SERVE_EPILOG = """\
+The server binds to 127.0.0.1 (this machine only) unless --host says
+otherwise; it reads the files under --root and the --dict files, nothing
+else. Stop it with Ctrl-C.
+
+exit codes:
+  0    the server stopped
+  2    bad usage: a --root that is not a folder, a bad dictionary, a port
+       in use (the message is on stderr)
+  4    an internal error (the message is on stderr)
+  130  interrupted (Ctrl-C)
+"""
+
+
+def positive_megabytes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of MiB, got {text!r}") from None
+    if not 0 < value < 1 << 20:
+        raise argparse.ArgumentTypeError(f"must be a positive number of MiB, got {text!r}")
+    return value
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = commands.add_parser(
+        "serve",
+        help="open the web workbench: edit, fill and check grids in a browser",
+        description=(
+            "Serve the workbench page and its HTTP JSON API: open or draw a grid, see the\n"
+            "words that fit the slot under the cursor, autofill it, and when it cannot\n"
+            "be filled, see why (the proof's core on the grid)."
+        ),
+        epilog=SERVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default: 127.0.0.1, this machine only; "
+        "0.0.0.0 opens the server to the network)",
+    )
+    serve.add_argument(
+        "--port",
+        type=whole_number(0),
+        default=8000,
+        help="the port (default: 8000; 0 picks a free one)",
+    )
+    serve.add_argument("--open", action="store_true", help="open the page in a web browser")
+    serve.add_argument(
+        "--dict",
+        action="append",
+        dest="dicts",
+        default=[],
+        metavar="FILE",
+        help="a dictionary the page may fill from (repeat for several)",
+    )
+    serve.add_argument(
+        "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
+    )
+    serve.add_argument(
+        "--root",
+        metavar="DIR",
+        help="a folder whose puzzle files the page may open (default: none, uploads only)",
+    )
+    serve.add_argument(
+        "--time-limit",
+        type=positive_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="the longest a search or fill may run (default: 60)",
+    )
+    serve.add_argument(
+        "--max-upload",
+        type=positive_megabytes,
+        default=16.0,
+        metavar="MIB",
+        help="the largest request body, in MiB (default: 16)",
+    )
+    serve.add_argument(
+        "--fills",
+        type=positive_int,
+        default=2,
+        metavar="N",
+        help="fills (worker processes) running at once, at most (default: 2)",
+    )
+    serve.set_defaults(handler=serve_command)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket; UsageError when the address cannot be had."""
+    where = f"{shown(host)}:{port}"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as err:
+        raise UsageError(f"cannot listen on {where}: {err.strerror or err}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as err:
+        sock.close()
+        raise UsageError(f"cannot listen on {where}: {err.strerror or err}") from None
+    return sock
+
+
+def page_address(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    if sock.family == socket.AF_INET6:
+        host = f"[{host}]"
+    if host in ("0.0.0.0", "[::]"):
+        host = "127.0.0.1"
+    return f"http://{host}:{port}/"
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    from pybridge import bridge
+    from pybridge.serve.app import LOOPBACK_NAMES, MEBIBYTE, Settings, serve
+    from pybridge.serve.files import Files
+
+    files = Files.make(args.root, args.dicts, args.encoding)
+    for name in files.dictionaries:  # read each now: a bad one stops the server here
+        print(f"dictionary {name}: {files.dictionary([name]).summary()}", file=sys.stderr)
+    hosts = LOOPBACK_NAMES if is_loopback(args.host) else ()
+    if not hosts:
+        print(
+            f"crossword serve: warning: listening on {shown(args.host)}: other machines can "
+            "reach this server, and it has no password",
+            file=sys.stderr,
+        )
+    settings = Settings(
+        files=files,
+        time_limit=args.time_limit,
+        max_upload=int(args.max_upload * MEBIBYTE),
+        fills=args.fills,
+        hosts=hosts,
+        warm=True,
+    )
+    # SWI-Prolog started from the main thread, before the request threads
+    # use it, ends cleanly with the server (see bridge._attach_thread)
+    bridge.available()
+    sock = listen(args.host, args.port)
+    address = page_address(sock)
+    out(f"crossword serve: the workbench is at {address} (Ctrl-C stops it)")
+    if args.open:
+        webbrowser.open(address)
+    serve(settings, sock)
+    return 0

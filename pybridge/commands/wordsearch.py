@@ -1,0 +1,254 @@
+"""The `wordsearch` command: `make` hides words in a grid of letters, and
+`solve` finds words in one (docs/wordsearch.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from pybridge.commands.common import (
+    EXIT_BY_STATUS,
+    EXIT_SOLVED,
+    EXIT_UNSOLVABLE,
+    PICTURES,
+    add_output,
+    check_writable,
+    out,
+    positive_seconds,
+    seed_number,
+    written,
+)
+from pybridge.engines import ENGINES
+from pybridge.errors import UsageError
+from pybridge.wordsearch import maker, reading
+from pybridge.wordsearch.finder import find
+from pybridge.wordsearch.model import DEFAULT_LEVEL, DIRECTIONS, LEVELS, Shape, directions_of
+from pybridge.wordsearch.render import (
+    found_json,
+    found_text,
+    made_json,
+    made_text,
+    stats_text,
+)
+
+EXIT_CODES = """\
+  2    bad input, bad usage or a missing dependency (the message is on stderr)
+  4    an internal error: an engine failed or the program has a bug
+       (the message is on stderr; CROSSWORD_DEBUG=1 shows the traceback)
+  130  interrupted (Ctrl-C)
+  141  the output pipe was closed early (e.g. by `| head`)
+"""
+
+LEVEL_HELP = ", ".join(f"{name} = {','.join(dirs)}" for name, dirs in LEVELS.items())
+
+MAKE_EPILOG = f"""\
+Directions: a level ({LEVEL_HELP}) or a list of
+{",".join(DIRECTIONS)}. E reads left to right, S top to bottom, SE and NE the
+diagonals left to right; W, N, NW and SW read backwards.
+
+No listed word (and no word of --avoid) can be read anywhere in the grid,
+along any of the 8 directions, except where it was placed; a word that holds
+another (CATS holds CAT, STOP holds POTS backwards) shows it there too, and
+the other is placed elsewhere as well.
+
+exit codes:
+  0    a puzzle was made
+  1    no puzzle can be made (the proof's layer and reason are printed)
+  3    the time limit (--timeout) was reached first
+{EXIT_CODES}"""
+
+SOLVE_EPILOG = f"""\
+GRID is a letter per cell ('#' a hole; spaces between letters are ignored),
+WORDS one word per line. Each word is looked for along all 8 directions.
+
+exit codes:
+  0    every word was found
+  1    a word was not found (it is named)
+{EXIT_CODES}"""
+
+OUTPUT_HELP = (
+    "text, json, or png FILE / svg FILE (the puzzle sheet, and its answer key in "
+    "FILE-key.png or .svg; for solve the grid with the words found outlined); default: text"
+)
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    wordsearch = commands.add_parser(
+        "wordsearch",
+        help="make a word search puzzle, or find words in one",
+        description="Make word search puzzles (make) and find words in them (solve).",
+    )
+    actions = wordsearch.add_subparsers(title="actions", metavar="ACTION", required=True)
+    _add_make(actions)
+    _add_solve(actions)
+
+
+def _add_make(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    make = actions.add_parser(
+        "make",
+        help="hide words in a grid of letters",
+        description=(
+            "Place every word of WORDS once in a grid, along the directions asked for,\n"
+            "then fill the other cells with letters that spell no listed word anywhere."
+        ),
+        epilog=MAKE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    make.add_argument("words", metavar="WORDS", help="the words to hide, one per line")
+    shape = make.add_mutually_exclusive_group()
+    shape.add_argument(
+        "--size",
+        metavar="RxC",
+        help="rows x columns, or N for a square (default: a square with about twice as many "
+        "cells as letters, and room for the longest word)",
+    )
+    shape.add_argument(
+        "--mask", metavar="FILE", help="the grid's shape: '.' a cell, '#' a hole, a row per line"
+    )
+    make.add_argument(
+        "--directions",
+        default=DEFAULT_LEVEL,
+        metavar="LEVEL|LIST",
+        help=f"easy, medium, hard, or a list such as E,S,SE (default: {DEFAULT_LEVEL}, all 8)",
+    )
+    make.add_argument(
+        "--overlap",
+        choices=("allow", "forbid"),
+        default="allow",
+        help="allow: words may cross where their letters agree; forbid: no cell is shared "
+        "(default: allow)",
+    )
+    make.add_argument(
+        "--avoid", metavar="FILE", help="words that must appear nowhere, one per line"
+    )
+    make.add_argument(
+        "--letters",
+        metavar="LETTERS",
+        help="the filler's letters (default: the letters of the words)",
+    )
+    make.add_argument(
+        "--seed",
+        type=seed_number,
+        metavar="N",
+        help="the same seed makes the same puzzle, in either engine (default: a random "
+        "seed, printed on stderr)",
+    )
+    make.add_argument(
+        "--engine",
+        choices=ENGINES,
+        help="search engine (default: prolog when SWI-Prolog loads, else python)",
+    )
+    make.add_argument(
+        "--timeout",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="give up after this many seconds (exit code 3)",
+    )
+    add_output(make, OUTPUT_HELP)
+    make.add_argument(
+        "--stats", action="store_true", help="print search statistics to stderr (always in json)"
+    )
+    make.set_defaults(handler=make_command)
+
+
+def _add_solve(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    solve = actions.add_parser(
+        "solve",
+        help="find every occurrence of words in a grid of letters",
+        description="Find every occurrence of each word of WORDS in GRID, along 8 directions.",
+        epilog=SOLVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    solve.add_argument("grid", metavar="GRID", help="the letter grid, a row per line")
+    solve.add_argument("words", metavar="WORDS", help="the words to find, one per line")
+    add_output(solve, OUTPUT_HELP)
+    solve.set_defaults(handler=solve_command)
+
+
+def _output(args: argparse.Namespace) -> tuple[str, str | None]:
+    kind, path = args.output
+    if kind == "blocks":
+        raise UsageError("--output: a word search prints text, json, png FILE or svg FILE")
+    if kind in PICTURES:
+        check_writable(path, f"--output {kind}")
+    return kind, path
+
+
+def make_command(args: argparse.Namespace) -> int:
+    kind, path = _output(args)
+    if kind in PICTURES and path is not None:
+        from pybridge.wordsearch.pictures import key_path
+
+        check_writable(str(key_path(path)), f"--output {kind} (the answer key)")
+    words = reading.load_words(args.words)
+    avoid = reading.load_words(args.avoid, "word to avoid") if args.avoid else ()
+    shape = _shape(args)
+    letters = reading.parse_letters(args.letters) if args.letters is not None else None
+    request = maker.request_of(
+        words,
+        shape,
+        directions=directions_of(args.directions),
+        overlap=args.overlap,
+        seed=args.seed,
+        avoid=avoid,
+        letters=letters,
+        timeout=args.timeout,
+    )
+    if args.seed is None and kind != "json":
+        again = f"--seed {request.seed} makes this puzzle again"
+        print(f"seed {request.seed} ({again})", file=sys.stderr)
+    made = maker.make(request, args.engine)
+    if kind == "json":
+        _print_json(made_json(made))
+    elif kind in PICTURES and path is not None:
+        if made.status == "solved":
+            _pictures(made.grid, made.request.words, path, made.placements)
+        else:
+            out(made_text(made))
+    else:
+        out(made_text(made))
+    if args.stats and kind != "json":
+        print(stats_text(made), file=sys.stderr)
+    return EXIT_BY_STATUS[made.status]
+
+
+def _shape(args: argparse.Namespace) -> Shape | None:
+    if args.mask is not None:
+        return reading.load_mask(args.mask)
+    if args.size is not None:
+        return Shape.rectangle(*reading.parse_size(args.size))
+    return None
+
+
+def _pictures(grid: tuple[str, ...], words: tuple[str, ...], path: str, answers: Any) -> None:
+    from pybridge.wordsearch.pictures import key_path, write_picture
+
+    key = key_path(path)
+    written("the picture", path, lambda: write_picture(grid, words, path))
+    written("the answer key", str(key), lambda: write_picture(grid, words, key, answers))
+    out(f"wrote {path}\nwrote {key}")
+
+
+def solve_command(args: argparse.Namespace) -> int:
+    kind, path = _output(args)
+    grid = reading.load_grid(args.grid)
+    words = reading.load_words(args.words)
+    found = find(grid, words)
+    if kind == "json":
+        _print_json(found_json(found))
+    elif kind in PICTURES and path is not None:
+        from pybridge.wordsearch.pictures import write_picture
+
+        written("the picture", path, lambda: write_picture(grid, words, path, found.found))
+        out(f"wrote {path}")
+        if found.missing:
+            out(f"missing: {', '.join(found.missing)}")
+    else:
+        out(found_text(found))
+    return EXIT_UNSOLVABLE if found.missing else EXIT_SOLVED
+
+
+def _print_json(doc: dict[str, Any]) -> None:
+    out(json.dumps(doc, ensure_ascii=False, indent=2))

@@ -1,0 +1,459 @@
+"""The JSON answers of the HTTP API, as plain functions of a request body
+(docs/serve.md): no HTTP here, so they are tested and reused (by the fill
+workers) without a server.
+
+/api/solve and /api/check run the commands' own code: the body's options
+become the command line `crossword solve|check FILE --option value ...`,
+parsed by the commands' own parsers, the puzzle is read by load_puzzles, and
+the answer is the document of `--output json` with the exit code's meaning
+as the HTTP status (Answer). An uploaded puzzle is written to a private
+temporary folder and read from there, so that every reader, limit and
+message is the CLI's; messages then name the upload (`name`), never the
+temporary file, and a file under --root by its path relative to the root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import binascii
+import io
+import os
+import re
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path, PurePosixPath
+from typing import Any, cast
+
+from pybridge.commands import check as check_command
+from pybridge.commands import grid as grid_command
+from pybridge.commands import solve as solve_command
+from pybridge.commands.common import (
+    EXIT_BAD_INPUT,
+    EXIT_BY_STATUS,
+    EXIT_INTERNAL_ERROR,
+    checked_puzzles,
+    error_text,
+    internal_error_text,
+    json_document,
+    timeout_left,
+    worst,
+)
+from pybridge.errors import (
+    CrosswordError,
+    EngineError,
+    InputError,
+    ResourceLimit,
+    UsageError,
+    shown,
+)
+from pybridge.exchange import EXCHANGE_FORMATS, with_answers
+from pybridge.lexicon import GRID_FORMATS, load_grid
+from pybridge.model import Format, Puzzle
+from pybridge.patterns import ImpossiblePattern, PatternNotFound
+from pybridge.progress import Progress, tick_text
+from pybridge.readers import (
+    FORMATS,
+    load,
+    read_bytes,
+    read_exchange,
+    read_text,
+    require_site,
+    sniff_exchange,
+)
+from pybridge.search.kernel import Tick
+from pybridge.serve.files import Files, NotFound, Refused
+from pybridge.solver import Outcome
+
+# The keys of a request body that are not command-line options.
+PUZZLE_KEYS = frozenset(
+    {"puzzle", "puzzle_base64", "name", "path", "words", "words_base64", "words_name"}
+    | {"words_path", "dict"}
+)
+# Options the API does not take: it always answers JSON, with the stats.
+NOT_OPTIONS = frozenset({"--help", "--output", "--stats", "--words", "--dict"})
+HTTP_BY_EXIT = {0: 200, 1: 200, 3: 200, EXIT_BAD_INPUT: 400, EXIT_INTERNAL_ERROR: 500}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An HTTP answer: its status, its JSON body and the exit code the CLI
+    would have given the same request."""
+
+    status: int
+    body: Any
+    exit_code: int
+
+
+def failure(err: Exception) -> Answer:
+    """The answer to a request that failed, with the CLI's message: 400 bad
+    input or usage, 403 a file not served, 404 no such file, 500 an engine
+    failure or a bug (an engine out of memory says so, as the CLI does)."""
+    if isinstance(err, ResourceLimit):
+        return Answer(500, {"error": error_text(err)}, EXIT_INTERNAL_ERROR)
+    if isinstance(err, EngineError) or not isinstance(err, CrosswordError):
+        return Answer(500, {"error": internal_error_text(err)}, EXIT_INTERNAL_ERROR)
+    status = 403 if isinstance(err, Refused) else 404 if isinstance(err, NotFound) else 400
+    return Answer(status, {"error": error_text(err)}, EXIT_BAD_INPUT)
+
+
+def answered(work: Callable[[], Answer]) -> Answer:
+    """work(), or the failure it raised as an Answer."""
+    try:
+        return work()
+    except Exception as err:
+        return failure(err)
+
+
+# ---------------------------------------------------------------- the options
+
+
+class _Parser(argparse.ArgumentParser):
+    """The commands' parsers, raising UsageError instead of exiting."""
+
+    def error(self, message: str) -> Any:
+        raise UsageError(message)
+
+    def print_help(self, file: Any = None) -> None:  # never to the server's stdout
+        super().print_help(io.StringIO())
+
+
+@cache
+def _parser() -> _Parser:
+    parser = _Parser(prog="crossword", add_help=False)
+    # the subcommands' parsers are _Parsers too (parser_class is the parent's)
+    commands = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(dest="command", required=True),
+    )
+    solve_command.add_parser(commands)
+    check_command.add_parser(commands)
+    grid_command.add_parser(commands)
+    return parser
+
+
+@cache
+def options(command: str) -> tuple[str, ...]:
+    """The long options of `command` that a request body may give, by name."""
+    subparsers = next(
+        action
+        for action in _parser()._actions
+        if isinstance(action, argparse._SubParsersAction)  # the one way to reach them
+    )
+    sub = subparsers.choices[command]
+    return tuple(
+        option[2:]
+        for action in sub._actions
+        for option in action.option_strings
+        if option.startswith("--") and option not in NOT_OPTIONS
+    )
+
+
+def option_argv(command: str, body: Mapping[str, Any]) -> list[str]:
+    """The command-line options a request body gives (every key but the
+    puzzle's): `"timeout": 5` is `--timeout=5`, `"count": true` is `--count`."""
+    argv = []
+    allowed = options(command)
+    for key, value in body.items():
+        if key in PUZZLE_KEYS:
+            continue
+        if key not in allowed:
+            known = ", ".join(sorted({*allowed, *PUZZLE_KEYS}))
+            raise UsageError(f"unknown key {shown(repr(key))}: /api/{command} takes {known}")
+        if value is None or value is False:
+            continue
+        if value is True:
+            argv.append(f"--{key}")
+        elif isinstance(value, (int, float, str)):
+            argv.append(f"--{key}={value}")  # `=`: a value never reads as an option
+        else:
+            raise UsageError(f'"{key}" must be a number, a string, true or false')
+    return argv
+
+
+# ---------------------------------------------------------------- the puzzle files
+
+_UNSAFE_NAME = re.compile(r"[^\w.+ -]")
+
+
+def _file_name(name: object, default: str) -> str:
+    """A safe base name for an upload, from the name the client gave."""
+    if not isinstance(name, str):
+        return default
+    base = _UNSAFE_NAME.sub("_", PurePosixPath(name.replace("\\", "/")).name)[:100].strip()
+    return default if not base or base.startswith(".") else base
+
+
+@dataclass
+class Sources:
+    """The puzzle files of one request, and how messages name them."""
+
+    puzzle: str
+    words: str | None
+    shown_as: dict[str, str]  # real path -> the name a message shows
+
+    def name(self, source: str) -> str:
+        """`source` (a path, maybe with `#N`) as the client knows it."""
+        path, hash_mark, number = source.rpartition("#")
+        if hash_mark and path in self.shown_as:
+            return f"{self.shown_as[path]}#{number}"
+        return self.shown_as.get(source, source)
+
+    def renamed(self, puzzle: Puzzle) -> Puzzle:
+        return replace(puzzle, source=self.name(puzzle.source))
+
+    def explained(self, err: Exception) -> Exception:
+        """`err` with its file named as the client knows it."""
+        if isinstance(err, InputError):
+            err.source = self.name(err.source)
+        return err
+
+
+def _content(body: Mapping[str, Any], key: str) -> bytes | None:
+    """A file's bytes sent as text (`key`) or in base64 (`key_base64`)."""
+    text, encoded = body.get(key), body.get(f"{key}_base64")
+    if text is not None and encoded is not None:
+        raise UsageError(f'give "{key}" or "{key}_base64", not both')
+    if text is not None:
+        if not isinstance(text, str):
+            raise UsageError(f'"{key}" must be the text of a file')
+        return text.encode("utf-8", "surrogatepass")
+    if encoded is None:
+        return None
+    try:
+        return base64.b64decode(encoded if isinstance(encoded, str) else b"?", validate=True)
+    except (binascii.Error, ValueError):
+        raise UsageError(f'"{key}_base64" must be a file\'s bytes in base64') from None
+
+
+def _file(
+    body: Mapping[str, Any], files: Files, folder: Path, keys: tuple[str, str, str, str]
+) -> tuple[str, str] | None:
+    """The file that `keys` (content, path, name, default name) give, as a
+    path to read and the name messages show; None when none is given."""
+    key, path_key, name_key, default = keys
+    content, path = _content(body, key), body.get(path_key)
+    if content is not None and path is not None:
+        raise UsageError(f'give "{key}" or "{path_key}", not both')
+    if path is not None:
+        return os.fspath(files.under_root(path)), str(path)
+    if content is None:
+        return None
+    name = _file_name(body.get(name_key), default)
+    folder.mkdir()
+    (folder / name).write_bytes(content)
+    return os.fspath(folder / name), name
+
+
+PUZZLE = ("puzzle", "path", "name", "puzzle")
+WORDS = ("words", "words_path", "words_name", "words")
+
+
+@contextmanager
+def sources(body: Mapping[str, Any], files: Files) -> Iterator[Sources]:
+    """The request's puzzle (`puzzle` text, `puzzle_base64` bytes or `path`
+    under the root) and word list (`words`, `words_base64` or `words_path`)
+    as files, for the time of a `with`."""
+    with tempfile.TemporaryDirectory(prefix="crossword-serve-") as tmp:
+        puzzle = _file(body, files, Path(tmp, "puzzle"), PUZZLE)
+        if puzzle is None:
+            raise UsageError(
+                'give the puzzle as "puzzle" (its text), "puzzle_base64" (its bytes) '
+                'or "path" (a file under --root)'
+            )
+        words = _file(body, files, Path(tmp, "words"), WORDS)
+        shown_as = {os.fspath(path): name for name, path in files.dictionaries.items()}
+        shown_as.update([puzzle] + ([words] if words else []))
+        found = Sources(puzzle[0], words[0] if words else None, shown_as)
+        try:
+            yield found
+        except Exception as err:
+            raise found.explained(err) from None
+
+
+def command_args(
+    command: str, body: Mapping[str, Any], found: Sources, files: Files, time_limit: float
+) -> argparse.Namespace:
+    """The command line a request body stands for, parsed by the command's
+    own parser; the time limit is at most the server's."""
+    argv = [command, found.puzzle]
+    if found.words is not None:
+        argv += ["--words", found.words]
+    for path in files.dictionary_paths(body.get("dict", [])):
+        argv.append(f"--dict={path}")
+    if files.encoding is not None and "encoding" not in body:
+        argv.append(f"--encoding={files.encoding}")
+    args = _parser().parse_args(argv + option_argv(command, body))
+    if args.timeout is None or args.timeout > time_limit:
+        args.timeout = time_limit
+    return args
+
+
+# ---------------------------------------------------------------- solve and check
+
+
+class Told(Progress):
+    """A progress line that is never drawn: each phase and each look at the
+    search under way (a Tick, about every 0.2 s) is told to `tell` instead,
+    in the words the CLI's line uses (a fill worker tells the page so)."""
+
+    def __init__(self, tell: Callable[[str], None] | None, what: str) -> None:
+        super().__init__(False, what)
+        self.tell = tell
+
+    def watch(self, tick: Tick) -> None:
+        super().watch(tick)
+        if self.tell is not None:
+            self.tell(f"{self.item or self.what}: {tick_text(tick, self.elapsed())}")
+
+    def start(self, item: str) -> None:
+        super().start(item)
+        if self.tell is not None:
+            self.tell(item)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+
+def _outcome(command: str, puzzle: Puzzle, args: argparse.Namespace, line: Told) -> Outcome:
+    if command == "check":
+        return check_command.check_outcome(puzzle, args, line)
+    return solve_command.solve_outcome(puzzle, args, timeout_left(args), line.watch)
+
+
+def run_command(
+    command: str,
+    body: Mapping[str, Any],
+    files: Files,
+    time_limit: float,
+    tell: Callable[[str], None] | None = None,
+) -> Answer:
+    """POST /api/solve and /api/check: the document of `crossword COMMAND
+    FILE --output json`, one per grid (a list of them for a file of several
+    grids, each with its `source`), and its exit code's meaning as the
+    status. `tell` hears how the search goes (a fill's progress)."""
+
+    def work() -> Answer:
+        with sources(body, files) as found:
+            args = command_args(command, body, found, files, time_limit)
+            puzzles = [found.renamed(p) for p in checked_puzzles(args)]
+            many = len(puzzles) > 1
+            docs, codes = [], []
+            for puzzle in puzzles:
+                line = Told(tell, "searching")
+                with line:
+                    outcome = _outcome(command, puzzle, args, line)
+                docs.append(json_document(puzzle, outcome, many))
+                codes.append(EXIT_BY_STATUS[outcome.status])
+            code = worst(codes)
+            return Answer(HTTP_BY_EXIT[code], docs if many else docs[0], code)
+
+    return answered(work)
+
+
+def precheck(body: Mapping[str, Any], files: Files, time_limit: float) -> Answer | None:
+    """The failure that /api/solve would answer `body` with before any
+    search (bad input, bad options, a file not served), or None."""
+
+    def work() -> Answer:
+        with sources(body, files) as found:
+            checked_puzzles(command_args("solve", body, found, files, time_limit))
+        return Answer(200, None, 0)
+
+    answer = answered(work)
+    return None if answer.status == 200 else answer
+
+
+# ---------------------------------------------------------------- patterns
+
+
+def pattern(body: Mapping[str, Any], time_limit: float) -> Answer:
+    """POST /api/pattern: a random grid pattern, as `crossword grid --output
+    json` makes it from the options of the body (by their long names:
+    `size`, `blocks`, `symmetry`, `min-length`, `seed`...). When none can be
+    made, `grid` is null and `reason` says why; the exit code (1: no pattern
+    can meet the request, 3: none found in the attempts or the time) is in
+    the answer's header, as for solve."""
+
+    def work() -> Answer:
+        args = _parser().parse_args(["grid", *option_argv("grid", body)])
+        args.timeout = min(args.timeout, time_limit)
+        try:
+            made = grid_command.pattern_from(args, args.seed)
+        except ImpossiblePattern as err:
+            return Answer(200, {"grid": None, "reason": str(err)}, EXIT_BY_STATUS["unsolvable"])
+        except PatternNotFound as err:
+            return Answer(200, {"grid": None, "reason": str(err)}, EXIT_BY_STATUS["timeout"])
+        return Answer(200, made.to_json(), 0)
+
+    return answered(work)
+
+
+# ---------------------------------------------------------------- open
+
+
+def _looks_p99(text: str) -> bool:
+    """Whether a text without a given format reads as P-99 (its first line a
+    word) rather than as a grid to fill from a dictionary."""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return first.isalpha() and text.count("\n\n") + text.count("\r\n\r\n") > 0
+
+
+OPEN_FORMATS = FORMATS + GRID_FORMATS + EXCHANGE_FORMATS
+
+
+def open_puzzles(body: Mapping[str, Any], files: Files) -> Answer:
+    """POST /api/open: the grids of a puzzle file, read as `solve` reads them,
+    for the page to edit: rows ('#' blocked, '.' open, letters given), the
+    mode, the word list of an exact puzzle (with `answers`, a .puz or ipuz
+    crossword's own answers), and what a .puz or ipuz file publishes."""
+
+    def work() -> Answer:
+        fmt = body.get("format")
+        if fmt is not None and fmt not in OPEN_FORMATS:
+            raise UsageError(f'"format" must be one of {", ".join(OPEN_FORMATS)}')
+        unknown = set(body) - PUZZLE_KEYS - {"format", "answers"}
+        if unknown:
+            raise UsageError(f"unknown key {shown(repr(sorted(unknown)[0]))} for /api/open")
+        with sources(body, files) as found:
+            puzzles = _opened(found, cast("Format | None", fmt), body.get("answers") is True)
+            grids = [_grid_json(found.renamed(require_site(p))) for p in puzzles]
+        return Answer(200, {"grids": grids}, 0)
+
+    return answered(work)
+
+
+def _opened(found: Sources, fmt: Format | None, answers: bool) -> list[Puzzle]:
+    """The grids of a file, as solve reads it with or without --dict."""
+    data = read_bytes(found.puzzle)
+    exchange = fmt if fmt in EXCHANGE_FORMATS else None if fmt else sniff_exchange(data)
+    if exchange is not None:
+        puzzle = read_exchange(data, found.puzzle, exchange)
+        return [with_answers(puzzle) if answers else puzzle]
+    if answers:
+        raise UsageError("the file's own answers come with a .puz or .ipuz crossword")
+    if fmt in GRID_FORMATS:
+        return load_grid(found.puzzle, format=fmt)
+    if fmt is not None or found.words is not None:
+        return [load(found.puzzle, found.words, fmt)]
+    if _looks_p99(read_text(found.puzzle)):
+        return [load(found.puzzle)]
+    return load_grid(found.puzzle)
+
+
+def _grid_json(puzzle: Puzzle) -> dict[str, Any]:
+    exact = puzzle.mode == "exact" and bool(puzzle.words)  # a crossword alone has no words
+    published = puzzle.published
+    return {
+        "source": puzzle.source,
+        "format": puzzle.format,
+        "mode": "exact" if exact else "lexicon",
+        "rows": list(puzzle.grid),
+        "words": list(puzzle.words) if exact else None,
+        "title": published.title if published else None,
+        "answers": published is not None and published.solution is not None,
+    }

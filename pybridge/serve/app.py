@@ -1,0 +1,334 @@
+"""The web application of `crossword serve`: the page, its assets and the
+JSON API (docs/serve.md), on Starlette.
+
+Every route under /api/ answers JSON (an error as {"error": message}); the
+work is done by pybridge.serve.api, .candidates and .fills in worker threads
+or processes, so the event loop only reads requests and writes answers.
+Limits and safety: a request body is JSON (application/json: a page of
+another site cannot send it without the browser asking first, and this
+server never says yes) of at most `max_upload` bytes; the Host header must
+name this server (no DNS rebinding); every answer forbids framing and
+loading anything from another site; searches run at most `time_limit`
+seconds; at most `searches` solve or check requests search at once (others
+wait their turn), and fills are bounded as pybridge.serve.fills says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from pybridge.errors import UsageError
+from pybridge.serve import api, grids
+from pybridge.serve.candidates import DEFAULT_LIMIT, candidate_list
+from pybridge.serve.files import Files
+from pybridge.serve.fills import Busy, Fills, Job
+from pybridge.solver import ENGINES, STRATEGIES
+
+STATIC = Path(__file__).resolve().parent / "static"
+MEBIBYTE = 1 << 20
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What `crossword serve` was told: the files it may read, the time
+    limit of a search, the largest request body, the most searches and
+    fills at once, and the host names it answers to (empty: any)."""
+
+    files: Files = field(default_factory=Files)
+    time_limit: float = 60.0
+    max_upload: int = 16 * MEBIBYTE
+    searches: int = 2
+    fills: int = 2
+    hosts: tuple[str, ...] = LOOPBACK_NAMES
+    warm: bool = False  # start a worker for the next fill at once (the command does)
+
+
+class Refusal(Exception):
+    """A request refused before any work, with its HTTP status."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _answer(answer: api.Answer) -> JSONResponse:
+    headers = {"X-Crossword-Exit-Code": str(answer.exit_code)}
+    return JSONResponse(answer.body, status_code=answer.status, headers=headers)
+
+
+async def json_body(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object, read up to `limit` bytes; Refusal else."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise Refusal(415, "crossword: error: send the request body as application/json")
+    too_big = f"crossword: error: the request is larger than the limit of {limit:,} bytes"
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise Refusal(413, too_big)
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > limit:
+            raise Refusal(413, too_big)
+    try:
+        body = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as err:
+        raise Refusal(400, f"crossword: error: the request body is not JSON: {err}") from None
+    except RecursionError:
+        raise Refusal(400, "crossword: error: the request body nests too deeply") from None
+    if not isinstance(body, dict):
+        raise Refusal(400, "crossword: error: the request body must be a JSON object")
+    return body
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def refusals(handler: Handler) -> Handler:
+    """Turn a Refusal into its JSON answer."""
+
+    async def handle(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except Refusal as refusal:
+            return _error(refusal.status, str(refusal))
+
+    return handle
+
+
+class _SecurityHeaders:
+    """Add HEADERS to every answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = message.setdefault("headers", [])
+                present = {name.lower() for name, _ in headers}
+                for name, value in HEADERS.items():
+                    if name.lower().encode() not in present:
+                        headers.append((name.lower().encode(), value.encode()))
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+def _version() -> str:
+    try:
+        return metadata.version("crossword-pybridge")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def create_app(settings: Settings) -> Starlette:
+    """The application for `settings`."""
+    files = settings.files
+    fills = Fills(settings.fills, files)
+    searches = asyncio.Semaphore(settings.searches)
+
+    async def body_of(request: Request) -> dict[str, Any]:
+        return await json_body(request, settings.max_upload)
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def info(request: Request) -> Response:
+        dictionaries = [
+            {"name": name, "words": len(files.dictionary([name]).words)}
+            for name in files.dictionaries
+        ]
+        return JSONResponse(
+            {
+                "version": _version(),
+                "dicts": dictionaries,
+                "root": files.root is not None,
+                "formats": list(api.OPEN_FORMATS),
+                "strategies": list(STRATEGIES),
+                "engines": list(ENGINES),
+                "time_limit": settings.time_limit,
+                "max_upload": settings.max_upload,
+            }
+        )
+
+    async def listing(request: Request) -> Response:
+        return JSONResponse({"files": await run_in_threadpool(files.listing)})
+
+    @refusals
+    async def open_puzzle(request: Request) -> Response:
+        body = await body_of(request)
+        return _answer(await run_in_threadpool(api.open_puzzles, body, files))
+
+    def command(name: str) -> Handler:
+        @refusals
+        async def run(request: Request) -> Response:
+            body = await body_of(request)
+            async with searches:
+                answer = await run_in_threadpool(
+                    api.run_command, name, body, files, settings.time_limit
+                )
+            return _answer(answer)
+
+        return run
+
+    @refusals
+    async def new_pattern(request: Request) -> Response:
+        body = await body_of(request)
+        async with searches:
+            answer = await run_in_threadpool(api.pattern, body, settings.time_limit)
+        return _answer(answer)
+
+    @refusals
+    async def candidates(request: Request) -> Response:
+        body = await body_of(request)
+
+        def work() -> api.Answer:
+            puzzle = grids.page_puzzle(body, files)
+            row, col = _cell(body)
+            direction = body.get("direction", "across")
+            if direction not in ("across", "down"):
+                raise UsageError('"direction" must be "across" or "down"')
+            limit = body.get("limit", DEFAULT_LIMIT)
+            if type(limit) is not int or limit < 1:
+                raise UsageError('"limit" must be a whole number of at least 1')
+            score = grids.page_scores(body, files)
+            found = candidate_list(puzzle, (row, col), direction, limit, score=score)
+            return api.Answer(200, found, 0)
+
+        return _answer(await run_in_threadpool(api.answered, work))
+
+    @refusals
+    async def start_fill(request: Request) -> Response:
+        body = await body_of(request)
+        page = str(body.pop("page", "") or "")[:100]
+        if not page and request.client is not None:
+            page = request.client.host  # a client that names no page is one page
+
+        def work() -> api.Answer:
+            job = Job(body, files, settings.time_limit, grids.cells(body.pop("region", None)))
+            check = api.precheck(job.body, files, settings.time_limit)
+            if check is not None:
+                return check
+            try:
+                fill = fills.start(page, job)
+            except Busy as busy:
+                return api.Answer(busy.status, {"error": f"crossword: error: {busy}"}, 2)
+            return api.Answer(202, fill.view(), 0)
+
+        return _answer(await run_in_threadpool(api.answered, work))
+
+    async def fill_view(request: Request) -> Response:
+        fill_id = request.path_params["fill"]
+        if request.method == "DELETE":
+            return _answer(
+                await run_in_threadpool(api.answered, lambda: _ok(fills.cancel(fill_id)))
+            )
+        return _answer(await run_in_threadpool(api.answered, lambda: _ok(fills.view(fill_id))))
+
+    @refusals
+    async def export(request: Request) -> Response:
+        body = await body_of(request)
+        try:
+            content, media, name = await run_in_threadpool(grids.export, body, files)
+        except Exception as err:
+            return _answer(api.failure(err))
+        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        return Response(content, media_type=media, headers=headers)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        if settings.warm:
+            fills.warm()
+        yield
+        fills.close()
+
+    routes = [
+        Route("/", index),
+        Route("/api/info", info),
+        Route("/api/files", listing),
+        Route("/api/open", open_puzzle, methods=["POST"]),
+        Route("/api/solve", command("solve"), methods=["POST"]),
+        Route("/api/check", command("check"), methods=["POST"]),
+        Route("/api/candidates", candidates, methods=["POST"]),
+        Route("/api/pattern", new_pattern, methods=["POST"]),
+        Route("/api/fill", start_fill, methods=["POST"]),
+        Route("/api/fill/{fill}", fill_view, methods=["GET", "DELETE"]),
+        Route("/api/export", export, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    hosts = list(settings.hosts) or ["*"]
+    middleware = [
+        Middleware(_SecurityHeaders),
+        Middleware(TrustedHostMiddleware, allowed_hosts=hosts),
+    ]
+    app = Starlette(
+        routes=routes,
+        middleware=middleware,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: _http_error},
+    )
+    app.state.fills = fills
+    return app
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such route, a wrong method) as JSON too."""
+    assert isinstance(exc, HTTPException)
+    message = f"crossword: error: {exc.detail}: {request.method} {request.url.path}"
+    return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+
+
+def _ok(view: Mapping[str, Any]) -> api.Answer:
+    return api.Answer(200, dict(view), 0)
+
+
+def _cell(body: Mapping[str, Any]) -> tuple[int, int]:
+    row, col = body.get("row"), body.get("col")
+    if type(row) is not int or type(col) is not int:
+        raise UsageError('"row" and "col" must be whole numbers (from 0)')
+    return row, col
+
+
+def serve(settings: Settings, sock: socket.socket) -> None:
+    """Serve the application on a listening socket until Ctrl-C."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        create_app(settings), log_level="warning", access_log=False, lifespan="on"
+    )
+    uvicorn.Server(config).run(sockets=[sock])

@@ -1,0 +1,369 @@
+"""Autofill in worker processes: started by POST /api/fill, watched by GET
+/api/fill/ID, stopped by DELETE /api/fill/ID.
+
+Each fill runs in a process of its own (spawned, not forked: a forked copy
+of a loaded SWI-Prolog is not safe to use), so the server stays responsive,
+and Cancel stops it at once, even deep inside a Prolog search: the process
+is killed. Starting a Python process, loading SWI-Prolog and sending it a
+big dictionary take seconds, so one worker is always started ahead and
+does that while it waits for the next fill. A worker that crashes, or does
+not stop at its time limit (plus GRACE_SECONDS), only ends its own fill, as
+"failed". A page runs one fill at a time; the server at most `most` at
+once. A finished fill's answer is kept KEPT_SECONDS for the page to
+collect, then forgotten: nothing here outlives a page reload but a fill's id.
+
+The worker answers as /api/solve would (api.run_command), or with
+region_outcome when a region is asked for: only the sites with a cell in the
+region are filled, around the letters already in the grid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import secrets
+import signal
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import suppress
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+from pybridge import engines
+from pybridge.commands.common import (
+    EXIT_BY_STATUS,
+    checked_puzzles,
+    json_document,
+    timeout_left,
+)
+from pybridge.errors import CrosswordError, UsageError, shown
+from pybridge.layout import layout_of
+from pybridge.model import OPEN, Cell, Puzzle
+from pybridge.search.kernel import Request, Watch
+from pybridge.serve.api import (
+    Answer,
+    Told,
+    answered,
+    command_args,
+    failure,
+    run_command,
+    sources,
+)
+from pybridge.serve.files import Files, NotFound
+from pybridge.solver import Outcome, Stats, default_strategy, make_solution
+from pybridge.wording import plural
+
+GRACE_SECONDS = 5.0  # past its time limit, a worker that has not answered is killed
+KEPT_SECONDS = 600.0  # how long a finished fill's answer waits to be collected
+WATCH_SECONDS = 0.25  # how often the watcher reads the workers' news
+
+
+class Busy(CrosswordError):
+    """A fill cannot start now: the page runs one already (HTTP 409), or the
+    server runs as many as it may (HTTP 429)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker is asked: a /api/solve body (its `region`, if any, a
+    list of cells), the files it may read and the time limit."""
+
+    body: Mapping[str, Any]
+    files: Files
+    time_limit: float
+    region: tuple[Cell, ...] | None = None
+
+
+@dataclass
+class Fill:
+    """One fill and what is known of it: `state` is running, done, failed or
+    cancelled; `phase` what the worker said last."""
+
+    id: str
+    page: str
+    process: BaseProcess
+    news: Connection
+    time_limit: float
+    started: float = field(default_factory=time.monotonic)
+    state: str = "running"
+    phase: str = "starting the worker process"
+    answer: Answer | None = None
+    ended: float | None = None
+
+    def view(self) -> dict[str, Any]:
+        """The fill as GET /api/fill/ID shows it."""
+        end = self.ended if self.ended is not None else time.monotonic()
+        view: dict[str, Any] = {
+            "id": self.id,
+            "state": self.state,
+            "phase": self.phase,
+            "elapsed": round(end - self.started, 3),
+            "time_limit": self.time_limit,
+        }
+        if self.answer is not None:
+            view.update(status=self.answer.status, exit_code=self.answer.exit_code)
+            view["answer"] = self.answer.body
+        return view
+
+
+class Fills:
+    """The fills of one server (thread-safe)."""
+
+    def __init__(self, most: int = 2, files: Files | None = None) -> None:
+        self.most = most
+        self.files = files or Files()
+        self._fills: dict[str, Fill] = {}
+        self._lock = threading.Lock()
+        self._context = multiprocessing.get_context("spawn")
+        self._watcher: threading.Thread | None = None
+        self._closed = False
+        self._spare: tuple[BaseProcess, Connection, Connection] | None = None
+
+    def warm(self) -> None:
+        """Start the worker that waits for the next fill."""
+        with self._lock:
+            if self._spare is None and not self._closed:
+                self._spare = self._worker()
+
+    def _worker(self) -> tuple[BaseProcess, Connection, Connection]:
+        """A new worker process, and the ends of its pipes: jobs in, news out."""
+        jobs, job_sender = self._context.Pipe(duplex=False)
+        news, news_sender = self._context.Pipe(duplex=False)
+        process = self._context.Process(
+            target=worker, args=(jobs, news_sender, self.files), daemon=True
+        )
+        process.start()
+        jobs.close()  # the worker holds these ends: EOF when it ends
+        news_sender.close()
+        return process, job_sender, news
+
+    def start(self, page: str, job: Job) -> Fill:
+        """Start a fill for `page`; Busy when it cannot start now."""
+        with self._lock:
+            self._look()
+            running = [fill for fill in self._fills.values() if fill.state == "running"]
+            if any(fill.page == page for fill in running):
+                raise Busy("this page runs a fill already: wait for it, or cancel it", 409)
+            if len(running) >= self.most:
+                message = f"the server runs {plural(self.most, 'fill')} already: try again soon"
+                raise Busy(message, 429)
+            process, news = self._hand(job)
+            fill = Fill(secrets.token_hex(8), page, process, news, job.time_limit)
+            self._spare = self._worker()
+            self._fills[fill.id] = fill
+            if self._watcher is None:
+                self._watcher = threading.Thread(target=self._watch, name="fills", daemon=True)
+                self._watcher.start()
+            return fill
+
+    def _hand(self, job: Job) -> tuple[BaseProcess, Connection]:
+        """Give `job` to the spare worker (a new one if it is gone); its
+        process and the end of its news pipe."""
+        spare, self._spare = self._spare, None
+        for _ in range(2):
+            spare = spare if spare is not None and spare[0].is_alive() else self._worker()
+            process, jobs, news = spare
+            try:
+                jobs.send(job)
+            except OSError:  # it died just now: once more, with a new one
+                _discard(spare)
+                spare = None
+                continue
+            jobs.close()
+            return process, news
+        raise RuntimeError("no worker process would take the fill")
+
+    def view(self, fill_id: str) -> dict[str, Any]:
+        with self._lock:
+            self._look()
+            return self._get(fill_id).view()
+
+    def cancel(self, fill_id: str) -> dict[str, Any]:
+        """Stop a fill at once (a finished one stays as it ended)."""
+        with self._lock:
+            fill = self._get(fill_id)
+            self._read(fill)
+            if fill.state == "running":
+                self._end(fill, "cancelled", "cancelled")
+            return fill.view()
+
+    def close(self) -> None:
+        """Stop every fill (the server is stopping)."""
+        with self._lock:
+            self._closed = True
+            if self._spare is not None:
+                _discard(self._spare)
+                self._spare = None
+            for fill in self._fills.values():
+                if fill.state == "running":
+                    self._end(fill, "cancelled", "the server stopped")
+
+    # ------------------------------------------------------------ inside the lock
+
+    def _get(self, fill_id: str) -> Fill:
+        fill = self._fills.get(fill_id)
+        if fill is None:
+            kept = f"finished fills are kept {KEPT_SECONDS:g} s"
+            raise NotFound(f"no fill {shown(repr(fill_id))} ({kept})")
+        return fill
+
+    def _look(self) -> None:
+        """Read every worker's news, stop those past their time, forget old fills."""
+        now = time.monotonic()
+        for fill in list(self._fills.values()):
+            if fill.state == "running":
+                self._read(fill)
+            if fill.state == "running" and now - fill.started > fill.time_limit + GRACE_SECONDS:
+                late = f"the fill did not stop at its time limit of {fill.time_limit:g} s"
+                self._end(fill, "failed", late, failure(UsageError(late)))
+            if fill.ended is not None and now - fill.ended > KEPT_SECONDS:
+                del self._fills[fill.id]
+
+    def _read(self, fill: Fill) -> None:
+        """Take in what the worker sent; notice when it ended without an answer."""
+        try:
+            while fill.state == "running" and fill.news.poll():
+                kind, value = fill.news.recv()
+                if kind == "phase":
+                    fill.phase = value
+                else:
+                    self._end(fill, "done" if value.status < 400 else "failed", "done", value)
+        except (EOFError, OSError):
+            code = fill.process.exitcode
+            if fill.state == "running":
+                crashed = f"the fill's worker process ended unexpectedly (exit code {code})"
+                self._end(fill, "failed", crashed, failure(RuntimeError(crashed)))
+
+    def _end(self, fill: Fill, state: str, phase: str, answer: Answer | None = None) -> None:
+        if fill.process.is_alive():
+            fill.process.kill()
+        fill.process.join(timeout=5)
+        fill.news.close()
+        fill.state, fill.phase, fill.answer = state, phase, answer
+        fill.ended = time.monotonic()
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(WATCH_SECONDS)
+            with self._lock:
+                if self._closed:
+                    return
+                self._look()
+
+
+def _discard(worker: tuple[BaseProcess, Connection, Connection]) -> None:
+    """Stop a worker that has no fill, and close its pipes."""
+    process, jobs, news = worker
+    process.kill()
+    process.join(timeout=5)
+    jobs.close()
+    news.close()
+
+
+# ---------------------------------------------------------------- in the worker
+
+
+def worker(jobs: Connection, news: Connection, files: Files) -> None:
+    """The worker process: load the engines and the dictionaries, wait for a
+    job, tell its phases, then send its answer. Ctrl-C in the server's
+    terminal reaches its workers too: the server ends them itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm(files)
+    try:
+        job = jobs.recv()
+    except EOFError:  # the server stopped
+        return
+
+    def tell(phase: str) -> None:
+        news.send(("phase", phase))
+
+    try:
+        news.send(("answer", fill_answer(job, tell)))
+    finally:
+        news.close()
+
+
+def warm(files: Files) -> None:
+    """Load SWI-Prolog, if it is there, and send it each served dictionary,
+    as a wdeg fill from it would, before the job comes."""
+    from pybridge import bridge
+
+    if not bridge.available():
+        return
+    for name in files.dictionaries:
+        with suppress(CrosswordError):  # a fill from it will say what is wrong
+            bridge.load_dictionary(files.dictionary([name]).words)
+
+
+def fill_answer(job: Job, tell: Callable[[str], None]) -> Answer:
+    """The fill's answer: /api/solve's, or the region's fill."""
+    if job.region is None:
+        tell(f"filling (time limit {job.time_limit:g} s)")
+        return run_command("solve", job.body, job.files, job.time_limit, tell)
+    return answered(lambda: _region_answer(job, tell))
+
+
+def _region_answer(job: Job, tell: Callable[[str], None]) -> Answer:
+    assert job.region is not None
+    with sources(job.body, job.files) as found:
+        tell("reading the puzzle")
+        args = command_args("solve", job.body, found, job.files, job.time_limit)
+        puzzles = checked_puzzles(args)
+        if len(puzzles) != 1:
+            raise UsageError('a region is filled in one grid: say which with "grid"')
+        tell(f"filling the selected region (time limit {args.timeout:g} s)")
+        line = Told(tell, "filling the selected region")
+        with line:
+            outcome = region_outcome(puzzles[0], job.region, args, line.watch)
+        code = EXIT_BY_STATUS[outcome.status]
+        return Answer(200, json_document(puzzles[0], outcome, False), code)
+
+
+def region_outcome(
+    puzzle: Puzzle, region: Iterable[Cell], args: argparse.Namespace, progress: Watch | None = None
+) -> Outcome:
+    """Fill only the sites with a cell in `region`, around the letters the
+    grid holds; the words other sites hold whole are not used again."""
+    layout = layout_of(puzzle)
+    cells = set(region)
+    kept = [site.index for site in layout.sites if not cells.isdisjoint(site.cells)]
+    if not kept:
+        raise UsageError("the selected region holds no site to fill")
+    held = Counter(
+        word
+        for site in layout.sites
+        if site.index not in kept
+        and OPEN not in (word := "".join(puzzle.grid[r][c] for r, c in site.cells))
+    )
+    words = list(puzzle.words)
+    if held:
+        left = Counter(words) - held
+        words = [w for w in dict.fromkeys(words) for _ in range(left[w])]
+    chosen = engines.choose_engine(args.engine)
+    strategy = args.strategy or default_strategy(puzzle)
+    started = time.perf_counter()
+    sub = layout.restricted(kept)
+    request = Request(
+        sub, words, strategy, 1, False, timeout_left(args), args.seed, progress=progress
+    )
+    result = engines.search(chosen, request)
+    stats = Stats(chosen, strategy, result.nodes, result.backtracks)
+    stats.seconds = time.perf_counter() - started
+    outcome = Outcome(
+        result.status, [make_solution(puzzle, sub.sites, w) for w in result.solutions]
+    )
+    outcome.stats = stats
+    if result.status == "unsolvable":
+        outcome.reason = (
+            f"the {plural(len(kept), 'site')} of the selected region cannot be filled: "
+            f"the search space is exhausted after {plural(result.nodes, 'node')}"
+        )
+    return outcome

@@ -1,0 +1,166 @@
+"""The grid the page is editing, as it sends it (`grid`: rows of '#'
+blocked, '.' open, a letter in a cell): the puzzle the candidate lists
+search, the scores of its dictionaries, and its exports (pictures, JSON,
+.puz and ipuz) for POST /api/export."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, cast
+
+from pybridge.errors import InputError, UsageError
+from pybridge.exchange import EXCHANGE_FORMATS
+from pybridge.model import BLOCK, OPEN, Cell, Puzzle, fast_new
+from pybridge.readers import read_bytes, read_exchange, require_site, sniff_exchange
+from pybridge.serve.api import sources
+from pybridge.serve.files import Files
+
+MAX_SIDE = 200  # rows or columns of a grid the page sends
+
+
+def page_rows(body: Mapping[str, Any], exact: bool) -> tuple[str, ...]:
+    """The rows of the grid the page sends (`grid`: '#' blocked, '.' open, a
+    letter in a cell; in a grid filled from a dictionary, letters are upper
+    case), padded to one width. A bad cell is an InputError naming its row
+    and column, as in a grid file."""
+    rows = body.get("grid")
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+        raise UsageError('"grid" must be a list of rows (strings)')
+    if len(rows) > MAX_SIDE or max(map(len, rows)) > MAX_SIDE:
+        raise UsageError(f"the grid is larger than {MAX_SIDE} x {MAX_SIDE}")
+    for r, row in enumerate(rows, start=1):
+        bad = next((c for c, ch in enumerate(row) if not _cell_ok(ch, exact)), None)
+        if bad is not None:
+            letter = "a letter or a digit" if exact else "an upper-case letter"
+            message = f"expected '#' (blocked), '.' (open) or {letter}"
+            raise InputError(message, "grid", r, bad + 1, row)
+    width = max(map(len, rows))
+    return tuple(row.ljust(width, BLOCK) for row in rows)
+
+
+def page_puzzle(body: Mapping[str, Any], files: Files) -> Puzzle:
+    """The puzzle the page is editing: its `grid` (page_rows) with `words`
+    (a word list: an exact puzzle) or `dict` (dictionary names: a grid to
+    fill from them)."""
+    words = body.get("words")
+    grid = page_rows(body, words is not None)
+    if words is not None:
+        if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
+            raise UsageError('"words" must be a list of words')
+        return require_site(Puzzle(tuple(words), grid, "fillin", "grid"))
+    dictionary = files.dictionary(_names(body.get("dict")))
+    # made without Puzzle's check of every word, which costs tens of ms for a
+    # big dictionary at each keystroke: the dictionary passed it when it was
+    # read, and page_rows has checked the grid
+    fields = {"format": "grid", "source": "grid", "row_widths": (), "mode": "lexicon"}
+    return require_site(fast_new(Puzzle, words=dictionary.words, grid=grid, **fields))
+
+
+def page_scores(body: Mapping[str, Any], files: Files) -> Callable[[str], Decimal] | None:
+    """The word scores of the page's dictionaries, when they are scored
+    (their `scores`, as the dictionary reader keeps them), else None."""
+    if body.get("words") is not None:
+        return None
+    scores = getattr(files.dictionary(_names(body.get("dict"))), "scores", None)
+    return None if scores is None else cast("Callable[[str], Decimal]", scores.score)
+
+
+def page_picture(body: Mapping[str, Any]) -> tuple[Puzzle, tuple[str, ...]]:
+    """The page's grid as a framework (letters left out) and its letters."""
+    grid = page_rows(body, exact=True)
+    framework = tuple("".join(OPEN if ch != BLOCK else ch for ch in row) for row in grid)
+    return Puzzle((), framework, "grid", "grid", mode="lexicon"), grid
+
+
+EXPORTS = {
+    "svg": "image/svg+xml",
+    "png": "image/png",
+    "json": "application/json",
+    "puz": "application/x-crossword",
+    "ipuz": "application/json",
+}
+
+
+def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
+    """POST /api/export: the page's grid as a file to download (its bytes,
+    media type and name): a picture (SVG, PNG: the marked cells shaded),
+    JSON (rows and placements, as in the CLI's JSON), or a .puz or ipuz
+    crossword (with the clues, title and author of the file it was opened
+    from, `original`, where its entries are that file's own answers)."""
+    from pybridge import acrosslite, ipuzfile, pictures
+    from pybridge.layout import find_sites
+
+    kind = body.get("kind")
+    if kind not in EXPORTS:
+        raise UsageError(f'"kind" must be one of {", ".join(EXPORTS)}')
+    puzzle, grid = page_picture(body)
+    name, media = f"crossword.{kind}", EXPORTS[kind]
+    if kind == "json":
+        placements = [
+            {
+                "number": site.number,
+                "direction": site.direction,
+                "row": site.row,
+                "col": site.col,
+                "length": site.length,
+                "word": "".join(grid[r][c] for r, c in site.cells),
+            }
+            for site in find_sites(puzzle)
+        ]
+        document = {"grid": list(grid), "placements": placements}
+        return json.dumps(document, ensure_ascii=False, indent=2).encode(), media, name
+    if kind in EXCHANGE_FORMATS:
+        puzzle = _original(body.get("original"), files, puzzle) or puzzle
+        if kind == "puz":
+            return acrosslite.puz_bytes(puzzle, grid), media, name
+        return ipuzfile.ipuz_text(puzzle, grid).encode(), media, name
+    marked = cells(body.get("marked")) or ()
+    if kind == "svg":
+        return pictures.draw_svg(puzzle, grid, marked).encode(), media, name
+    with tempfile.TemporaryDirectory(prefix="crossword-serve-") as tmp:
+        path = Path(tmp, name)
+        pictures.draw_png(puzzle, grid, path, marked)
+        return path.read_bytes(), media, name
+
+
+def _original(value: object, files: Files, framework: Puzzle) -> Puzzle | None:
+    """The .puz or ipuz crossword the grid was opened from (`original`: a
+    body as /api/open takes it), when its blocks are still the grid's."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise UsageError('"original" must name the file the grid came from, as /api/open does')
+    with sources(value, files) as found:
+        data = read_bytes(found.puzzle)
+        exchange = sniff_exchange(data)
+        if exchange is None:
+            return None
+        puzzle = read_exchange(data, found.puzzle, exchange)
+    blocks = [[ch == BLOCK for ch in row] for row in framework.grid]
+    same = [[ch == BLOCK for ch in row] for row in puzzle.grid] == blocks
+    return puzzle if same else None
+
+
+def cells(value: object) -> tuple[Cell, ...] | None:
+    """A list of cells [row, col] from a request body (None: none given)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(
+        isinstance(c, list) and len(c) == 2 and all(type(x) is int for x in c) for c in value
+    ):
+        raise UsageError("cells must be given as a list of [row, col] pairs")
+    return tuple((row, col) for row, col in value)
+
+
+def _names(value: object) -> list[str]:
+    if not value:
+        raise UsageError('choose a dictionary: "dict" names none (served: see /api/info)')
+    return value if isinstance(value, list) else [str(value)]
+
+
+def _cell_ok(ch: str, exact: bool) -> bool:
+    return ch in (BLOCK, OPEN) or (ch.isalnum() if exact else ch.isalpha() and ch == ch.upper())

@@ -1,0 +1,120 @@
+"""The workbench's figures (docs/benchmarks.md), measured in headless Chromium
+against `crossword serve` with the 201k-word list of ../shared:
+
+- page: from asking for the page to a usable grid (the page says it is
+  ready: the grid drawn, the dictionaries listed, the keyboard live);
+- fill: a 15x15 grid of ../shared/bench/grids/xwords-rs opened in the
+  page, from the click on Autofill to every cell filled;
+- keystroke: on that grid, from a letter typed to the candidate list of its
+  entry shown (the browser's view), and the server's own time for it.
+
+    .venv/bin/python tests/serve_figures.py [--runs N] [--grid FILE] [--dict FILE]
+
+Not a test: it prints medians (and each run) for a person to read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import browser  # tests/ is not a package: from the folder put on the path above
+from conftest import SHARED
+
+GRID = SHARED / "bench" / "grids" / "xwords-rs" / "20201005_empty.txt"
+WORDS = SHARED / "bench" / "dicts" / "xwords-rs-wordlist.txt"
+WORD = "ALLEVIATED"  # typed into 20-Across, row 4 of the grid
+
+
+def page_seconds(chromium: Any, address: str) -> float:
+    page = browser.new_page(chromium)
+    started = time.perf_counter()
+    browser.open_page(page, address)
+    seconds = time.perf_counter() - started
+    page.context.close()
+    return seconds
+
+
+def fill_seconds(page: Any) -> float:
+    open_cells = sum(row.count(".") for row in browser.letters(page))
+    started = time.perf_counter()
+    page.click("#fill")
+    page.wait_for_function(
+        f"document.querySelectorAll('#grid .cell.fill').length >= {open_cells}", timeout=120_000
+    )
+    return time.perf_counter() - started
+
+
+def keystroke_seconds(page: Any) -> list[float]:
+    """Type WORD into row 4 from column 1, timing each candidate list (the
+    page counts the lists it shows in body's data-lists, and says in
+    data-latency how long after its key each came), then undo it."""
+    page.click(".cell[data-r='3'][data-c='0']")
+    page.wait_for_function("document.body.dataset.lists !== undefined")
+    times = []
+    for ch in WORD:
+        shown = page.evaluate("Number(document.body.dataset.lists)")
+        page.locator("#grid").press(ch)
+        page.wait_for_function("(n) => Number(document.body.dataset.lists) > n", arg=shown)
+        times.append(page.evaluate("Number(document.body.dataset.latency)") / 1000)
+    for _ in WORD:
+        page.locator("#grid").press("Control+z")
+    return times
+
+
+def server_keystroke_seconds(address: str) -> list[float]:
+    """The server's own time (its answer's `seconds`) for the same lists."""
+    import httpx2 as httpx
+
+    rows = [list(row) for row in GRID.read_text(encoding="utf-8").split()]
+    times = []
+    with httpx.Client(base_url=address) as client:
+        for i, ch in enumerate(WORD):
+            rows[3][i] = ch
+            col = min(i + 1, len(WORD) - 1)
+            body = {"grid": ["".join(r) for r in rows], "row": 3, "col": col, "dict": [WORDS.name]}
+            times.append(client.post("/api/candidates", json=body).json()["seconds"])
+    return times
+
+
+def show(name: str, values: list[float]) -> None:
+    runs = " ".join(f"{v:.3f}" for v in values)
+    print(f"{name}: median {statistics.median(values):.3f} s over {len(values)} ({runs})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--grid", type=Path, default=GRID)
+    parser.add_argument("--dict", type=Path, default=WORDS)
+    args = parser.parse_args()
+    reason = browser.missing()
+    if reason:
+        print(f"serve_figures: {reason}", file=sys.stderr)
+        return 2
+    with browser.server(["--dict", str(args.dict)]) as address, browser.chromium() as chromium:
+        show("page to usable grid", [page_seconds(chromium, address) for _ in range(args.runs)])
+        fills = []
+        keys: list[float] = []
+        for _ in range(args.runs):
+            page = browser.new_page(chromium)
+            browser.open_page(page, address)
+            browser.open_file(page, args.grid)
+            keys += keystroke_seconds(page)
+            time.sleep(1)  # the spare worker of the previous fill starts up
+            fills.append(fill_seconds(page))
+            page.context.close()
+        show("autofill click to filled grid", fills)
+        show("candidate list per keystroke, in the browser", keys)
+        show("candidate list per keystroke, server time", server_keystroke_seconds(address))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
