@@ -231,3 +231,25 @@ def test_the_quality_options_are_solves(tiny: Path, capsys: pytest.CaptureFixtur
     for extra, message in cases[:2]:  # solve says the same
         assert main(["solve", str(grid), *extra]) == 2
         assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_min_score_above_every_word_is_proved_unfillable(
+    engine: str, tiny: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No word left at all: the proof says so, in make, solve and check
+    (the Prolog engine once failed on an empty dictionary)."""
+    said = "the dictionary has no 3-letter word scoring 101 or more"
+    argv = [*SQUARE, "--dict", str(tiny), "--min-score", "101", "--engine", engine]
+    assert main(["make", *argv]) == 1
+    assert said in capsys.readouterr().err
+    grid = tiny.with_name("grid.txt")
+    grid.write_text("...\n...\n...\n", encoding="utf-8")
+    for command in ("solve", "check"):
+        argv = [command, str(grid), "--dict", str(tiny), "--min-score", "101", "--engine", engine]
+        assert main(argv) == 1
+        assert said in capsys.readouterr().out
+    empty = Puzzle((), ("...", "...", "..."), "grid", mode="lexicon")
+    for strategy in ("wdeg", "valued", "mrv"):
+        outcome = pybridge.run(empty, engine=engine, strategy=strategy, prove=False)
+        assert (outcome.status, outcome.stats.nodes) == ("unsolvable", 0)
