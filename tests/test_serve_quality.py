@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from test_serve_api import Served, start, wait_for
 
 from pybridge import cli
 from pybridge.serve.app import Settings, create_app
@@ -38,15 +39,6 @@ def list_scores() -> dict[str, Decimal]:
         word, _, score = line.partition(";")
         scores[word] = Decimal(score) if score else Decimal(50)
     return scores
-
-
-class Served:
-    def __init__(self, client: TestClient, folder: Path) -> None:
-        self.client = client
-        self.folder = folder
-
-    def post(self, path: str, body: Any) -> Any:
-        return self.client.post(path, json=body)
 
 
 @pytest.fixture
@@ -126,9 +118,9 @@ def test_solve_answers_the_score_as_the_cli_does(
         assert answer["score"][objective] == best
         assert (answer["score"]["optimal"], answer["score"]["bound"]) == (True, best)
         assert answer["improvements"][-1]["value"] == best
-        grid = served.folder / "square.txt"
+        grid = served.root / "square.txt"
         grid.write_text(SQUARE, encoding="utf-8")
-        argv = ["solve", str(grid), "--dict", str(served.folder / "scored.txt")]
+        argv = ["solve", str(grid), "--dict", str(served.root / "scored.txt")]
         argv += ["--engine", engine, "--maximize", objective, "--output", "json"]
         assert cli.main(argv) == 0
         expected = json.loads(capsys.readouterr().out)
@@ -149,22 +141,6 @@ def test_min_score_by_its_long_name(served: Served) -> None:
     assert "invalid choice: 'max'" in wrong.json()["error"]
     wdeg = served.post("/api/solve", solve_body(maximize="min", strategy="wdeg"))
     assert "the valued strategy, not 'wdeg'" in wdeg.json()["error"]
-
-
-def wait_for(served: Served, fill_id: str, seconds: float = 60) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        view = served.client.get(f"/api/fill/{fill_id}").json()
-        if view["state"] != "running":
-            return view
-        time.sleep(0.1)
-    raise AssertionError(f"fill {fill_id} still running after {seconds} s")
-
-
-def start(served: Served, body: dict[str, Any]) -> Any:
-    response = served.post("/api/fill", {"page": "page", **body})
-    assert response.status_code == 202, response.json()
-    return response.json()
 
 
 @pytest.mark.parametrize("engine", ENGINES)
