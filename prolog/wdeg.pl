@@ -55,6 +55,7 @@
 
 first_limit_extra(10).
 streams(2).             % searches taking turns (docs/search.md#two-streams)
+weight_draw(3).         % a seed past the default's draws weights from 1 to this
 kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
 mask_piece_bits(1024).  % bits per piece of a long mask (bridge.MASK_CHUNK)
 
@@ -303,18 +304,22 @@ word_vars(Word, Vars) :-
 %   State's fixed arguments.
 sibling(State, Copies, Seed, Sibling) :-
     State = st(Dom0, _, _, Weights0, _, Links, Lengths, ByLength, Tables,
-               _, _),
+               _, _, _),
     duplicate_term(Dom0, Dom),
     functor(Weights0, _, Crossings),
     fresh(Dom, Crossings, fixed(Links, Lengths, ByLength, Tables), Copies,
           Seed, Sibling).
 
 %   The state: st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength,
-%   Tables, Sup, Phase).  Dom, Open, Left (per length, the copies left of
+%   Tables, Sup, Phase, Learning).  Dom, Open, Left (per length, the copies left of
 %   each word) and Sup (per site, the domain it was last revised from, or
 %   none: see propagate/3) change with setarg/3; Weights and Run =
 %   run(Limit, Placed, High, Low) with nb_setarg/3; Phase as phase/2 says;
-%   the rest is fixed.  The LCG's 64-bit state is kept as two 32-bit
+%   Learning = learning(First, Refuted) (docs/search.md#nogoods): First
+%   is the run's first choice, lvl(S, Candidates, K) while site S tries
+%   word K of Candidates, and Refuted the S-K words that first choices
+%   refuted, in the order learned; both change with setarg/3 (Refuted
+%   between runs only).  The rest is fixed.  The LCG's 64-bit state is kept as two 32-bit
 %   halves: nb_setarg/3 of an integer too big to be tagged copies it onto
 %   the global stack and freezes the stack below it, so backtracking would
 %   no longer free what the search allocated (kernel:lcg_halves/3).
@@ -333,19 +338,44 @@ state(Tables, Copies, Seed, Board, Arcs, Crossings, State) :-
 
 %   fresh(+Dom, +Crossings, +Fixed, +Copies, +Seed, -State): the state
 %   with domains Dom and the fixed arguments before any search: every site
-%   open and without support, every copy left, weights 1, no phase yet and
-%   the LCG at Seed.
+%   open and without support, every copy left, no phase yet, the LCG at
+%   Seed and the weights as initial_weights/3 draws them.
 fresh(Dom, Crossings, fixed(Links, Lengths, ByLength, Tables), Copies, Seed,
       State) :-
     State = st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength, Tables,
-               Sup, Phase),
+               Sup, Phase, Learning),
     functor(Dom, _, N),
     uniform(weights, Crossings, 1, Weights),
     uniform(open, N, true, Open),
     uniform(sup, N, none, Sup),
     phase(N, Phase),
     used_copies(Copies, ByLength, Left),
-    run(Seed, Run).
+    run(Seed, Run),
+    initial_weights(Seed, Run, Weights),
+    Learning = learning(none, []).
+
+%   initial_weights(+Seed, +Run, +Weights): with a seed of the default
+%   search (below streams/1) every weight stays 1; another seed draws each
+%   crossing's, in id order, from 1 to weight_draw/1, so that its search
+%   differs from the first choice on (docs/search.md#weights).
+initial_weights(Seed, _, _) :-
+    streams(Count),
+    Seed < Count,
+    !.
+initial_weights(_, Run, Weights) :-
+    functor(Weights, _, N),
+    weight_draw(Most),
+    draw_weights(1, N, Most, Run, Weights).
+
+draw_weights(X, N, Most, Run, Weights) :-
+    (   X > N
+    ->  true
+    ;   draw_below(Run, Most, R),
+        W is 1 + R,
+        nb_setarg(X, Weights, W),
+        X1 is X + 1,
+        draw_weights(X1, N, Most, Run, Weights)
+    ).
 
 %   run(+Seed, -Run): no limit yet, no word placed, the LCG at Seed.
 run(Seed, run(none, 0, High, Low)) :-
@@ -507,7 +537,7 @@ drop_below([C0-H|Here0], C, Here) :-
 %   its first run, and its runs have a growing node limit
 %   (docs/search.md#restarts).
 solutions(States, Words) :-
-    States = [st(_, _, _, _, _, _, Lengths, _, _, _, _)|_],
+    States = [st(_, _, _, _, _, _, Lengths, _, _, _, _, _)|_],
     functor(Lengths, _, N),
     numlist_(0, N, Sites),
     first_limit_extra(Extra),
@@ -539,11 +569,16 @@ turns([s(Index, Number, Limit, State)|Round], Restarted, Sites, Found) :-
     arg(5, State, Run),
     nb_setarg(1, Run, Limit),
     nb_setarg(2, Run, 0),
+    forbid_at_root(State),
     arg(11, State, Phase),
     start_phase(Number, Phase),
-    catch(fill(Sites, State), wdeg_restart, Reached = true),
+    catch(fill(Sites, State), wdeg_restart(Failed), Reached = true),
     (   Reached == true
-    ->  arg(2, Phase, Depth),
+    ->  arg(12, State, Learning),
+        arg(2, Learning, Refuted0),
+        append(Refuted0, Failed, Refuted),
+        setarg(2, Learning, Refuted),
+        arg(2, Phase, Depth),
         count_restart(Depth),
         Deeper is -Depth,
         Number1 is Number + 1,
@@ -553,6 +588,41 @@ turns([s(Index, Number, Limit, State)|Round], Restarted, Sites, Found) :-
     ;   nb_setarg(1, Run, none),
         Found = State
     ).
+
+%   forbid_at_root(+State): the refuted words leave their sites' root
+%   domains (with setarg/3 outside any run, so for this run and the next
+%   ones); fails if the root then fails.
+forbid_at_root(State) :-
+    State = st(Dom, _, _, _, _, _, _, _, _, _, _, learning(_, Refuted)),
+    forbid(Refuted, Dom, [], Back),
+    (   Back == []
+    ->  true
+    ;   reverse(Back, Changed),
+        propagate(Changed, State)
+    ).
+
+%   forbid(+Choices, +Dom, +Back0, -Back): take each word W of the Choices
+%   T-W out of D(T), if it is there (a domain emptied is a dead end); a
+%   site changed joins Back0 (the changed sites, last first) unless it is
+%   there.
+forbid([], _, Back, Back).
+forbid([T-W|Choices], Dom, Back0, Back) :-
+    T1 is T + 1,
+    arg(T1, Dom, D),
+    (   getbit(D, W) =:= 1
+    ->  D1 is D xor (1 << W),
+        (   D1 =:= 0
+        ->  dead_end,
+            fail
+        ;   setarg(T1, Dom, D1),
+            (   memberchk(T, Back0)
+            ->  Back1 = Back0
+            ;   Back1 = [T|Back0]
+            )
+        )
+    ;   Back1 = Back0
+    ),
+    forbid(Choices, Dom, Back1, Back).
 
 %   start_phase(+Number, +Phase): run Number prefers the words of the last
 %   run's deepest point when Number is odd, none when it is even; its own
@@ -567,7 +637,7 @@ start_phase(Number, Phase) :-
     ),
     set_args(N, Deep, -1).
 
-words(st(Dom, _, _, _, _, _, Lengths, _, Tables, _, _), Words) :-
+words(st(Dom, _, _, _, _, _, Lengths, _, Tables, _, _, _), Words) :-
     functor(Dom, _, N),
     numlist_(0, N, Sites),
     maplist(site_word(Dom, Lengths, Tables), Sites, Words).
@@ -599,10 +669,18 @@ is_open(Open, S) :-
     S1 is S + 1,
     arg(S1, Open, true).
 
+%   branch(+Region, +State): choose a site and try its words in turn; the
+%   run's first choice (no site holds a chosen word yet) is kept while it
+%   tries each.
 branch(Region, State) :-
     choose(Region, State, S),
     order(S, State, Candidates),
+    State = st(_, _, _, _, _, _, _, _, _, _, phase(Depth, _, _, _, _), Learning),
     member(K, Candidates),
+    (   Depth =:= 0
+    ->  setarg(1, Learning, lvl(S, Candidates, K))
+    ;   true
+    ),
     node(State),
     place(S, K, State),
     note_depth(S, K, State),
@@ -656,8 +734,20 @@ node(State) :-
     arg(1, Run, Limit),
     (   Limit \== none,
         Placed > Limit
-    ->  throw(wdeg_restart)
+    ->  arg(12, State, learning(lvl(S, Candidates, K), _)),
+        refuted(Candidates, S, K, Failed),
+        throw(wdeg_restart(Failed))
     ;   true
+    ).
+
+%   refuted(+Candidates, +S, +K, -Failed): S-W for each word W of
+%   Candidates before K: the run's first choice tried them all, and they
+%   failed.
+refuted([W|Ws], S, K, Failed) :-
+    (   W =:= K
+    ->  Failed = []
+    ;   Failed = [S-W|Failed1],
+        refuted(Ws, S, K, Failed1)
     ).
 
 dead_end :-
@@ -691,7 +781,7 @@ chain([Head|Rest], AtSplit, Done, State) :-
 %   fail the probe by emptying a site elsewhere).  Nodes, weights and draws
 %   count; all else is undone.
 fills_alone(Parts, AtSplit, Done, State) :-
-    \+ \+ ( State = st(Dom, Open, Left, _, _, _, Lengths, _, _, Sup, _),
+    \+ \+ ( State = st(Dom, Open, Left, _, _, _, Lengths, _, _, Sup, _, _),
             append(Parts, Sites),
             close_others(Open, Sites),
             maplist(reset_domain(Dom, Sup, AtSplit), Sites),
@@ -739,7 +829,7 @@ give_back(Dom, Left, Lengths, S) :-
 %   parts(+Left, +State, -Parts): the connected parts of the open sites
 %   Left, smallest first, ties to the lowest index; each part ascending.
 parts(Left, State, Parts) :-
-    State = st(Dom, Open, _, _, _, Links, _, _, _, _, _),
+    State = st(Dom, Open, _, _, _, Links, _, _, _, _, _, _),
     functor(Dom, _, N),
     functor(Seen, seen, N),
     foldl(part_from(Links, Open, Seen), Left, [], Keyed),
@@ -797,7 +887,7 @@ choose([S|Ss], State, Best0, Size0, Weight0, Best) :-
     ;   choose(Ss, State, Best0, Size0, Weight0, Best)
     ).
 
-site_measure(st(Dom, Open, _, Weights, _, Links, _, _, _, _, _), S, Size, Weight) :-
+site_measure(st(Dom, Open, _, Weights, _, Links, _, _, _, _, _, _), S, Size, Weight) :-
     S1 is S + 1,
     arg(S1, Dom, D),
     Size is popcount(D),
@@ -820,7 +910,7 @@ open_weight([l(_, T, _, X, _, _)|Links], Open, Weights, W0, W) :-
 %   (most first, stable); then the word the run prefers there, if D(Site)
 %   has it, goes first.
 order(S, State, Candidates) :-
-    State = st(Dom, Open, _, _, Run, Links, Lengths, _, Tables, _, Phase),
+    State = st(Dom, Open, _, _, Run, Links, Lengths, _, Tables, _, Phase, _),
     S1 is S + 1,
     arg(S1, Dom, D),
     Count is popcount(D),
@@ -1006,7 +1096,7 @@ small_members(D, Offset, [K|Ids], Tail) :-
 %   wipe-out.  When its last copy is placed the word leaves the other open
 %   sites of its length.
 place(S, K, State) :-
-    State = st(Dom, Open, Left, _, _, _, Lengths, ByLength, _, _, _),
+    State = st(Dom, Open, Left, _, _, _, Lengths, ByLength, _, _, _, _),
     S1 is S + 1,
     arg(S1, Lengths, L),
     setarg(S1, Open, false),
@@ -1059,7 +1149,7 @@ propagate([], Back, State) :-
     reverse(Back, Front),
     propagate(Front, [], State).
 propagate([S|Front], Back0, State) :-
-    State = st(Dom, Open, _, Weights, _, Links, Lengths, _, Tables, Sup, _),
+    State = st(Dom, Open, _, Weights, _, Links, Lengths, _, Tables, Sup, _, _),
     S1 is S + 1,
     arg(S1, Links, SiteLinks),
     arg(S1, Dom, DS),

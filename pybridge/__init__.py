@@ -42,6 +42,7 @@ from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.model import Clue, Format, Placement, Published, Puzzle, Solution
 from pybridge.patterns import ImpossiblePattern, Pattern, PatternNotFound
 from pybridge.patterns import generate as make_pattern
+from pybridge.portfolio import Portfolio
 from pybridge.solver import ENGINES, STRATEGIES, Outcome, Stats, run, solve
 
 PathLike = str | os.PathLike[str]
@@ -113,6 +114,7 @@ __all__ = [
     "Pattern",
     "PatternNotFound",
     "Placement",
+    "Portfolio",
     "Published",
     "Puzzle",
     "ResourceLimit",

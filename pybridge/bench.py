@@ -23,7 +23,6 @@ import signal
 import statistics
 import subprocess
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -38,6 +37,7 @@ from pybridge.errors import InputError, MissingDependency, UsageError
 from pybridge.layout import find_sites
 from pybridge.lexicon import Dictionary, load_dictionary, load_grid
 from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.portfolio import Portfolio, end_with_parent
 from pybridge.progress import Progress
 from pybridge.readers import NOTHING_TO_FILL, has_site
 from pybridge.reports import aligned_line, require_matplotlib
@@ -56,8 +56,6 @@ QXW_HINT = (
 )
 SHORTEST = 0.001  # seconds: a peer's 0.00 would vanish from a log scale
 QXW_NO_FILL = 4  # qxw -b's exit status when it proves there is no fill
-PARENT_CHECK_SECONDS = 0.5  # how often a --jobs worker checks that its parent lives
-EXIT_ORPHANED = 130  # a worker's status when it ends because its parent did
 
 # ---------------------------------------------------------------- grids
 
@@ -202,6 +200,7 @@ class Run:
     nodes: int | None
     backtracks: int | None
     problems: tuple[str, ...] = ()
+    stream: int | None = None  # with --portfolio: the stream that answered (from 0)
     # with a scored dictionary: the fill's lowest word score and total, and
     # with --maximize the best value a fill can have (equal when optimal)
     min: float | None = None
@@ -239,16 +238,8 @@ def _start_worker(paths: Sequence[str], parent: int) -> None:
     after an interrupted bench would search on for nobody), at once on
     Ctrl-C even inside a Prolog search, then loads the dictionary."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
+    end_with_parent(parent)
     use_dictionary(paths)
-
-
-def _end_with(parent: int) -> None:
-    # A Prolog search runs in C with the interpreter lock released, so this
-    # thread looks even while one runs; an orphan's parent is another process.
-    while os.getppid() == parent:
-        time.sleep(PARENT_CHECK_SECONDS)
-    os._exit(EXIT_ORPHANED)
 
 
 def use_dictionary(paths: Sequence[str], read: Dictionary | None = None) -> None:
@@ -307,14 +298,30 @@ def run_cell(
     timeout: float,
     seed: int | None,
     watch: Watch | None = None,
+    portfolios: Mapping[str, Portfolio] | None = None,
     maximize: Objective | None = None,
 ) -> Run:
+    """One cell's run; an engine of `portfolios` runs as that portfolio (its
+    workers started before the clock starts, so a run's seconds are from the
+    grid sent to its streams to the first answer). With `maximize`, the run
+    searches for the best fill (in one stream: see Portfolio.run)."""
     puzzle = replace(cell.grid.puzzle, words=_WORDS, scores=_SCORES)
     outcome = None
+    stream = None
+    portfolio = None if portfolios is None else portfolios.get(cell.engine)
     if cell.engine == QXW:
         status, seconds, grid = run_qxw(puzzle, _DICTIONARIES, timeout)
         nodes: int | None = None
         backtracks: int | None = None
+    elif portfolio is not None:
+        portfolio.start()
+        outcome = portfolio.run(
+            puzzle, strategy=cell.strategy, timeout=timeout, seed=seed, maximize=maximize
+        )
+        stream = None if outcome.winner is None else outcome.winner.stream
+        status, seconds = outcome.status, outcome.stats.seconds
+        grid = outcome.solutions[0].grid if outcome.solutions else None
+        nodes, backtracks = outcome.stats.nodes, outcome.stats.backtracks
     else:
         _prepare(cell)
         outcome = run(
@@ -334,7 +341,9 @@ def run_cell(
         judged = puzzle if not _DICTIONARIES else replace(puzzle, words=_source_words())
         wrong = tuple(problems(judged, grid))
     name, size = cell.grid.name, cell.grid.size
-    ran = Run(name, size, cell.engine, cell.strategy, status, seconds, nodes, backtracks, wrong)
+    ran = Run(
+        name, size, cell.engine, cell.strategy, status, seconds, nodes, backtracks, wrong, stream
+    )
     return ran if outcome is None else _scored(ran, outcome)
 
 
@@ -456,6 +465,7 @@ def run_suite(
     timeout: float,
     seed: int | None = None,
     jobs: int = 1,
+    portfolio: int = 1,
     progress: Progress | None = None,
     maximize: Objective | None = None,
 ) -> list[Run]:
@@ -467,6 +477,7 @@ def run_suite(
             timeout=timeout,
             seed=seed,
             jobs=jobs,
+            portfolio=portfolio,
             progress=progress,
             maximize=maximize,
         )
@@ -481,24 +492,35 @@ def runs(
     timeout: float,
     seed: int | None = None,
     jobs: int = 1,
+    portfolio: int = 1,
     progress: Progress | None = None,
     maximize: Objective | None = None,
 ) -> Iterator[tuple[int, Run]]:
     """Each run of `todo` as it ends, with its place in `todo` (with several
     jobs they end in any order); `progress` hears of each run begun and
-    ended, and watches the searches of this process. With `maximize`, each
-    run searches for the best fill."""
+    ended, and watches the searches of this process. `jobs` cells run at
+    once, or (`portfolio` > 1) one at a time, each engine's searched by a
+    portfolio of that many streams (pybridge.portfolio). With `maximize`,
+    each run searches for the best fill."""
     if jobs > 1:
+        if portfolio > 1:
+            raise UsageError("--jobs runs cells at once, --portfolio one cell at a time: not both")
         yield from _run_parallel(todo, dictionary.sources, timeout, seed, jobs, progress, maximize)
         return
     use_dictionary(dictionary.sources, dictionary)
-    for k, cell in enumerate(todo):
-        if progress is not None:
-            progress.start(f"{cell.grid.name} {cell.label}")
-        watch = None if progress is None else progress.watch
-        yield k, run_cell(cell, timeout, seed, watch, maximize)
-        if progress is not None:
-            progress.advance()
+    with contextlib.ExitStack() as stack:
+        portfolios: dict[str, Portfolio] = {}
+        if portfolio > 1:
+            for engine in dict.fromkeys(cell.engine for cell in todo if cell.engine != QXW):
+                pool = Portfolio(portfolio, engine, dictionary.words)
+                portfolios[engine] = stack.enter_context(pool)
+        for k, cell in enumerate(todo):
+            if progress is not None:
+                progress.start(f"{cell.grid.name} {cell.label}")
+            watch = None if progress is None else progress.watch
+            yield k, run_cell(cell, timeout, seed, watch, portfolios, maximize)
+            if progress is not None:
+                progress.advance()
 
 
 def _run_parallel(
@@ -521,7 +543,7 @@ def _run_parallel(
     interrupted = False
     try:
         futures = {
-            pool.submit(run_cell, cell, timeout, seed, None, maximize): i
+            pool.submit(run_cell, cell, timeout, seed, None, None, maximize): i
             for i, cell in enumerate(todo)
         }
         if progress is not None:
@@ -559,6 +581,7 @@ def column_summary(runs: Sequence[Run], maximize: Objective | None = None) -> di
         "timeout": sum(r.status == "timeout" for r in runs),
         "wrong": sum(r.wrong for r in runs),
         "median_seconds": statistics.median(solved) if solved else None,
+        "slowest_seconds": max(solved) if solved else None,
     }
     if maximize is not None:
         gaps = [g for r in runs if r.status == "timeout" and (g := _gap(r, maximize)) is not None]
@@ -594,7 +617,7 @@ def _nodes(r: Run) -> str:
 # the runs end: "unsolvable", "9999.99", 9-digit counts, scores up to 6 digits.
 LEAST_WIDTHS = {"status": 10, "s": 7, "nodes": 9, "min": 5, "sum": 6, "bound": 6}
 FIELDS = ("status", "s", "nodes")
-FOOTER = ("solved", "unsolvable", "median", "not proved", "median gap")
+FOOTER = ("solved", "unsolvable", "timeout", "median", "slowest", "not proved", "median gap")
 
 
 def table_fields(scored: bool, maximize: Objective | None = None) -> tuple[str, ...]:
@@ -678,9 +701,10 @@ class Table:
         return self._line(cells)
 
     def foot(self, runs: Sequence[Run]) -> list[str]:
-        """The solved count, the count proved unsolvable (when there are
-        any) and the median seconds of each group, over `runs`; with
-        --maximize, the fills not proved optimal and their median gap."""
+        """The solved count, the counts proved unsolvable and timed out
+        (when there are any), and the median and greatest seconds of the
+        grids solved, of each group, over `runs`; with --maximize, the fills
+        not proved optimal and their median gap."""
         every = summary(runs, self.maximize)
         totals = [every.get(name) for name in self.names]
         blank = [""] * (self.lead - 1)
@@ -690,10 +714,15 @@ class Table:
             groups = [[*show(t), *rest] if t else ["", "", *rest] for t in totals]
             return self._line([label, *blank] + [c for group in groups for c in group])
 
+        def count(key: str) -> Callable[[dict[str, Any]], tuple[str, str]]:
+            return lambda t: (str(t[key]), "")
+
         lines = [line("solved", lambda t: (f"{t['solved']}/{t['runs']}", ""))]
-        if any(t and t["unsolvable"] for t in totals):  # proved to have no fill: decided
-            lines.append(line("unsolvable", lambda t: (str(t["unsolvable"]), "")))
+        for kind in ("unsolvable", "timeout"):  # proved to have no fill (decided), or undecided
+            if any(t and t[kind] for t in totals):
+                lines.append(line(kind, count(kind)))
         lines.append(line("median", lambda t: ("", _median(t["median_seconds"]))))
+        lines.append(line("slowest", lambda t: ("", _median(t["slowest_seconds"]))))
         if self.maximize is not None:
             lines.append(line("not proved", lambda t: (str(t["filled_not_proved"]), "")))
             lines.append(line("median gap", lambda t: ("", _value(t["median_gap"]))))

@@ -88,4 +88,13 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "backtracks": stats.backtracks,
         "seconds": stats.seconds,
     }
+    if outcome.winner is not None:
+        won = outcome.winner
+        doc["portfolio"] = {
+            "jobs": won.jobs,
+            "stream": won.stream,
+            "strategy": won.strategy,
+            "seed": won.seed,
+            "seconds": won.seconds,
+        }
     return doc

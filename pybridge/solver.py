@@ -53,6 +53,7 @@ __all__ = [
     "Outcome",
     "Stats",
     "Status",
+    "Winner",
     "at_least",
     "check_seed",
     "check_strategy",
@@ -71,6 +72,20 @@ class Stats:
     nodes: int = 0
     backtracks: int = 0
     seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Winner:
+    """The stream of a portfolio (pybridge.portfolio) whose answer an
+    Outcome is: its place (from 0) among the `jobs` streams, its strategy
+    and seed (one process with these makes the same search), and the
+    seconds it searched."""
+
+    stream: int
+    jobs: int
+    strategy: str
+    seed: int | None
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -93,7 +108,8 @@ class Outcome:
     puzzle searched (for its display). `score`: the first solution's scores
     when the words have scores (with `maximize`, whether it is optimal and
     the bound; without a fill, only these); `improvements` (with
-    `maximize`): every better fill, in the order found."""
+    `maximize`): every better fill, in the order found; `winner` when a
+    portfolio of several streams answered."""
 
     status: Status
     solutions: list[Solution] = field(default_factory=list)
@@ -105,6 +121,7 @@ class Outcome:
     score: Score | None = None
     improvements: list[BetterFill] = field(default_factory=list)
     puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
+    winner: Winner | None = None
 
     def _repr_html_(self) -> str:
         """A notebook shows the verdict, the statistics and a picture: the

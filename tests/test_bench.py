@@ -81,6 +81,10 @@ def test_table_files_and_summary(
     assert lines[7].split() == ["unsolvable", "1", "1"]  # g23.01: decided, though not filled
     assert lines[8].split()[0] == "median"
     assert len(lines[8].split()) == 3
+    assert lines[9].split()[0] == "slowest"  # the greatest seconds of a grid filled
+    slowest = [float(x) for x in lines[9].split()[1:]]
+    most = [max(float(rows[g][c]) for g in SUITE[:2]) for c in (3, 6)]  # shown to 0.01 s
+    assert all(abs(a - b) <= 0.0051 for a, b in zip(slowest, most, strict=True))  # + float error
 
     assert set(report) == {"dictionary", "settings", "runs", "summary"}
     dictionary = report["dictionary"]
@@ -101,6 +105,7 @@ def test_table_files_and_summary(
         assert column["unsolvable"] == 1
         assert column["timeout"] == column["wrong"] == 0
         assert column["median_seconds"] > 0
+        assert column["slowest_seconds"] >= column["median_seconds"]
 
     with csv_file.open(encoding="utf-8", newline="") as handle:
         records = list(csv.DictReader(handle))
@@ -110,6 +115,24 @@ def test_table_files_and_summary(
     assert {r["status"] for r in records if r["grid"] == "g23.01"} == {"unsolvable"}
     assert all(int(r["nodes"]) >= 0 and float(r["seconds"]) >= 0 for r in records)
     assert plot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_footer_counts_time_outs(
+    suite: list[str], scowl: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a millisecond is too short for the proofs of a 23x23 grid, let alone its search
+    grid = suite[0].replace("g05.02", "g23.03")
+    args = [suite[0], grid, "--dict", scowl, "--engines", "python", "--timeout", "0.001"]
+    code, out, report = bench_json(args, tmp_path, capsys, "short")
+    assert code == 0
+    summary, runs = report["summary"], report["runs"]
+    assert isinstance(summary, dict)
+    assert isinstance(runs, list)
+    assert runs[1]["status"] == "timeout"
+    timeouts = summary["python wdeg"]["timeout"]
+    assert timeouts == sum(r["status"] == "timeout" for r in runs) >= 1
+    footer = {line.split()[0]: line.split()[1:] for line in out.splitlines()[-4:]}
+    assert footer["timeout"] == [str(timeouts)]
 
 
 @needs_prolog
@@ -194,7 +217,7 @@ def test_the_table_is_printed_a_row_at_a_time() -> None:
     assert lines == bench.table_text([first, late]).splitlines()
     assert len({len(line) for line in lines[1:3]}) == 1
     assert lines[2].split() == ["g05.01", "5x5", "solved", "0.84", "10"]
-    assert [line.split()[0] for line in lines[-3:]] == ["solved", "unsolvable", "median"]
+    assert [line.split()[0] for line in lines[-4:]] == ["solved", "unsolvable", "median", "slowest"]
 
 
 def test_peers_are_read_and_matched_by_grid(shared_dir: Path) -> None:

@@ -20,8 +20,8 @@ import pytest
 from conftest import expected_text
 
 from pybridge import cli
+from pybridge import portfolio as solve_runs  # solve runs its searches through a Portfolio
 from pybridge.cli import main
-from pybridge.commands import solve as solve_command
 from pybridge.readers import load
 
 REPO = Path(__file__).resolve().parents[1]
@@ -299,7 +299,7 @@ def test_interrupt_exits_130_quietly(
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(solve_command, "run", interrupted)
+    monkeypatch.setattr(solve_runs, "run", interrupted)
     assert main(["solve", str(p99 / "p7_09a.dat")]) == 130
     assert capsys.readouterr() == ("", "")
 
@@ -308,7 +308,7 @@ def test_a_bug_is_not_hidden(p99: Path, monkeypatch: pytest.MonkeyPatch) -> None
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(solve_command, "run", broken)
+    monkeypatch.setattr(solve_runs, "run", broken)
     # a bug is reported as one, with an exit code of its own (not 1, "unsolvable")
     assert main(["solve", str(p99 / "p7_09a.dat")]) == cli.EXIT_INTERNAL_ERROR
     monkeypatch.setenv("CROSSWORD_DEBUG", "1")  # and a developer gets the traceback

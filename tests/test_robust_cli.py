@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pybridge import bench, cache, cli, errors, lexicon
-from pybridge.commands import solve as solve_command
+from pybridge import portfolio as solve_runs  # solve runs its searches through a Portfolio
 from pybridge.errors import InputError, UsageError
 from pybridge.model import Puzzle
 
@@ -53,7 +53,7 @@ def test_unexpected_exception_is_exit_4_without_traceback(
     def broken(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("division by zero\nsecond line")
 
-    monkeypatch.setattr(solve_command, "run", broken)
+    monkeypatch.setattr(solve_runs, "run", broken)
     monkeypatch.delenv("CROSSWORD_DEBUG", raising=False)
     assert cli.main(["solve", str(DEMO), "--engine", "python"]) == 4
     err = capsys.readouterr().err
@@ -70,7 +70,7 @@ def test_debug_variable_reraises(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(solve_command, "run", broken)
+    monkeypatch.setattr(solve_runs, "run", broken)
     monkeypatch.setenv("CROSSWORD_DEBUG", "1")
     with pytest.raises(ZeroDivisionError):
         cli.main(["solve", str(DEMO), "--engine", "python"])
@@ -96,7 +96,7 @@ def test_picture_path_checked_before_solving(
     def never(*args: object, **kwargs: object) -> None:
         raise AssertionError("the search ran before the output path was checked")
 
-    monkeypatch.setattr(solve_command, "run", never)
+    monkeypatch.setattr(solve_runs, "run", never)
     assert cli.main(["solve", str(DEMO), "--engine", "python", "--output", "svg", str(target)]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err

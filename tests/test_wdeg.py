@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import itertools
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from pybridge.lexicon import load_lexicon_puzzle
 from pybridge.model import Puzzle
 from pybridge.proofs import prove_settling
 from pybridge.search import wdeg
-from pybridge.search.kernel import Counters, Request
+from pybridge.search.kernel import Counters, Lcg, Request
 from pybridge.solver import run
 from pybridge.verify import problems
 
@@ -127,8 +128,8 @@ def test_regions_give_every_combination_of_their_fills() -> None:
 
 
 def restarting_square() -> Puzzle:
-    """wdeg takes five runs to its first fill of this square, and runs 3 and
-    5 put preferred words first."""
+    """wdeg takes six runs to its first fill of this square (three per
+    stream), and the third ones put preferred words first."""
     return open_square(127)
 
 
@@ -253,6 +254,44 @@ def test_the_preferred_word_goes_first_when_the_domain_has_it() -> None:
     assert state.preferred(0, [0, 1, 3]) == [0, 1, 3]
     state.phase = [-1]
     assert state.preferred(0, [1, 0, 3]) == [1, 0, 3]
+
+
+def test_a_seed_past_the_default_searchs_draws_the_initial_weights() -> None:
+    puzzle = restarting_square()
+    layout = layout_of(puzzle)
+    for seed in (None, 0, 1):  # the default search's streams
+        search = wdeg.Search(puzzle.words, layout, Counters(), seed)
+        assert search.weights == [1] * len(layout.crossings)
+    lcg = Lcg(5)
+    drawn = [1 + lcg.below(wdeg.WEIGHT_DRAW) for _ in layout.crossings]
+    search = wdeg.Search(puzzle.words, layout, Counters(), 5)
+    assert search.weights == drawn
+    assert len(set(drawn)) > 1
+    assert search.lcg.state == lcg.state  # the word order draws on from there
+
+
+def test_the_words_a_first_choice_refuted_leave_the_root_for_good(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    starts: list[tuple[list[tuple[int, int]], list[int]]] = []
+    forbid_at_root = wdeg.Search.forbid_at_root
+
+    def logged(search: wdeg.Search, root: Any) -> bool:
+        kept = forbid_at_root(search, root)
+        starts.append((list(search.refuted), list(root[0])))
+        return kept
+
+    monkeypatch.setattr(wdeg.Search, "forbid_at_root", logged)
+    rng = random.Random(60)  # a 4x4 square whose first choice refutes a word in a run
+    words = {"".join(rng.choice("abcd") for _ in range(4)) for _ in range(40)}
+    puzzle = lexicon_grid(("....",) * 4, sorted(words))
+    fills, _ = search(puzzle)
+    assert any(refuted for refuted, _ in starts)
+    for refuted, root in starts:
+        assert all(not root[s] >> k & 1 for s, k in refuted)
+    # only words without a fill go: every fill is still found, each once
+    every = run(puzzle, engine="python", strategy="mrv", count=True, prove=False).count
+    assert len(fills) == len({tuple(f) for f in fills}) == every
 
 
 def test_a_hard_grid_is_filled_after_restarts(shared_dir: Path) -> None:

@@ -96,6 +96,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)"
     )
     parser.add_argument(
+        "--portfolio",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="run each grid as `solve --jobs N` does: N streams at once, each in a process of "
+        "its own, the first to answer winning (one grid at a time; default: 1)",
+    )
+    parser.add_argument(
         "--maximize",
         choices=OBJECTIVES,
         help=f"search each grid for its best fill (strategy {OPTIMISING_STRATEGY}, a scored "
@@ -139,6 +147,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _checks(args: argparse.Namespace, grids: Sequence[bench.Grid]) -> None:
     """What must hold before any run: matplotlib for --plot, Qxw for --peer,
     the valued strategy for --maximize."""
+    if args.jobs > 1 and args.portfolio > 1:
+        raise UsageError("--jobs runs cells at once, --portfolio one cell at a time: not both")
     if args.maximize is not None:
         if args.strategies == bench.DEFAULT_STRATEGIES:
             args.strategies = (OPTIMISING_STRATEGY,)
@@ -172,7 +182,8 @@ def bench_command(args: argparse.Namespace) -> int:
         grids, difficulties = bench.by_difficulty(grids, dictionary.words)
     engines = usable_engines(args.engines, "bench")
     todo = bench.cells(grids, engines, args.strategies, args.peer == bench.QXW)
-    send_seconds = bench.send_dictionary(todo, dictionary)
+    # a portfolio's workers send it themselves
+    send_seconds = None if args.portfolio > 1 else bench.send_dictionary(todo, dictionary)
     sent = "" if send_seconds is None else f", sent to Prolog in {send_seconds:.2f} s"
     out(
         f"dictionary: {dictionary.summary()}; loaded in {load_seconds:.2f} s, "
@@ -221,6 +232,7 @@ def _run(
                 timeout=args.timeout,
                 seed=args.seed,
                 jobs=args.jobs,
+                portfolio=args.portfolio,
                 progress=line,
                 maximize=args.maximize,
             ):
@@ -256,6 +268,7 @@ def _files(
             "strategies": list(args.strategies),
             "timeout": args.timeout,
             "jobs": args.jobs,
+            "portfolio": args.portfolio,
             "seed": args.seed,
             "peer": args.peer,
             "sort": args.sort,

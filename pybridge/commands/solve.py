@@ -30,6 +30,7 @@ from pybridge.commands.common import (
 )
 from pybridge.errors import shown
 from pybridge.model import Puzzle
+from pybridge.portfolio import Portfolio
 from pybridge.progress import Progress
 from pybridge.render import blocks_text
 from pybridge.scores import Score, score_text
@@ -77,6 +78,15 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     solve.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )
+    solve.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="search with N streams at once, each in a process of its own (a portfolio of "
+        "seeds): the first to fill the puzzle or prove it unsolvable wins, the others stop; "
+        "which one wins depends on timing (default: 1, one search, reproducible)",
+    )
     add_progress_options(solve)
     solve.set_defaults(handler=solve_command)
 
@@ -84,11 +94,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def solve_command(args: argparse.Namespace) -> int:
     check_picture_path(args)
     puzzles = checked_puzzles(args)
-    codes = [solve_one(puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles]
+    words = puzzles[0].words if puzzles[0].mode == "lexicon" else ()  # a dictionary: held once
+    with Portfolio(args.jobs, args.engine, words) as portfolio:
+        codes = [solve_one(portfolio, puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles]
     return worst(codes)
 
 
-def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
+def solve_one(portfolio: Portfolio, puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     if many and args.output[0] != "json":
         out(f"== {puzzle.source}")
     timeout = timeout_left(args)
@@ -96,7 +108,7 @@ def solve_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
     maximize = args.maximize
     with progress_line(args, f"solve {shown(puzzle.source)}", timeout=timeout) as line:
         told = None if kind == "json" or maximize is None else tell(maximize, line)
-        outcome = solve_outcome(puzzle, args, timeout, line.watch, told)
+        outcome = solve_outcome(puzzle, args, timeout, line.watch, told, portfolio)
     scored = score_lines(outcome, maximize)
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
@@ -121,25 +133,28 @@ def solve_outcome(
     timeout: float | None,
     progress: Watch | None = None,
     on_better: Callable[[BetterFill], None] | None = None,
+    portfolio: Portfolio | None = None,
 ) -> Outcome:
     """The search `args` ask for, within `timeout`: up to --limit solutions
     (1 by default), all, their count, or whether there is exactly one, or
     with --maximize the best fill (`on_better` hears of each better one);
-    `progress` hears how the search goes."""
+    `progress` hears how the search goes. With a `portfolio`, its streams
+    search (--jobs); without one, a single search runs here."""
     limit = None if args.all else (args.limit or 1)
-    return run(
-        puzzle,
-        engine=args.engine,
-        strategy=args.strategy,
-        limit=limit,
-        count=args.count,
-        unique=args.unique,
-        timeout=timeout,
-        seed=args.seed,
-        progress=progress,
-        maximize=getattr(args, "maximize", None),
-        on_better=on_better,
-    )
+    options = {
+        "strategy": args.strategy,
+        "limit": limit,
+        "count": args.count,
+        "unique": args.unique,
+        "timeout": timeout,
+        "seed": args.seed,
+        "progress": progress,
+        "maximize": getattr(args, "maximize", None),
+        "on_better": on_better,
+    }
+    if portfolio is None:
+        return run(puzzle, engine=args.engine, **options)
+    return portfolio.run(puzzle, **options)
 
 
 def verdict_lines(outcome: Outcome, timeout: float | None) -> list[str]:

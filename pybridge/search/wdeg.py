@@ -39,6 +39,7 @@ STRATEGIES = (
 )
 FIRST_LIMIT_EXTRA = 10
 STREAMS = 2  # searches taking turns (docs/search.md#two-streams)
+WEIGHT_DRAW = 3  # a seed past the default's draws weights from 1 to this (docs/search.md#weights)
 GROWTH = (3, 2)  # each run's limit is the last one's times 3/2
 
 
@@ -91,6 +92,8 @@ class Search:
         )
         self.counters = counters
         self.lcg = Lcg(seed or 0)
+        if (seed or 0) >= STREAMS:  # not the default search's: its own from the first choice
+            self.weights = [1 + self.lcg.below(WEIGHT_DRAW) for _ in self.weights]
         self.dom: list[int] = []
         self.sup: list[Support | None] = []  # see propagate
         self.open: list[bool] = []
@@ -104,6 +107,11 @@ class Search:
         self.depth = 0  # sites holding a word put there by a choice
         self.phase = [-1] * len(sites)
         self.deepest: tuple[int, list[int]] = (-1, [-1] * len(sites))
+        # the run's first choice: its site and the words tried there, the last
+        # one being tried; and the (site, word) first choices refuted
+        # (docs/search.md#nogoods)
+        self.first: tuple[int, list[int]] = (-1, [])
+        self.refuted: list[tuple[int, int]] = []
 
     def _initial(self, cells: Sequence[Cell], givens: Mapping[Cell, str]) -> int:
         table = self.tables[len(cells)]
@@ -133,6 +141,8 @@ class Search:
             self.restore(root)
             self.open = [True] * len(self.lengths)
             self.recount()
+            if not self.forbid_at_root(root):
+                return  # the refuted words leave some site no word: no fill
             self.start_phase(run)
             self.limit, self.placed = limit, 0
             try:
@@ -143,6 +153,24 @@ class Search:
             except Restart:
                 limit = limit * GROWTH[0] // GROWTH[1]
             yield self.deepest[0]
+
+    def forbid_at_root(self, root: State) -> bool:
+        """Take the refuted words out of their sites' root domains, for this
+        run and the next; False if the root then fails."""
+        changed: list[int] = []
+        for t, w in self.refuted:
+            if self.dom[t] >> w & 1:
+                self.dom[t] ^= 1 << w
+                if not self.dom[t]:
+                    self.counters.dead_end()
+                    return False
+                if t not in changed:
+                    changed.append(t)
+        if changed:
+            if not self.propagate(changed):
+                return False
+            root[0][:], root[1][:] = self.dom, self.sup
+        return True
 
     def start_phase(self, run: int) -> None:
         """The words run number `run` prefers: those of the last run's
@@ -328,7 +356,11 @@ class Search:
     def branch(self, region: list[int]) -> Iterator[None]:
         s = self.choose(region)
         saved, left = self.snapshot(), self.left[self.lengths[s]]
+        tried: list[int] = []
+        if self.depth == 0:  # no site holds a chosen word: the run's first choice
+            self.first = (s, tried)
         for k in self.preferred(s, self.order(s)):
+            tried.append(k)
             self.node()
             try:
                 self.word_at[s] = k
@@ -353,6 +385,8 @@ class Search:
         self.counters.node()
         self.placed += 1
         if self.limit is not None and self.placed > self.limit:
+            s, tried = self.first  # each word it tried before the last one failed
+            self.refuted += [(s, k) for k in tried[:-1]]
             raise Restart
 
     def snapshot(self) -> State:
