@@ -328,7 +328,7 @@ def test_unknown_routes_and_methods_answer_json(served: Served) -> None:
 
 def test_info(served: Served) -> None:
     info = served.client.get("/api/info").json()
-    assert info["dicts"] == [{"name": "square.txt", "words": len(SQUARE_WORDS)}]
+    assert info["dicts"] == [{"name": "square.txt", "words": len(SQUARE_WORDS), "scored": False}]
     assert info["root"] is True
     assert "wdeg" in info["strategies"]
 

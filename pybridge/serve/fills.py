@@ -17,7 +17,9 @@ outlives a page reload but a fill's id.
 
 The worker answers as /api/solve would (api.run_command), or with
 region_outcome when a region is asked for: only the sites with a cell in the
-region are filled, around the letters already in the grid.
+region are filled, around the letters already in the grid. With `maximize`
+(not for a region) it also sends each better fill's value as it is found:
+the fill's view shows the best so far.
 """
 
 from __future__ import annotations
@@ -46,9 +48,11 @@ from pybridge.commands.common import (
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import layout_of
 from pybridge.model import OPEN, Cell, Puzzle
+from pybridge.scores import Score
 from pybridge.search.kernel import Request, Watch
 from pybridge.serve.api import (
     Answer,
+    Better,
     Told,
     answered,
     command_args,
@@ -116,6 +120,8 @@ class Fill:
     answer: Answer | None = None
     ended: float | None = None
     begun: float | None = None  # when the worker took the job (it told a phase)
+    best: dict[str, Any] | None = None  # with maximize: the last better fill the worker told
+    better_fills: int = 0
 
     def late(self, now: float) -> bool:
         """Whether the worker is past its time limit and its grace: counted
@@ -134,6 +140,8 @@ class Fill:
             "elapsed": round(end - self.started, 3),
             "time_limit": self.time_limit,
         }
+        if self.best is not None:
+            view.update(best=self.best, better_fills=self.better_fills)
         if self.answer is not None:
             view.update(status=self.answer.status, exit_code=self.answer.exit_code)
             view["answer"] = self.answer.body
@@ -263,6 +271,9 @@ class Fills:
                     fill.phase = value
                     if fill.begun is None:
                         fill.begun = time.monotonic()
+                elif kind == "better":
+                    fill.best = value
+                    fill.better_fills += 1
                 else:
                     self._end(fill, "done" if value.status < 400 else "failed", "done", value)
         except (EOFError, OSError):
@@ -314,8 +325,11 @@ def worker(jobs: Connection, news: Connection, files: Files) -> None:
     def tell(phase: str) -> None:
         news.send(("phase", phase))
 
+    def better(found: dict[str, Any]) -> None:
+        news.send(("better", found))
+
     try:
-        news.send(("answer", fill_answer(job, tell)))
+        news.send(("answer", fill_answer(job, tell, better)))
     finally:
         news.close()
 
@@ -329,19 +343,38 @@ def warm(files: Files) -> None:
         return
     for name in files.dictionaries:
         with suppress(CrosswordError):  # a fill from it will say what is wrong
-            bridge.load_dictionary(files.dictionary([name]).words)
+            dictionary = files.dictionary([name])
+            words, scores = dictionary.words, dictionary.scores
+            values = None if scores is None else scores.values(words)
+            bridge.load_dictionary(words, values)
+            if values is not None:  # for the best fill (maximize), by valued
+                bridge.load_ranked(words, values)
 
 
-def fill_answer(job: Job, tell: Callable[[str], None]) -> Answer:
-    """The fill's answer: /api/solve's, or the region's fill."""
+def fill_answer(job: Job, tell: Callable[[str], None], better: Better | None = None) -> Answer:
+    """The fill's answer: /api/solve's, or the region's fill. `better`
+    hears of each better fill (with maximize)."""
     if job.region is None:
         tell(f"filling (time limit {job.time_limit:g} s)")
-        return run_command("solve", job.body, job.files, job.time_left(), tell)
+        return run_command("solve", job.body, job.files, job.time_left(), tell, better)
     return answered(lambda: _region_answer(job, tell))
+
+
+REGION_OBJECTIVE = (
+    'a region is filled around the letters of the grid, not optimised: leave out "maximize" '
+    "(or fill the whole grid)"
+)
+
+
+def check_job(job: Job) -> None:
+    """UsageError for a job no worker should start: a region with an objective."""
+    if job.region is not None and job.body.get("maximize") is not None:
+        raise UsageError(REGION_OBJECTIVE)
 
 
 def _region_answer(job: Job, tell: Callable[[str], None]) -> Answer:
     assert job.region is not None
+    check_job(job)
     with sources(job.body, job.files) as found:
         tell("reading the puzzle")
         args = command_args("solve", job.body, found, job.files, job.time_left())
@@ -360,7 +393,8 @@ def region_outcome(
     puzzle: Puzzle, region: Iterable[Cell], args: argparse.Namespace, progress: Watch | None = None
 ) -> Outcome:
     """Fill only the sites with a cell in `region`, around the letters the
-    grid holds; the words other sites hold whole are not used again."""
+    grid holds; the words other sites hold whole are not used again. From a
+    scored dictionary, the score is that of the words the region's sites get."""
     layout = layout_of(puzzle)
     cells = set(region)
     kept = [site.index for site in layout.sites if not cells.isdisjoint(site.cells)]
@@ -380,8 +414,17 @@ def region_outcome(
     strategy = args.strategy or default_strategy(puzzle)
     started = time.perf_counter()
     sub = layout.restricted(kept)
+    scores = puzzle.scores
     request = Request(
-        sub, words, strategy, 1, False, timeout_left(args), args.seed, progress=progress
+        sub,
+        words,
+        strategy,
+        1,
+        False,
+        timeout_left(args),
+        args.seed,
+        progress=progress,
+        scores=None if scores is None else scores.values(words),
     )
     result = engines.search(chosen, request)
     stats = Stats(chosen, strategy, result.nodes, result.backtracks)
@@ -390,6 +433,8 @@ def region_outcome(
         result.status, [make_solution(puzzle, sub.sites, w) for w in result.solutions]
     )
     outcome.stats = stats
+    if scores is not None and outcome.solutions:
+        outcome.score = Score.of([p.word for p in outcome.solutions[0].placements], scores)
     if result.status == "unsolvable":
         outcome.reason = (
             f"the {plural(len(kept), 'site')} of the selected region cannot be filled: "
