@@ -82,7 +82,7 @@ mask_piece_bits(1024).  % bits per piece of a long mask (bridge.MASK_CHUNK)
 
 load_dictionary(Key, Tables) :-
     must_be(integer, Key),
-    foldl(longest, Tables, 0, Max),
+    foldl(longest, Tables, 1, Max),  % tables(none) for no word: a compound still
     length(TableArgs, Max),
     length(CopyArgs, Max),
     maplist(=(none), TableArgs),

@@ -91,10 +91,12 @@ def make_crossword(
     options of make_pattern) filled from `dictionary` (a path, or several to
     merge), trying other patterns until one fills; the fill is verified.
     The other options are pybridge.construct.make's: engine, strategy,
-    tries, try_timeout, timeout, difficulty (low, high), report."""
+    tries, try_timeout, timeout, difficulty (low, high), report, and from a
+    scored dictionary min_score, maximize ("min" or "sum") and on_better."""
     paths = [dictionary] if isinstance(dictionary, str | os.PathLike) else list(dictionary)
-    words = lexicon.load_dictionary(paths, encoding).words
-    return construct.make(rows, cols, words, **options)
+    loaded = lexicon.load_dictionary(paths, encoding)
+    options.setdefault("scores", loaded.scores)
+    return construct.make(rows, cols, loaded.words, **options)
 
 
 __all__ = [

@@ -6,6 +6,11 @@ to another (the next seed), up to `tries` fills; each try is reported as it
 ends. With a difficulty range, patterns whose estimate (pybridge.difficulty)
 falls outside it are passed over before any fill, as are repeats, up to
 PASSES of them.
+
+From a scored dictionary, `min_score` leaves out the words below it (a
+pattern left with a slot without a word is told by the proof that says so),
+and `maximize` fills each pattern with the best fill found in its time:
+optimal for that pattern when proved so, never compared across patterns.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from pybridge import bridge
+from pybridge import bridge, proofs
 from pybridge.bitsets import tables
 from pybridge.difficulty import estimate
 from pybridge.errors import EngineError, UsageError
@@ -29,11 +34,15 @@ from pybridge.patterns import (
     Symmetry,
     generate,
 )
+from pybridge.scores import Objective, Scores
 from pybridge.search.kernel import Status, Watch
 from pybridge.solver import (
     DEFAULT_LEXICON_STRATEGY,
+    OPTIMISING_STRATEGY,
+    BetterFill,
     Outcome,
     Stats,
+    at_least,
     check_strategy,
     choose_engine,
     run,
@@ -45,7 +54,6 @@ DEFAULT_BLOCKS = 0.2  # more blocks than a pattern's default: 15x15 fills in abo
 DEFAULT_TRIES = 10
 DEFAULT_TRY_TIMEOUT = 2.0  # seconds per fill: most that succeed take well under one
 PASSES = 100  # patterns passed over (repeats, out of range) before make gives up
-NO_CANDIDATE = "a slot has no candidate word"
 
 __all__ = [
     "DEFAULT_BLOCKS",
@@ -69,6 +77,7 @@ class Try:
     seconds: float = 0.0
     nodes: int = 0
     reason: str | None = None
+    optimal: bool | None = None  # with an objective: whether the fill was proved the best
 
     def summary(self) -> str:
         pattern = self.pattern
@@ -81,7 +90,12 @@ class Try:
             return f"{head}: no fill ({self.reason})"
         if self.status == "timeout":
             return f"{head}: no fill within {self.seconds:.1f} s ({plural(self.nodes, 'node')})"
-        return f"{head}: filled in {self.seconds:.2f} s ({plural(self.nodes, 'node')})"
+        filled = f"{head}: filled in {self.seconds:.2f} s ({plural(self.nodes, 'node')})"
+        if self.optimal is None:
+            return filled
+        return filled + (
+            ", proved optimal" if self.optimal else ", the best found in its time (not proved)"
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -93,6 +107,7 @@ class Try:
             "seconds": self.seconds,
             "nodes": self.nodes,
             "reason": self.reason,
+            "optimal": self.optimal,
         }
 
 
@@ -168,13 +183,24 @@ def make(
     difficulty: tuple[float, float] | None = None,
     report: Callable[[Try], None] | None = None,
     progress: Watch | None = None,
+    scores: Scores | None = None,
+    min_score: object = None,
+    maximize: Objective | None = None,
+    on_better: Callable[[BetterFill], None] | None = None,
 ) -> Construction:
     """A pattern (as pybridge.patterns.generate makes it, from `seed`, then
     seed + 1, ...) filled from `words`, trying up to `tries` patterns, each
     fill given `try_timeout` seconds (None: no limit) and all of it `timeout`.
     `difficulty` (low, high) passes over patterns estimated outside it.
     `report` is called with each Try as it ends, `progress` watches each
-    fill's search (see solver.run). The fill is verified."""
+    fill's search (see solver.run). The fill is verified.
+
+    `scores` are the words' scores (a scored dictionary's): each fill then
+    has its score. `min_score` keeps only the words scoring at least that
+    much; `maximize` ("min" or "sum") fills each pattern with the best fill
+    the valued strategy finds within its time (proved optimal for that
+    pattern when the search ends first), `on_better` hearing of each better
+    fill, as solver.run does."""
     if tries < 1:
         raise UsageError(f"tries must be at least 1, got {tries}")
     for name, limit in (("try_timeout", try_timeout), ("timeout", timeout)):
@@ -197,9 +223,13 @@ def make(
     )
     # the options and the cheap bounds are checked here, before the dictionary is indexed
     first = pattern_of(seed=seed, timeout=_pattern_seconds(time.perf_counter(), timeout))
-    check_strategy(first.puzzle(words[:1]), strategy)
+    if min_score is not None:  # solve's rules and messages, once for every pattern
+        kept = at_least(first.puzzle(words, scores), min_score)
+        words, scores = kept.words, kept.scores
+    check_strategy(first.puzzle(words[:1], scores), strategy, maximize)
     engine = choose_engine(engine)  # once: a notice, if any, is printed once
-    _prepare(words, engine, strategy)
+    fill = _Fill(words, scores, engine, strategy, maximize, on_better, progress)
+    fill.prepare()
     started = time.perf_counter()
     made = Construction("unsolvable")
     seen: set[tuple[str, ...]] = set()
@@ -219,17 +249,7 @@ def make(
         attempt = None
         if pattern.grid not in seen:
             seen.add(pattern.grid)
-            attempt = _try(
-                pattern,
-                words,
-                difficulty,
-                engine,
-                strategy,
-                try_timeout,
-                timeout,
-                started,
-                progress,
-            )
+            attempt = fill.attempt(pattern, difficulty, try_timeout, timeout, started)
         pattern = None
         if attempt is None or attempt.trial.status == "skipped":
             made.passed_over += 1
@@ -261,46 +281,79 @@ def _pattern_seconds(started: float, timeout: float | None) -> float:
     return max(min(PATTERN_SECONDS, started + timeout - time.perf_counter()), 0.001)
 
 
-def _prepare(words: tuple[str, ...], engine: str, strategy: str | None) -> None:
-    """Index the dictionary, and send it to Prolog for wdeg, once before any
-    fill is timed: that is loading it, not filling a pattern."""
-    tables(words)
-    if engine == "prolog" and (strategy or DEFAULT_LEXICON_STRATEGY) == "wdeg":
-        bridge.load_dictionary(words)
-
-
 @dataclass(frozen=True)
 class _Attempt:
     trial: Try
     outcome: Outcome | None
 
 
-def _try(
-    pattern: Pattern,
-    words: tuple[str, ...],
-    difficulty: tuple[float, float] | None,
-    engine: str | None,
-    strategy: str | None,
-    try_timeout: float | None,
-    timeout: float | None,
-    started: float,
-    progress: Watch | None = None,
-) -> _Attempt:
-    """Estimate the pattern, and fill it unless its difficulty is out of range."""
-    puzzle = pattern.puzzle(words)
-    estimated = estimate(puzzle, words).difficulty
-    if estimated is None:  # a slot without a candidate: no fill, no search needed
-        return _Attempt(Try(pattern, None, "unsolvable", reason=NO_CANDIDATE), None)
-    if difficulty is not None and not difficulty[0] <= estimated <= difficulty[1]:
-        return _Attempt(Try(pattern, estimated, "skipped"), None)
-    limit = try_timeout
-    if timeout is not None:
-        left = max(started + timeout - time.perf_counter(), 0.001)
-        limit = left if limit is None else min(limit, left)
-    outcome = run(puzzle, engine=engine, strategy=strategy, timeout=limit, progress=progress)
-    stats: Stats = outcome.stats
-    trial = Try(pattern, estimated, outcome.status, stats.seconds, stats.nodes, outcome.reason)
-    return _Attempt(trial, outcome)
+@dataclass(frozen=True)
+class _Fill:
+    """How every pattern is filled: from which words (and scores), by which
+    engine and strategy, for which objective."""
+
+    words: tuple[str, ...]
+    scores: Scores | None
+    engine: str
+    strategy: str | None
+    maximize: Objective | None
+    on_better: Callable[[BetterFill], None] | None
+    progress: Watch | None
+
+    def prepare(self) -> None:
+        """Index the dictionary, and send it to Prolog for wdeg or valued,
+        once before any fill is timed: that is loading it, not filling a
+        pattern."""
+        tables(self.words)
+        if self.engine != "prolog":
+            return
+        scores = None if self.scores is None else self.scores.values(self.words)
+        default = OPTIMISING_STRATEGY if self.maximize else DEFAULT_LEXICON_STRATEGY
+        strategy = self.strategy or default
+        if strategy == "wdeg":
+            bridge.load_dictionary(self.words, scores)
+        elif strategy == OPTIMISING_STRATEGY:
+            bridge.load_ranked(self.words, scores)
+
+    def attempt(
+        self,
+        pattern: Pattern,
+        difficulty: tuple[float, float] | None,
+        try_timeout: float | None,
+        timeout: float | None,
+        started: float,
+    ) -> _Attempt:
+        """Estimate the pattern, and fill it unless its difficulty is out of range."""
+        puzzle = pattern.puzzle(self.words, self.scores)
+        estimated = estimate(puzzle, self.words).difficulty
+        if estimated is None:  # a slot without a word, or a crossing no two words agree on
+            proof = proofs.prove(puzzle)  # says which: no search needed
+            if proof is not None:
+                trial = Try(pattern, None, "unsolvable", reason=proofs.proof_sentence(proof))
+                return _Attempt(trial, None)
+        if difficulty is not None and (
+            estimated is None or not difficulty[0] <= estimated <= difficulty[1]
+        ):
+            return _Attempt(Try(pattern, estimated, "skipped"), None)
+        limit = try_timeout
+        if timeout is not None:
+            left = max(started + timeout - time.perf_counter(), 0.001)
+            limit = left if limit is None else min(limit, left)
+        outcome = run(
+            puzzle,
+            engine=self.engine,
+            strategy=self.strategy,
+            timeout=limit,
+            progress=self.progress,
+            maximize=self.maximize,
+            on_better=self.on_better,
+        )
+        stats: Stats = outcome.stats
+        # with an objective, the best fill found in the time fills the pattern
+        status = "solved" if outcome.solutions else outcome.status
+        optimal = None if outcome.score is None else outcome.score.optimal
+        trial = Try(pattern, estimated, status, stats.seconds, stats.nodes, outcome.reason, optimal)
+        return _Attempt(trial, outcome)
 
 
 def _no_pattern_in_range(made: Construction, difficulty: tuple[float, float]) -> str:

@@ -40,6 +40,7 @@ from typing import Any, Literal
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.scores import Scores
 from pybridge.search.kernel import Lcg, deadline, late
 from pybridge.wording import plural
 
@@ -96,9 +97,9 @@ class Pattern:
     def slots(self) -> int:
         return len(find_sites(self.puzzle()))
 
-    def puzzle(self, words: Sequence[str] = ()) -> Puzzle:
-        """The pattern as a grid to fill from `words` (lexicon mode)."""
-        return Puzzle(tuple(words), self.grid, "grid", "<pattern>", mode="lexicon")
+    def puzzle(self, words: Sequence[str] = (), scores: Scores | None = None) -> Puzzle:
+        """The pattern as a grid to fill from `words` (lexicon mode), scored by `scores`."""
+        return Puzzle(tuple(words), self.grid, "grid", "<pattern>", mode="lexicon", scores=scores)
 
     def __str__(self) -> str:
         return "\n".join(self.grid)

@@ -114,6 +114,10 @@ class _Model:
         """What the words are called in reasons."""
         return f"dictionary word{self.scoring}" if self.lexicon else "listed word"
 
+    def counted(self, n: int) -> str:
+        """'1 listed word', '2 dictionary words scoring 40 or more'."""
+        return plural(n, "dictionary word" if self.lexicon else "listed word") + self.scoring
+
     @property
     def scoring(self) -> str:
         """How the dictionary was cut (--min-score), for the reasons."""
@@ -356,7 +360,7 @@ def _pigeonhole_reason(model: _Model, sites: list[int], words: int, named: bool)
     group = plural(len(sites), f"{length}-letter site")
     labels = [model.sites[s].label for s in sorted(sites)]
     which = f"the {group} {and_list(labels, most=NAMED_SITES)}"
-    fit = f"fit only {plural(len(copies), model.noun)}"
+    fit = f"fit only {model.counted(len(copies))}"
     return f"{which if named else 'these ' + group} {fit}" + (
         f": {_some(copies)}" if copies else ""
     )

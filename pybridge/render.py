@@ -13,7 +13,7 @@ from pybridge.proofs import proof_json
 from pybridge.scores import Score, json_number
 
 if TYPE_CHECKING:
-    from pybridge.solver import Outcome
+    from pybridge.solver import BetterFill, Outcome
 
 BLOCK_GLYPH = "█"
 
@@ -56,6 +56,11 @@ def score_json(score: Score) -> dict[str, Any]:
     return doc
 
 
+def better_json(better: BetterFill) -> dict[str, Any]:
+    """A better fill as `improvements` lists it: its value, seconds and nodes."""
+    return {"value": json_number(better.value), "seconds": better.seconds, "nodes": better.nodes}
+
+
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
     """The `--json` document: status, solutions, then count, reason, proof,
     unique, score and improvements where known, and stats."""
@@ -74,10 +79,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
     if outcome.score is not None:
         doc["score"] = score_json(outcome.score)
     if outcome.score is not None and outcome.score.optimal is not None:
-        doc["improvements"] = [
-            {"value": json_number(b.value), "seconds": b.seconds, "nodes": b.nodes}
-            for b in outcome.improvements
-        ]
+        doc["improvements"] = [better_json(b) for b in outcome.improvements]
     stats = outcome.stats
     doc["stats"] = {
         "engine": stats.engine,

@@ -153,8 +153,11 @@ def default_strategy(puzzle: Puzzle) -> str:
     return registry.default_strategy(puzzle.mode)
 
 
-def check_strategy(puzzle: Puzzle, strategy: str | None) -> None:
-    """Raise UsageError unless `strategy` (None: the default) can search `puzzle`."""
+def check_strategy(puzzle: Puzzle, strategy: str | None, maximize: str | None = None) -> None:
+    """Raise UsageError unless `strategy` (None: the default) can search
+    `puzzle`, and find its best fill by `maximize` when one is asked for."""
+    if maximize is not None:
+        _check_objective(puzzle, strategy, maximize)
     if strategy is not None:
         registry.check(strategy, puzzle.mode)
 

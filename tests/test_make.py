@@ -80,7 +80,10 @@ def test_a_dictionary_that_cannot_fill_any_pattern(
     captured = capsys.readouterr()
     assert "no crossword: 1 pattern tried (1 unsolvable)" in captured.out
     assert "no new pattern came up" in captured.out  # the only pattern, not tried again
-    assert "a slot has no candidate word" in captured.err
+    # the proof's reason: these 4 5-letter sites fit only 3 dictionary words
+    assert "cannot all be filled: these 4 5-letter sites fit only 3 dictionary words" in (
+        captured.err
+    )
 
 
 def _timed_out(puzzle: Puzzle, **options: Any) -> Outcome:

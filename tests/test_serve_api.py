@@ -328,7 +328,7 @@ def test_unknown_routes_and_methods_answer_json(served: Served) -> None:
 
 def test_info(served: Served) -> None:
     info = served.client.get("/api/info").json()
-    assert info["dicts"] == [{"name": "square.txt", "words": len(SQUARE_WORDS)}]
+    assert info["dicts"] == [{"name": "square.txt", "words": len(SQUARE_WORDS), "scored": False}]
     assert info["root"] is True
     assert "wdeg" in info["strategies"]
 
@@ -657,7 +657,7 @@ def test_a_fill_stops_at_the_servers_time_limit(tmp_path: Path, shared: Path) ->
     with TestClient(app, base_url="http://127.0.0.1") as client:
         served = Served(client, tmp_path)
         view = wait_for(served, start(served, {**LONG_FILL, "timeout": 50})["id"])
-    assert view["state"] == "done"
+    assert view["state"] == "done", view
     assert view["answer"]["status"] == "timeout"
     assert view["exit_code"] == 3
 
@@ -717,3 +717,21 @@ def test_serve_binds_to_this_machine_by_default() -> None:
     assert is_loopback("::1")
     assert is_loopback("localhost")
     assert not is_loopback("0.0.0.0")
+
+
+def test_a_fill_whose_time_ran_out_while_its_worker_warmed_answers_timed_out(
+    shared: Path,
+) -> None:
+    from dataclasses import replace
+
+    from pybridge.serve.fills import Job, fill_answer
+
+    files = Files.make(None, [str(shared / "bench" / "dicts" / "scowl55.txt")])
+    job = Job({**LONG_FILL, "engine": "python", "timeout": 50}, files, time_limit=30)
+    assert job.time_left() == 30  # not handed to a worker yet
+    late = replace(job, deadline=time.monotonic() - 1)  # handed, then the worker warmed 31 s
+    phases: list[str] = []
+    answer = fill_answer(late, phases.append)
+    assert answer.body["status"] == "timeout"
+    assert answer.exit_code == 3
+    assert phases[0] == "filling (time limit 30 s)"

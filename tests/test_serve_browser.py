@@ -24,6 +24,11 @@ from conftest import SHARED
 ROOT = Path(__file__).resolve().parents[1]
 THREE_S = ROOT / "data" / "unsolvable" / "hall" / "three-s.dat"
 SQUARE_WORDS = ["CAT", "ORE", "WED", "COW", "ARE", "TED", "CUP", "OAK"]
+# A scored list: an open 3x3 grid has two fills from it (and their
+# transposes), CAT/ORE/WED over COW/ARE/TED (lowest 40, total 520) and
+# TEN/ORE/EAT over TOE/ERA/NET (lowest 60, total 445).
+SCORED = "CAT;40\nORE;80\nWED;100\nCOW;100\nARE;100\nTED;100\nTEN;60\nEAT;95\n"
+SCORED += "TOE;65\nERA;75\nNET;70\nCUP;99\n"
 SCOWL = SHARED / "bench" / "dicts" / "scowl55.txt"
 
 pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
@@ -34,7 +39,9 @@ def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("browser")
     square = folder / "square.txt"
     square.write_text("\n".join(SQUARE_WORDS) + "\n", encoding="utf-8")
-    dicts = ["--dict", str(square)]
+    scored = folder / "scored.txt"
+    scored.write_text(SCORED, encoding="utf-8")
+    dicts = ["--dict", str(square), "--dict", str(scored)]
     if SCOWL.is_file():
         dicts += ["--dict", str(SCOWL)]
     with browser.server(["--root", str(ROOT / "data"), *dicts, "--time-limit", "120"]) as url:
@@ -186,6 +193,31 @@ def test_load_a_puzzle_and_autofill_it(page: Any, tmp_path: Path) -> None:
     assert browser.letters(page) in (["CAT", "ORE", "WED"], ["COW", "ARE", "TED"])
     assert page.inner_text("#status").startswith("Filled in")
     screenshot(page, tmp_path, "filled.png")
+
+
+def test_a_fill_from_a_scored_list_shows_its_score(page: Any, tmp_path: Path) -> None:
+    choose_dictionary(page, "scored.txt")
+    new_grid(page, 3, 3)
+    page.wait_for_selector("#candidates .score")  # each candidate with its score
+    alive = [
+        float(text.split()[1])
+        for text in page.locator("#candidates li:not(.dead)").all_inner_texts()
+    ]
+    assert alive[0] == 100  # COW, as the transposed first square has it
+    assert alive == sorted(alive, reverse=True)  # the best scored first
+    page.select_option("#maximize", "sum")
+    page.click("#fill")
+    page.wait_for_selector("#score:not([hidden])")
+    assert page.inner_text("#score") == "score: min 40 · sum 520 · mean 86.7 — optimal sum (proved)"
+    assert browser.letters(page) in (["CAT", "ORE", "WED"], ["COW", "ARE", "TED"])
+    page.fill("#min-score", "41")  # CAT is left out: only the other square is left
+    page.click("#fill")
+    page.wait_for_function("document.querySelector('#score').textContent.includes('sum 445')")
+    assert page.inner_text("#score") == "score: min 60 · sum 445 · mean 74.2 — optimal sum (proved)"
+    assert browser.letters(page) in (["TEN", "ORE", "EAT"], ["TOE", "ERA", "NET"])
+    screenshot(page, tmp_path, "scored.png")
+    page.locator("#grid").press("Q")  # an edit: the score was the fill's
+    assert page.is_hidden("#score")
 
 
 def test_fill_a_selected_region(page: Any) -> None:

@@ -33,7 +33,7 @@ from pybridge.model import Cell, Puzzle
 from pybridge.progress import Progress, shown_on
 from pybridge.readers import FORMATS, load, require_site
 from pybridge.render import outcome_json
-from pybridge.scores import DEFAULT_SCORE, parse_score, score_text
+from pybridge.scores import DEFAULT_SCORE, OBJECTIVES, parse_score, score_text
 from pybridge.solver import (
     DEFAULT_LEXICON_STRATEGY,
     DEFAULT_STRATEGY,
@@ -232,6 +232,13 @@ STRATEGY_HELP = (
 )
 
 
+MAXIMIZE_HELP = (
+    "find the best fill from a scored dictionary: min (its lowest word score) or sum "
+    "(their total), by branch and bound with the valued strategy; each better fill is "
+    "told on stderr as it is found, and whether the last is optimal"
+)
+
+
 SEED_HELP = (
     "random tie-breaks and shuffled domains; same seed, same answer in both engines "
     f"(an integer >= 0; for {', '.join(SEEDED_STRATEGIES)}; default: no randomness)"
@@ -240,6 +247,22 @@ SEED_HELP = (
 
 def add_seed(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=seed_number, metavar="N", help=SEED_HELP)
+
+
+def add_min_score(parser: argparse.ArgumentParser) -> None:
+    """--min-score N: the quality floor of solve, check and make."""
+    parser.add_argument(
+        "--min-score",
+        type=score_number,
+        metavar="N",
+        help="leave out the dictionary words scoring below N (a scored dictionary: "
+        f"WORD;score lines; a word without a score counts {score_text(DEFAULT_SCORE)})",
+    )
+
+
+def add_maximize(parser: argparse.ArgumentParser, help: str = MAXIMIZE_HELP) -> None:
+    """--maximize min|sum: the objective of solve and make."""
+    parser.add_argument("--maximize", choices=OBJECTIVES, help=help)
 
 
 class OutputAction(argparse.Action):
@@ -347,13 +370,7 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
     )
-    parser.add_argument(
-        "--min-score",
-        type=score_number,
-        metavar="N",
-        help="leave out the dictionary words scoring below N (a scored dictionary: "
-        f"WORD;score lines; a word without a score counts {score_text(DEFAULT_SCORE)})",
-    )
+    add_min_score(parser)
     parser.add_argument(
         "--grid",
         type=positive_int,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from pybridge.commands.common import (
@@ -16,6 +16,8 @@ from pybridge.commands.common import (
     EXIT_UNSOLVABLE,
     PICTURES,
     STRATEGY_HELP,
+    add_maximize,
+    add_min_score,
     add_output,
     add_progress_options,
     argument_type,
@@ -29,7 +31,7 @@ from pybridge.commands.common import (
     seed_number,
 )
 from pybridge.commands.grid import add_pattern_arguments
-from pybridge.commands.solve import outcome_text, stats_text
+from pybridge.commands.solve import score_lines, stats_text, tell
 from pybridge.construct import (
     DEFAULT_BLOCKS,
     DEFAULT_TRIES,
@@ -39,16 +41,21 @@ from pybridge.construct import (
     make,
     parse_range,
 )
-from pybridge.lexicon import load_dictionary
+from pybridge.lexicon import Dictionary, load_dictionary
 from pybridge.patterns import ImpossiblePattern, PatternNotFound
 from pybridge.progress import Progress
-from pybridge.render import outcome_json
+from pybridge.render import blocks_text, outcome_json
 from pybridge.solver import ENGINES, LEXICON_STRATEGIES
 
 MAKE_EPILOG = """\
 Each pattern tried is reported on stderr as its fill ends: its seed, slots,
 blocks and estimated difficulty (see `crossword difficulty`), and what came
 of it. The fill is verified before it is printed.
+
+From a scored dictionary the fill's score is printed after it. With
+--maximize each pattern gets the best fill found within --try-timeout:
+"optimal" means the best fill of that pattern (proved), not of every
+pattern; make stops at the first pattern it fills.
 
 exit codes:
   0    a crossword was made (printed on stdout)
@@ -86,6 +93,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
     )
+    add_min_score(parser)
     add_pattern_arguments(parser, f"{DEFAULT_BLOCKS:g}, more than `grid`'s: quicker fills")
     parser.add_argument(
         "--seed",
@@ -127,6 +135,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="search engine (default: prolog when SWI-Prolog loads, else python)",
     )
     parser.add_argument("--strategy", choices=LEXICON_STRATEGIES, help=STRATEGY_HELP)
+    add_maximize(parser)
     add_output(
         parser,
         "text (the filled grid), blocks (█ for blocks), json (solve's document with "
@@ -148,7 +157,7 @@ def make_command(args: argparse.Namespace) -> int:
     line = progress_line(args, "make", timeout=args.try_timeout)
     try:
         with line:
-            made = _make(args, rows, cols, dictionary.words, line)
+            made = _make(args, rows, cols, dictionary, line)
     except ImpossiblePattern as err:
         print(f"crossword make: {err}", file=sys.stderr)
         return EXIT_UNSOLVABLE
@@ -162,12 +171,13 @@ def make_command(args: argparse.Namespace) -> int:
 
 
 def _make(
-    args: argparse.Namespace, rows: int, cols: int, words: Sequence[str], line: Progress
+    args: argparse.Namespace, rows: int, cols: int, dictionary: Dictionary, line: Progress
 ) -> Construction:
+    told = None if args.output[0] == "json" or args.maximize is None else tell(args.maximize, line)
     return make(
         rows,
         cols,
-        words,
+        dictionary.words,
         blocks=DEFAULT_BLOCKS if args.blocks is None else args.blocks,
         symmetry=args.symmetry,
         min_length=args.min_length,
@@ -184,6 +194,10 @@ def _make(
         difficulty=args.difficulty,
         report=_reporter(line),
         progress=line.watch,
+        scores=dictionary.scores,
+        min_score=args.min_score,
+        maximize=args.maximize,
+        on_better=told,
     )
 
 
@@ -217,9 +231,11 @@ def _show(made: Construction, args: argparse.Namespace) -> None:
     if made.status != "solved" or outcome is None:
         out("no crossword: " + made.summary())
         return
+    scored = score_lines(outcome, args.maximize)  # the score, and whether it is optimal
     if kind in PICTURES:
-        out("\n".join(drawn_lines(draw(outcome.solutions[0].puzzle, outcome, path))))
+        out("\n".join(drawn_lines(draw(outcome.solutions[0].puzzle, outcome, path)) + scored))
     else:
-        out(outcome_text(outcome, args.try_timeout, blocks=kind == "blocks"))
+        show = blocks_text if kind == "blocks" else str
+        out("\n\n".join([show(outcome.solutions[0]), *(["\n".join(scored)] if scored else [])]))
     if args.stats:
         print(stats_text(outcome.stats), file=sys.stderr)

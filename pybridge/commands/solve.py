@@ -12,6 +12,7 @@ from pybridge.commands.common import (
     EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
+    add_maximize,
     add_progress_options,
     add_puzzle_arguments,
     check_picture_path,
@@ -32,7 +33,7 @@ from pybridge.model import Puzzle
 from pybridge.portfolio import Portfolio
 from pybridge.progress import Progress
 from pybridge.render import blocks_text
-from pybridge.scores import OBJECTIVES, Score, score_text
+from pybridge.scores import Score, score_text
 from pybridge.search.kernel import Watch
 from pybridge.solver import BetterFill, Outcome, Stats, run
 from pybridge.wording import plural
@@ -73,13 +74,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="stop at the second solution and say whether exactly one exists",
     )
-    solve.add_argument(
-        "--maximize",
-        choices=OBJECTIVES,
-        help="find the best fill from a scored dictionary: min (its lowest word score) or sum "
-        "(their total), by branch and bound with the valued strategy; each better fill is "
-        "told on stderr as it is found, and whether the last is optimal",
-    )
+    add_maximize(solve)
     solve.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )

@@ -65,9 +65,12 @@ from pybridge.readers import (
     require_site,
     sniff_exchange,
 )
+from pybridge.render import better_json
 from pybridge.search.kernel import Tick
 from pybridge.serve.files import Files, NotFound, Refused
-from pybridge.solver import Outcome
+from pybridge.solver import BetterFill, Outcome
+
+Better = Callable[[dict[str, Any]], None]  # hears of each better fill, as `improvements` lists it
 
 # The keys of a request body that are not command-line options.
 PUZZLE_KEYS = frozenset(
@@ -319,10 +322,18 @@ class Told(Progress):
         return time.perf_counter() - self.started
 
 
-def _outcome(command: str, puzzle: Puzzle, args: argparse.Namespace, line: Told) -> Outcome:
+def _outcome(
+    command: str, puzzle: Puzzle, args: argparse.Namespace, line: Told, better: Better | None
+) -> Outcome:
     if command == "check":
         return check_command.check_outcome(puzzle, args, line)
-    return solve_command.solve_outcome(puzzle, args, timeout_left(args), line.watch)
+    on_better = None
+    if better is not None and args.maximize is not None:
+
+        def on_better(found: BetterFill) -> None:
+            better(better_json(found))
+
+    return solve_command.solve_outcome(puzzle, args, timeout_left(args), line.watch, on_better)
 
 
 def run_command(
@@ -331,11 +342,13 @@ def run_command(
     files: Files,
     time_limit: float,
     tell: Callable[[str], None] | None = None,
+    better: Better | None = None,
 ) -> Answer:
     """POST /api/solve and /api/check: the document of `crossword COMMAND
     FILE --output json`, one per grid (a list of them for a file of several
     grids, each with its `source`), and its exit code's meaning as the
-    status. `tell` hears how the search goes (a fill's progress)."""
+    status. `tell` hears how the search goes (a fill's progress), `better`
+    each better fill as it is found (with `maximize`)."""
 
     def work() -> Answer:
         with sources(body, files) as found:
@@ -346,7 +359,7 @@ def run_command(
             for puzzle in puzzles:
                 line = Told(tell, "searching")
                 with line:
-                    outcome = _outcome(command, puzzle, args, line)
+                    outcome = _outcome(command, puzzle, args, line, better)
                 docs.append(json_document(puzzle, outcome, many))
                 codes.append(EXIT_BY_STATUS[outcome.status])
             code = worst(codes)

@@ -40,7 +40,7 @@ from pybridge.errors import UsageError
 from pybridge.serve import api, grids
 from pybridge.serve.candidates import DEFAULT_LIMIT, candidate_list
 from pybridge.serve.files import Files
-from pybridge.serve.fills import Busy, Fills, Job
+from pybridge.serve.fills import Busy, Fills, Job, check_job
 from pybridge.solver import ENGINES, STRATEGIES
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -170,8 +170,9 @@ def create_app(settings: Settings) -> Starlette:
 
     async def info(request: Request) -> Response:
         dictionaries = [
-            {"name": name, "words": len(files.dictionary([name]).words)}
+            {"name": name, "words": len(found.words), "scored": found.scores is not None}
             for name in files.dictionaries
+            for found in [files.dictionary([name])]
         ]
         return JSONResponse(
             {
@@ -241,6 +242,7 @@ def create_app(settings: Settings) -> Starlette:
 
         def work() -> api.Answer:
             job = Job(body, files, settings.time_limit, grids.cells(body.pop("region", None)))
+            check_job(job)
             check = api.precheck(job.body, files, settings.time_limit)
             if check is not None:
                 return check

@@ -6,15 +6,20 @@ of a loaded SWI-Prolog is not safe to use), so the server stays responsive,
 and Cancel stops it at once, even deep inside a Prolog search: the process
 is killed. Starting a Python process, loading SWI-Prolog and sending it a
 big dictionary take seconds, so one worker is always started ahead and
-does that while it waits for the next fill. A worker that crashes, or does
-not stop at its time limit (plus GRACE_SECONDS), only ends its own fill, as
-"failed". A page runs one fill at a time; the server at most `most` at
-once. A finished fill's answer is kept KEPT_SECONDS for the page to
-collect, then forgotten: nothing here outlives a page reload but a fill's id.
+does that while it waits for the next fill. A fill's time limit counts
+from when a worker is handed it, the worker's warming included (on a loaded
+machine a fill may so time out before it begins). A worker that crashes, or
+does not stop at its time limit (plus GRACE_SECONDS; WARMING_GRACE_SECONDS
+while still warming), only ends its own fill, as "failed". A page runs one
+fill at a time; the server at most `most` at once. A finished fill's answer
+is kept KEPT_SECONDS for the page to collect, then forgotten: nothing here
+outlives a page reload but a fill's id.
 
 The worker answers as /api/solve would (api.run_command), or with
 region_outcome when a region is asked for: only the sites with a cell in the
-region are filled, around the letters already in the grid.
+region are filled, around the letters already in the grid. With `maximize`
+(not for a region) it also sends each better fill's value as it is found:
+the fill's view shows the best so far.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -43,9 +48,11 @@ from pybridge.commands.common import (
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import layout_of
 from pybridge.model import OPEN, Cell, Puzzle
+from pybridge.scores import Score
 from pybridge.search.kernel import Request, Watch
 from pybridge.serve.api import (
     Answer,
+    Better,
     Told,
     answered,
     command_args,
@@ -58,8 +65,12 @@ from pybridge.solver import Outcome, Stats, default_strategy, make_solution
 from pybridge.wording import plural
 
 GRACE_SECONDS = 5.0  # past its time limit, a worker that has not answered is killed
+# ... or, while it has not yet taken its job (still loading Prolog and the
+# dictionaries, seconds on a loaded machine), this long past its time limit
+WARMING_GRACE_SECONDS = 60.0
 KEPT_SECONDS = 600.0  # how long a finished fill's answer waits to be collected
 WATCH_SECONDS = 0.25  # how often the watcher reads the workers' news
+MIN_SECONDS = 0.001  # the time limit of a fill whose time ran out while its worker warmed
 
 
 class Busy(CrosswordError):
@@ -74,12 +85,23 @@ class Busy(CrosswordError):
 @dataclass(frozen=True)
 class Job:
     """What a worker is asked: a /api/solve body (its `region`, if any, a
-    list of cells), the files it may read and the time limit."""
+    list of cells), the files it may read and the time limit; `deadline`
+    (on the monotonic clock, which every process reads alike) is set when
+    a worker is handed the job: the time limit counts from then, the
+    worker's warming included."""
 
     body: Mapping[str, Any]
     files: Files
     time_limit: float
     region: tuple[Cell, ...] | None = None
+    deadline: float | None = None
+
+    def time_left(self) -> float:
+        """The time limit left to the worker (a little, when none is left:
+        the fill then answers as timed out)."""
+        if self.deadline is None:
+            return self.time_limit
+        return max(self.deadline - time.monotonic(), MIN_SECONDS)
 
 
 @dataclass
@@ -97,6 +119,16 @@ class Fill:
     phase: str = "starting the worker process"
     answer: Answer | None = None
     ended: float | None = None
+    begun: float | None = None  # when the worker took the job (it told a phase)
+    best: dict[str, Any] | None = None  # with maximize: the last better fill the worker told
+    better_fills: int = 0
+
+    def late(self, now: float) -> bool:
+        """Whether the worker is past its time limit and its grace: counted
+        from the limit, or from when it began, if that was later."""
+        if self.begun is None:
+            return now > self.started + self.time_limit + WARMING_GRACE_SECONDS
+        return now > max(self.started + self.time_limit, self.begun) + GRACE_SECONDS
 
     def view(self) -> dict[str, Any]:
         """The fill as GET /api/fill/ID shows it."""
@@ -108,6 +140,8 @@ class Fill:
             "elapsed": round(end - self.started, 3),
             "time_limit": self.time_limit,
         }
+        if self.best is not None:
+            view.update(best=self.best, better_fills=self.better_fills)
         if self.answer is not None:
             view.update(status=self.answer.status, exit_code=self.answer.exit_code)
             view["answer"] = self.answer.body
@@ -168,6 +202,7 @@ class Fills:
         """Give `job` to the spare worker (a new one if it is gone); its
         process and the end of its news pipe."""
         spare, self._spare = self._spare, None
+        job = replace(job, deadline=time.monotonic() + job.time_limit)
         for _ in range(2):
             spare = spare if spare is not None and spare[0].is_alive() else self._worker()
             process, jobs, news = spare
@@ -221,7 +256,7 @@ class Fills:
         for fill in list(self._fills.values()):
             if fill.state == "running":
                 self._read(fill)
-            if fill.state == "running" and now - fill.started > fill.time_limit + GRACE_SECONDS:
+            if fill.state == "running" and fill.late(now):
                 late = f"the fill did not stop at its time limit of {fill.time_limit:g} s"
                 self._end(fill, "failed", late, failure(UsageError(late)))
             if fill.ended is not None and now - fill.ended > KEPT_SECONDS:
@@ -234,6 +269,11 @@ class Fills:
                 kind, value = fill.news.recv()
                 if kind == "phase":
                     fill.phase = value
+                    if fill.begun is None:
+                        fill.begun = time.monotonic()
+                elif kind == "better":
+                    fill.best = value
+                    fill.better_fills += 1
                 else:
                     self._end(fill, "done" if value.status < 400 else "failed", "done", value)
         except (EOFError, OSError):
@@ -285,8 +325,11 @@ def worker(jobs: Connection, news: Connection, files: Files) -> None:
     def tell(phase: str) -> None:
         news.send(("phase", phase))
 
+    def better(found: dict[str, Any]) -> None:
+        news.send(("better", found))
+
     try:
-        news.send(("answer", fill_answer(job, tell)))
+        news.send(("answer", fill_answer(job, tell, better)))
     finally:
         news.close()
 
@@ -300,22 +343,41 @@ def warm(files: Files) -> None:
         return
     for name in files.dictionaries:
         with suppress(CrosswordError):  # a fill from it will say what is wrong
-            bridge.load_dictionary(files.dictionary([name]).words)
+            dictionary = files.dictionary([name])
+            words, scores = dictionary.words, dictionary.scores
+            values = None if scores is None else scores.values(words)
+            bridge.load_dictionary(words, values)
+            if values is not None:  # for the best fill (maximize), by valued
+                bridge.load_ranked(words, values)
 
 
-def fill_answer(job: Job, tell: Callable[[str], None]) -> Answer:
-    """The fill's answer: /api/solve's, or the region's fill."""
+def fill_answer(job: Job, tell: Callable[[str], None], better: Better | None = None) -> Answer:
+    """The fill's answer: /api/solve's, or the region's fill. `better`
+    hears of each better fill (with maximize)."""
     if job.region is None:
         tell(f"filling (time limit {job.time_limit:g} s)")
-        return run_command("solve", job.body, job.files, job.time_limit, tell)
+        return run_command("solve", job.body, job.files, job.time_left(), tell, better)
     return answered(lambda: _region_answer(job, tell))
+
+
+REGION_OBJECTIVE = (
+    'a region is filled around the letters of the grid, not optimised: leave out "maximize" '
+    "(or fill the whole grid)"
+)
+
+
+def check_job(job: Job) -> None:
+    """UsageError for a job no worker should start: a region with an objective."""
+    if job.region is not None and job.body.get("maximize") is not None:
+        raise UsageError(REGION_OBJECTIVE)
 
 
 def _region_answer(job: Job, tell: Callable[[str], None]) -> Answer:
     assert job.region is not None
+    check_job(job)
     with sources(job.body, job.files) as found:
         tell("reading the puzzle")
-        args = command_args("solve", job.body, found, job.files, job.time_limit)
+        args = command_args("solve", job.body, found, job.files, job.time_left())
         puzzles = checked_puzzles(args)
         if len(puzzles) != 1:
             raise UsageError('a region is filled in one grid: say which with "grid"')
@@ -331,7 +393,8 @@ def region_outcome(
     puzzle: Puzzle, region: Iterable[Cell], args: argparse.Namespace, progress: Watch | None = None
 ) -> Outcome:
     """Fill only the sites with a cell in `region`, around the letters the
-    grid holds; the words other sites hold whole are not used again."""
+    grid holds; the words other sites hold whole are not used again. From a
+    scored dictionary, the score is that of the words the region's sites get."""
     layout = layout_of(puzzle)
     cells = set(region)
     kept = [site.index for site in layout.sites if not cells.isdisjoint(site.cells)]
@@ -351,8 +414,17 @@ def region_outcome(
     strategy = args.strategy or default_strategy(puzzle)
     started = time.perf_counter()
     sub = layout.restricted(kept)
+    scores = puzzle.scores
     request = Request(
-        sub, words, strategy, 1, False, timeout_left(args), args.seed, progress=progress
+        sub,
+        words,
+        strategy,
+        1,
+        False,
+        timeout_left(args),
+        args.seed,
+        progress=progress,
+        scores=None if scores is None else scores.values(words),
     )
     result = engines.search(chosen, request)
     stats = Stats(chosen, strategy, result.nodes, result.backtracks)
@@ -361,6 +433,8 @@ def region_outcome(
         result.status, [make_solution(puzzle, sub.sites, w) for w in result.solutions]
     )
     outcome.stats = stats
+    if scores is not None and outcome.solutions:
+        outcome.score = Score.of([p.word for p in outcome.solutions[0].placements], scores)
     if result.status == "unsolvable":
         outcome.reason = (
             f"the {plural(len(kept), 'site')} of the selected region cannot be filled: "

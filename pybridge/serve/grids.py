@@ -1,23 +1,28 @@
 """The grid the page is editing, as it sends it (`grid`: rows of '#'
 blocked, '.' open, a letter in a cell): the puzzle the candidate lists
-search, the scores of its dictionaries, and its exports (pictures, JSON,
-.puz and ipuz) for POST /api/export."""
+search (from the words scoring `min-score` or more, when it is given), the
+scores of its dictionaries, and its exports (pictures, JSON, .puz and ipuz)
+for POST /api/export."""
 
 from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable, Mapping
-from decimal import Decimal
+import threading
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from pybridge.errors import InputError, UsageError
 from pybridge.exchange import EXCHANGE_FORMATS
+from pybridge.lexicon import Dictionary
 from pybridge.model import BLOCK, OPEN, Cell, Puzzle, fast_new
 from pybridge.readers import read_bytes, read_exchange, require_site, sniff_exchange
+from pybridge.scores import Scores
 from pybridge.serve.api import sources
+from pybridge.serve.candidates import WordScore
 from pybridge.serve.files import Files
+from pybridge.solver import at_least
 
 MAX_SIDE = 200  # rows or columns of a grid the page sends
 
@@ -45,28 +50,60 @@ def page_rows(body: Mapping[str, Any], exact: bool) -> tuple[str, ...]:
 def page_puzzle(body: Mapping[str, Any], files: Files) -> Puzzle:
     """The puzzle the page is editing: its `grid` (page_rows) with `words`
     (a word list: an exact puzzle) or `dict` (dictionary names: a grid to
-    fill from them)."""
+    fill from them, only their words scoring `min-score` or more when it is
+    given, as `solve --min-score` keeps them)."""
     words = body.get("words")
     grid = page_rows(body, words is not None)
+    least = body.get("min-score")
     if words is not None:
         if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
             raise UsageError('"words" must be a list of words')
-        return require_site(Puzzle(tuple(words), grid, "fillin", "grid"))
+        puzzle = require_site(Puzzle(tuple(words), grid, "fillin", "grid"))
+        return puzzle if least is None else at_least(puzzle, least)  # solve's refusal
     dictionary = files.dictionary(_names(body.get("dict")))
-    # made without Puzzle's check of every word, which costs tens of ms for a
-    # big dictionary at each keystroke: the dictionary passed it when it was
-    # read, and page_rows has checked the grid
+    puzzle = require_site(_lexicon_puzzle(dictionary.words, grid, dictionary.scores))
+    return puzzle if least is None else _at_least(puzzle, dictionary, least)
+
+
+def _lexicon_puzzle(words: tuple[str, ...], grid: tuple[str, ...], scores: Scores | None) -> Puzzle:
+    """A grid to fill from `words`, made without Puzzle's check of every
+    word, which costs tens of ms for a big dictionary at each keystroke: the
+    dictionary passed it when it was read, and page_rows has checked the grid."""
     fields = {"format": "grid", "source": "grid", "row_widths": (), "mode": "lexicon"}
-    return require_site(fast_new(Puzzle, words=dictionary.words, grid=grid, **fields))
+    return fast_new(Puzzle, words=words, grid=grid, scores=scores, **fields)
 
 
-def page_scores(body: Mapping[str, Any], files: Files) -> Callable[[str], Decimal] | None:
+# The words of the last few (dictionary, min-score) pairs: a candidate list
+# is asked for at each keystroke, and cutting a big dictionary takes a while.
+_KEPT: dict[tuple[int, str], tuple[Dictionary, tuple[str, ...], Scores | None]] = {}
+_KEPT_MOST = 8
+_kept_lock = threading.Lock()
+
+
+def _at_least(puzzle: Puzzle, dictionary: Dictionary, least: object) -> Puzzle:
+    """solver.at_least(puzzle, least) - the words scoring `least` or more,
+    by solve's rules and with its messages - for `puzzle` filled from
+    `dictionary`, kept for the next keystrokes."""
+    key = (id(dictionary), repr(least))
+    with _kept_lock:
+        found = _KEPT.get(key)
+    if found is None or found[0] is not dictionary:
+        cut = at_least(puzzle, least)
+        found = (dictionary, cut.words, cut.scores)
+        with _kept_lock:
+            if len(_KEPT) >= _KEPT_MOST:
+                _KEPT.clear()
+            _KEPT[key] = found
+    return _lexicon_puzzle(found[1], puzzle.grid, found[2])
+
+
+def page_scores(body: Mapping[str, Any], files: Files) -> WordScore | None:
     """The word scores of the page's dictionaries, when they are scored
-    (their `scores`, as the dictionary reader keeps them), else None."""
+    (Dictionary.scores, as the dictionary reader keeps them), else None."""
     if body.get("words") is not None:
         return None
-    scores = getattr(files.dictionary(_names(body.get("dict"))), "scores", None)
-    return None if scores is None else cast("Callable[[str], Decimal]", scores.score)
+    scores = files.dictionary(_names(body.get("dict"))).scores
+    return None if scores is None else scores.score
 
 
 def page_picture(body: Mapping[str, Any]) -> tuple[Puzzle, tuple[str, ...]]:

@@ -117,6 +117,7 @@ function restore(from, to) {
 function changed() {
   marked.clear();
   $("verdict").hidden = true;
+  $("score").hidden = true;  // a fill's score is the fill's, not the edited grid's
   save();
   render();
   scheduleCandidates();
@@ -214,8 +215,20 @@ function chosenDicts() {
   return [...document.querySelectorAll("#dicts input:checked")].map((box) => box.value);
 }
 
-// The puzzle as /api/solve, /api/check and /api/fill take it.
-function puzzleBody(keep = () => true) {
+// The quality options of a grid filled from the dictionaries, by the CLI's
+// long names: min-score (solve, check, fills, candidates) and maximize
+// (solve and whole-grid fills only).
+function qualityOptions(objective) {
+  const options = {};
+  if (grid.mode === "exact") return options;  // a word list has no scores to cut or maximize
+  if ($("min-score").value.trim() !== "") options["min-score"] = $("min-score").value.trim();
+  if (objective && $("maximize").value) options.maximize = $("maximize").value;
+  return options;
+}
+
+// The puzzle as /api/solve, /api/check and /api/fill take it (with
+// `objective`, the maximize option too).
+function puzzleBody(keep = () => true, objective = false) {
   const rows = rowsOf(keep);
   const body = {name: grid.source};
   if (grid.mode === "exact") {
@@ -231,7 +244,7 @@ function puzzleBody(keep = () => true) {
   for (const [name, value] of Object.entries(options)) if (value) body[name] = value;
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   if ($("timeout").value !== "") body.timeout = Number($("timeout").value);
-  return body;
+  return Object.assign(body, qualityOptions(objective));
 }
 
 // ------------------------------------------------------------------ candidates
@@ -256,7 +269,7 @@ async function askCandidates() {
   const body = {grid: rowsOf(), row: cursor.r, col: cursor.c, direction: slot.dir, limit: 100};
   if (grid.mode === "exact") body.words = grid.words;
   else if (!chosenDicts().length) return showSlot(slot, null, "choose a dictionary to see the words that fit");
-  else body.dict = chosenDicts();
+  else Object.assign(body, {dict: chosenDicts()}, qualityOptions(false));
   if (candidateRequest) candidateRequest.abort();  // its list would come too late
   candidateRequest = new AbortController();
   try {
@@ -376,12 +389,13 @@ async function check() {
 
 async function startFill(region) {
   if (fill || needsDictionary()) return;
-  const body = puzzleBody(kept);
+  const body = puzzleBody(kept, true);
   body.page = PAGE;
   if (region) body.region = regionCells();
   try {
     const view = await api("/api/fill", body);
-    fill = {id: view.id, shape: shape(), region};
+    fill = {id: view.id, shape: shape(), region, objective: body.maximize || null};
+    $("best").hidden = true;
     $("cancel").disabled = false;
     $("fill").disabled = true;
     $("progress").hidden = false;
@@ -412,6 +426,7 @@ async function pollFill() {
   if (!fill) return;
   $("progress-bar").value = Math.min(view.elapsed / view.time_limit, 1);
   $("phase").textContent = `${view.phase} · ${view.elapsed.toFixed(1)} s of at most ${view.time_limit} s`;
+  if (view.best) showBest(view.best, view.better_fills, fill.objective);
   if (view.state === "running") {
     fill.timer = setTimeout(pollFill, 200);
     return;
@@ -423,11 +438,19 @@ async function pollFill() {
   finishFill(view.answer, started, view.elapsed);
 }
 
+// The best fill so far of a fill that maximizes, as the worker tells it.
+function showBest(best, count, objective) {
+  const fills = count === 1 ? "1 better fill" : `${count} better fills`;
+  $("best").textContent = `best so far: ${objective} ${best.value} ` +
+    `(${fills}, the last after ${best.seconds.toFixed(2)} s, ${best.nodes.toLocaleString()} nodes)`;
+  $("best").hidden = false;
+}
+
 function finishFill(answer, started, elapsed) {
   if (shape() !== started.shape) {
     return say("The grid changed while it was being filled: the fill was not applied.", "bad");
   }
-  if (answer.status === "solved") {
+  if (answer.solutions.length) {  // solved, or with maximize the best fill found in the time
     const rows = answer.solutions[0].grid;
     change(() => rows.forEach((row, r) => [...row].forEach((ch, c) => {
       const cell = inside(r, c) ? cellAt(r, c) : null;
@@ -435,8 +458,10 @@ function finishFill(answer, started, elapsed) {
         Object.assign(cell, {letter: ch, kind: "fill"});
       }
     })));
-    say(`Filled in ${elapsed.toFixed(1)} s (${answer.stats.strategy}, ${answer.stats.engine} engine, ` +
-      `${answer.stats.nodes} nodes)${quality(answer.score)}.`, "good");
+    const how = `${answer.stats.strategy}, ${answer.stats.engine} engine, ${answer.stats.nodes} nodes`;
+    if (answer.status === "solved") say(`Filled in ${elapsed.toFixed(1)} s (${how}).`, "good");
+    else say(`The time limit was reached: the best fill found is shown (${how}).`, "good");
+    showScore(answer.score, started.objective, started.region);
   } else if (answer.status === "unsolvable") {
     const cells = answer.proof ? coreCells(answer.proof) : [];
     showVerdict(answer.reason, cells, "No fill exists", true);
@@ -446,11 +471,26 @@ function finishFill(answer, started, elapsed) {
   }
 }
 
-// A fill's quality, when its words are scored: the lowest score, the mean.
-function quality(score) {
-  if (!score || score.min === undefined || score.min === null) return "";
-  const proved = score.optimal ? ", proved optimal" : "";
-  return `; quality: lowest word score ${score.min}, mean ${score.mean}${proved}`;
+// A fill's score, when its words are scored: the lowest word score, the
+// total and the mean; with maximize, whether it is proved the best or how
+// good a fill could still be (the bound).
+function showScore(score, objective, region) {
+  const box = $("score");
+  box.hidden = true;
+  if (!score || score.min === undefined) return;
+  const whose = region ? "score of the filled entries" : "score";
+  let text = `${whose}: min ${score.min} · sum ${score.sum} · mean ${score.mean}`;
+  box.className = "";
+  if (objective && score.optimal) {
+    text += ` — optimal ${objective} (proved)`;
+    box.className = "optimal";
+  } else if (objective && score.bound !== null && score.bound !== undefined) {
+    text += ` — not proved optimal: ${objective} at most ${score.bound}`;
+  } else if (objective) {
+    text += " — not proved optimal";
+  }
+  box.textContent = text;
+  box.hidden = false;
 }
 
 function endFill() {
@@ -459,6 +499,7 @@ function endFill() {
   $("cancel").disabled = true;
   $("fill").disabled = false;
   $("progress").hidden = true;
+  $("best").hidden = true;
   render();
 }
 
@@ -754,7 +795,8 @@ async function start() {
     box.value = dict.name;
     box.checked = saved && saved.dicts ? saved.dicts.includes(dict.name) : i === 0;
     box.addEventListener("change", () => { save(); scheduleCandidates(); });
-    label.append(box, ` ${dict.name} (${dict.words.toLocaleString()} words)`);
+    const scored = dict.scored ? ", scored" : "";
+    label.append(box, ` ${dict.name} (${dict.words.toLocaleString()} words${scored})`);
     $("dicts").append(label);
   }
   if (info.root) {
@@ -789,6 +831,7 @@ function wire() {
     event.currentTarget.setAttribute("aria-pressed", String(on));
   });
   $("symmetry").addEventListener("change", save);
+  $("min-score").addEventListener("change", scheduleCandidates);
   $("lock").addEventListener("click", () => { toggleLock(); board.focus(); });
   $("fill").addEventListener("click", () => startFill(false));
   $("fill-region").addEventListener("click", () => startFill(true));

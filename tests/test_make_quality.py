@@ -1,0 +1,255 @@
+"""`crossword make` from a scored dictionary: the fill's score, --min-score
+and --maximize min|sum (solve's options), in both engines and in the Python
+API. The scores and the best fills are recomputed here from the list's text,
+independently of pybridge."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import shutil
+from dataclasses import replace
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pybridge
+from pybridge import construct
+from pybridge.cli import main
+from pybridge.model import Puzzle
+from pybridge.solver import Outcome
+from pybridge.verify import problems
+
+needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is missing")
+ENGINES = [pytest.param("prolog", marks=needs_prolog), "python"]
+
+# Two 3x3 double word squares and their transposes: CAT/ORE/WED over
+# COW/ARE/TED (lowest 40, total 520) and TEN/ORE/EAT over TOE/ERA/NET
+# (lowest 60, total 445): the best min and the best sum are different fills.
+# CUP scores well but fits no square; OAK has no score (it counts 50).
+TINY = """\
+CAT;40
+ORE;80
+WED;100
+COW;100
+ARE;100
+TED;100
+TEN;60
+EAT;95
+TOE;65
+ERA;75
+NET;70
+CUP;99
+OAK
+"""
+SQUARE = ["--size", "3x3", "--blocks", "0", "--seed", "1"]
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.txt"
+    path.write_text(TINY, encoding="utf-8")
+    return path
+
+
+def list_scores(text: str) -> dict[str, Decimal]:
+    """The list's scores read without pybridge: WORD;score, 50 without one."""
+    scores = {}
+    for line in text.splitlines():
+        word, _, score = line.partition(";")
+        scores[word] = Decimal(score) if score else Decimal(50)
+    return scores
+
+
+def square_fills(scores: dict[str, Decimal]) -> list[list[str]]:
+    """Every fill of an open 3x3 grid from the list: three rows whose
+    columns are words too, the six words different."""
+    words = [w for w in scores if len(w) == 3]
+    fills = []
+    for rows in itertools.product(words, repeat=3):
+        cols = ["".join(col) for col in zip(*rows, strict=True)]
+        if all(c in scores for c in cols) and len({*rows, *cols}) == 6:
+            fills.append([*rows, *cols])
+    return fills
+
+
+def recomputed(words: list[str], scores: dict[str, Decimal]) -> tuple[Decimal, Decimal, float]:
+    each = [scores[w] for w in words]
+    return min(each), sum(each, Decimal(0)), float(sum(each)) / len(each)
+
+
+def verified(doc: dict[str, Any], scores: dict[str, Decimal]) -> list[str]:
+    """The words of the fill in `doc`, checked by the verifier against the list."""
+    grid = doc["solutions"][0]["grid"]
+    pattern = tuple("".join("#" if ch == "#" else "." for ch in row) for row in grid)
+    assert problems(Puzzle(tuple(scores), pattern, "grid", mode="lexicon"), grid) == []
+    return [p["word"] for p in doc["solutions"][0]["placements"]]
+
+
+def make_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
+    code = main(["make", *argv, "--output", "json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_fill_from_a_scored_list_has_the_lists_score(
+    engine: str, tiny: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, doc = make_json(capsys, *SQUARE, "--dict", str(tiny), "--engine", engine)
+    assert code == 0
+    scores = list_scores(TINY)
+    low, total, mean = recomputed(verified(doc, scores), scores)
+    assert (doc["score"]["min"], doc["score"]["sum"]) == (low, total)
+    assert doc["score"]["mean"] == pytest.approx(mean, abs=0.05)
+    assert "optimal" not in doc["score"]  # no objective asked
+    assert doc["tries"][-1]["optimal"] is None
+    assert main(["make", *SQUARE, "--dict", str(tiny), "--engine", engine]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"score: min {low}, sum {total}, mean " + (
+        f"{doc['score']['mean']:g}"
+    )
+
+
+@pytest.mark.parametrize("objective", ["min", "sum"])
+@pytest.mark.parametrize("engine", ENGINES)
+def test_maximize_gives_the_patterns_best_fill(
+    engine: str, objective: str, tiny: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scores = list_scores(TINY)
+    position = {"min": 0, "sum": 1}[objective]
+    best = max(recomputed(fill, scores)[position] for fill in square_fills(scores))
+    assert best == {"min": 60, "sum": 520}[objective]  # the two squares differ
+    argv = [*SQUARE, "--dict", str(tiny), "--engine", engine, "--maximize", objective]
+    code, doc = make_json(capsys, *argv)
+    assert code == 0
+    assert doc["status"] == "solved"
+    assert recomputed(verified(doc, scores), scores)[position] == best
+    assert doc["score"][objective] == best
+    assert (doc["score"]["optimal"], doc["score"]["bound"]) == (True, best)
+    values = [b["value"] for b in doc["improvements"]]
+    assert values == sorted(set(values))
+    assert values[-1] == best
+    assert doc["tries"][-1]["optimal"] is True
+    assert main(["make", *argv]) == 0  # text: the score line says it is proved
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[-1].endswith(f"(optimal {objective}: proved)")
+    assert f"better: {objective} {best} after " in captured.err
+    assert "proved optimal" in captured.err  # the try's line
+
+
+def test_the_python_api_takes_the_quality_options(tiny: Path) -> None:
+    found = []
+    made = pybridge.make_crossword(
+        3, 3, tiny, blocks=0, seed=1, engine="python", maximize="min", on_better=found.append
+    )
+    assert made.status == "solved"
+    assert made.outcome is not None
+    assert made.outcome.score is not None
+    assert (made.outcome.score.min, made.outcome.score.optimal) == (60, True)
+    assert [b.value for b in found] == [b.value for b in made.outcome.improvements]
+    cut = pybridge.make_crossword(3, 3, tiny, blocks=0, seed=1, engine="python", min_score=60)
+    assert cut.solution is not None  # CAT is left out: only the other square is left
+    assert sorted(p.word for p in cut.solution.placements) == sorted(
+        ["TEN", "ORE", "EAT", "TOE", "ERA", "NET"]
+    )
+
+
+# Every word of 3 letters or more scores below 50: --min-score 50 leaves
+# only the 2-letter words, and no pattern below can be filled.
+SHORT_ONLY = "AN;90\nTO;95\nAT;80\nCAT;20\nTEAM;30\nMEANT;10\nTEN;45\nNOTE;49.5\n"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_min_score_that_empties_a_length_is_told_for_each_pattern(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "short.txt"
+    path.write_text(SHORT_ONLY, encoding="utf-8")
+    argv = ["--size", "5x5", "--blocks", "4", "--symmetry", "none", "--seed", "1"]
+    argv += ["--dict", str(path), "--min-score", "50", "--tries", "3", "--engine", engine]
+    code, doc = make_json(capsys, *argv)
+    assert code == 1
+    assert doc["status"] == "unsolvable"
+    assert [t["status"] for t in doc["tries"]] == ["unsolvable"] * 3
+    said = r"cannot be filled: the dictionary has no [345]-letter word scoring 50 or more"
+    for trial in doc["tries"]:
+        assert re.search(said, trial["reason"]), trial["reason"]
+    assert main(["make", *argv]) == 1
+    err = capsys.readouterr().err
+    told = [line for line in err.splitlines() if line.startswith("try ")]
+    assert len(told) == 3
+    assert all(re.search(said, line) for line in told)
+
+
+def test_a_fill_that_runs_out_of_time_with_a_fill_makes_the_crossword(
+    tiny: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With --maximize, the best fill found when the try's time is up fills
+    the pattern: made, not proved optimal, the bound told."""
+    real_run = construct.run
+
+    def out_of_time(puzzle: Puzzle, **options: Any) -> Outcome:
+        outcome = real_run(puzzle, **options)
+        assert outcome.score is not None
+        outcome.status = "timeout"
+        outcome.score = replace(outcome.score, optimal=False, bound=Decimal(75))
+        return outcome
+
+    monkeypatch.setattr(construct, "run", out_of_time)
+    argv = [*SQUARE, "--dict", str(tiny), "--engine", "python", "--maximize", "min"]
+    assert main(["make", *argv]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[-1] == (
+        "score: min 60, sum 445, mean 74.2 (min at most 75: the time limit was reached "
+        "before a proof)"
+    )
+    assert "the best found in its time (not proved)" in captured.err
+    code, doc = make_json(capsys, *argv)
+    assert (code, doc["status"], doc["tries"][-1]["status"]) == (0, "solved", "solved")
+    assert doc["score"] == {"min": 60, "sum": 445, "mean": 74.2, "optimal": False, "bound": 75}
+    assert doc["tries"][-1]["optimal"] is False
+
+
+def test_the_quality_options_are_solves(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Same names, rules and messages as solve's."""
+    plain = tiny.with_name("plain.txt")
+    plain.write_text("CAT\nORE\n", encoding="utf-8")
+    cases = [
+        (["--dict", str(plain), "--min-score", "5"], "--min-score needs a scored dictionary"),
+        (["--dict", str(plain), "--maximize", "min"], "--maximize needs scores"),
+        (["--dict", str(tiny), "--maximize", "min", "--strategy", "wdeg"], "valued strategy"),
+        (["--dict", str(tiny), "--maximize", "max"], "invalid choice: 'max'"),
+        (["--dict", str(tiny), "--min-score", "lots"], "expected a score such as 40"),
+    ]
+    for extra, message in cases:
+        assert main(["make", *SQUARE, *extra]) == 2
+        assert message in capsys.readouterr().err
+    grid = tiny.with_name("grid.txt")
+    grid.write_text("...\n...\n...\n", encoding="utf-8")
+    for extra, message in cases[:2]:  # solve says the same
+        assert main(["solve", str(grid), *extra]) == 2
+        assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_min_score_above_every_word_is_proved_unfillable(
+    engine: str, tiny: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No word left at all: the proof says so, in make, solve and check
+    (the Prolog engine once failed on an empty dictionary)."""
+    said = "the dictionary has no 3-letter word scoring 101 or more"
+    argv = [*SQUARE, "--dict", str(tiny), "--min-score", "101", "--engine", engine]
+    assert main(["make", *argv]) == 1
+    assert said in capsys.readouterr().err
+    grid = tiny.with_name("grid.txt")
+    grid.write_text("...\n...\n...\n", encoding="utf-8")
+    for command in ("solve", "check"):
+        argv = [command, str(grid), "--dict", str(tiny), "--min-score", "101", "--engine", engine]
+        assert main(argv) == 1
+        assert said in capsys.readouterr().out
+    empty = Puzzle((), ("...", "...", "..."), "grid", mode="lexicon")
+    for strategy in ("wdeg", "valued", "mrv"):
+        outcome = pybridge.run(empty, engine=engine, strategy=strategy, prove=False)
+        assert (outcome.status, outcome.stats.nodes) == ("unsolvable", 0)
