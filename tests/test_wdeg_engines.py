@@ -255,8 +255,7 @@ def test_masks_put_whole_equal_masks_sent_as_text() -> None:
     bridge._call(b"arcs", b"load_dictionary_text", ["9901"], [text, masks])
     bridge._call(b"arcs", b"load_dictionary_text", ["9902"], [bridge._dictionary_text(words)])
     same = (  # no binding comes back: pyswip cannot read big integers
-        "\\+ \\+ (arcs:dictionary(9901, T1, C1), arcs:dictionary(9902, T2, C2), "
-        "T1-C1 == T2-C2)"
+        "\\+ \\+ (arcs:dictionary(9901, T1, C1), arcs:dictionary(9902, T2, C2), T1-C1 == T2-C2)"
     )
     assert list(prolog.query(same, maxresult=1))
 
