@@ -245,6 +245,7 @@ def test_check_an_unsolvable_grid_and_see_its_core(page: Any, tmp_path: Path) ->
     page.select_option("#open-path", "unsolvable/hall/three-s.dat")
     page.click("#open-submit")
     page.wait_for_selector("#open-dialog", state="hidden")
+    assert (page.input_value("#new-rows"), page.input_value("#new-cols")) == ("5", "5")
     page.click("#check")
     page.wait_for_selector("#verdict:not([hidden])")
     expected = check_core(THREE_S)

@@ -697,6 +697,9 @@ function useGrid(opened, original = null) {
   redoStack = [];
   grid = fromRows(opened.rows, opened.mode, opened.words, opened.source);
   grid.original = original;
+  // the size fields (for New and Pattern) start from the grid opened
+  $("new-rows").value = String(opened.rows.length);
+  $("new-cols").value = String(opened.rows[0].length);
   cursor = {r: 0, c: 0, dir: "across"};
   selection = null;
   changed();
