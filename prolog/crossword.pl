@@ -19,13 +19,14 @@
       wdeg     wdeg               (prolog/wdeg.pl,    pybridge/search/wdeg.py)
       valued   valued             (prolog/valued.pl,  pybridge/search/valued.py)
 
-    wdeg reads a dictionary loaded once with wdeg:load_dictionary/2 or
-    wdeg:load_dictionary_text/2,3, not the listed words: it runs as the
-    strategy wdeg(Key), Key the dictionary's, or wdeg(Key, ScoreKey) with
-    the words' scores (kernel:load_scores_text/2), which break ties among
-    equal words.  valued reads a dictionary too (the
-    words ranked by score) and its scores: it
-    runs as valued(Key, ScoreKey).  improve/7 runs it for the best fill,
+    wdeg and valued share their domains and propagation (prolog/arcs.pl,
+    pybridge/search/arcs.py).  wdeg reads a dictionary loaded once with
+    arcs:load_dictionary/2 or arcs:load_dictionary_text/2,3, not the listed
+    words: it runs as the strategy wdeg(Key), Key the dictionary's, or
+    wdeg(Key, ScoreKey) with the words' scores (kernel:load_scores_text/2),
+    which break ties among equal words.  valued reads a dictionary too
+    (the words ranked by score) and its scores: it runs as valued(Key,
+    ScoreKey).  improve/7 runs it for the best fill,
     giving each better fill as a solution (docs/search.md#valued).
 
     No I/O here: the caller reads the result of run/5 or solve/8.
@@ -194,7 +195,7 @@ code_char(Code, Char) :-
 %!  run(+Strategy, +Seed, +Mode, +TimeLimit, -Result) is det.
 %
 %   Search the loaded puzzle.  Strategy is given, sorted, mrv, ac3, lcv,
-%   cs50, cbj or wdeg(Key), Key an integer under which wdeg.pl keeps a
+%   cs50, cbj or wdeg(Key), Key an integer under which arcs.pl keeps a
 %   dictionary (the puzzle's words are then not read: load_puzzle([], ...)
 %   will do).  Seed is none (run/4) or an integer >= 0 for the strategies
 %   that take one (strategy/3; docs/search.md#seeds).  Mode is first(N)
@@ -446,7 +447,8 @@ interrupt_search(_Signal) :-
 %   ours and those they import from, to a fixed point.
 
 link_libraries :-
-    link_modules([crossword, kernel, layout, order, domains, wdeg, valued, wordsearch], []).
+    link_modules([crossword, kernel, layout, order, domains, arcs, wdeg, valued, wordsearch],
+                 []).
 
 link_modules([], _).
 link_modules([M|Ms], Done) :-

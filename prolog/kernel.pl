@@ -13,7 +13,8 @@
 
     The words' scores (valued.pl ranks by them, wdeg.pl breaks ties with
     them) arrive as text once per process and are kept in global
-    variables, like the dictionaries (load_scores_text/2).
+    variables, like the dictionaries (load_scores_text/2): remember/4
+    keeps the last few loaded of each kind.
 
     The LCG's state is a plain integer passed along by the caller (no
     global): lcg_state/2 makes it from a seed, lcg_draw/3 draws.  A search
@@ -52,7 +53,10 @@
             lcg_halves/3,               % ?State, ?High, ?Low
             load_scores_text/2,         % +Key, +Text
             scores_loaded/1,            % +Key
-            scores/2                    % +Key, -Scores
+            scores/2,                   % +Key, -Scores
+            remember/4,                 % +Kind, +Kept, +Key, +Value
+            remembered/2,               % +Kind, +Key
+            recall/3                    % +Kind, +Key, -Value
           ]).
 
 %   Arithmetic compiled inline: the counters add one at every node.
@@ -376,7 +380,8 @@ load_scores_text(Key, Text) :-
     maplist(=(none), Args),
     Scores =.. [scores|Args],
     forall(member(L-Term, Pairs), nb_setarg(L, Scores, Term)),
-    remember(Key, Scores).
+    kept_scores(Kept),
+    remember(kernel_scores, Kept, Key, Scores).
 
 text_scores([""], []) :-
     !.
@@ -401,8 +406,7 @@ longer(L-_, Max0, Max) :-
 %   True when scores are kept under Key (in this thread).
 
 scores_loaded(Key) :-
-    scores_name(Key, Name),
-    nb_current(Name, _).
+    remembered(kernel_scores, Key).
 
 %!  scores(+Key:integer, -Scores) is det.
 %
@@ -410,27 +414,56 @@ scores_loaded(Key) :-
 %   scores of the words of that length, or none.
 
 scores(Key, Scores) :-
-    scores_name(Key, Name),
-    nb_getval(Name, Scores).
+    recall(kernel_scores, Key, Scores).
 
-scores_name(Key, Name) :-
-    format(atom(Name), 'kernel_scores_~d', [Key]).
+                 /*******************************
+                 *       KEPT BETWEEN CALLS     *
+                 *******************************/
 
-remember(Key, Scores) :-
-    scores_name(Key, Name),
-    nb_setval(Name, Scores),
-    (   nb_current(kernel_scores, Keys0)
+%!  remember(+Kind:atom, +Kept:integer, +Key:integer, +Value) is det.
+%
+%   Keep Value under Kind and Key, in a global variable (per thread), for
+%   the calls that follow; of each Kind only the Kept most recently
+%   remembered stay (a big dictionary is megabytes).
+%
+%   ?- remember(example, 2, 1, a), remember(example, 2, 2, b),
+%      remember(example, 2, 3, c), \+ remembered(example, 1),
+%      recall(example, 3, Value).
+%   Value = c.
+
+remember(Kind, Kept, Key, Value) :-
+    kept_name(Kind, Key, Name),
+    nb_setval(Name, Value),
+    (   nb_current(Kind, Keys0)
     ->  true
     ;   Keys0 = []
     ),
     delete(Keys0, Key, Others),
-    kept_scores(Kept),
     Keep is Kept - 1,
     length(Others, Count),
     (   Count > Keep
     ->  length(Recent, Keep),
         append(Recent, Dropped, Others),
-        forall(member(Old, Dropped), ( scores_name(Old, OldName), nb_delete(OldName) ))
+        forall(member(Old, Dropped), ( kept_name(Kind, Old, OldName), nb_delete(OldName) ))
     ;   Recent = Others
     ),
-    nb_setval(kernel_scores, [Key|Recent]).
+    nb_setval(Kind, [Key|Recent]).
+
+%!  remembered(+Kind:atom, +Key:integer) is semidet.
+%
+%   True when a value of Kind is kept under Key (in this thread).
+
+remembered(Kind, Key) :-
+    kept_name(Kind, Key, Name),
+    nb_current(Name, _).
+
+%!  recall(+Kind:atom, +Key:integer, -Value) is det.
+%
+%   The value of Kind kept under Key (an existence error if there is none).
+
+recall(Kind, Key, Value) :-
+    kept_name(Kind, Key, Name),
+    nb_getval(Name, Value).
+
+kept_name(Kind, Key, Name) :-
+    format(atom(Name), '~a_~d', [Kind, Key]).

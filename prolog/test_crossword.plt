@@ -1,7 +1,7 @@
 /*  Tests of crossword.pl: load_puzzle/3, run/4, run/5, reset/0 and the
     strategy table, and through them of the families order.pl, domains.pl
-    and wdeg.pl; then valued.pl.  kernel.pl and layout.pl have suites of their own
-    (test_kernel.plt, test_layout.plt).
+    and wdeg.pl (with arcs.pl); then valued.pl.  kernel.pl and layout.pl
+    have suites of their own (test_kernel.plt, test_layout.plt).
 
     Run from the repository root:
 
@@ -386,6 +386,7 @@ test(only_wdeg_takes_a_key, true(Culprit == mrv(1))) :-
 :- begin_tests(wdeg).
 
 :- use_module(crossword).
+:- use_module(arcs).
 :- use_module(wdeg).
 
 %   The puzzles of the crossword unit.
@@ -530,23 +531,23 @@ test(seed_none_is_zero, true(R1 == R2)) :-
 
 test(members, true(Ids == [0, 3, 64, 200, 4097])) :-
     D is 1 \/ (1 << 3) \/ (1 << 64) \/ (1 << 200) \/ (1 << 4097),
-    wdeg:members(D, Ids, []).
+    arcs:members(D, Ids, []).
 
 test(members_dense, true(Ids == All)) :-
     D is (1 << 300) - 1,
-    wdeg:members(D, Ids, []),
+    arcs:members(D, Ids, []),
     numlist(0, 299, All).
 
 test(members_open, true(Ids-Tail == [1, 2, 5, 7]-[7])) :-
-    wdeg:members(0b100110, Ids, Tail),
+    arcs:members(0b100110, Ids, Tail),
     Tail = [7].
 
 test(rotation, true(Rotated == [2, 5, 1])) :-
-    wdeg:members(0b100110, Ids, Tail),
+    arcs:members(0b100110, Ids, Tail),
     wdeg:rotation(1, Ids, Tail, Rotated).
 
 test(rotation_none, true(Rotated == [1, 2, 5])) :-
-    wdeg:members(0b100110, Ids, Tail),
+    arcs:members(0b100110, Ids, Tail),
     wdeg:rotation(0, Ids, Tail, Rotated).
 
 %   The look-ahead counts the words of D(T) with each letter, a letter
@@ -573,7 +574,7 @@ test(phase, true(Seen == [deep(-1, 7, 5)-prefer(-1, -1, -1),
                           deep(-1, -1, -1)-prefer(-1, 7, 5),
                           deep(-1, -1, -1)-prefer(-1, -1, -1)])) :-
     wdeg:phase(3, Phase),
-    State = st(_, _, _, _, _, _, _, _, _, _, Phase),
+    State = st(_, _, Phase, _),
     (   wdeg:note_depth(1, 7, State),
         wdeg:note_depth(2, 5, State),
         fail
@@ -604,20 +605,19 @@ test(supports_reach_the_fixpoint, [forall(member(Gone, [[`abc`], [`abc`, `abd`]]
     assertion(\+ ( member(W, [`cfg`, `cfh`]), nth0(K, Words, W), getbit(Corner, K) =:= 1 )).
 
 after_losing(Gone, Words, Sites, How, Domains) :-
-    wdeg:dictionary_name(904, Name),
-    nb_getval(Name, dictionary(Tables, Copies)),
+    dictionary(904, Tables, Copies),
     layout:layout(Sites, [], Board, Arcs, Crossings),
-    wdeg:state(Tables, Copies, 0, Board, Arcs, Crossings, State),
-    State = st(Dom, _, _, _, _, _, _, _, _, Sup, _, _),
-    wdeg:propagate([0, 1, 2, 3], State),
+    net(Tables, Copies, Board, Arcs, Crossings, Net),
+    Net = net(Dom, _, _, _, _, _, _, _, Sup),
+    propagate([0, 1, 2, 3], Net),
     foldl(word_bit(Words), Gone, 0, Lost),
     arg(1, Dom, D0),
     D is D0 /\ \Lost,
     setarg(1, Dom, D),
     (   How == support
-    ->  wdeg:propagate([0], State)
+    ->  propagate([0], Net)
     ;   forall(between(1, 4, S1), setarg(S1, Sup, none)),
-        wdeg:propagate([0, 1, 2, 3], State)
+        propagate([0, 1, 2, 3], Net)
     ),
     Dom =.. [_|Domains].
 
@@ -627,26 +627,25 @@ word_bit(Words, Word, Bits0, Bits) :-
 
 %   A long mask may come as its pieces, most significant first.
 test(mask_pieces, true(Mask == Expected)) :-
-    wdeg:mask_piece_bits(Bits),
+    arcs:mask_piece_bits(Bits),
     Expected is (5 << Bits) \/ 3,
     load_dictionary(901, [t(1, [`a`], [1], [[0'a-[5, 3]]])]),
-    wdeg:dictionary_name(901, Name),
-    nb_getval(Name, dictionary(Tables, _)),
+    dictionary(901, Tables, _),
     arg(1, Tables, table(_, _, masks([0'a-Mask]))).
 
 %   The dictionary as one string: words are never read as terms.
 test(dictionary_text, true(D == dictionary(tables(none, T2), copies(none, left(1, 2))))) :-
     T2 = table(words(2, 2, "ab),"), 3, masks([0')-2, 0'a-1], [0',-2, 0'b-1])),
     load_dictionary_text(902, "2 2\nab),\n1 2\n41=0x2 97=0x1\n44=0x2 98=0x1\n"),
-    wdeg:dictionary_name(902, Name),
-    nb_getval(Name, D).
+    dictionary(902, Tables, Copies),
+    D = dictionary(Tables, Copies).
 
 %   The masks as integers beside the text, in the order of their letters.
 test(dictionary_text_and_masks, true(D == dictionary(tables(none, T2), copies(none, left(1, 2))))) :-
     T2 = table(words(2, 2, "ab),"), 3, masks([0')-2, 0'a-1], [0',-2, 0'b-1])),
     load_dictionary_text(903, "2 2\nab),\n1 2\n41 97\n44=0x2 98\n", [2, 1, 1]),
-    wdeg:dictionary_name(903, Name),
-    nb_getval(Name, D).
+    dictionary(903, Tables, Copies),
+    D = dictionary(Tables, Copies).
 
 %   A mask too few or too many is an error of the sender, not a dictionary.
 test(dictionary_masks_too_few, fail) :-
@@ -672,7 +671,7 @@ test(key_must_be_an_integer, error(type_error(integer, foo))) :-
 :- end_tests(wdeg).
 
 /*  Tests of valued.pl, through valued_search/9 on a dictionary loaded with
-    wdeg.pl's loader (the words ranked by score, highest first) and its
+    arcs.pl's loader (the words ranked by score, highest first) and its
     scores kept by kernel.pl.  tests/test_valued.py checks the two engines
     agree, and against brute force, on many grids.
 */
@@ -681,7 +680,7 @@ test(key_must_be_an_integer, error(type_error(integer, foo))) :-
 
 :- use_module(kernel).
 :- use_module(layout).
-:- use_module(wdeg).
+:- use_module(arcs).
 :- use_module(valued).
 
 %   valued(+Objective, -Fills, -Best): every solution of valued_search/9

@@ -7,7 +7,7 @@
     same nodes and dead ends.  What follows in the comments is how, not
     what.
 
-    The dictionary is wdeg.pl's (wdeg:dictionary/3), loaded under the key
+    The dictionary is arcs.pl's (arcs:dictionary/3), loaded under the key
     of the word list ranked by score, highest first: bit K of a domain is
     the K-th word of that ranking, so the lowest bit of a domain is its
     best word and the words scoring above a value are a prefix.  The
@@ -17,13 +17,14 @@
     scales the scores of a list as written to integers (pybridge.scores),
     so no float ever takes part.
 
-    The state is one term.  The domains, the open flags, the copies left
-    and the value of the words placed change with backtrackable setarg/3
-    and so come back for free on backtracking; the crossing weights, the
-    node limit and the nodes of the current run (never undone) change with
-    nb_setarg/3, and so does the control term the caller reads: the best
-    value so far, the bound noted as a timeout unwinds, whether the time
-    is up.  The clock is read at every node (as in Python), so that a
+    The state is one term: its net (arcs.pl's: the domains, their
+    propagation, placing a word and the choice of site, shared with
+    wdeg.pl) and what valued adds.  The value of the words placed changes
+    with backtrackable setarg/3 and so comes back for free on
+    backtracking; the node limit and the nodes of the current run (never
+    undone) change with nb_setarg/3, and so does the control term the
+    caller reads: the best value so far, the bound noted as a timeout
+    unwinds, whether the time is up.  The clock is read at every node (as in Python), so that a
     timeout leaves the search where each level can note what it had not
     searched yet.
 
@@ -36,11 +37,17 @@
           ]).
 
 :- use_module(library(apply)).
-:- use_module(library(error)).
-:- use_module(library(lists)).
-:- use_module(library(pairs)).
 :- use_module(kernel, [count_node/0, count_backtrack/0, scores/2]).
-:- use_module(wdeg, [dictionary/3, members/3]).
+:- use_module(arcs,
+              [ dictionary/3,
+                members/3,
+                net/6,
+                sites/2,
+                fill_board/2,
+                choose/3,
+                place/3,
+                propagate/2
+              ]).
 
 :- set_prolog_flag(optimise, true).
 
@@ -69,32 +76,33 @@ valued_search(Key, ScoreKey, Objective, Cap, Deadline, Control, Board, Arcs,
               Crossings) :-
     dictionary(Key, Tables, Copies),
     scores(ScoreKey, Scores),
-    state(Tables, Copies, Scores, Objective, Cap, Deadline, Control, Board,
-          Arcs, Crossings, State),
-    arg(1, State, Dom),
+    net(Tables, Copies, Board, Arcs, Crossings, Net),
+    State = st(Net, run(none, 0), Scores, none, Objective, Control, Deadline, Cap),
+    arg(1, Net, Dom),
     Dom =.. [_|Domains],
     (   memberchk(0, Domains)           % a site no word fits, before any crossing
     ->  dead_end,
         fail
     ;   true
     ),
-    functor(Dom, _, N),
-    numlist_(0, N, Sites),
-    propagate(Sites, State),
+    sites(Net, Sites),
+    propagate(Sites, Net),
+    length(Sites, N),
     first_limit(PerSite, Extra),
     Limit is PerSite * N + Extra,
     runs(Limit, State),
-    words(State, Words),
-    maplist(word_vars, Words, Board).
+    fill_board(Net, Board).
 
-word_vars(Word, Vars) :-
-    string_chars(Word, Vars).
+%   The state: st(Net, Run, Scores, Placed, Objective, Control, Deadline,
+%   Cap): Net arcs.pl's, Run = run(Limit, Nodes), Scores per length the
+%   scores of the ranked words, Placed the value of the words placed (none
+%   before the first), the others valued_search/9's.
 
 %   runs(+Limit, +State): run after run from the root, each with a node
 %   limit growing by growth/2, until one ends within it; once a run finds
 %   a fill it goes on without a limit.  Succeeds once per fill.
 runs(Limit, State) :-
-    arg(5, State, Run),
+    arg(2, State, Run),
     nb_setarg(1, Run, Limit),
     nb_setarg(2, Run, 0),
     catch(fill(State), valued_restart, Restarted = true),
@@ -105,180 +113,23 @@ runs(Limit, State) :-
     ;   nb_setarg(1, Run, none)
     ).
 
-%   The state: st(Dom, Open, Left, Weights, Run, Links, Lengths, ByLength,
-%   Tables, Scores, Placed, Objective, Control, Deadline, Cap).  Run is
-%   run(Limit, Nodes).  Links holds per site its arcs as l(I, T, J, X,
-%   Joined, There): position I here is position J of site T, crossing X;
-%   There the Code-Mask pairs of T at J, Joined as join_pairs/4 makes it.
-%   Placed is the value of the words placed (none before the first).
-state(Tables, Copies, Scores, Objective, Cap, Deadline, Control, Board, Arcs,
-      Crossings, State) :-
-    maplist(length, Board, LengthList),
-    Lengths =.. [lengths|LengthList],
-    maplist(site_links(Tables, LengthList), LengthList, Arcs, LinkLists),
-    Links =.. [links|LinkLists],
-    maplist(initial_domain(Tables), Board, Domains),
-    Dom =.. [dom|Domains],
-    length(Board, N),
-    functor(Open, open, N),
-    forall(between(1, N, I), nb_setarg(I, Open, true)),
-    functor(Weights, weights, Crossings),
-    forall(between(1, Crossings, X), nb_setarg(X, Weights, 1)),
-    by_length(LengthList, Tables, ByLength),
-    left_copies(Copies, ByLength, Left),
-    State = st(Dom, Open, Left, Weights, run(none, 0), Links, Lengths, ByLength,
-               Tables, Scores, none, Objective, Control, Deadline, Cap).
-
-site_links(Tables, Lengths, L, Arcs, Links) :-
-    maplist(site_link(Tables, Lengths, L), Arcs, Links).
-
-site_link(Tables, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, There)) :-
-    nth0(T, Lengths, LT),
-    position_pairs(Tables, L, I, Here),
-    position_pairs(Tables, LT, J, There),
-    (   table(Tables, L, table(words(_, None, _), _, _))
-    ->  true
-    ;   None = 0
-    ),
-    join_pairs(There, Here, None, Joined).
-
-%   join_pairs(+There, +Here, +None, -Joined): per letter of There, in
-%   order of code, j(Code, HereMask, ThereMask, Residue): the words of this
-%   site with that letter at I (0 when none has it), those of T with it at
-%   J, and a word of HereMask last found in the domain revised from (kept
-%   with nb_setarg/3; None, a bit no domain has, when there is none).
-%   While the residue stays in the domain the letter is known to be there
-%   without a big AND (residual supports: they save work, never change a
-%   result).
-join_pairs([], _, _, []).
-join_pairs([C-M|There], Here0, None, [j(C, H, M, Residue)|Joined]) :-
-    drop_below_pairs(Here0, C, Here),
-    (   Here = [C-H|_]
-    ->  Residue is lsb(H)
-    ;   H = 0,
-        Residue = None
-    ),
-    join_pairs(There, Here, None, Joined).
-
-drop_below_pairs([], _, []).
-drop_below_pairs([C0-H|Here0], C, Here) :-
-    (   C0 < C
-    ->  drop_below_pairs(Here0, C, Here)
-    ;   Here = [C0-H|Here0]
-    ).
-
-position_pairs(Tables, L, P, Pairs) :-
-    (   table(Tables, L, table(_, _, Masks))
-    ->  P1 is P + 1,
-        arg(P1, Masks, Pairs)
-    ;   Pairs = []
-    ).
-
-table(Tables, L, Table) :-
-    functor(Tables, _, Max),
-    L >= 1,
-    L =< Max,
-    arg(L, Tables, Table),
-    Table \== none.
-
-%   initial_domain(+Tables, +Vars, -Domain): the words of the site's length
-%   with its predefined letters (the bound variables of the site).
-initial_domain(Tables, Vars, Domain) :-
-    length(Vars, L),
-    (   table(Tables, L, table(_, Full, Masks))
-    ->  foldl(given_letter(Masks), Vars, Full-1, Domain-_)
-    ;   Domain = 0
-    ).
-
-given_letter(Masks, Var, D0-P, D-P1) :-
-    P1 is P + 1,
-    (   nonvar(Var)
-    ->  char_code(Var, Code),
-        arg(P, Masks, Pairs),
-        (   memberchk(Code-Mask, Pairs)
-        ->  D is D0 /\ Mask
-        ;   D = 0
-        )
-    ;   D = D0
-    ).
-
-%   by_length(+Lengths, +Tables, -ByLength): per length (an argument of
-%   the arity of Tables) the sites of that length, ascending.
-by_length(Lengths, Tables, ByLength) :-
-    functor(Tables, _, Max),
-    Top is max(Max, 1),
-    functor(ByLength, by_length, Top),
-    forall(between(1, Top, L), nb_setarg(L, ByLength, [])),
-    length(Lengths, N),
-    numlist_(0, N, Sites),
-    reverse(Sites, Backwards),
-    foldl(add_site(Lengths, ByLength), Backwards, _, _).
-
-add_site(Lengths, ByLength, S, _, _) :-
-    nth0(S, Lengths, L),
-    functor(ByLength, _, Max),
-    (   L =< Max
-    ->  arg(L, ByLength, Sites),
-        nb_setarg(L, ByLength, [S|Sites])
-    ;   true
-    ).
-
-%   left_copies(+Copies, +ByLength, -Left): a copy of the copies of each
-%   word, for the lengths some site has, to count down.
-left_copies(Copies, ByLength, Left) :-
-    Copies =.. [Name|Counts],
-    functor(ByLength, _, Max),
-    length(Counts, N),
-    numlist(1, N, Ls),
-    maplist(left_count(ByLength, Max), Ls, Counts, LeftCounts),
-    Left =.. [Name|LeftCounts].
-
-left_count(ByLength, Max, L, Counts, Left) :-
-    (   L =< Max,
-        arg(L, ByLength, [_|_]),
-        Counts \== none
-    ->  duplicate_term(Counts, Left)
-    ;   Left = none
-    ).
-
-numlist_(Low, High, List) :-
-    High1 is High - 1,
-    (   High1 < Low
-    ->  List = []
-    ;   numlist(Low, High1, List)
-    ).
-
-words(State, Words) :-
-    State = st(Dom, _, _, _, _, _, Lengths, _, Tables, _, _, _, _, _, _),
-    Dom =.. [_|Domains],
-    Lengths =.. [_|LengthList],
-    maplist(domain_word(Tables), LengthList, Domains, Words).
-
-domain_word(Tables, L, D, Word) :-
-    K is msb(D),
-    word_of(Tables, L, K, Word).
-
-word_of(Tables, L, K, Word) :-
-    arg(L, Tables, table(words(L, _, All), _, _)),
-    Start is K * L,
-    sub_string(All, Start, L, _, Word).
-
 %   fill(+State): fill the open sites; succeeds once per fill (with an
 %   objective, once per better fill).
 fill(State) :-
     bound_step(State),
     open_sites(State, Left),
     (   Left == []
-    ->  arg(12, State, Objective),
+    ->  arg(5, State, Objective),
         (   Objective == none
         ->  true
-        ;   arg(11, State, Placed),
-            arg(13, State, Control),
+        ;   arg(4, State, Placed),
+            arg(6, State, Control),
             nb_setarg(1, Control, Placed)
         )
-    ;   choose(Left, State, S),
+    ;   arg(1, State, Net),
+        choose(Left, Net, S),
         rest(Left, S, State, Rest),
-        arg(1, State, Dom),
+        arg(1, Net, Dom),
         S1 is S + 1,
         arg(S1, Dom, D),
         members(D, Candidates, []),
@@ -291,7 +142,9 @@ try([K|Ks], S, Rest, State) :-
     score(State, S, K, Score),
     worth(State, Rest, Score),
     node(State, Rest, Score),
-    (   place(S, K, State),
+    (   add_placed(State, Score),
+        arg(1, State, Net),
+        place(S, K, Net),
         fill(State)
     ;   timed_out(State)
     ->  note_next(Ks, S, Rest, State),
@@ -300,7 +153,8 @@ try([K|Ks], S, Rest, State) :-
     ).
 
 open_sites(State, Left) :-
-    arg(2, State, Open),
+    arg(1, State, Net),
+    arg(2, Net, Open),
     functor(Open, _, N),
     open_from(N, Open, [], Left).
 
@@ -315,10 +169,11 @@ open_from(I, Open, Left0, Left) :-
     open_from(S, Open, Left1, Left).
 
 score(State, S, K, Score) :-
-    arg(7, State, Lengths),
+    arg(1, State, Net),
+    arg(6, Net, Lengths),
     S1 is S + 1,
     arg(S1, Lengths, L),
-    arg(10, State, Scores),
+    arg(3, State, Scores),
     arg(L, Scores, Term),
     K1 is K + 1,
     arg(K1, Term, Score).
@@ -328,17 +183,17 @@ score(State, S, K, Score) :-
 %   run's limit, restart.
 node(State, Rest, Score) :-
     count_node,
-    arg(14, State, Deadline),
+    arg(7, State, Deadline),
     (   Deadline \== none,
         get_time(Now),
         Now > Deadline
-    ->  arg(13, State, Control),
+    ->  arg(6, State, Control),
         nb_setarg(3, Control, true),
         note(State, Rest, Score),
         fail
     ;   true
     ),
-    arg(5, State, Run),
+    arg(2, State, Run),
     arg(2, Run, Nodes0),
     Nodes is Nodes0 + 1,
     nb_setarg(2, Run, Nodes),
@@ -350,7 +205,7 @@ node(State, Rest, Score) :-
     ).
 
 timed_out(State) :-
-    arg(13, State, Control),
+    arg(6, State, Control),
     arg(3, Control, true).
 
 note_next([], _, _, _).
@@ -362,7 +217,7 @@ note_next([K|_], S, Rest, State) :-
 %   timeout left are worth at most Rest with Score.
 note(State, Rest, Score) :-
     combine(State, Rest, Score, Bound),
-    arg(13, State, Control),
+    arg(6, State, Control),
     arg(2, Control, Bound0),
     (   ( Bound0 == none ; Bound > Bound0 )
     ->  nb_setarg(2, Control, Bound)
@@ -381,14 +236,15 @@ dead_end :-
 combine(State, Value, Score, Value1) :-
     (   Value == none
     ->  Value1 = Score
-    ;   arg(12, State, min)
+    ;   arg(5, State, min)
     ->  Value1 is min(Value, Score)
     ;   Value1 is Value + Score
     ).
 
 %   best(+State, +S, -Score): the best score left in D(S), its lowest bit's.
 best(State, S, Score) :-
-    arg(1, State, Dom),
+    arg(1, State, Net),
+    arg(1, Net, Dom),
     S1 is S + 1,
     arg(S1, Dom, D),
     K is lsb(D),
@@ -398,8 +254,8 @@ best(State, S, Score) :-
 %   the best of every open site of Left but Chosen (without an objective,
 %   only the words placed).
 rest(Left, Chosen, State, Rest) :-
-    arg(11, State, Placed),
-    (   arg(12, State, none)
+    arg(4, State, Placed),
+    (   arg(5, State, none)
     ->  Rest = Placed
     ;   foldl(rest_site(State, Chosen), Left, Placed, Rest)
     ).
@@ -414,11 +270,11 @@ rest_site(State, Chosen, T, Value0, Value) :-
 %   worth(+State, +Rest, +Score): a word of Score at the chosen site may
 %   still lead to a better fill than the best so far.
 worth(State, Rest, Score) :-
-    arg(13, State, Control),
+    arg(6, State, Control),
     arg(1, Control, Best),
     (   Best == none
     ->  true
-    ;   arg(15, State, Cap),
+    ;   arg(8, State, Cap),
         (   Cap \== none,
             Best >= Cap
         ->  fail
@@ -432,7 +288,7 @@ worth(State, Rest, Score) :-
 %   changes are propagated, to a fixpoint; a dead end when the words
 %   placed with the best of each open site cannot beat it.
 bound_step(State) :-
-    arg(13, State, Control),
+    arg(6, State, Control),
     arg(1, Control, Best),
     (   Best == none
     ->  true
@@ -448,7 +304,8 @@ bound_pass(State, Best) :-
     ;   foldl(cut_site(State, Best, Total), Left, Changed, []),
         (   Changed == []
         ->  true
-        ;   propagate(Changed, State),
+        ;   arg(1, State, Net),
+            propagate(Changed, Net),
             bound_pass(State, Best)
         )
     ).
@@ -457,18 +314,18 @@ bound_pass(State, Best) :-
 %   words scoring above the cut (min: Best; sum: Best less what the other
 %   open sites and the words placed give at best).
 cut_site(State, Best, Total, S, Changed, Tail) :-
-    (   arg(12, State, min)
+    (   arg(5, State, min)
     ->  Cut = Best
     ;   best(State, S, Own),
         Cut is Best - (Total - Own)
     ),
-    arg(7, State, Lengths),
+    arg(1, State, Net),
+    Net = net(Dom, _, _, _, _, Lengths, _, _, _),
     S1 is S + 1,
     arg(S1, Lengths, L),
-    arg(10, State, Scores),
+    arg(3, State, Scores),
     arg(L, Scores, Term),
     above(Term, Cut, Keep),
-    arg(1, State, Dom),
     arg(S1, Dom, D),
     D1 is D /\ ((1 << Keep) - 1),
     (   D1 =:= D
@@ -495,178 +352,12 @@ above(Term, Cut, Low, High, Count) :-
         )
     ).
 
-                 /*******************************
-                 *            CHOICES           *
-                 *******************************/
-
-%   choose(+Left, +State, -Site): the open site of smallest |D| / (the
-%   weights of its crossings with open sites), ties to the first in Left.
-choose([S|Ss], State, Best) :-
-    measure(State, S, Size, Weight),
-    choose(Ss, State, S, Size, Weight, Best).
-
-choose([], _, Best, _, _, Best).
-choose([S|Ss], State, Best0, Size0, Weight0, Best) :-
-    measure(State, S, Size, Weight),
-    (   Size * Weight0 < Size0 * Weight
-    ->  choose(Ss, State, S, Size, Weight, Best)
-    ;   choose(Ss, State, Best0, Size0, Weight0, Best)
-    ).
-
-measure(State, S, Size, Weight) :-
-    State = st(Dom, Open, _, Weights, _, Links, _, _, _, _, _, _, _, _, _),
-    S1 is S + 1,
-    arg(S1, Dom, D),
-    Size is popcount(D),
-    arg(S1, Links, SiteLinks),
-    open_weight(SiteLinks, Open, Weights, 0, Weight).
-
-open_weight([], _, _, W, W).
-open_weight([l(_, T, _, X, _, _)|Links], Open, Weights, W0, W) :-
-    T1 is T + 1,
-    (   arg(T1, Open, true)
-    ->  X1 is X + 1,
-        arg(X1, Weights, Wx),
-        W1 is W0 + Wx
-    ;   W1 = W0
-    ),
-    open_weight(Links, Open, Weights, W1, W).
-
-                 /*******************************
-                 *    PLACING AND PROPAGATING   *
-                 *******************************/
-
-%   place(+S, +K, +State): put word K in site S and propagate; fails on a
-%   dead end.  When its last copy is placed the word leaves the other
-%   open sites of its length.
-place(S, K, State) :-
-    State = st(Dom, Open, Left, _, _, _, Lengths, ByLength, _, _, Placed0, Objective,
-               _, _, _),
-    S1 is S + 1,
-    arg(S1, Lengths, L),
-    setarg(S1, Open, false),
-    arg(L, Left, Counts),
-    K1 is K + 1,
-    arg(K1, Counts, C0),
-    C is C0 - 1,
-    setarg(K1, Counts, C),
-    Bit is 1 << K,
-    setarg(S1, Dom, Bit),
-    (   Objective == none
+%   add_placed(+State, +Score): with an objective, a word of Score joins
+%   the value of the words placed.
+add_placed(State, Score) :-
+    (   arg(5, State, none)
     ->  true
-    ;   score(State, S, K, Score),
+    ;   arg(4, State, Placed0),
         combine(State, Placed0, Score, Placed),
-        setarg(11, State, Placed)
-    ),
-    (   C > 0
-    ->  propagate([S], State)
-    ;   arg(L, ByLength, Same),
-        used_up(Same, K, Bit, Dom, Open, Changed),
-        propagate([S|Changed], State)
+        setarg(4, State, Placed)
     ).
-
-used_up([], _, _, _, _, []).
-used_up([T|Ts], K, Bit, Dom, Open, Changed) :-
-    T1 is T + 1,
-    arg(T1, Dom, D),
-    (   arg(T1, Open, true),
-        getbit(D, K) =:= 1
-    ->  D1 is D xor Bit,
-        (   D1 =:= 0
-        ->  dead_end,
-            fail
-        ;   setarg(T1, Dom, D1),
-            Changed = [T|Changed1]
-        )
-    ;   Changed = Changed1
-    ),
-    used_up(Ts, K, Bit, Dom, Open, Changed1).
-
-%   propagate(+Changed, +State): letter-level arc consistency from the
-%   Changed sites, a FIFO queue (Front, then Back reversed) of sites each
-%   queued once at a time; fails on a wipe-out, which adds 1 to the
-%   weight of the crossing that emptied the domain.
-propagate(Changed, State) :-
-    propagate(Changed, [], State).
-
-propagate([], [], _) :-
-    !.
-propagate([], Back, State) :-
-    !,
-    reverse(Back, Front),
-    propagate(Front, [], State).
-propagate([S|Front], Back0, State) :-
-    State = st(Dom, Open, _, Weights, _, Links, Lengths, _, Tables, _, _, _, _, _, _),
-    S1 is S + 1,
-    arg(S1, Links, SiteLinks),
-    arg(S1, Dom, DS),
-    arg(S1, Lengths, L),
-    source(DS, L, Tables, Source),
-    revise_links(SiteLinks, Source, DS, Front, Back0, Back, Dom, Open, Weights),
-    propagate(Front, Back, State).
-
-%   source(+DS, +L, +Tables, -Source): word(Word) for a domain of one word
-%   (its letter at each position is all a revision needs), else domain.
-source(DS, L, Tables, Source) :-
-    (   DS /\ (DS - 1) =:= 0
-    ->  K is msb(DS),
-        word_of(Tables, L, K, Word),
-        Source = word(Word)
-    ;   Source = domain
-    ).
-
-revise_links([], _, _, _, Back, Back, _, _, _).
-revise_links([l(I, T, _, X, Joined, There)|Links], Source, DS, Front, Back0, Back,
-             Dom, Open, Weights) :-
-    T1 is T + 1,
-    (   arg(T1, Open, true)
-    ->  arg(T1, Dom, DT),
-        kept(Source, I, Joined, There, DS, DT, Kept),
-        (   Kept =:= DT
-        ->  Back1 = Back0
-        ;   Kept =:= 0
-        ->  X1 is X + 1,
-            arg(X1, Weights, W0),
-            W is W0 + 1,
-            nb_setarg(X1, Weights, W),
-            dead_end,
-            fail
-        ;   setarg(T1, Dom, Kept),
-            (   ( memberchk(T, Front) ; memberchk(T, Back0) )
-            ->  Back1 = Back0
-            ;   Back1 = [T|Back0]
-            )
-        )
-    ;   Back1 = Back0
-    ),
-    revise_links(Links, Source, DS, Front, Back1, Back, Dom, Open, Weights).
-
-%   kept(+Source, +I, +Joined, +There, +DS, +DT, -Kept): the words of DT
-%   whose letter over there is one that some word of DS has at position I
-%   here: each letter of There that no word of DS has takes its words out.
-%   The tests compare expressions rather than bind them where they can: a
-%   big integer bound with is/2 goes onto the global stack.
-kept(word(Word), I, _, There, _, DT, Kept) :-
-    I1 is I + 1,
-    string_code(I1, Word, Code),
-    (   memberchk(Code-Mask, There)
-    ->  Kept is DT /\ Mask
-    ;   Kept = 0
-    ).
-kept(domain, _, Joined, _, DS, DT, Kept) :-
-    kept_joined(Joined, DS, DT, Kept).
-
-kept_joined([], _, Kept, Kept).
-kept_joined([Entry|Joined], DS, Kept0, Kept) :-
-    Entry = j(_, Here, There, Residue),
-    (   getbit(DS, Residue) =:= 1
-    ->  Kept1 = Kept0
-    ;   Kept0 /\ There =:= 0           % D(T) has no word with this letter
-    ->  Kept1 = Kept0
-    ;   DS /\ Here =\= 0
-    ->  Residue1 is lsb(DS /\ Here),
-        nb_setarg(4, Entry, Residue1),
-        Kept1 = Kept0
-    ;   Kept1 is Kept0 /\ \There
-    ),
-    kept_joined(Joined, DS, Kept1, Kept).

@@ -4,9 +4,9 @@ same Request and giving the same Result as the Python engine
 
 Only terms we write ourselves (integers, fixed atoms) are read as Prolog
 text; the puzzle crosses as three Prolog strings made through the foreign
-interface (see crossword:solve/8), and a dictionary for wdeg as one more,
-with its masks beside it as a list of integers put whole through GMP
-(wdeg:load_dictionary_text/3, once per process), so no puzzle text is ever
+interface (see crossword:solve/8), and a dictionary for wdeg and valued as
+one more, with its masks beside it as a list of integers put whole through GMP
+(arcs:load_dictionary_text/3, once per process), so no puzzle text is ever
 read as Prolog source, and one call loads, searches and forgets the puzzle. pyswip
 is imported on first use, so `import pybridge` never loads libswipl. pyswip
 cannot serve two threads at once; a lock makes callers take turns.
@@ -46,7 +46,7 @@ INSTALL_HINT = (
     "'apt-get install swi-prolog-nox' (or run ./setup.sh), or use --engine python"
 )
 
-MASK_CHUNK = 1024  # bits per piece of a big mask sent to wdeg.pl (see _mask)
+MASK_CHUNK = 1024  # bits per piece of a big mask sent to arcs.pl (see _mask)
 _lock = threading.Lock()
 _prolog: Any = None
 
@@ -439,7 +439,7 @@ def strategies() -> list[str]:
 
 def load_dictionary(words: Sequence[str], scores: Sequence[int] | None = None) -> None:
     """Send `words` (and their `scores`, integers as pybridge.scores makes
-    them) to wdeg.pl now, if it does not hold them yet, so that the first
+    them) to arcs.pl now, if it does not hold them yet, so that the first
     wdeg search with them is not charged for it (bench does this)."""
     with _lock, _engine_errors():
         _attach_thread()
@@ -450,14 +450,14 @@ def load_dictionary(words: Sequence[str], scores: Sequence[int] | None = None) -
 
 
 def _dictionary(prolog: Any, words: Sequence[str]) -> int:
-    """The key of `words` as wdeg.pl keeps them, loading them first if this
+    """The key of `words` as arcs.pl keeps them, loading them first if this
     Prolog thread does not have them yet (the tables go over once, not per grid)."""
     key = dictionary_key(words)
-    if not list(prolog.query(f"wdeg:dictionary_loaded({key})", maxresult=1)):
+    if not list(prolog.query(f"arcs:dictionary_loaded({key})", maxresult=1)):
         masks: list[int] | None = None if _whole_integers() is None else []  # None: hex text
         text = _dictionary_text(words, masks)
         texts: list[str | list[int] | None] = [text] if masks is None else [text, masks]
-        _call(b"wdeg", b"load_dictionary_text", [str(key)], texts)
+        _call(b"arcs", b"load_dictionary_text", [str(key)], texts)
     return key
 
 
@@ -481,7 +481,7 @@ def _digest(words: tuple[str, ...]) -> int:
 
 
 def _dictionary_text(words: Sequence[str], whole: list[int] | None = None) -> str:
-    """wdeg's tables as load_dictionary_text/2,3 take them (see there): a
+    """The tables as arcs:load_dictionary_text/2,3 take them (see there): a
     string, split by string functions, so no word is read as Prolog source.
     The masks are appended to `whole` when given (to be put as integers,
     in the order of their letters in the text), else written in hex."""

@@ -22,7 +22,17 @@ STRICT = ["--on-warning=status", "--on-error=status"]
 pytestmark = pytest.mark.skipif(SWIPL is None, reason="SWI-Prolog (swipl) is not installed")
 
 # Every module of the Prolog engine (module name = file name), entry point last.
-MODULES = ("kernel", "layout", "order", "domains", "wdeg", "valued", "wordsearch", "crossword")
+MODULES = (
+    "kernel",
+    "layout",
+    "order",
+    "domains",
+    "arcs",
+    "wdeg",
+    "valued",
+    "wordsearch",
+    "crossword",
+)
 # One plunit suite per file; test_crossword.plt runs the families through crossword.pl.
 SUITES = ("test_kernel.plt", "test_layout.plt", "test_crossword.plt", "test_wordsearch.plt")
 

@@ -242,7 +242,7 @@ def test_a_probe_ignores_open_sites_outside_its_parts() -> None:
 
 
 def test_masks_put_whole_equal_masks_sent_as_text() -> None:
-    """The two ways a dictionary crosses give wdeg.pl the same term: masks of
+    """The two ways a dictionary crosses give arcs.pl the same term: masks of
     one limb and of many, words that would be code if read as text."""
     rng = random.Random(12)
     words = (*synthetic_words(3000, rng), "'),halt,('", 'ä"\\x', "a b=c", "zz")
@@ -252,11 +252,10 @@ def test_masks_put_whole_equal_masks_sent_as_text() -> None:
     text = bridge._dictionary_text(words, masks)
     assert any(m >= 1 << 64 for m in masks)
     assert any(m < 1 << 64 for m in masks)
-    bridge._call(b"wdeg", b"load_dictionary_text", ["9901"], [text, masks])
-    bridge._call(b"wdeg", b"load_dictionary_text", ["9902"], [bridge._dictionary_text(words)])
+    bridge._call(b"arcs", b"load_dictionary_text", ["9901"], [text, masks])
+    bridge._call(b"arcs", b"load_dictionary_text", ["9902"], [bridge._dictionary_text(words)])
     same = (  # no binding comes back: pyswip cannot read big integers
-        "\\+ \\+ (wdeg:dictionary_name(9901, A), wdeg:dictionary_name(9902, B), "
-        "nb_getval(A, D), nb_getval(B, E), D == E)"
+        "\\+ \\+ (arcs:dictionary(9901, T1, C1), arcs:dictionary(9902, T2, C2), T1-C1 == T2-C2)"
     )
     assert list(prolog.query(same, maxresult=1))
 

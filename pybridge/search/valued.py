@@ -3,29 +3,26 @@ bound for the best fill (docs/search.md#valued); prolog/valued.pl is its
 twin, step for step.
 
 The words of each length are ranked by score, highest first (ties in order
-of first listing), and a site's domain is a bitset over that ranking (see
-pybridge.bitsets): the lowest bit of a domain is its best word, so a site's
-best score is one lookup, the words worth keeping are a prefix of the
-ranking, and trying a domain's words in ascending order tries the best
-first.
+of first listing), and a site's domain is a bitset over that ranking: the
+lowest bit of a domain is its best word, so a site's best score is one
+lookup, the words worth keeping are a prefix of the ranking, and trying a
+domain's words in ascending order tries the best first. The domains, their
+propagation, placing a word and the choice of site are the Net's, shared
+with wdeg (pybridge.search.arcs).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import deque
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator
 from functools import lru_cache
 
-from pybridge.bitsets import Letters, Table, letters_left, members, tables
-from pybridge.model import Cell
+from pybridge.bitsets import members
+from pybridge.search.arcs import Net
 from pybridge.search.kernel import EVERY_MODE, Counters, Request, SearchTimeout, Strategy
 
 FIRST_LIMIT_PER_SITE, FIRST_LIMIT_EXTRA = 2, 10  # a run's first node limit, per site and more
 GROWTH = (3, 2)  # each run's limit is the last one's times 3/2
-
-
-Support = tuple[int, Letters]  # a site's domain when last revised from, and its letters
 
 
 class Restart(Exception):
@@ -65,36 +62,17 @@ def listed(request: Request) -> tuple[tuple[str, ...], tuple[int, ...]]:
     return words, scores
 
 
-class Search:
-    """One valued search: domains, propagation, choices, bounds."""
+class Search(Net):
+    """One valued search: on the Net's domains and propagation (over the
+    words ranked), its order of words, restarts and bounds."""
 
     def __init__(self, request: Request, counters: Counters) -> None:
-        layout = request.layout
         words, _, score_of = ranked(*listed(request))
-        self.tables = dict(tables(words))
-        for cells in layout.cells:  # a length without words has an empty table
-            n = len(cells)
-            self.tables.setdefault(n, Table((), (), 0, tuple({} for _ in range(n))))
+        super().__init__(words, request.layout, counters)
         # per length: the scores of its words (descending) and their negations
         # (ascending, for bisect)
         self.scores = {n: [score_of[w] for w in t.words] for n, t in self.tables.items()}
         self.negated = {n: [-v for v in values] for n, values in self.scores.items()}
-        without = {n: _without(t) for n, t in self.tables.items()}
-        self.left = {n: list(t.copies) for n, t in self.tables.items()}
-        self.lengths = layout.lengths
-        self.sup: list[Support | None] = [None] * len(self.lengths)  # see propagate
-        self.arcs = layout.arcs
-        # per site, its arcs with the masks a revision along them reads
-        self.revising = [
-            [(i, t, j, x, without[self.lengths[t]][j]) for i, t, j, x in arcs] for arcs in self.arcs
-        ]
-        self.weights = [1] * len(layout.crossings)
-        self.by_length: dict[int, list[int]] = {}
-        for s, n in enumerate(self.lengths):
-            self.by_length.setdefault(n, []).append(s)
-        self.dom = [self._initial(cells, layout.givens) for cells in layout.cells]
-        self.open = [True] * len(self.lengths)
-        self.counters = counters
         self.objective = request.objective
         self.cap = cap(request)
         self.placed: int | None = None  # min or sum of the words placed (None: none yet)
@@ -102,15 +80,6 @@ class Search:
         self.open_bound: int | None = None  # noted as a timeout unwinds (see note)
         self.limit: int | None = None  # nodes the current run may count
         self.run_nodes = 0
-
-    def _initial(self, cells: Sequence[Cell], givens: Mapping[Cell, str]) -> int:
-        """The words of the site's length with its given letters."""
-        table = self.tables[len(cells)]
-        domain = table.full
-        for p, cell in enumerate(cells):
-            if cell in givens:
-                domain &= table.masks[p].get(givens[cell], 0)
-        return domain
 
     # -- the search ----------------------------------------------------------
 
@@ -121,10 +90,10 @@ class Search:
             return
         if not self.propagate(list(range(len(self.lengths)))):
             return
-        root = (list(self.dom), list(self.sup))
+        root = self.snapshot()
         limit: int | None = FIRST_LIMIT_PER_SITE * len(self.lengths) + FIRST_LIMIT_EXTRA
         while True:
-            self.dom[:], self.sup[:] = root
+            self.restore(root)
             self.limit, self.run_nodes = limit, 0
             try:
                 for words in self.fill():
@@ -146,9 +115,8 @@ class Search:
             return
         s = self.choose(left)
         rest = self.rest(left, s)
-        n = self.lengths[s]
-        scores, copies = self.scores[n], self.left[n]
-        saved = (list(self.dom), list(self.sup), self.placed)
+        scores = self.scores[self.lengths[s]]
+        saved, placed = self.snapshot(), self.placed
         candidates = members(self.dom[s])
         for at, k in enumerate(candidates):
             if not self.worth(rest, scores[k]):
@@ -166,21 +134,14 @@ class Search:
                     self.note(rest, scores[candidates[at + 1]])
                 raise
             finally:
-                self.dom[:], self.sup[:], self.placed = saved
-                self.open[s] = True
-                copies[k] += 1
+                self.unplace(s, k, saved)
+                self.placed = placed
 
     def node(self) -> None:
         self.counters.node()
         self.run_nodes += 1
         if self.limit is not None and self.run_nodes > self.limit:
             raise Restart
-
-    def words(self) -> list[str]:
-        return [
-            self.tables[n].words[d.bit_length() - 1]
-            for n, d in zip(self.lengths, self.dom, strict=True)
-        ]
 
     # -- values and bounds ---------------------------------------------------
 
@@ -258,88 +219,12 @@ class Search:
             if not self.propagate(changed):
                 return False
 
-    # -- placing and propagating -------------------------------------------
-
     def place(self, s: int, k: int) -> bool:
-        """Put word k in site s and propagate; False on a dead end. The
-        caller restores the domains, s's openness, the value placed and the copy."""
-        n = self.lengths[s]
-        self.open[s] = False
-        self.left[n][k] -= 1
-        bit = 1 << k
-        self.dom[s] = bit
+        """Put word k in site s, add its score to the value placed, and
+        propagate (Net.place); the caller restores the value placed."""
         if self.objective is not None:
-            self.placed = self.combine(self.placed, self.scores[n][k])
-        changed = [s]
-        if not self.left[n][k]:
-            for t in self.by_length[n]:
-                if self.open[t] and self.dom[t] & bit:
-                    self.dom[t] ^= bit
-                    if not self.dom[t]:
-                        self.counters.dead_end()
-                        return False
-                    changed.append(t)
-        return self.propagate(changed)
-
-    def propagate(self, changed: list[int]) -> bool:
-        """Letter-level arc consistency from the `changed` sites to its
-        fixpoint; False (one dead end, and the weight of the crossing that
-        emptied a domain grows by 1) when a domain empties.
-
-        sup[s] holds s's domain when s was last revised from and the letters
-        of its words then: its open neighbours agree with those letters, so
-        only the letters lost since can take words from them (the revisions
-        skipped would change nothing)."""
-        queue, queued = deque(changed), set(changed)
-        dom, open_, sup = self.dom, self.open, self.sup
-        while queue:
-            s = queue.popleft()
-            queued.discard(s)
-            arcs = [arc for arc in self.revising[s] if open_[arc[1]]]
-            if not arcs:
-                continue
-            last = sup[s]
-            table = self.tables[self.lengths[s]]
-            now = letters_left(table, dom[s], [arc[0] for arc in arcs], last)
-            sup[s] = (dom[s], now)
-            before = None if last is None else last[1]
-            if now is before:  # no letter changed: nothing to revise
-                continue
-            for i, t, _, x, without in arcs:
-                had = without.keys() if before is None else before[i]
-                if had is now[i]:
-                    continue
-                kept = dom[t]
-                for letter in had - now[i]:
-                    if letter in without:
-                        kept &= without[letter]
-                if kept == dom[t]:
-                    continue
-                if not kept:
-                    self.weights[x] += 1
-                    self.counters.dead_end()
-                    return False
-                dom[t] = kept
-                if t not in queued:
-                    queue.append(t)
-                    queued.add(t)
-        return True
-
-    def choose(self, left: list[int]) -> int:
-        """The open site of smallest |D| / (its crossings with open sites),
-        ties to the lowest index."""
-        best, best_size, best_degree = -1, 0, 0
-        for s in left:
-            size = self.dom[s].bit_count()
-            degree = sum(self.weights[x] for _, t, _, x in self.arcs[s] if self.open[t])
-            if best < 0 or size * best_degree < best_size * degree:
-                best, best_size, best_degree = s, size, degree
-        return best
-
-
-def _without(table: Table) -> tuple[dict[str, int], ...]:
-    """Per position: letter -> the words without it there."""
-    return tuple({c: table.full ^ words for c, words in masks.items()} for masks in table.masks)
+            self.placed = self.combine(self.placed, self.scores[self.lengths[s]][k])
+        return super().place(s, k)
 
 
 def cap(request: Request) -> int | None:

@@ -3,29 +3,21 @@ in docs/search.md#wdeg (propagation, choice of site, order of words,
 regions, restarts, two streams, phase); prolog/wdeg.pl is its twin, step
 for step.
 
-A site's domain is a bitset (a Python int) over the dictionary's words of
-its length (see pybridge.bitsets). The random draws are the kernel's Lcg,
-from the seed or from 0.
+The domains (bitsets over the dictionary's words), their propagation,
+placing a word and the choice of site are the Net's, shared with valued
+(pybridge.search.arcs). The random draws are the kernel's Lcg, from the
+seed or from 0.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Sequence
 
-from pybridge.bitsets import (
-    Letters,
-    Settled,
-    Table,
-    letters_left,
-    members,
-    table_scores,
-    tables,
-)
-from pybridge.layout import Arc as Link
+from pybridge.bitsets import Settled, members, table_scores
 from pybridge.layout import Layout
-from pybridge.model import Cell
+from pybridge.search.arcs import Net, State
 from pybridge.search.kernel import EVERY_MODE, Counters, Lcg, Request, Strategy
 
 STRATEGIES = (
@@ -47,15 +39,9 @@ class Restart(Exception):
     """A run reached its node limit before its first solution."""
 
 
-# a link with what a revision along it reads: the words of this site by
-# letter at i, and the words of t without each letter at j
-Arc = tuple[int, int, int, int, Mapping[str, int], Mapping[str, int]]
-Support = tuple[int, Letters]  # a site's domain when last revised from, and its letters
-State = tuple[list[int], list[Support | None]]  # the domains, and their supports
-
-
-class Search:
-    """One wdeg search: state, propagation, choices, regions and restarts."""
+class Search(Net):
+    """One wdeg search: on the Net's domains and propagation, its choices,
+    order of words, regions and restarts."""
 
     def __init__(
         self,
@@ -66,60 +52,35 @@ class Search:
         settled: Settled | None = None,
         scores: Sequence[int] | None = None,
     ) -> None:
-        sites, givens = layout.cells, layout.givens
-        shared = tables(tuple(words))
+        super().__init__(tuple(words), layout, counters)
         # with scores, per length the score of each word: they break ties (order)
         self.scores = None if scores is None else table_scores(tuple(words), tuple(scores))
-        self.tables = dict(shared)
-        for cells in sites:  # a length without words has an empty table
-            n = len(cells)
-            self.tables.setdefault(n, Table((), (), 0, tuple({} for _ in range(n))))
-        self.left = {n: list(t.copies) for n, t in self.tables.items()}  # copies not placed
-        self.lengths = [len(cells) for cells in sites]
-        links, self.weights = layout.arcs, [1] * len(layout.crossings)
-        self.neighbours = [tuple(t for _, t, _, _ in site_links) for site_links in links]
-        self.arcs = _arcs(links, self.lengths, self.tables)
-        self.live: list[list[Arc]] = []  # per site, its arcs to open sites (see recount)
-        self.by_length: dict[int, list[int]] = {}
-        for s, n in enumerate(self.lengths):
-            self.by_length.setdefault(n, []).append(s)
-        self.root = [self._initial(cells, givens) for cells in sites]
+        self.neighbours = [tuple(t for _, t, _, _ in site_links) for site_links in layout.arcs]
         # the root fixpoint, if found already from the same domains and bitsets
         self.settled = (
             settled
-            if settled is not None and settled.tables is shared and list(settled.start) == self.root
+            if settled is not None
+            and settled.tables is self.shared
+            and list(settled.start) == self.root
             else None
         )
-        self.counters = counters
         self.lcg = Lcg(seed or 0)
         if (seed or 0) >= STREAMS:  # not the default search's: its own from the first choice
             self.weights = [1 + self.lcg.below(WEIGHT_DRAW) for _ in self.weights]
-        self.dom: list[int] = []
-        self.sup: list[Support | None] = []  # see propagate
-        self.open: list[bool] = []
-        self.wdegs: list[int] = []  # see recount
-        self.counted: list[tuple[int, int]] = [(-1, 0)] * len(sites)  # (domain, its size)
+        n = len(self.lengths)
         self.limit: int | None = None
         self.placed = 0  # words placed in this run
         # the phase (docs/search.md#phase): per site the word a choice put there,
         # the run's preferred word and the words at its deepest point (-1: none)
-        self.word_at = [-1] * len(sites)
+        self.word_at = [-1] * n
         self.depth = 0  # sites holding a word put there by a choice
-        self.phase = [-1] * len(sites)
-        self.deepest: tuple[int, list[int]] = (-1, [-1] * len(sites))
+        self.phase = [-1] * n
+        self.deepest: tuple[int, list[int]] = (-1, [-1] * n)
         # the run's first choice: its site and the words tried there, the last
         # one being tried; and the (site, word) first choices refuted
         # (docs/search.md#nogoods)
         self.first: tuple[int, list[int]] = (-1, [])
         self.refuted: list[tuple[int, int]] = []
-
-    def _initial(self, cells: Sequence[Cell], givens: Mapping[Cell, str]) -> int:
-        table = self.tables[len(cells)]
-        domain = table.full
-        for p, cell in enumerate(cells):
-            if cell in givens:
-                domain &= table.masks[p].get(givens[cell], 0)
-        return domain
 
     def solutions(self) -> Generator[list[str] | int, None, None]:
         """Each fill, as the word of every site in site order; after each
@@ -179,123 +140,7 @@ class Search:
         self.phase = self.deepest[1] if run % 2 else [-1] * n
         self.deepest = (-1, [-1] * n)
 
-    def words(self) -> list[str]:
-        return [
-            self.tables[n].words[d.bit_length() - 1]
-            for n, d in zip(self.lengths, self.dom, strict=True)
-        ]
-
-    # -- propagation -------------------------------------------------------
-
-    def propagate(self, changed: list[int]) -> bool:
-        """Letter-level arc consistency from the `changed` sites; False on a wipe-out.
-
-        sup[s] holds the letters each position of s had when s was last
-        revised from: every open neighbour already agrees with them, so a
-        crossing whose letters did not change since needs no revision (the
-        revisions skipped would change nothing)."""
-        queue, queued = deque(changed), set(changed)
-        dom, sup, live = self.dom, self.sup, self.live
-        while queue:
-            s = queue.popleft()
-            queued.discard(s)
-            arcs = live[s]
-            if not arcs:
-                continue
-            last = sup[s]
-            now = self.letters(s, last, arcs)
-            sup[s] = (dom[s], now)
-            before = None if last is None else last[1]
-            if now is before:  # no letter changed: nothing to revise
-                continue
-            for i, t, _, crossing, _, without in arcs:
-                # t agrees with the letters before: only those lost since
-                # take words from it (before the first revision, any letter)
-                had = without.keys() if before is None else before[i]
-                if had is now[i]:
-                    continue
-                kept = dom[t]
-                for letter in had - now[i]:
-                    if letter in without:
-                        kept &= without[letter]
-                if kept == dom[t]:
-                    continue
-                if not kept:
-                    self.weights[crossing] += 1
-                    self.wdegs[s] += 1  # t is open
-                    if self.open[s]:
-                        self.wdegs[t] += 1
-                    self.counters.dead_end()
-                    return False
-                dom[t] = kept
-                if t not in queued:
-                    queue.append(t)
-                    queued.add(t)
-        return True
-
-    def letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Letters:
-        """The letters the words of D(s) have at the positions of the `arcs`
-        (the others keep their last letters, or none); the last letters
-        themselves if none changed."""
-        domain = self.dom[s]
-        if not domain:  # no word fits: no letter anywhere
-            return (frozenset(),) * self.lengths[s]
-        table = self.tables[self.lengths[s]]
-        return letters_left(table, domain, [arc[0] for arc in arcs], last)
-
-    def place(self, s: int, k: int) -> bool:
-        """Put word k in site s and propagate; False on a wipe-out. The
-        caller restores the domains, s's openness and the word's copies."""
-        n = self.lengths[s]
-        self.open[s] = False
-        self.close(s, -1)
-        self.left[n][k] -= 1
-        bit = 1 << k
-        self.dom[s] = bit
-        changed = [s]
-        if self.left[n][k]:
-            return self.propagate(changed)
-        for t in self.by_length[n]:
-            if self.open[t] and self.dom[t] & bit:
-                self.dom[t] ^= bit
-                if not self.dom[t]:
-                    self.counters.dead_end()
-                    return False
-                changed.append(t)
-        return self.propagate(changed)
-
     # -- choices -----------------------------------------------------------
-
-    def recount(self) -> None:
-        """live[s], s's arcs to open sites, and wdegs[s], the weights of
-        those crossings, for every site s (open or not); kept up to date as
-        sites close and open and as weights grow, as propagate reads live
-        at every pop and choose reads wdegs for every open site at every node."""
-        self.live = [[arc for arc in arcs if self.open[arc[1]]] for arcs in self.arcs]
-        self.wdegs = [sum(self.weights[arc[3]] for arc in arcs) for arcs in self.live]
-
-    def close(self, s: int, sign: int) -> None:
-        """Update wdegs and the neighbours' live arcs when s closes (sign -1)
-        or opens again (+1)."""
-        for _, t, _, x, _, _ in self.arcs[s]:
-            self.wdegs[t] += sign * self.weights[x]
-            self.live[t] = [arc for arc in self.arcs[t] if self.open[arc[1]]]
-
-    def choose(self, region: Sequence[int]) -> int:
-        """The site of smallest |D| / wdeg (ties: lowest index; region ascending)."""
-        best, best_size, best_weight = -1, 0, 0
-        dom, counted, wdegs = self.dom, self.counted, self.wdegs
-        for s in region:
-            domain, last = dom[s], counted[s]
-            if last[0] is domain:
-                size = last[1]
-            else:  # bit_count costs a microsecond on a big domain: count it once
-                size = domain.bit_count()
-                counted[s] = (domain, size)
-            weight = wdegs[s]
-            if best < 0 or size * best_weight < best_size * weight:
-                best, best_size, best_weight = s, size, weight
-        return best
 
     def order(self, s: int) -> list[int]:
         """The words of D(s) to try, in turn (see the module's header)."""
@@ -305,7 +150,7 @@ class Search:
             candidates = candidates[r:] + candidates[:r]
         looks = [
             (i, self.tables[self.lengths[t]].masks[j], self.dom[t])
-            for i, t, j, _, _, _ in self.live[s]
+            for i, t, j, _, _ in self.live[s]
         ]
         if len(candidates) <= 1 or (not looks and self.scores is None):
             return candidates
@@ -355,7 +200,7 @@ class Search:
 
     def branch(self, region: list[int]) -> Iterator[None]:
         s = self.choose(region)
-        saved, left = self.snapshot(), self.left[self.lengths[s]]
+        saved = self.snapshot()
         tried: list[int] = []
         if self.depth == 0:  # no site holds a chosen word: the run's first choice
             self.first = (s, tried)
@@ -369,10 +214,7 @@ class Search:
                     self.note_depth()
                     yield from self.fill(region, s)
             finally:  # also when a probe (fills_alone) is closed midway
-                self.restore(saved)
-                self.open[s] = True
-                self.close(s, +1)
-                left[k] += 1
+                self.unplace(s, k, saved)
                 self.word_at[s] = -1
                 self.depth -= 1
 
@@ -388,12 +230,6 @@ class Search:
             s, tried = self.first  # each word it tried before the last one failed
             self.refuted += [(s, k) for k in tried[:-1]]
             raise Restart
-
-    def snapshot(self) -> State:
-        return list(self.dom), list(self.sup)
-
-    def restore(self, state: State) -> None:
-        self.dom[:], self.sup[:] = state
 
     def chain(
         self, parts: list[list[int]], at_split: State, done: Sequence[int] = ()
@@ -480,25 +316,6 @@ class Search:
                         stack.append(t)
             parts.append(sorted(part))
         return sorted(parts, key=lambda p: (len(p), p[0]))
-
-
-def _arcs(
-    links: Sequence[Sequence[Link]], lengths: Sequence[int], tables: Mapping[int, Table]
-) -> list[list[Arc]]:
-    """Each site's links with the masks a revision along them reads."""
-    without = {n: _without(tables[n]) for n in set(lengths)}
-    return [
-        [(i, t, j, x, tables[n].masks[i], without[lengths[t]][j]) for i, t, j, x in site_links]
-        for n, site_links in zip(lengths, links, strict=True)
-    ]
-
-
-def _without(table: Table) -> tuple[dict[str, int], ...]:
-    """Per position of the table's words: letter -> the words without it
-    there. A revision ANDs these into a domain: one operation per letter
-    lost, on the domain's size, where OR-ing the words with the letters
-    would build sets the size of the whole table."""
-    return tuple({c: table.full ^ words for c, words in masks.items()} for masks in table.masks)
 
 
 def solutions(request: Request, counters: Counters) -> Iterator[list[str]]:

@@ -1,0 +1,692 @@
+/*  arcs: what the wdeg and valued families share.
+
+    Specified in docs/search.md#wdeg (propagation, choice of site, placing
+    a word), which docs/search.md#valued follows; this module mirrors
+    pybridge/search/arcs.py step for step.  What follows in the comments
+    is how, not what.
+
+    A site's domain is a bitset, a (big) integer over the dictionary's words
+    of its length: bit K is the word K of that length, in the order of the
+    Python tables.  Per length the dictionary keeps the words (end to end in
+    one string) and, for each position, the sorted list of Code-Mask pairs,
+    Mask the words with letter Code there.
+
+    The dictionary arrives once per process (load_dictionary_text/3, built by
+    pybridge.bridge from pybridge.bitsets.tables) and lives in a global
+    variable (kernel:remember/4), so a search reads it without copying.
+
+    A search keeps its sites in one term, the net:
+
+        net(Dom, Open, Left, Weights, Links, Lengths, ByLength, Tables, Sup)
+
+    Dom (per site its domain), Open (per site true or false), Left (per
+    length the copies left of each word, or none) and Sup (per site the
+    domain it was last revised from, or none: see propagate/2) change with
+    setarg/3 and so come back for free on backtracking; Weights (per
+    crossing) with nb_setarg/3, never undone.  The rest is fixed: Links per
+    site its arcs (as links/5 extends layout:layout/5's), Lengths per site
+    its length, ByLength per length its sites, Tables the dictionary's.  A
+    family's state holds its net beside what the family adds.
+
+    No I/O here.
+*/
+
+:- module(arcs,
+          [ load_dictionary/2,          % +Key, +Tables
+            load_dictionary_text/2,     % +Key, +Text
+            load_dictionary_text/3,     % +Key, +Text, +Masks
+            dictionary_loaded/1,        % +Key
+            dictionary/3,               % +Key, -Tables, -Copies
+            word/3,                     % +Words, +K, -Word
+            members/3,                  % +Domain, -Ids, ?Tail
+            net/6,                      % +Tables, +Copies, +Board, +Arcs, +Crossings, -Net
+            net_sibling/2,              % +Net, -Sibling
+            uniform/4,                  % +Name, +N, +X, -Term
+            sites/2,                    % +Net, -Sites
+            fill_board/2,               % +Net, +Board
+            choose/3,                   % +Region, +Net, -Site
+            place/3,                    % +Site, +K, +Net
+            propagate/2                 % +Changed, +Net
+          ]).
+
+:- use_module(library(apply)).
+:- use_module(library(error)).
+:- use_module(library(lists)).
+:- use_module(library(pairs)).
+:- use_module(kernel, [count_backtrack/0, remember/4, remembered/2, recall/3]).
+
+:- set_prolog_flag(optimise, true).     % arithmetic compiled inline: the hot loops are arithmetic
+
+kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
+mask_piece_bits(1024).  % bits per piece of a long mask (bridge.MASK_CHUNK)
+
+                 /*******************************
+                 *          DICTIONARIES        *
+                 *******************************/
+
+%!  load_dictionary(+Key:integer, +Tables:list(compound)) is det.
+%
+%   Keep the dictionary Tables under Key, replacing the least recently
+%   loaded one when kept_dictionaries/1 are loaded already.  Each table is
+%   t(Length, Words, Copies, Positions): Words the distinct words of that
+%   length (bit K of a domain is the K-th, from 0), as a list of code
+%   lists or strings or as one string of them all end to end (as they are
+%   kept: one string is far cheaper to load and to keep than many), Copies
+%   how many times each is listed, Positions per position the sorted
+%   Code-Mask pairs.  A mask is an integer or a list of the pieces of one,
+%   most significant first, each of mask_piece_bits/1 bits (converting text
+%   to a number takes time quadratic in its digits).
+%
+%   ?- load_dictionary(7, [t(2, [`ab`, `ac`], [1, 1],
+%                            [[0'a-3], [0'b-1, 0'c-2]])]).
+
+load_dictionary(Key, Tables) :-
+    must_be(integer, Key),
+    foldl(longest, Tables, 1, Max),  % tables(none) for no word: a compound still
+    length(TableArgs, Max),
+    length(CopyArgs, Max),
+    maplist(=(none), TableArgs),
+    maplist(=(none), CopyArgs),
+    TablesTerm =.. [tables|TableArgs],
+    CopiesTerm =.. [copies|CopyArgs],
+    maplist(store_table(TablesTerm, CopiesTerm), Tables),
+    kept_dictionaries(Kept),
+    remember(arcs_dictionary, Kept, Key, dictionary(TablesTerm, CopiesTerm)).
+
+longest(t(L, _, _, _), Max0, Max) :-
+    Max is max(Max0, L).
+
+store_table(TablesTerm, CopiesTerm, t(L, Words, Copies, Positions)) :-
+    end_to_end(Words, All),
+    length(Copies, N),
+    string_length(All, Chars),
+    (   Chars =:= L * N
+    ->  true
+    ;   domain_error(words_of_length(L), Words)
+    ),
+    Full is (1 << N) - 1,
+    maplist(position_masks, Positions, Masks),
+    MasksTerm =.. [masks|Masks],
+    setarg(L, TablesTerm, table(words(L, N, All), Full, MasksTerm)),
+    CountsTerm =.. [left|Copies],
+    setarg(L, CopiesTerm, CountsTerm).
+
+end_to_end(Words, All) :-
+    (   string(Words)
+    ->  All = Words
+    ;   maplist(codes_string, Words, Strings),
+        atomics_to_string(Strings, All)
+    ).
+
+position_masks(Pairs0, Pairs) :-
+    maplist(pair_mask, Pairs0, Pairs).
+
+pair_mask(Code-Mask0, Code-Mask) :-
+    (   integer(Mask0)
+    ->  Mask = Mask0
+    ;   foldl(shift_in, Mask0, 0, Mask)
+    ).
+
+shift_in(Piece, Mask0, Mask) :-
+    mask_piece_bits(Bits),
+    Mask is (Mask0 << Bits) \/ Piece.
+
+codes_string(Codes, String) :-
+    string_codes(String, Codes).
+
+%!  word(+Words, +K:integer, -Word:string) is det.
+%
+%   The word K (from 0) of a words(Length, Count, All) term, All the words
+%   end to end.  (sub_string/5 takes constant time here; string_code/3 on
+%   All would take time linear in its length.)
+
+word(words(L, _, All), K, Word) :-
+    Start is K * L,
+    sub_string(All, Start, L, _, Word).
+
+%!  load_dictionary_text(+Key:integer, +Text:string) is det.
+%!  load_dictionary_text(+Key:integer, +Text:string, +Masks:list(integer)) is det.
+%
+%   load_dictionary/2 from one string, as pybridge.bridge sends it: string
+%   functions split it, so nothing in it is read as a term.  Per table, a
+%   line "Length Count", a line of the Count words end to end, a line of the
+%   copies (empty when every word is listed once) and a line per position
+%   of space-separated pairs.  A pair is Code=Pieces, Pieces the
+%   comma-separated hex pieces of the mask, most significant first; or
+%   Code alone, its mask then the next of Masks (integers the bridge puts
+%   whole, in the order of the pairs).
+%
+%   ?- load_dictionary_text(7, "2 2\nabac\n\n97=0x3\n98=0x1 99=0x2\n").
+%   ?- load_dictionary_text(7, "2 2\nabac\n\n97\n98 99\n", [3, 1, 2]).
+
+load_dictionary_text(Key, Text) :-
+    load_dictionary_text(Key, Text, []).
+
+load_dictionary_text(Key, Text, Masks) :-
+    must_be(string, Text),
+    must_be(list(integer), Masks),
+    split_string(Text, "\n", "", Lines),
+    text_tables(Lines, Tables, Masks, []),
+    load_dictionary(Key, Tables).
+
+text_tables([""], [], Masks, Masks) :-  % the text ends with a line break
+    !.
+text_tables([Header, Words, CopiesLine|Lines1], [t(L, Words, Copies, Positions)|Tables],
+            Masks0, Masks) :-
+    split_string(Header, " ", "", [LengthText, CountText]),
+    number_string(L, LengthText),
+    number_string(N, CountText),
+    text_copies(CopiesLine, N, Copies),
+    length(PositionLines, L),
+    append(PositionLines, Lines2, Lines1),
+    foldl(text_position, PositionLines, Positions, Masks0, Masks1),
+    text_tables(Lines2, Tables, Masks1, Masks).
+
+text_copies("", N, Copies) :-
+    !,
+    length(Copies, N),
+    maplist(=(1), Copies).
+text_copies(Line, _, Copies) :-
+    split_string(Line, " ", "", Texts),
+    maplist(number_string, Copies, Texts).
+
+text_position(Line, Pairs, Masks0, Masks) :-
+    split_string(Line, " ", "", PairTexts),
+    foldl(text_pair, PairTexts, Pairs, Masks0, Masks).
+
+text_pair(Text, Code-Mask, Masks0, Masks) :-
+    split_string(Text, "=", "", [CodeText|Rest]),
+    number_string(Code, CodeText),
+    (   Rest == []
+    ->  Masks0 = [Mask|Masks]
+    ;   Rest = [PiecesText],
+        split_string(PiecesText, ",", "", PieceTexts),
+        maplist(number_string, Mask, PieceTexts),
+        Masks = Masks0
+    ).
+
+%!  dictionary_loaded(+Key:integer) is semidet.
+%
+%   True when a dictionary is kept under Key (in this thread: global
+%   variables are per thread).
+
+dictionary_loaded(Key) :-
+    remembered(arcs_dictionary, Key).
+
+%!  dictionary(+Key:integer, -Tables, -Copies) is det.
+%
+%   The dictionary kept under Key, as load_dictionary/2 keeps it: per
+%   length (an argument) table(words(L, N, All), Full, Masks) or none, and
+%   the copies of each word.
+
+dictionary(Key, Tables, Copies) :-
+    recall(arcs_dictionary, Key, dictionary(Tables, Copies)).
+
+%!  members(+Domain:integer, -Ids:list(integer), ?Tail) is det.
+%
+%   The indices of the set bits of Domain, ascending, as the difference
+%   list Ids-Tail.  Halves a big integer until the pieces are small, so
+%   the work stays near linear (unless there are only a few bits to take
+%   off one by one).
+
+members(Domain, Ids, Tail) :-
+    (   popcount(Domain) =< 16
+    ->  peel_members(Domain, Ids, Tail)
+    ;   members(Domain, 0, Ids, Tail)
+    ).
+
+%   A few words: take the lowest off, one at a time.
+peel_members(0, Ids, Ids) :-
+    !.
+peel_members(D, [K|Ids], Tail) :-
+    K is lsb(D),
+    D1 is D /\ (D - 1),
+    peel_members(D1, Ids, Tail).
+
+members(0, _, Ids, Ids) :-
+    !.
+members(D, Offset, Ids, Tail) :-
+    D < 1 << 60,
+    !,
+    small_members(D, Offset, Ids, Tail).
+members(D, Offset, Ids, Tail) :-
+    Half is (msb(D) + 1) // 2,
+    Low is D /\ ((1 << Half) - 1),
+    High is D >> Half,
+    Offset1 is Offset + Half,
+    members(Low, Offset, Ids, Middle),
+    members(High, Offset1, Middle, Tail).
+
+small_members(0, _, Ids, Ids) :-
+    !.
+small_members(D, Offset, [K|Ids], Tail) :-
+    Low is lsb(D),
+    K is Offset + Low,
+    D1 is D /\ (D - 1),
+    small_members(D1, Offset, Ids, Tail).
+
+                 /*******************************
+                 *             NETS             *
+                 *******************************/
+
+%!  net(+Tables, +Copies, +Board:list(list(var)), +Arcs:list(list(compound)),
+%!      +Crossings:integer, -Net) is det.
+%
+%   The net of the sites of Board over a dictionary's Tables and Copies
+%   (dictionary/3's) before any search: every site open, with the words
+%   of its length that have its predefined letters and no support, every
+%   weight 1, every copy left.  Board, Arcs and Crossings are
+%   layout:layout/5's (the predefined letters are bound in Board already).
+
+net(Tables, Copies, Board, Arcs, Crossings, Net) :-
+    maplist(length, Board, LengthList),
+    Lengths =.. [lengths|LengthList],
+    maplist(links(Tables, LengthList), LengthList, Arcs, LinkLists),
+    Links =.. [links|LinkLists],
+    maplist(initial_domain(Tables), Board, Domains),
+    Dom =.. [dom|Domains],
+    sites_by_length(LengthList, Tables, ByLength),
+    used_copies(Copies, ByLength, Left),
+    uniform(weights, Crossings, 1, Weights),
+    fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables), Net).
+
+%!  net_sibling(+Net, -Sibling) is det.
+%
+%   A net for the same sites as Net before any search (its domains and
+%   copies, which no search has touched yet, copied; every weight 1); it
+%   shares Net's fixed arguments.
+
+net_sibling(net(Dom0, _, Left0, Weights0, Links, Lengths, ByLength, Tables, _), Net) :-
+    duplicate_term(Dom0-Left0, Dom-Left),
+    functor(Weights0, _, Crossings),
+    uniform(weights, Crossings, 1, Weights),
+    fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables), Net).
+
+fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables), Net) :-
+    Net = net(Dom, Open, Left, Weights, Links, Lengths, ByLength, Tables, Sup),
+    functor(Dom, _, N),
+    uniform(open, N, true, Open),
+    uniform(sup, N, none, Sup).
+
+%!  uniform(+Name:atom, +N:integer, +X, -Term) is det.
+%
+%   Name with N arguments, each X (an atom or a small integer: they are
+%   set with nb_setarg/3).
+
+uniform(Name, N, X, Term) :-
+    functor(Term, Name, N),
+    forall(between(1, N, I), nb_setarg(I, Term, X)).
+
+%!  sites(+Net, -Sites:list(integer)) is det.
+%
+%   Every site of Net, in site order (from 0).
+
+sites(Net, Sites) :-
+    arg(1, Net, Dom),
+    functor(Dom, _, N),
+    (   N =:= 0
+    ->  Sites = []
+    ;   Last is N - 1,
+        numlist(0, Last, Sites)
+    ).
+
+%!  fill_board(+Net, +Board:list(list(var))) is det.
+%
+%   Bind every site of Board to the word of its domain (one word each).
+
+fill_board(net(Dom, _, _, _, _, Lengths, _, Tables, _), Board) :-
+    foldl(fill_site(Dom, Lengths, Tables), Board, 1, _).
+
+fill_site(Dom, Lengths, Tables, Vars, S1, S2) :-
+    arg(S1, Dom, D),
+    K is msb(D),
+    word_of(S1, K, Lengths, Tables, Word),
+    string_chars(Word, Vars),
+    S2 is S1 + 1.
+
+%   initial_domain(+Tables, +Vars, -Domain): the words of the site's
+%   length that have the predefined letters (the bound variables of the
+%   site: nothing else is bound before the search).
+initial_domain(Tables, Vars, Domain) :-
+    length(Vars, L),
+    (   table(Tables, L, table(_, Full, Masks))
+    ->  foldl(given_letter(Masks), Vars, Full-1, Domain-_)
+    ;   Domain = 0
+    ).
+
+given_letter(Masks, Var, D0-P, D-P1) :-
+    P1 is P + 1,
+    (   nonvar(Var)
+    ->  char_code(Var, Code),
+        arg(P, Masks, Pairs),
+        (   memberchk(Code-Mask, Pairs)
+        ->  D is D0 /\ Mask
+        ;   D = 0
+        )
+    ;   D = D0
+    ).
+
+table(Tables, L, Table) :-
+    functor(Tables, _, Max),
+    L >= 1,
+    L =< Max,
+    arg(L, Tables, Table),
+    Table \== none.
+
+%   used_copies(+Copies, +ByLength, -Left): a copy of the copies of each
+%   word for the lengths some site has (none for the others), to count
+%   down as words are placed.
+used_copies(Copies, ByLength, Left) :-
+    Copies =.. [Name|Counts],
+    ByLength =.. [_|Sites],
+    maplist(used_count, Counts, Sites, LeftCounts),
+    Left =.. [Name|LeftCounts].
+
+used_count(Counts, Sites, Left) :-
+    (   Sites == []
+    ->  Left = none
+    ;   duplicate_term(Counts, Left)
+    ).
+
+%   sites_by_length(+Lengths, +Tables, -ByLength): per length (an argument
+%   of the arity of Tables) the sites of that length, ascending.
+sites_by_length(Lengths, Tables, ByLength) :-
+    functor(Tables, _, Max),
+    length(Args, Max),
+    ByLength =.. [by_length|Args],
+    foldl(site_length_pair, Lengths, Pairs, 0, _),
+    keysort(Pairs, Sorted),
+    group_pairs_by_key(Sorted, Groups),
+    maplist(by_length_arg(ByLength), Groups),
+    maplist(empty_if_unbound, Args).
+
+site_length_pair(L, L-S, S, S1) :-
+    S1 is S + 1.
+
+by_length_arg(ByLength, L-Sites) :-
+    functor(ByLength, _, Max),
+    (   L =< Max
+    ->  arg(L, ByLength, Sites)
+    ;   true
+    ).
+
+empty_if_unbound(X) :-
+    (   var(X)
+    ->  X = []
+    ;   true
+    ).
+
+%   links(+Tables, +Lengths, +L, +Arcs, -Links): each x(I, T, J, X)
+%   of a site of length L (position I here is position J of site T,
+%   crossing X) as l(I, T, J, X, Joined, There): There the
+%   Code-Mask pairs of T at J; Joined what propagation reads, per letter of
+%   There, in order of code: j(Code, Here, Mask, Residue), Here the words of
+%   this site with that letter at I (0 when none has it).  Residue is a
+%   word of Here, the last one found in the source domain, kept with
+%   nb_setarg/3: while it stays in the domain the letter has support
+%   without a big AND (AC-3 with residual supports; it only saves work,
+%   never changes a result).  Without such a word it is the number of words
+%   of this length, a bit no domain has.  A length without words has no
+%   letters.
+links(Tables, Lengths, L, Arcs, Links) :-
+    maplist(link(Tables, Lengths, L), Arcs, Links).
+
+link(Tables, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, There)) :-
+    nth0(T, Lengths, LT),
+    position_pairs(Tables, L, I, Here),
+    position_pairs(Tables, LT, J, There),
+    (   table(Tables, L, table(words(_, None, _), _, _))
+    ->  true
+    ;   None = 0
+    ),
+    join_pairs(There, Here, None, Joined).
+
+position_pairs(Tables, L, P, Pairs) :-
+    (   table(Tables, L, table(_, _, Masks))
+    ->  P1 is P + 1,
+        arg(P1, Masks, Pairs)
+    ;   Pairs = []
+    ).
+
+%   join_pairs(+There, +Here, +None, -Joined): both sorted by code, so a
+%   merge.
+join_pairs([], _, _, []).
+join_pairs([C-M|There], Here0, None, [j(C, H, M, Residue)|Joined]) :-
+    drop_below(Here0, C, Here),
+    (   Here = [C-H|_]
+    ->  Residue is lsb(H)
+    ;   H = 0,
+        Residue = None
+    ),
+    join_pairs(There, Here, None, Joined).
+
+drop_below([], _, []).
+drop_below([C0-H|Here0], C, Here) :-
+    (   C0 < C
+    ->  drop_below(Here0, C, Here)
+    ;   Here = [C0-H|Here0]
+    ).
+
+                 /*******************************
+                 *            CHOICES           *
+                 *******************************/
+
+%!  choose(+Region:list(integer), +Net, -Site:integer) is det.
+%
+%   The site of Region of smallest |D| / wdeg, wdeg the weights of its
+%   crossings with open sites; ties to the first in Region.
+
+choose([S|Ss], Net, Best) :-
+    site_measure(Net, S, Size, Weight),
+    choose(Ss, Net, S, Size, Weight, Best).
+
+choose([], _, Best, _, _, Best).
+choose([S|Ss], Net, Best0, Size0, Weight0, Best) :-
+    site_measure(Net, S, Size, Weight),
+    (   Size * Weight0 < Size0 * Weight
+    ->  choose(Ss, Net, S, Size, Weight, Best)
+    ;   choose(Ss, Net, Best0, Size0, Weight0, Best)
+    ).
+
+site_measure(net(Dom, Open, _, Weights, Links, _, _, _, _), S, Size, Weight) :-
+    S1 is S + 1,
+    arg(S1, Dom, D),
+    Size is popcount(D),
+    arg(S1, Links, SiteLinks),
+    open_weight(SiteLinks, Open, Weights, 0, Weight).
+
+open_weight([], _, _, W, W).
+open_weight([l(_, T, _, X, _, _)|Links], Open, Weights, W0, W) :-
+    T1 is T + 1,
+    (   arg(T1, Open, true)
+    ->  X1 is X + 1,
+        arg(X1, Weights, Wx),
+        W1 is W0 + Wx
+    ;   W1 = W0
+    ),
+    open_weight(Links, Open, Weights, W1, W).
+
+                 /*******************************
+                 *    PLACING AND PROPAGATING   *
+                 *******************************/
+
+%!  place(+Site:integer, +K:integer, +Net) is semidet.
+%
+%   Put word K in Site and propagate; fails on a wipe-out.  When its last
+%   copy is placed the word leaves the other open sites of its length.
+
+place(S, K, Net) :-
+    Net = net(Dom, Open, Left, _, _, Lengths, ByLength, _, _),
+    S1 is S + 1,
+    arg(S1, Lengths, L),
+    setarg(S1, Open, false),
+    arg(L, Left, Counts),
+    K1 is K + 1,
+    arg(K1, Counts, C0),
+    C is C0 - 1,
+    setarg(K1, Counts, C),
+    Bit is 1 << K,
+    setarg(S1, Dom, Bit),
+    (   C > 0
+    ->  propagate([S], Net)
+    ;   arg(L, ByLength, Same),
+        used_up(Same, K, Bit, Dom, Open, Changed),
+        propagate([S|Changed], Net)
+    ).
+
+used_up([], _, _, _, _, []).
+used_up([T|Ts], K, Bit, Dom, Open, Changed) :-
+    T1 is T + 1,
+    arg(T1, Dom, D),
+    (   arg(T1, Open, true),
+        getbit(D, K) =:= 1
+    ->  D1 is D xor Bit,
+        (   D1 =:= 0
+        ->  count_backtrack,
+            fail
+        ;   setarg(T1, Dom, D1),
+            Changed = [T|Changed1]
+        )
+    ;   Changed = Changed1
+    ),
+    used_up(Ts, K, Bit, Dom, Open, Changed1).
+
+%!  propagate(+Changed:list(integer), +Net) is semidet.
+%
+%   Letter-level arc consistency from the Changed sites, a FIFO queue
+%   (Front, then Back reversed) of sites each queued once at a time;
+%   fails on a wipe-out, which is a dead end and adds 1 to the weight of
+%   the crossing that emptied the domain.  Sup holds per site the domain
+%   it was last revised from (none before the first revision): the open
+%   neighbours agree with the letters of its words, and backtracking
+%   restores domains and supports together, so a revision needs to look
+%   only at the words gone since (source/6).
+
+propagate(Changed, Net) :-
+    propagate(Changed, [], Net).
+
+propagate([], [], _) :-
+    !.
+propagate([], Back, Net) :-
+    !,
+    reverse(Back, Front),
+    propagate(Front, [], Net).
+propagate([S|Front], Back0, Net) :-
+    Net = net(Dom, Open, _, Weights, Links, Lengths, _, Tables, Sup),
+    S1 is S + 1,
+    arg(S1, Links, SiteLinks),
+    arg(S1, Dom, DS),
+    arg(S1, Sup, Last),
+    setarg(S1, Sup, DS),
+    source(Last, DS, S1, Lengths, Tables, Source),
+    (   Source == unchanged
+    ->  Back = Back0
+    ;   revise_links(SiteLinks, Source, Front, Back0, Back, Dom, Open, Weights)
+    ),
+    propagate(Front, Back, Net).
+
+%   source(+Last, +DS, +S1, +Lengths, +Tables, -Source): what a revision
+%   from the site reads.  unchanged when no word went since Last: nothing
+%   to revise.  When one word went, only its letters can have lost their
+%   last word (the neighbours agree with Last), so lost(Word, DS); else
+%   word(Word) for a domain of one word, or domain(DS).
+source(Last, DS, S1, Lengths, Tables, Source) :-
+    (   Last == none
+    ->  whole_source(DS, S1, Lengths, Tables, Source)
+    ;   Last =:= DS
+    ->  Source = unchanged
+    ;   popcount(Last xor DS) =:= 1
+    ->  K is msb(Last xor DS),
+        word_of(S1, K, Lengths, Tables, Word),
+        Source = lost(Word, DS)
+    ;   whole_source(DS, S1, Lengths, Tables, Source)
+    ).
+
+whole_source(DS, S1, Lengths, Tables, Source) :-
+    (   popcount(DS) =:= 1
+    ->  K is msb(DS),
+        word_of(S1, K, Lengths, Tables, Word),
+        Source = word(Word)
+    ;   Source = domain(DS)
+    ).
+
+word_of(S1, K, Lengths, Tables, Word) :-
+    arg(S1, Lengths, L),
+    arg(L, Tables, table(Words, _, _)),
+    word(Words, K, Word).
+
+revise_links([], _, _, Back, Back, _, _, _).
+revise_links([l(I, T, _, X, Joined, There)|Links], Source, Front, Back0, Back,
+             Dom, Open, Weights) :-
+    T1 is T + 1,
+    (   arg(T1, Open, true)
+    ->  arg(T1, Dom, DT),
+        kept(Source, I, Joined, There, DT, Kept),
+        (   Kept =:= DT
+        ->  Back1 = Back0
+        ;   Kept =:= 0
+        ->  X1 is X + 1,
+            arg(X1, Weights, W0),
+            W is W0 + 1,
+            nb_setarg(X1, Weights, W),
+            count_backtrack,
+            fail
+        ;   setarg(T1, Dom, Kept),
+            (   ( memberchk(T, Front) ; memberchk(T, Back0) )
+            ->  Back1 = Back0
+            ;   Back1 = [T|Back0]
+            )
+        )
+    ;   Back1 = Back0
+    ),
+    revise_links(Links, Source, Front, Back1, Back, Dom, Open, Weights).
+
+%   kept(+Source, +I, +Joined, +There, +DT, -Kept): the words of DT whose
+%   letter over there is one that a word of the source has at position I
+%   here.  A source of one word has one letter there; else each letter
+%   of There that no source word has takes its words out of DT (fewer and
+%   smaller operations than the union of the allowed words).  The tests
+%   compare expressions rather than bind them: a big integer bound with
+%   is/2 goes onto the global stack, one compared stays in C.
+kept(word(Word), I, _, There, DT, Kept) :-
+    I1 is I + 1,
+    string_code(I1, Word, Code),
+    (   memberchk(Code-Mask, There)
+    ->  Kept is DT /\ Mask
+    ;   Kept = 0
+    ).
+kept(lost(Word, DS), I, Joined, _, DT, Kept) :-
+    I1 is I + 1,
+    string_code(I1, Word, Code),
+    (   entry(Joined, Code, Entry)
+    ->  kept_joined([Entry], DS, DT, Kept)
+    ;   Kept = DT
+    ).
+kept(domain(DS), _, Joined, _, DT, Kept) :-
+    kept_joined(Joined, DS, DT, Kept).
+
+%   entry(+Joined, +Code, -Entry): the entry of Joined for letter Code
+%   (the term itself, as kept_joined/4 updates its residue in place).
+entry([Entry0|Joined], Code, Entry) :-
+    arg(1, Entry0, C),
+    (   C =:= Code
+    ->  Entry = Entry0
+    ;   C < Code
+    ->  entry(Joined, Code, Entry)
+    ).
+
+kept_joined([], _, Kept, Kept).
+kept_joined([Entry|Joined], DS, Kept0, Kept) :-
+    Entry = j(_, Here, There, Residue),
+    (   getbit(DS, Residue) =:= 1
+    ->  Kept1 = Kept0
+    ;   Kept0 /\ There =\= 0          % first: does D(T) have the letter?
+    ->  (   DS /\ Here =\= 0
+        ->  Residue1 is lsb(DS /\ Here),
+            nb_setarg(4, Entry, Residue1),
+            Kept1 = Kept0
+        ;   Kept1 is Kept0 /\ \There
+        )
+    ;   Kept1 = Kept0
+    ),
+    kept_joined(Joined, DS, Kept1, Kept).

@@ -1,0 +1,220 @@
+"""arcs: what the wdeg and valued families share, specified in
+docs/search.md#wdeg (propagation, choice of site, placing a word) and
+docs/search.md#valued, which follows it; prolog/arcs.pl is its twin.
+
+A Net holds each site's domain, a bitset (a Python int) over the words of
+its length (see pybridge.bitsets), the copies of each word left, the sites
+still open and the crossings' weights; it propagates letter-level arc
+consistency over the crossings, places a word (its last copy leaving the
+other open sites of its length) and chooses the site of smallest
+|D| / wdeg. A family's Search is a Net with its own order of words,
+regions, restarts or bounds on top.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+
+from pybridge.bitsets import Letters, Table, letters_left, tables
+from pybridge.layout import Arc as Link
+from pybridge.layout import Layout
+from pybridge.model import Cell
+from pybridge.search.kernel import Counters
+
+# a link with what a revision along it reads: (i, t, j, crossing, the words
+# of t without each letter at j)
+Arc = tuple[int, int, int, int, Mapping[str, int]]
+Support = tuple[int, Letters]  # a site's domain when last revised from, and its letters
+State = tuple[list[int], list[Support | None]]  # the domains, and their supports
+
+
+class Net:
+    """The domains of a grid's sites over a word list, and their propagation."""
+
+    def __init__(self, words: tuple[str, ...], layout: Layout, counters: Counters) -> None:
+        """Every site open with the words of its length that have its given
+        letters, every weight 1, every copy left. `words`: the list whose
+        distinct words, in order of first listing, the bits stand for."""
+        self.shared = tables(words)  # the tables' own answer (see bitsets.Settled)
+        self.tables = dict(self.shared)
+        for cells in layout.cells:  # a length without words has an empty table
+            n = len(cells)
+            self.tables.setdefault(n, Table((), (), 0, tuple({} for _ in range(n))))
+        self.left = {n: list(t.copies) for n, t in self.tables.items()}  # copies not placed
+        self.lengths = [len(cells) for cells in layout.cells]
+        self.weights = [1] * len(layout.crossings)
+        self.arcs = _arcs(layout.arcs, self.lengths, self.tables)
+        self.by_length: dict[int, list[int]] = {}
+        for s, n in enumerate(self.lengths):
+            self.by_length.setdefault(n, []).append(s)
+        self.root = [self._initial(cells, layout.givens) for cells in layout.cells]
+        self.counters = counters
+        self.dom = list(self.root)
+        self.sup: list[Support | None] = [None] * len(self.lengths)  # see propagate
+        self.open = [True] * len(self.lengths)
+        self.live: list[list[Arc]] = []  # per site, its arcs to open sites (see recount)
+        self.wdegs: list[int] = []  # see recount
+        self.recount()
+        self.counted: list[tuple[int, int]] = [(-1, 0)] * len(self.lengths)  # (domain, its size)
+
+    def _initial(self, cells: Sequence[Cell], givens: Mapping[Cell, str]) -> int:
+        """The words of the site's length with its given letters."""
+        table = self.tables[len(cells)]
+        domain = table.full
+        for p, cell in enumerate(cells):
+            if cell in givens:
+                domain &= table.masks[p].get(givens[cell], 0)
+        return domain
+
+    def words(self) -> list[str]:
+        """The word of every site (each holds one), in site order."""
+        return [
+            self.tables[n].words[d.bit_length() - 1]
+            for n, d in zip(self.lengths, self.dom, strict=True)
+        ]
+
+    def snapshot(self) -> State:
+        return list(self.dom), list(self.sup)
+
+    def restore(self, state: State) -> None:
+        self.dom[:], self.sup[:] = state
+
+    # -- open sites and their weights ----------------------------------------
+
+    def recount(self) -> None:
+        """live[s], s's arcs to open sites, and wdegs[s], the weights of
+        those crossings, for every site s (open or not); kept up to date as
+        sites close and open and as weights grow, as propagate reads live
+        at every pop and choose reads wdegs for every open site at every node."""
+        self.live = [[arc for arc in arcs if self.open[arc[1]]] for arcs in self.arcs]
+        self.wdegs = [sum(self.weights[arc[3]] for arc in arcs) for arcs in self.live]
+
+    def close(self, s: int, sign: int) -> None:
+        """Update wdegs and the neighbours' live arcs when s closes (sign -1)
+        or opens again (+1)."""
+        for _, t, _, x, _ in self.arcs[s]:
+            self.wdegs[t] += sign * self.weights[x]
+            self.live[t] = [arc for arc in self.arcs[t] if self.open[arc[1]]]
+
+    def choose(self, region: Sequence[int]) -> int:
+        """The site of smallest |D| / wdeg (ties: lowest index; region ascending)."""
+        best, best_size, best_weight = -1, 0, 0
+        dom, counted, wdegs = self.dom, self.counted, self.wdegs
+        for s in region:
+            domain, last = dom[s], counted[s]
+            if last[0] is domain:
+                size = last[1]
+            else:  # bit_count costs a microsecond on a big domain: count it once
+                size = domain.bit_count()
+                counted[s] = (domain, size)
+            weight = wdegs[s]
+            if best < 0 or size * best_weight < best_size * weight:
+                best, best_size, best_weight = s, size, weight
+        return best
+
+    # -- placing and propagating ---------------------------------------------
+
+    def place(self, s: int, k: int) -> bool:
+        """Put word k in site s and propagate; False on a wipe-out. The
+        caller undoes it with unplace."""
+        n = self.lengths[s]
+        self.open[s] = False
+        self.close(s, -1)
+        self.left[n][k] -= 1
+        bit = 1 << k
+        self.dom[s] = bit
+        changed = [s]
+        if self.left[n][k]:
+            return self.propagate(changed)
+        for t in self.by_length[n]:  # the last copy: the word leaves its length's open sites
+            if self.open[t] and self.dom[t] & bit:
+                self.dom[t] ^= bit
+                if not self.dom[t]:
+                    self.counters.dead_end()
+                    return False
+                changed.append(t)
+        return self.propagate(changed)
+
+    def unplace(self, s: int, k: int, saved: State) -> None:
+        """Undo place(s, k): the domains as `saved`, s open, the copy back."""
+        self.restore(saved)
+        self.open[s] = True
+        self.close(s, +1)
+        self.left[self.lengths[s]][k] += 1
+
+    def propagate(self, changed: list[int]) -> bool:
+        """Letter-level arc consistency from the `changed` sites; False on a
+        wipe-out (a dead end; the weight of the crossing that emptied a
+        domain grows by 1).
+
+        sup[s] holds the letters each position of s had when s was last
+        revised from: every open neighbour already agrees with them, so a
+        crossing whose letters did not change since needs no revision (the
+        revisions skipped would change nothing)."""
+        queue, queued = deque(changed), set(changed)
+        dom, sup, live = self.dom, self.sup, self.live
+        while queue:
+            s = queue.popleft()
+            queued.discard(s)
+            arcs = live[s]
+            if not arcs:
+                continue
+            last = sup[s]
+            now = self.letters(s, last, arcs)
+            sup[s] = (dom[s], now)
+            before = None if last is None else last[1]
+            if now is before:  # no letter changed: nothing to revise
+                continue
+            for i, t, _, crossing, without in arcs:
+                # t agrees with the letters before: only those lost since
+                # take words from it (before the first revision, any letter)
+                had = without.keys() if before is None else before[i]
+                if had is now[i]:
+                    continue
+                kept = dom[t]
+                for letter in had - now[i]:
+                    if letter in without:
+                        kept &= without[letter]
+                if kept == dom[t]:
+                    continue
+                if not kept:
+                    self.weights[crossing] += 1
+                    self.wdegs[s] += 1  # t is open
+                    if self.open[s]:
+                        self.wdegs[t] += 1
+                    self.counters.dead_end()
+                    return False
+                dom[t] = kept
+                if t not in queued:
+                    queue.append(t)
+                    queued.add(t)
+        return True
+
+    def letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Letters:
+        """The letters the words of D(s) have at the positions of the `arcs`
+        (the others keep their last letters, or none); the last letters
+        themselves if none changed."""
+        domain = self.dom[s]
+        if not domain:  # no word fits: no letter anywhere
+            return (frozenset(),) * self.lengths[s]
+        table = self.tables[self.lengths[s]]
+        return letters_left(table, domain, [arc[0] for arc in arcs], last)
+
+
+def _arcs(
+    links: Sequence[Sequence[Link]], lengths: Sequence[int], tables: Mapping[int, Table]
+) -> list[list[Arc]]:
+    """Each site's links with the masks a revision along them reads."""
+    without = {n: _without(tables[n]) for n in set(lengths)}
+    return [
+        [(i, t, j, x, without[lengths[t]][j]) for i, t, j, x in site_links] for site_links in links
+    ]
+
+
+def _without(table: Table) -> tuple[dict[str, int], ...]:
+    """Per position of the table's words: letter -> the words without it
+    there. A revision ANDs these into a domain: one operation per letter
+    lost, on the domain's size, where OR-ing the words with the letters
+    would build sets the size of the whole table."""
+    return tuple({c: table.full ^ words for c, words in masks.items()} for masks in table.masks)
