@@ -428,8 +428,9 @@ site_chars([Vars|Sites], Chars) :-
 %   behind (run_puzzle/6's cleanup).  The Python bridge makes it the
 %   handler of int (on_signal/3) and raises that signal in the searching
 %   thread when the user presses Ctrl-C; the exception reaches it as the
-%   query's error.  With signals off (pyswip starts Prolog so) on_signal/3
-%   installs no handler of the operating system's: only the bridge raises it.
+%   query's error.  on_signal/3 also takes SIGINT from the operating
+%   system, even with signals off (pyswip starts Prolog so); the bridge
+%   gives it back to Python at once, so only the bridge raises it.
 
 interrupt_search(_Signal) :-
     throw(crossword_interrupted).

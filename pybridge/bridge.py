@@ -62,8 +62,14 @@ def _engine() -> Any:
         prolog = Prolog()
         with _engine_errors():
             prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
-            # Ctrl-C stops a search: see _interrupts_stop_prolog
+            # Ctrl-C stops a search: see _interrupts_stop_prolog. on_signal/3 also
+            # takes SIGINT from the operating system, signals off or not; give it
+            # back to Python (the CLI's default action, or a caller's handler), or
+            # a Ctrl-C pressed while no query runs would wait for the next one.
+            python_handler = signal.getsignal(signal.SIGINT)
             list(prolog.query("on_signal(int, _, crossword:interrupt_search)", catcherrors=True))
+            if python_handler is not None and threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGINT, python_handler)
             limit = _stack_limit()
             list(prolog.query(f"set_prolog_flag(stack_limit, {limit})", catcherrors=True))
             Prolog.register_foreign(_tick, WATCHER, 5, module="kernel")  # see _watching
