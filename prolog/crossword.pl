@@ -429,8 +429,8 @@ site_chars([Vars|Sites], Chars) :-
 %   handler of int (on_signal/3) and raises that signal in the searching
 %   thread when the user presses Ctrl-C; the exception reaches it as the
 %   query's error.  on_signal/3 also takes SIGINT from the operating
-%   system, even with signals off (pyswip starts Prolog so); the bridge
-%   gives it back to Python at once, so only the bridge raises it.
+%   system, even with signals off (pyswip starts Prolog so); where SIGINT
+%   had its default action (the command line's), the bridge puts it back.
 
 interrupt_search(_Signal) :-
     throw(crossword_interrupted).

@@ -63,13 +63,14 @@ def _engine() -> Any:
         with _engine_errors():
             prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
             # Ctrl-C stops a search: see _interrupts_stop_prolog. on_signal/3 also
-            # takes SIGINT from the operating system, signals off or not; give it
-            # back to Python (the CLI's default action, or a caller's handler), or
-            # a Ctrl-C pressed while no query runs would wait for the next one.
-            python_handler = signal.getsignal(signal.SIGINT)
+            # takes SIGINT from the operating system, signals off or not. Where
+            # SIGINT had its default action (the CLI's: Ctrl-C ends the process
+            # at once), that action is put back: else a Ctrl-C would end the CLI
+            # through Prolog's handler, or wait for a query while none runs.
+            default_action = signal.getsignal(signal.SIGINT) is signal.SIG_DFL
             list(prolog.query("on_signal(int, _, crossword:interrupt_search)", catcherrors=True))
-            if python_handler is not None and threading.current_thread() is threading.main_thread():
-                signal.signal(signal.SIGINT, python_handler)
+            if default_action and threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
             limit = _stack_limit()
             list(prolog.query(f"set_prolog_flag(stack_limit, {limit})", catcherrors=True))
             Prolog.register_foreign(_tick, WATCHER, 5, module="kernel")  # see _watching
