@@ -313,26 +313,24 @@ def run_cell(
         status, seconds, grid = run_qxw(puzzle, _DICTIONARIES, timeout)
         nodes: int | None = None
         backtracks: int | None = None
-    elif portfolio is not None:
-        portfolio.start()
-        outcome = portfolio.run(
-            puzzle, strategy=cell.strategy, timeout=timeout, seed=seed, maximize=maximize
-        )
-        stream = None if outcome.winner is None else outcome.winner.stream
-        status, seconds = outcome.status, outcome.stats.seconds
-        grid = outcome.solutions[0].grid if outcome.solutions else None
-        nodes, backtracks = outcome.stats.nodes, outcome.stats.backtracks
     else:
-        _prepare(cell)
-        outcome = run(
-            puzzle,
-            engine=cell.engine,
-            strategy=cell.strategy,
-            timeout=timeout,
-            seed=seed,
-            progress=watch,
-            maximize=maximize,
-        )
+        if portfolio is not None:
+            portfolio.start()
+            outcome = portfolio.run(
+                puzzle, strategy=cell.strategy, timeout=timeout, seed=seed, maximize=maximize
+            )
+            stream = None if outcome.winner is None else outcome.winner.stream
+        else:
+            _prepare(cell)
+            outcome = run(
+                puzzle,
+                engine=cell.engine,
+                strategy=cell.strategy,
+                timeout=timeout,
+                seed=seed,
+                progress=watch,
+                maximize=maximize,
+            )
         status, seconds = outcome.status, outcome.stats.seconds
         grid = outcome.solutions[0].grid if outcome.solutions else None
         nodes, backtracks = outcome.stats.nodes, outcome.stats.backtracks

@@ -54,6 +54,7 @@ from pybridge.solver import (
     Outcome,
     Stats,
     Winner,
+    check_strategy,
     choose_engine,
     make_solution,
     run,
@@ -281,23 +282,7 @@ class Portfolio:
         searches tell no one). With `maximize` one stream runs here too: a
         branch and bound's better fills and bound belong to one search."""
         started = time.perf_counter()
-        if maximize is not None:
-            outcome = run(
-                puzzle,
-                engine=self.engine,
-                strategy=strategy,
-                seed=seed,
-                limit=limit,
-                count=count,
-                unique=unique,
-                timeout=timeout,
-                progress=progress,
-                maximize=maximize,
-                on_better=on_better,
-            )
-            stream = Stream(0, outcome.stats.strategy, seed)
-            return outcome if self.jobs == 1 else _won(outcome, stream, 1, started)
-        chosen = _strategy(puzzle, strategy, seed)
+        chosen = _strategy(puzzle, strategy, seed, maximize)
         if timeout is not None and not timeout > 0:
             raise UsageError("timeout must be a positive number of seconds")
         todo = streams(chosen, seed, self.jobs)
@@ -307,9 +292,16 @@ class Portfolio:
             "count": count,
             "unique": unique,
         }
-        if len(todo) == 1:
+        if len(todo) == 1:  # with --maximize too: valued takes no seed
             outcome = run(
-                puzzle, strategy=chosen, seed=seed, timeout=timeout, progress=progress, **options
+                puzzle,
+                strategy=chosen,
+                seed=seed,
+                timeout=timeout,
+                progress=progress,
+                maximize=maximize,
+                on_better=on_better,
+                **options,
             )
             return outcome if self.jobs == 1 else _won(outcome, todo[0], 1, started)
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -409,10 +401,15 @@ def _receive(worker: _Worker) -> object:
         raise EngineError(f"a portfolio worker ended unexpectedly (exit code {code})") from None
 
 
-def _strategy(puzzle: Puzzle, strategy: str | None, seed: int | None) -> str:
-    """The strategy to use, checked with the seed as pybridge.run checks it."""
+def _strategy(
+    puzzle: Puzzle, strategy: str | None, seed: int | None, maximize: Objective | None
+) -> str:
+    """The strategy to use, checked with the seed and the objective as
+    pybridge.run checks them."""
     _check_seed(strategy, seed)
-    name = strategy or registry.default_strategy(puzzle.mode)
+    check_strategy(puzzle, strategy, maximize)
+    default = registry.OPTIMISING_STRATEGY if maximize else registry.default_strategy(puzzle.mode)
+    name = strategy or default
     registry.check(name, puzzle.mode, seed)
     return name
 

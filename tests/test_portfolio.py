@@ -219,12 +219,18 @@ def _alive(pid: int) -> bool:
 # ---------------------------------------------------------------- the commands
 
 
+def grid_files(tmp_path: Path, listed: str) -> tuple[Path, Path]:
+    """An open 4x4 grid file and a dictionary file holding `listed`."""
+    grid, words = tmp_path / "g.txt", tmp_path / "words.txt"
+    grid.write_text("....\n....\n....\n....\n", encoding="utf-8")
+    words.write_text(listed, encoding="utf-8")
+    return grid, words
+
+
 def test_solve_jobs_names_the_winning_stream_in_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    grid, words = tmp_path / "g.txt", tmp_path / "words.txt"
-    grid.write_text("....\n....\n....\n....\n", encoding="utf-8")
-    words.write_text("\n".join(WORDS) + "\n", encoding="utf-8")
+    grid, words = grid_files(tmp_path, "\n".join(WORDS) + "\n")
     base = ["solve", str(grid), "--dict", str(words), "--engine", "python", "--output", "json"]
     assert main([*base, "--jobs", "2"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -247,9 +253,7 @@ def test_solve_jobs_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bench_portfolio_records_the_stream(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    grid, words = tmp_path / "g.txt", tmp_path / "words.txt"
-    grid.write_text("....\n....\n....\n....\n", encoding="utf-8")
-    words.write_text("\n".join(WORDS) + "\n", encoding="utf-8")
+    grid, words = grid_files(tmp_path, "\n".join(WORDS) + "\n")
     target = tmp_path / "runs.json"
     args = ["bench", str(grid), "--dict", str(words), "--engines", "python"]
     assert main([*args, "--portfolio", "2", "--json", str(target)]) == 0
@@ -266,10 +270,8 @@ def test_bench_portfolio_records_the_stream(
 def test_solve_jobs_with_scores_scores_the_winners_fill_and_maximizes_in_one_stream(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    grid, words = tmp_path / "g.txt", tmp_path / "words.txt"
-    grid.write_text("....\n....\n....\n....\n", encoding="utf-8")
     scored = {word: 10 + 5 * i for i, word in enumerate(WORDS)}
-    words.write_text("".join(f"{w};{s}\n" for w, s in scored.items()), encoding="utf-8")
+    grid, words = grid_files(tmp_path, "".join(f"{w};{s}\n" for w, s in scored.items()))
     base = ["solve", str(grid), "--dict", str(words), "--engine", "python", "--output", "json"]
     assert main([*base, "--jobs", "2"]) == 0
     doc = json.loads(capsys.readouterr().out)
