@@ -20,8 +20,8 @@
         net(Dom, Open, Left, Weights, Links, Lengths, ByLength, Tables, Sup)
 
     Dom (per site its domain), Open (per site true or false), Left (per
-    length the copies left of each word, or none) and Sup (per site the
-    domain it was last revised from, or none: see propagate/2) change with
+    length the copies left of each word, or none) and Sup (per site what
+    it was last revised from, or none: see propagate/2) change with
     setarg/3 and so come back for free on backtracking; Weights (per
     crossing) with nb_setarg/3, never undone.  The rest is fixed: Links per
     site its arcs (as links/5 extends layout:layout/5's), Lengths per site
@@ -556,11 +556,16 @@ used_up([T|Ts], K, Bit, Dom, Open, Changed) :-
 %   Letter-level arc consistency from the Changed sites, a FIFO queue
 %   (Front, then Back reversed) of sites each queued once at a time;
 %   fails on a wipe-out, which is a dead end and adds 1 to the weight of
-%   the crossing that emptied the domain.  Sup holds per site the domain
-%   it was last revised from (none before the first revision): the open
-%   neighbours agree with the letters of its words, and backtracking
-%   restores domains and supports together, so a revision needs to look
-%   only at the words gone since (source/6).
+%   the crossing that emptied the domain.  Sup holds per site
+%   sup(Last, Live) from its last revision (none before the first): Last
+%   the domain it was revised from (the open neighbours agree with the
+%   letters of its words, and backtracking restores domains and supports
+%   together, so a revision needs to look only at the words gone since:
+%   source/8) and Live, per link, the entries of its Joined (see links/5)
+%   whose letters the neighbour may still have and Last had.  A letter
+%   out of Live stays out until backtracking (the site lost it, or the
+%   neighbour did: domains only shrink), so a revision looks at the
+%   entries of Live only.
 
 propagate(Changed, Net) :-
     propagate(Changed, [], Net).
@@ -577,23 +582,27 @@ propagate([S|Front], Back0, Net) :-
     arg(S1, Links, SiteLinks),
     arg(S1, Dom, DS),
     arg(S1, Sup, Last),
-    setarg(S1, Sup, DS),
-    source(Last, DS, S1, Lengths, Tables, Source),
+    source(Last, DS, S1, SiteLinks, Lengths, Tables, Source, Live0),
     (   Source == unchanged
     ->  Back = Back0
-    ;   revise_links(SiteLinks, Source, Front, Back0, Back, Dom, Open, Weights)
+    ;   revise_links(SiteLinks, Live0, Live, Source, Front, Back0, Back, Dom, Open,
+                     Weights),
+        setarg(S1, Sup, sup(DS, Live))
     ),
     propagate(Front, Back, Net).
 
-%   source(+Last, +DS, +S1, +Lengths, +Tables, -Source): what a revision
-%   from the site reads.  unchanged when no word went since Last: nothing
-%   to revise.  When one word went, only its letters can have lost their
-%   last word (the neighbours agree with Last), so lost(Word, DS); else
-%   word(Word) for a domain of one word, or domain(DS).
-source(Last, DS, S1, Lengths, Tables, Source) :-
-    (   Last == none
-    ->  whole_source(DS, S1, Lengths, Tables, Source)
-    ;   Last =:= DS
+%   source(+Last, +DS, +S1, +Links, +Lengths, +Tables, -Source, -Live): what
+%   a revision from the site reads, and the Live letters of its links
+%   before it.  unchanged when no word went since Last: nothing to revise.
+%   When one word went, only its letters can have lost their last word
+%   (the neighbours agree with Last), so lost(Word, DS); else word(Word)
+%   for a domain of one word, or domain(DS).
+source(none, DS, S1, Links, Lengths, Tables, Source, Live) :-
+    !,
+    maplist(every_letter, Links, Live),
+    whole_source(DS, S1, Lengths, Tables, Source).
+source(sup(Last, Live), DS, S1, _, Lengths, Tables, Source, Live) :-
+    (   Last =:= DS
     ->  Source = unchanged
     ;   popcount(Last xor DS) =:= 1
     ->  K is msb(Last xor DS),
@@ -601,6 +610,8 @@ source(Last, DS, S1, Lengths, Tables, Source) :-
         Source = lost(Word, DS)
     ;   whole_source(DS, S1, Lengths, Tables, Source)
     ).
+
+every_letter(l(_, _, _, _, Joined, _), Joined).
 
 whole_source(DS, S1, Lengths, Tables, Source) :-
     (   popcount(DS) =:= 1
@@ -615,13 +626,13 @@ word_of(S1, K, Lengths, Tables, Word) :-
     arg(L, Tables, table(Words, _, _)),
     word(Words, K, Word).
 
-revise_links([], _, _, Back, Back, _, _, _).
-revise_links([l(I, T, _, X, Joined, There)|Links], Source, Front, Back0, Back,
-             Dom, Open, Weights) :-
+revise_links([], [], [], _, _, Back, Back, _, _, _).
+revise_links([l(I, T, _, X, Joined, There)|Links], [Live0|Lives0], [Live|Lives], Source,
+             Front, Back0, Back, Dom, Open, Weights) :-
     T1 is T + 1,
     (   arg(T1, Open, true)
     ->  arg(T1, Dom, DT),
-        kept(Source, I, Joined, There, DT, Kept),
+        kept(Source, I, Joined, There, DT, Kept, Live0, Live),
         (   Kept =:= DT
         ->  Back1 = Back0
         ;   Kept =:= 0
@@ -637,56 +648,80 @@ revise_links([l(I, T, _, X, Joined, There)|Links], Source, Front, Back0, Back,
             ;   Back1 = [T|Back0]
             )
         )
-    ;   Back1 = Back0
+    ;   Back1 = Back0,
+        Live = Live0
     ),
-    revise_links(Links, Source, Front, Back1, Back, Dom, Open, Weights).
+    revise_links(Links, Lives0, Lives, Source, Front, Back1, Back, Dom, Open, Weights).
 
-%   kept(+Source, +I, +Joined, +There, +DT, -Kept): the words of DT whose
-%   letter over there is one that a word of the source has at position I
-%   here.  A source of one word has one letter there; else each letter
-%   of There that no source word has takes its words out of DT (fewer and
-%   smaller operations than the union of the allowed words).  The tests
-%   compare expressions rather than bind them: a big integer bound with
-%   is/2 goes onto the global stack, one compared stays in C.
-kept(word(Word), I, _, There, DT, Kept) :-
+%   kept(+Source, +I, +Joined, +There, +DT, -Kept, +Live0, -Live): the
+%   words of DT whose letter over there is one that a word of the source
+%   has at position I here, and the Live letters left (see propagate/2).
+%   A source of one word has one letter there (and the site's next
+%   revision finds it unchanged: its Live no longer matters); else each
+%   live letter that no source word has takes its words out of DT (fewer
+%   and smaller operations than the union of the allowed words).  The
+%   tests compare expressions rather than bind them: a big integer bound
+%   with is/2 goes onto the global stack, one compared stays in C.
+kept(word(Word), I, _, There, DT, Kept, Live, Live) :-
     I1 is I + 1,
     string_code(I1, Word, Code),
     (   memberchk(Code-Mask, There)
     ->  Kept is DT /\ Mask
     ;   Kept = 0
     ).
-kept(lost(Word, DS), I, Joined, _, DT, Kept) :-
+kept(lost(Word, DS), I, _, _, DT, Kept, Live0, Live) :-
     I1 is I + 1,
     string_code(I1, Word, Code),
-    (   entry(Joined, Code, Entry)
-    ->  kept_joined([Entry], DS, DT, Kept)
-    ;   Kept = DT
+    (   entry(Live0, Code, Entry)
+    ->  kept_live([Entry], DS, DT, Kept, Left),
+        (   Left == []
+        ->  drop_entry(Live0, Code, Live)
+        ;   Live = Live0
+        )
+    ;   Kept = DT,
+        Live = Live0
     ).
-kept(domain(DS), _, Joined, _, DT, Kept) :-
-    kept_joined(Joined, DS, DT, Kept).
+kept(domain(DS), _, _, _, DT, Kept, Live0, Live) :-
+    kept_live(Live0, DS, DT, Kept, Live).
 
-%   entry(+Joined, +Code, -Entry): the entry of Joined for letter Code
-%   (the term itself, as kept_joined/4 updates its residue in place).
-entry([Entry0|Joined], Code, Entry) :-
+%   entry(+Entries, +Code, -Entry): the entry of Entries (sorted by code)
+%   for letter Code (the term itself, as kept_live/5 updates its residue
+%   in place).
+entry([Entry0|Entries], Code, Entry) :-
     arg(1, Entry0, C),
     (   C =:= Code
     ->  Entry = Entry0
     ;   C < Code
-    ->  entry(Joined, Code, Entry)
+    ->  entry(Entries, Code, Entry)
     ).
 
-kept_joined([], _, Kept, Kept).
-kept_joined([Entry|Joined], DS, Kept0, Kept) :-
+drop_entry([Entry|Entries], Code, Live) :-
+    (   arg(1, Entry, Code)
+    ->  Live = Entries
+    ;   Live = [Entry|Live1],
+        drop_entry(Entries, Code, Live1)
+    ).
+
+%   kept_live(+Entries, +DS, +Kept0, -Kept, -Live): each of Entries in
+%   turn: its letter keeps its words over there while its residue is in
+%   DS, or another word of DS has it (the new residue); else they go.  A
+%   letter gone from either side leaves Live.
+kept_live([], _, Kept, Kept, []).
+kept_live([Entry|Entries], DS, Kept0, Kept, Live) :-
     Entry = j(_, Here, There, Residue),
     (   getbit(DS, Residue) =:= 1
-    ->  Kept1 = Kept0
+    ->  Kept1 = Kept0,
+        Live = [Entry|Live1]
     ;   Kept0 /\ There =\= 0          % first: does D(T) have the letter?
     ->  (   DS /\ Here =\= 0
         ->  Residue1 is lsb(DS /\ Here),
             nb_setarg(4, Entry, Residue1),
-            Kept1 = Kept0
-        ;   Kept1 is Kept0 /\ \There
+            Kept1 = Kept0,
+            Live = [Entry|Live1]
+        ;   Kept1 is Kept0 /\ \There,
+            Live = Live1
         )
-    ;   Kept1 = Kept0
+    ;   Kept1 = Kept0,
+        Live = Live1
     ),
-    kept_joined(Joined, DS, Kept1, Kept).
+    kept_live(Entries, DS, Kept1, Kept, Live1).
