@@ -59,6 +59,7 @@
 
 kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
 mask_piece_bits(1024).  % bits per piece of a long mask (bridge.MASK_CHUNK)
+max_code_span(4096).    % letters looked up by code in a term up to this span (by_code/2)
 
                  /*******************************
                  *          DICTIONARIES        *
@@ -418,10 +419,11 @@ empty_if_unbound(X) :-
 
 %   links(+Tables, +Lengths, +L, +Arcs, -Links): each x(I, T, J, X)
 %   of a site of length L (position I here is position J of site T,
-%   crossing X) as l(I, T, J, X, Joined, There): There the
-%   Code-Mask pairs of T at J; Joined what propagation reads, per letter of
-%   There, in order of code: j(Code, Here, Mask, Residue), Here the words of
-%   this site with that letter at I (0 when none has it).  Residue is a
+%   crossing X) as l(I, T, J, X, Joined, ByCode): Joined what propagation
+%   reads, per letter of T at J (There, its Code-Mask pairs), in order of
+%   code, and ByCode the same entries by code (by_code/2).  An entry is
+%   j(Code, Here, Mask, Residue), Here the words of this site with that
+%   letter at I (0 when none has it).  Residue is a
 %   word of Here, the last one found in the source domain, kept with
 %   nb_setarg/3: while it stays in the domain the letter has support
 %   without a big AND (AC-3 with residual supports; it only saves work,
@@ -431,7 +433,7 @@ empty_if_unbound(X) :-
 links(Tables, Lengths, L, Arcs, Links) :-
     maplist(link(Tables, Lengths, L), Arcs, Links).
 
-link(Tables, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, There)) :-
+link(Tables, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, ByCode)) :-
     nth0(T, Lengths, LT),
     position_pairs(Tables, L, I, Here),
     position_pairs(Tables, LT, J, There),
@@ -439,7 +441,38 @@ link(Tables, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, There)) :-
     ->  true
     ;   None = 0
     ),
-    join_pairs(There, Here, None, Joined).
+    join_pairs(There, Here, None, Joined),
+    by_code(Joined, ByCode).
+
+%   by_code(+Joined, -ByCode): ByCode is codes(Low, Args), Args with an
+%   argument per code from Low (the least code of Joined) up to the
+%   greatest: the entry of Joined for that code, or 0.  Far apart codes
+%   (over max_code_span/1 of them) would make it large: then Args is
+%   Joined itself.
+by_code([], codes(0, [])).
+by_code(Joined, codes(Low, Args)) :-
+    Joined = [j(Low, _, _, _)|_],
+    last(Joined, j(High, _, _, _)),
+    Span is High - Low + 1,
+    max_code_span(Most),
+    (   Span =< Most
+    ->  functor(Args, codes, Span),
+        maplist(code_arg(Low, Args), Joined),
+        Args =.. [_|Slots],
+        maplist(empty_slot, Slots)
+    ;   Args = Joined
+    ).
+
+code_arg(Low, Args, Entry) :-
+    arg(1, Entry, Code),
+    A is Code - Low + 1,
+    arg(A, Args, Entry).
+
+empty_slot(Slot) :-
+    (   var(Slot)
+    ->  Slot = 0
+    ;   true
+    ).
 
 position_pairs(Tables, L, P, Pairs) :-
     (   table(Tables, L, table(_, _, Masks))
@@ -568,28 +601,37 @@ used_up([T|Ts], K, Bit, Dom, Open, Changed) :-
 %   entries of Live only.
 
 propagate(Changed, Net) :-
-    propagate(Changed, [], Net).
+    arg(1, Net, Dom),
+    functor(Dom, _, N),
+    functor(Queued, queued, N),         % argument S + 1 true: S is in the queue
+    maplist(queue(Queued), Changed),
+    propagate(Changed, [], Queued, Net).
 
-propagate([], [], _) :-
+queue(Queued, S) :-
+    S1 is S + 1,
+    arg(S1, Queued, true).
+
+propagate([], [], _, _) :-
     !.
-propagate([], Back, Net) :-
+propagate([], Back, Queued, Net) :-
     !,
     reverse(Back, Front),
-    propagate(Front, [], Net).
-propagate([S|Front], Back0, Net) :-
+    propagate(Front, [], Queued, Net).
+propagate([S|Front], Back0, Queued, Net) :-
     Net = net(Dom, Open, _, Weights, Links, Lengths, _, Tables, Sup),
     S1 is S + 1,
+    setarg(S1, Queued, false),
     arg(S1, Links, SiteLinks),
     arg(S1, Dom, DS),
     arg(S1, Sup, Last),
     source(Last, DS, S1, SiteLinks, Lengths, Tables, Source, Live0),
     (   Source == unchanged
     ->  Back = Back0
-    ;   revise_links(SiteLinks, Live0, Live, Source, Front, Back0, Back, Dom, Open,
+    ;   revise_links(SiteLinks, Live0, Live, Source, Queued, Back0, Back, Dom, Open,
                      Weights),
         setarg(S1, Sup, sup(DS, Live))
     ),
-    propagate(Front, Back, Net).
+    propagate(Front, Back, Queued, Net).
 
 %   source(+Last, +DS, +S1, +Links, +Lengths, +Tables, -Source, -Live): what
 %   a revision from the site reads, and the Live letters of its links
@@ -627,12 +669,12 @@ word_of(S1, K, Lengths, Tables, Word) :-
     word(Words, K, Word).
 
 revise_links([], [], [], _, _, Back, Back, _, _, _).
-revise_links([l(I, T, _, X, Joined, There)|Links], [Live0|Lives0], [Live|Lives], Source,
-             Front, Back0, Back, Dom, Open, Weights) :-
+revise_links([l(I, T, _, X, _, ByCode)|Links], [Live0|Lives0], [Live|Lives], Source,
+             Queued, Back0, Back, Dom, Open, Weights) :-
     T1 is T + 1,
     (   arg(T1, Open, true)
     ->  arg(T1, Dom, DT),
-        kept(Source, I, Joined, There, DT, Kept, Live0, Live),
+        kept(Source, I, ByCode, DT, Kept, Live0, Live),
         (   Kept =:= DT
         ->  Back1 = Back0
         ;   Kept =:= 0
@@ -643,17 +685,19 @@ revise_links([l(I, T, _, X, Joined, There)|Links], [Live0|Lives0], [Live|Lives],
             count_backtrack,
             fail
         ;   setarg(T1, Dom, Kept),
-            (   ( memberchk(T, Front) ; memberchk(T, Back0) )
+            (   arg(T1, Queued, Q),
+                Q == true
             ->  Back1 = Back0
-            ;   Back1 = [T|Back0]
+            ;   setarg(T1, Queued, true),
+                Back1 = [T|Back0]
             )
         )
     ;   Back1 = Back0,
         Live = Live0
     ),
-    revise_links(Links, Lives0, Lives, Source, Front, Back1, Back, Dom, Open, Weights).
+    revise_links(Links, Lives0, Lives, Source, Queued, Back1, Back, Dom, Open, Weights).
 
-%   kept(+Source, +I, +Joined, +There, +DT, -Kept, +Live0, -Live): the
+%   kept(+Source, +I, +ByCode, +DT, -Kept, +Live0, -Live): the
 %   words of DT whose letter over there is one that a word of the source
 %   has at position I here, and the Live letters left (see propagate/2).
 %   A source of one word has one letter there (and the site's next
@@ -662,17 +706,17 @@ revise_links([l(I, T, _, X, Joined, There)|Links], [Live0|Lives0], [Live|Lives],
 %   and smaller operations than the union of the allowed words).  The
 %   tests compare expressions rather than bind them: a big integer bound
 %   with is/2 goes onto the global stack, one compared stays in C.
-kept(word(Word), I, _, There, DT, Kept, Live, Live) :-
+kept(word(Word), I, ByCode, DT, Kept, Live, Live) :-
     I1 is I + 1,
     string_code(I1, Word, Code),
-    (   memberchk(Code-Mask, There)
+    (   code_entry(ByCode, Code, j(_, _, Mask, _))
     ->  Kept is DT /\ Mask
     ;   Kept = 0
     ).
-kept(lost(Word, DS), I, _, _, DT, Kept, Live0, Live) :-
+kept(lost(Word, DS), I, ByCode, DT, Kept, Live0, Live) :-
     I1 is I + 1,
     string_code(I1, Word, Code),
-    (   entry(Live0, Code, Entry)
+    (   code_entry(ByCode, Code, Entry)
     ->  kept_live([Entry], DS, DT, Kept, Left),
         (   Left == []
         ->  drop_entry(Live0, Code, Live)
@@ -681,12 +725,24 @@ kept(lost(Word, DS), I, _, _, DT, Kept, Live0, Live) :-
     ;   Kept = DT,
         Live = Live0
     ).
-kept(domain(DS), _, _, _, DT, Kept, Live0, Live) :-
+kept(domain(DS), _, _, DT, Kept, Live0, Live) :-
     kept_live(Live0, DS, DT, Kept, Live).
 
+%   code_entry(+ByCode, +Code, -Entry): the entry for letter Code (the
+%   term itself, as kept_live/5 updates its residue in place); it need
+%   not be live (see propagate/2): its words over there are then gone, so
+%   looking at it changes nothing.
+code_entry(codes(Low, Args), Code, Entry) :-
+    (   is_list(Args)                   % far apart codes
+    ->  entry(Args, Code, Entry)
+    ;   A is Code - Low + 1,
+        A >= 1,
+        arg(A, Args, Entry),
+        Entry \== 0
+    ).
+
 %   entry(+Entries, +Code, -Entry): the entry of Entries (sorted by code)
-%   for letter Code (the term itself, as kept_live/5 updates its residue
-%   in place).
+%   for letter Code.
 entry([Entry0|Entries], Code, Entry) :-
     arg(1, Entry0, C),
     (   C =:= Code
@@ -695,6 +751,9 @@ entry([Entry0|Entries], Code, Entry) :-
     ->  entry(Entries, Code, Entry)
     ).
 
+%   drop_entry(+Live0, +Code, -Live): Live0 without the entry for Code,
+%   if it has one.
+drop_entry([], _, []).
 drop_entry([Entry|Entries], Code, Live) :-
     (   arg(1, Entry, Code)
     ->  Live = Entries
@@ -713,8 +772,9 @@ kept_live([Entry|Entries], DS, Kept0, Kept, Live) :-
     ->  Kept1 = Kept0,
         Live = [Entry|Live1]
     ;   Kept0 /\ There =\= 0          % first: does D(T) have the letter?
-    ->  (   DS /\ Here =\= 0
-        ->  Residue1 is lsb(DS /\ Here),
+    ->  Both is DS /\ Here,
+        (   Both =\= 0
+        ->  Residue1 is lsb(Both),
             nb_setarg(4, Entry, Residue1),
             Kept1 = Kept0,
             Live = [Entry|Live1]
