@@ -226,6 +226,18 @@ def test_small_grids_with_missing_lengths(rows: tuple[str, ...], words: tuple[st
     assert signature(python) == signature(prolog)
 
 
+def test_letters_far_apart_in_code_search_alike() -> None:
+    # arcs.pl finds a letter's entry by its code in a term spanning the
+    # codes of a position, or in a list when they lie too far apart
+    # (max_code_span/1): "a" and "中" take the list, in each revision that
+    # loses one word or keeps one.
+    words = ("ab", "ba", "a中", "中a", "b中", "中b", "中中", "bb")
+    puzzle = Puzzle(words, ("..", ".."), format="grid", mode="lexicon")
+    python, prolog = both(puzzle, limit=None)
+    assert signature(python) == signature(prolog)
+    assert any("中" in "".join(s.grid) for s in prolog.solutions)
+
+
 def test_a_probe_ignores_open_sites_outside_its_parts() -> None:
     # Found by test_engines: a part tried alone used up the last copy of a
     # word that a site of another, still open part needed, and so "failed
