@@ -14,9 +14,9 @@ regions, restarts or bounds on top.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from pybridge.bitsets import Letters, Table, letters_left, tables
+from pybridge.bitsets import Letters, Table, _kept, tables
 from pybridge.layout import Arc as Link
 from pybridge.layout import Layout
 from pybridge.model import Cell
@@ -27,6 +27,11 @@ from pybridge.search.kernel import Counters
 Arc = tuple[int, int, int, int, Mapping[str, int]]
 Support = tuple[int, Letters]  # a site's domain when last revised from, and its letters
 State = tuple[list[int], list[Support | None]]  # the domains, and their supports
+# a popped site's letters, and per arc along which some went: those gone
+# since it was last revised from (before that, those of t's words it lacks),
+# and the arc
+Change = tuple[Iterable[str], Arc]
+Revisions = tuple[Letters, list[Change]]
 
 
 class Net:
@@ -160,20 +165,13 @@ class Net:
             arcs = live[s]
             if not arcs:
                 continue
-            last = sup[s]
-            now = self.letters(s, last, arcs)
+            now, changes = self.letters(s, sup[s], arcs)
             sup[s] = (dom[s], now)
-            before = None if last is None else last[1]
-            if now is before:  # no letter changed: nothing to revise
-                continue
-            for i, t, _, crossing, without in arcs:
+            for gone, (_, t, _, crossing, without) in changes:
                 # t agrees with the letters before: only those lost since
                 # take words from it (before the first revision, any letter)
-                had = without.keys() if before is None else before[i]
-                if had is now[i]:
-                    continue
                 kept = dom[t]
-                for letter in had - now[i]:
+                for letter in gone:
                     if letter in without:
                         kept &= without[letter]
                 if kept == dom[t]:
@@ -191,15 +189,54 @@ class Net:
                     queued.add(t)
         return True
 
-    def letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Letters:
+    def letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Revisions:
         """The letters the words of D(s) have at the positions of the `arcs`
-        (the others keep their last letters, or none); the last letters
-        themselves if none changed."""
+        (the others keep their last letters, or none; the last letters
+        themselves if none changed), and the arcs along which some went
+        (see Revisions). One AND per letter of a position, in the loop
+        here: this is where the search spends most of its time."""
         domain = self.dom[s]
-        if not domain:  # no word fits: no letter anywhere
-            return (frozenset(),) * self.lengths[s]
-        table = self.tables[self.lengths[s]]
-        return letters_left(table, domain, [arc[0] for arc in arcs], last)
+        if not domain or last is None:
+            return self._first_letters(s, last, arcs)
+        table, before = self.tables[self.lengths[s]], last[1]
+        lost = last[0] ^ domain
+        changes: list[Change] = []
+        if not lost & (lost - 1):  # one word lost, or none: the commonest case
+            if not lost:
+                return before, changes
+            word = table.words[lost.bit_length() - 1]
+            for arc in arcs:
+                i = arc[0]
+                if word[i] in before[i] and not domain & table.masks[i][word[i]]:
+                    changes.append(([word[i]], arc))
+        else:
+            for arc in arcs:
+                masks = table.masks[arc[0]]
+                gone = [letter for letter in before[arc[0]] if not domain & masks[letter]]
+                if gone:
+                    changes.append((gone, arc))
+        if not changes:
+            return before, changes
+        now = list(before)
+        for went, arc in changes:
+            now[arc[0]] = now[arc[0]].difference(went)
+        return tuple(now), changes
+
+    def _first_letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Revisions:
+        """letters() for a site never revised from (every letter of t's
+        words is to be checked) or whose domain is empty (no letter left)."""
+        domain, table = self.dom[s], self.tables[self.lengths[s]]
+        now = [frozenset[str]()] * len(table.masks)
+        if domain:
+            for i, *_ in arcs:
+                masks = table.masks[i]
+                now[i] = frozenset(masks) if domain == table.full else _kept(masks, masks, domain)
+        changes: list[Change] = []
+        for arc in arcs:
+            had = arc[4].keys() if last is None else last[1][arc[0]]
+            if had is not now[arc[0]]:
+                changes.append((had - now[arc[0]], arc))
+        return tuple(now), changes
 
 
 def _arcs(
