@@ -14,7 +14,7 @@ regions, restarts or bounds on top.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from pybridge.bitsets import Letters, Table, _kept, tables
 from pybridge.layout import Arc as Link
@@ -23,14 +23,14 @@ from pybridge.model import Cell
 from pybridge.search.kernel import Counters
 
 # a link with what a revision along it reads: (i, t, j, crossing, the words
-# of t without each letter at j)
-Arc = tuple[int, int, int, int, Mapping[str, int]]
+# of t without each letter at j, the words of t with each letter at j)
+Arc = tuple[int, int, int, int, Mapping[str, int], Mapping[str, int]]
 Support = tuple[int, Letters]  # a site's domain when last revised from, and its letters
 State = tuple[list[int], list[Support | None]]  # the domains, and their supports
 # a popped site's letters, and per arc along which some went: those gone
 # since it was last revised from (before that, those of t's words it lacks),
-# and the arc
-Change = tuple[Iterable[str], Arc]
+# those left, and the arc
+Change = tuple[Collection[str], frozenset[str], Arc]
 Revisions = tuple[Letters, list[Change]]
 
 
@@ -98,7 +98,7 @@ class Net:
     def close(self, s: int, sign: int) -> None:
         """Update wdegs and the neighbours' live arcs when s closes (sign -1)
         or opens again (+1)."""
-        for _, t, _, x, _ in self.arcs[s]:
+        for _, t, _, x, _, _ in self.arcs[s]:
             self.wdegs[t] += sign * self.weights[x]
             self.live[t] = [arc for arc in self.arcs[t] if self.open[arc[1]]]
 
@@ -167,13 +167,8 @@ class Net:
                 continue
             now, changes = self.letters(s, sup[s], arcs)
             sup[s] = (dom[s], now)
-            for gone, (_, t, _, crossing, without) in changes:
-                # t agrees with the letters before: only those lost since
-                # take words from it (before the first revision, any letter)
-                kept = dom[t]
-                for letter in gone:
-                    if letter in without:
-                        kept &= without[letter]
+            for gone, alive, (_, t, j, crossing, without, masks) in changes:
+                kept = self.revised(dom[t], sup[t], j, gone, alive, without, masks)
                 if kept == dom[t]:
                     continue
                 if not kept:
@@ -189,6 +184,36 @@ class Net:
                     queued.add(t)
         return True
 
+    @staticmethod
+    def revised(
+        domain: int,
+        last: Support | None,
+        j: int,
+        gone: Collection[str],
+        alive: Collection[str],
+        without: Mapping[str, int],
+        masks: Mapping[str, int],
+    ) -> int:
+        """`domain` (of t) without its words whose letter at j is `gone`
+        from s's letters at the crossing; the others are `alive`. t agrees
+        with s's letters before (gone and alive; before the first revision,
+        any letter), and has only the letters it had at its own last
+        revision from (`last`): a letter t lacks takes nothing. So the
+        words with an alive letter are kept, by an OR per letter alive, when
+        fewer letters are alive than gone (as after a word is placed), else
+        those with a gone letter go, by an AND per letter gone."""
+        has = without if last is None else last[1][j]
+        if len(alive) < len(gone):
+            keep = 0
+            for letter in alive:
+                if letter in has:
+                    keep |= masks[letter]
+            return domain & keep
+        for letter in gone:
+            if letter in has:
+                domain &= without[letter]
+        return domain
+
     def letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Revisions:
         """The letters the words of D(s) have at the positions of the `arcs`
         (the others keep their last letters, or none; the last letters
@@ -200,27 +225,25 @@ class Net:
             return self._first_letters(s, last, arcs)
         table, before = self.tables[self.lengths[s]], last[1]
         lost = last[0] ^ domain
-        changes: list[Change] = []
-        if not lost & (lost - 1):  # one word lost, or none: the commonest case
-            if not lost:
-                return before, changes
+        if not lost:
+            return before, []
+        now, changes = list(before), list[Change]()
+        if not lost & (lost - 1):  # one word lost: the commonest case
             word = table.words[lost.bit_length() - 1]
             for arc in arcs:
                 i = arc[0]
                 if word[i] in before[i] and not domain & table.masks[i][word[i]]:
-                    changes.append(([word[i]], arc))
+                    now[i] = before[i] - {word[i]}
+                    changes.append(((word[i],), now[i], arc))
         else:
             for arc in arcs:
-                masks = table.masks[arc[0]]
-                gone = [letter for letter in before[arc[0]] if not domain & masks[letter]]
+                i = arc[0]
+                masks = table.masks[i]
+                gone = [letter for letter in before[i] if not domain & masks[letter]]
                 if gone:
-                    changes.append((gone, arc))
-        if not changes:
-            return before, changes
-        now = list(before)
-        for went, arc in changes:
-            now[arc[0]] = now[arc[0]].difference(went)
-        return tuple(now), changes
+                    now[i] = before[i].difference(gone)
+                    changes.append((gone, now[i], arc))
+        return (tuple(now) if changes else before), changes
 
     def _first_letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Revisions:
         """letters() for a site never revised from (every letter of t's
@@ -235,7 +258,7 @@ class Net:
         for arc in arcs:
             had = arc[4].keys() if last is None else last[1][arc[0]]
             if had is not now[arc[0]]:
-                changes.append((had - now[arc[0]], arc))
+                changes.append((had - now[arc[0]], now[arc[0]], arc))
         return tuple(now), changes
 
 
@@ -245,7 +268,11 @@ def _arcs(
     """Each site's links with the masks a revision along them reads."""
     without = {n: _without(tables[n]) for n in set(lengths)}
     return [
-        [(i, t, j, x, without[lengths[t]][j]) for i, t, j, x in site_links] for site_links in links
+        [
+            (i, t, j, x, without[lengths[t]][j], tables[lengths[t]].masks[j])
+            for i, t, j, x in site_links
+        ]
+        for site_links in links
     ]
 
 
