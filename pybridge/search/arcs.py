@@ -235,6 +235,14 @@ class Net:
                 if word[i] in before[i] and not domain & table.masks[i][word[i]]:
                     now[i] = before[i] - {word[i]}
                     changes.append(((word[i],), now[i], arc))
+        elif not domain & (domain - 1):  # one word left (as a word placed): its letters
+            word = table.words[domain.bit_length() - 1]
+            for arc in arcs:
+                i = arc[0]
+                others = before[i].difference(word[i])
+                if others:
+                    now[i] = before[i].intersection(word[i])
+                    changes.append((others, now[i], arc))
         else:
             for arc in arcs:
                 i = arc[0]
