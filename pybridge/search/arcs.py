@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection, Mapping, Sequence
 
-from pybridge.bitsets import Letters, Table, _kept, tables
+from pybridge.bitsets import Letters, Table, letters_kept, tables
 from pybridge.layout import Arc as Link
 from pybridge.layout import Layout
 from pybridge.model import Cell
@@ -261,7 +261,9 @@ class Net:
         if domain:
             for i, *_ in arcs:
                 masks = table.masks[i]
-                now[i] = frozenset(masks) if domain == table.full else _kept(masks, masks, domain)
+                now[i] = (
+                    frozenset(masks) if domain == table.full else letters_kept(masks, masks, domain)
+                )
         changes: list[Change] = []
         for arc in arcs:
             had = arc[4].keys() if last is None else last[1][arc[0]]
