@@ -14,19 +14,24 @@ regions, restarts or bounds on top.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
-from pybridge.bitsets import Letters, Table, letters_left, tables
+from pybridge.bitsets import Letters, Table, letters_kept, tables
 from pybridge.layout import Arc as Link
 from pybridge.layout import Layout
 from pybridge.model import Cell
 from pybridge.search.kernel import Counters
 
 # a link with what a revision along it reads: (i, t, j, crossing, the words
-# of t without each letter at j)
-Arc = tuple[int, int, int, int, Mapping[str, int]]
+# of t without each letter at j, the words of t with each letter at j)
+Arc = tuple[int, int, int, int, Mapping[str, int], Mapping[str, int]]
 Support = tuple[int, Letters]  # a site's domain when last revised from, and its letters
 State = tuple[list[int], list[Support | None]]  # the domains, and their supports
+# a popped site's letters, and per arc along which some went: those gone
+# since it was last revised from (before that, those of t's words it lacks),
+# those left, and the arc
+Change = tuple[Collection[str], frozenset[str], Arc]
+Revisions = tuple[Letters, list[Change]]
 
 
 class Net:
@@ -93,7 +98,7 @@ class Net:
     def close(self, s: int, sign: int) -> None:
         """Update wdegs and the neighbours' live arcs when s closes (sign -1)
         or opens again (+1)."""
-        for _, t, _, x, _ in self.arcs[s]:
+        for _, t, _, x, _, _ in self.arcs[s]:
             self.wdegs[t] += sign * self.weights[x]
             self.live[t] = [arc for arc in self.arcs[t] if self.open[arc[1]]]
 
@@ -160,22 +165,10 @@ class Net:
             arcs = live[s]
             if not arcs:
                 continue
-            last = sup[s]
-            now = self.letters(s, last, arcs)
+            now, changes = self.letters(s, sup[s], arcs)
             sup[s] = (dom[s], now)
-            before = None if last is None else last[1]
-            if now is before:  # no letter changed: nothing to revise
-                continue
-            for i, t, _, crossing, without in arcs:
-                # t agrees with the letters before: only those lost since
-                # take words from it (before the first revision, any letter)
-                had = without.keys() if before is None else before[i]
-                if had is now[i]:
-                    continue
-                kept = dom[t]
-                for letter in had - now[i]:
-                    if letter in without:
-                        kept &= without[letter]
+            for gone, alive, (_, t, j, crossing, without, masks) in changes:
+                kept = self.revised(dom[t], sup[t], j, gone, alive, without, masks)
                 if kept == dom[t]:
                     continue
                 if not kept:
@@ -191,15 +184,92 @@ class Net:
                     queued.add(t)
         return True
 
-    def letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Letters:
+    @staticmethod
+    def revised(
+        domain: int,
+        last: Support | None,
+        j: int,
+        gone: Collection[str],
+        alive: Collection[str],
+        without: Mapping[str, int],
+        masks: Mapping[str, int],
+    ) -> int:
+        """`domain` (of t) without its words whose letter at j is `gone`
+        from s's letters at the crossing; the others are `alive`. t agrees
+        with s's letters before (gone and alive; before the first revision,
+        any letter), and has only the letters it had at its own last
+        revision from (`last`): a letter t lacks takes nothing. So the
+        words with an alive letter are kept, by an OR per letter alive, when
+        fewer letters are alive than gone (as after a word is placed), else
+        those with a gone letter go, by an AND per letter gone."""
+        has = without if last is None else last[1][j]
+        if len(alive) < len(gone):
+            keep = 0
+            for letter in alive:
+                if letter in has:
+                    keep |= masks[letter]
+            return domain & keep
+        for letter in gone:
+            if letter in has:
+                domain &= without[letter]
+        return domain
+
+    def letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Revisions:
         """The letters the words of D(s) have at the positions of the `arcs`
-        (the others keep their last letters, or none); the last letters
-        themselves if none changed."""
+        (the others keep their last letters, or none; the last letters
+        themselves if none changed), and the arcs along which some went
+        (see Revisions). One AND per letter of a position, in the loop
+        here: this is where the search spends most of its time."""
         domain = self.dom[s]
-        if not domain:  # no word fits: no letter anywhere
-            return (frozenset(),) * self.lengths[s]
-        table = self.tables[self.lengths[s]]
-        return letters_left(table, domain, [arc[0] for arc in arcs], last)
+        if not domain or last is None:
+            return self._first_letters(s, last, arcs)
+        table, before = self.tables[self.lengths[s]], last[1]
+        lost = last[0] ^ domain
+        if not lost:
+            return before, []
+        now, changes = list(before), list[Change]()
+        if not lost & (lost - 1):  # one word lost: the commonest case
+            word = table.words[lost.bit_length() - 1]
+            for arc in arcs:
+                i = arc[0]
+                if word[i] in before[i] and not domain & table.masks[i][word[i]]:
+                    now[i] = before[i] - {word[i]}
+                    changes.append(((word[i],), now[i], arc))
+        elif not domain & (domain - 1):  # one word left (as a word placed): its letters
+            word = table.words[domain.bit_length() - 1]
+            for arc in arcs:
+                i = arc[0]
+                others = before[i].difference(word[i])
+                if others:
+                    now[i] = before[i].intersection(word[i])
+                    changes.append((others, now[i], arc))
+        else:
+            for arc in arcs:
+                i = arc[0]
+                masks = table.masks[i]
+                gone = [letter for letter in before[i] if not domain & masks[letter]]
+                if gone:
+                    now[i] = before[i].difference(gone)
+                    changes.append((gone, now[i], arc))
+        return (tuple(now) if changes else before), changes
+
+    def _first_letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Revisions:
+        """letters() for a site never revised from (every letter of t's
+        words is to be checked) or whose domain is empty (no letter left)."""
+        domain, table = self.dom[s], self.tables[self.lengths[s]]
+        now = [frozenset[str]()] * len(table.masks)
+        if domain:
+            for i, *_ in arcs:
+                masks = table.masks[i]
+                now[i] = (
+                    frozenset(masks) if domain == table.full else letters_kept(masks, masks, domain)
+                )
+        changes: list[Change] = []
+        for arc in arcs:
+            had = arc[4].keys() if last is None else last[1][arc[0]]
+            if had is not now[arc[0]]:
+                changes.append((had - now[arc[0]], now[arc[0]], arc))
+        return tuple(now), changes
 
 
 def _arcs(
@@ -208,7 +278,11 @@ def _arcs(
     """Each site's links with the masks a revision along them reads."""
     without = {n: _without(tables[n]) for n in set(lengths)}
     return [
-        [(i, t, j, x, without[lengths[t]][j]) for i, t, j, x in site_links] for site_links in links
+        [
+            (i, t, j, x, without[lengths[t]][j], tables[lengths[t]].masks[j])
+            for i, t, j, x in site_links
+        ]
+        for site_links in links
     ]
 
 

@@ -148,10 +148,7 @@ class Search(Net):
         if len(candidates) > 1:
             r = self.lcg.below(len(candidates))
             candidates = candidates[r:] + candidates[:r]
-        looks = [
-            (i, self.tables[self.lengths[t]].masks[j], self.dom[t])
-            for i, t, j, _, _ in self.live[s]
-        ]
+        looks = [(i, masks, self.dom[t]) for i, t, _, _, _, masks in self.live[s]]
         if len(candidates) <= 1 or (not looks and self.scores is None):
             return candidates
         words = self.tables[self.lengths[s]].words
