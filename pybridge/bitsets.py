@@ -224,9 +224,7 @@ def letters_left(
         known = [frozenset[str]()] * len(table.masks)
         for p in positions:
             masks = table.masks[p]
-            known[p] = (
-                frozenset(masks) if domain == table.full else letters_kept(masks, masks, domain)
-            )
+            known[p] = frozenset(masks) if domain == table.full else _kept(masks, masks, domain)
         return tuple(known)
     lost = last[0] ^ domain
     if not lost & (lost - 1):  # one word lost, or none: the commonest case
@@ -234,7 +232,7 @@ def letters_left(
     changed: list[frozenset[str]] | None = None  # a position whose letters stay keeps its set
     for p in positions:
         had = last[1][p]
-        alive = letters_kept(had, table.masks[p], domain)
+        alive = _kept(had, table.masks[p], domain)
         if len(alive) < len(had):
             changed = changed or list(last[1])
             changed[p] = alive
@@ -254,7 +252,7 @@ def words_without(
     return gone
 
 
-def letters_kept(letters: Collection[str], masks: Mapping[str, int], domain: int) -> frozenset[str]:
+def _kept(letters: Collection[str], masks: Mapping[str, int], domain: int) -> frozenset[str]:
     """The `letters` that some word of `domain` has at the position whose
     words by letter are `masks`: one AND per letter, looped in C (a
     collection yields its letters in the same order both times)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection, Mapping, Sequence
 
-from pybridge.bitsets import Letters, Table, letters_kept, tables
+from pybridge.bitsets import Letters, Table, letters_left, tables
 from pybridge.layout import Arc as Link
 from pybridge.layout import Layout
 from pybridge.model import Cell
@@ -227,49 +227,48 @@ class Net:
         lost = last[0] ^ domain
         if not lost:
             return before, []
-        now, changes = list(before), list[Change]()
+        changes = list[Change]()
         if not lost & (lost - 1):  # one word lost: the commonest case
             word = table.words[lost.bit_length() - 1]
             for arc in arcs:
                 i = arc[0]
                 if word[i] in before[i] and not domain & table.masks[i][word[i]]:
-                    now[i] = before[i] - {word[i]}
-                    changes.append(((word[i],), now[i], arc))
+                    changes.append(((word[i],), before[i] - {word[i]}, arc))
         elif not domain & (domain - 1):  # one word left (as a word placed): its letters
             word = table.words[domain.bit_length() - 1]
             for arc in arcs:
                 i = arc[0]
                 others = before[i].difference(word[i])
                 if others:
-                    now[i] = before[i].intersection(word[i])
-                    changes.append((others, now[i], arc))
+                    changes.append((others, before[i].intersection(word[i]), arc))
         else:
             for arc in arcs:
                 i = arc[0]
                 masks = table.masks[i]
                 gone = [letter for letter in before[i] if not domain & masks[letter]]
                 if gone:
-                    now[i] = before[i].difference(gone)
-                    changes.append((gone, now[i], arc))
-        return (tuple(now) if changes else before), changes
+                    changes.append((gone, before[i].difference(gone), arc))
+        if not changes:
+            return before, changes
+        now = list(before)
+        for _, alive, arc in changes:
+            now[arc[0]] = alive
+        return tuple(now), changes
 
     def _first_letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Revisions:
         """letters() for a site never revised from (every letter of t's
         words is to be checked) or whose domain is empty (no letter left)."""
         domain, table = self.dom[s], self.tables[self.lengths[s]]
-        now = [frozenset[str]()] * len(table.masks)
         if domain:
-            for i, *_ in arcs:
-                masks = table.masks[i]
-                now[i] = (
-                    frozenset(masks) if domain == table.full else letters_kept(masks, masks, domain)
-                )
+            now = letters_left(table, domain, [arc[0] for arc in arcs], None)
+        else:
+            now = (frozenset[str](),) * len(table.masks)
         changes: list[Change] = []
         for arc in arcs:
             had = arc[4].keys() if last is None else last[1][arc[0]]
             if had is not now[arc[0]]:
                 changes.append((had - now[arc[0]], now[arc[0]], arc))
-        return tuple(now), changes
+        return now, changes
 
 
 def _arcs(
