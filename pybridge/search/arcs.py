@@ -219,7 +219,10 @@ class Net:
         (the others keep their last letters, or none; the last letters
         themselves if none changed), and the arcs along which some went
         (see Revisions). One AND per letter of a position, in the loop
-        here: this is where the search spends most of its time."""
+        here: this is where the search spends most of its time, so the
+        paths of bitsets.letters_left are written out again here, with
+        the changes found on the way, rather than called and compared
+        afterwards (docs/benchmarks.md, "Engine speed per node (Python)")."""
         domain = self.dom[s]
         if not domain or last is None:
             return self._first_letters(s, last, arcs)
