@@ -21,11 +21,12 @@ clue written for another answer would be wrong.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal
 
-from pybridge.errors import InputError
+from pybridge.errors import InputError, shown
 from pybridge.layout import Site, find_sites
 from pybridge.model import BLOCK, OPEN, Puzzle
 from pybridge.wording import where
@@ -40,6 +41,29 @@ def cell_letter(ch: str) -> str:
     that is one letter (a `ß` stays itself)."""
     upper = ch.upper()
     return upper if len(upper) == 1 else ch
+
+
+def square_letter(text: str) -> str | None:
+    """What a square of a .puz or ipuz grid holds, as puzzles hold it: OPEN
+    for an empty square (nothing, or only spaces), the letter or digit it
+    holds (upper-cased, NFC: a decomposed `é` is one letter), or None for
+    anything else (`_`, `~`, a lone combining mark, punctuation), which no
+    square may hold: placed as a letter, it would make answers that no text
+    output could give back."""
+    text = unicodedata.normalize("NFC", text)
+    if not text.strip():
+        return OPEN
+    if len(text) == 1 and text.isalnum():
+        return cell_letter(text)
+    return None
+
+
+def not_a_letter(text: str, cell: tuple[int, int]) -> str:
+    """Why a square holding `text` (not a letter) is refused."""
+    return (
+        f"{shown(repr(text))} at {where(cell)}, which is not a letter or a digit "
+        "(a square holds one letter or digit)"
+    )
 
 
 def entry_words(grid: Sequence[str], sites: Sequence[Site]) -> list[str]:
