@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from pybridge import proofs
 from pybridge.commands.common import (
+    CHECK_OUTPUTS,
     EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
@@ -26,6 +27,7 @@ from pybridge.commands.common import (
     worst,
     write_crossword,
 )
+from pybridge.commands.publish import add_sheet_options
 from pybridge.errors import shown
 from pybridge.model import Puzzle
 from pybridge.progress import Progress
@@ -64,7 +66,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=CHECK_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_puzzle_arguments(check)
+    add_puzzle_arguments(check, CHECK_OUTPUTS)
+    add_sheet_options(check, paper=False)
     add_progress_options(check)
     check.set_defaults(handler=check_command)
 
@@ -87,7 +90,7 @@ def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
         out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
         out(check_text(puzzle, outcome, args.timeout).splitlines()[0])
     elif kind in PICTURES:
-        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
+        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path, args.dpi)
         out("\n".join([*drawn_lines(drawn), check_text(puzzle, outcome, args.timeout)]))
     else:
         out(check_text(puzzle, outcome, args.timeout, blocks=kind == "blocks"))

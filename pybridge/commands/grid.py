@@ -9,10 +9,13 @@ import sys
 from pathlib import Path
 
 from pybridge.commands.common import (
+    EXCHANGES,
     EXIT_SOLVED,
     EXIT_TIMEOUT,
     EXIT_UNSOLVABLE,
     PICTURES,
+    SHEETS,
+    SOLVE_OUTPUTS,
     add_output,
     argument_type,
     check_picture_path,
@@ -23,6 +26,7 @@ from pybridge.commands.common import (
     whole_number,
     written,
 )
+from pybridge.commands.publish import add_sheet_options, write_pdf
 from pybridge.patterns import (
     DEFAULT_ATTEMPTS,
     DEFAULT_MIN_LENGTH,
@@ -142,9 +146,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_output(
         parser,
         "text (rows of . and #), blocks (█ for blocks), json "
-        '({"grid": [rows], "seed": N, "slots": n, "blocks": n, ...}), or png FILE / svg FILE '
-        "(a picture with the slots numbered); default: text",
+        '({"grid": [rows], "seed": N, "slots": n, "blocks": n, ...}), png FILE / svg FILE '
+        "(a picture with the slots numbered), puz FILE / ipuz FILE (the empty grid as a "
+        "crossword file, its clues to write) or pdf FILE (the numbered grid to print); "
+        "default: text",
+        SOLVE_OUTPUTS,
     )
+    add_sheet_options(parser)
     parser.set_defaults(handler=grid_command)
 
 
@@ -185,8 +193,10 @@ def grid_command(args: argparse.Namespace) -> int:
     if kind == "json":
         out(json.dumps(pattern.to_json(), indent=2))
     elif kind in PICTURES:
-        write_pattern_picture(pattern, path)
+        write_pattern_picture(pattern, path, args.dpi)
         out(f"wrote {path}")
+    elif kind in EXCHANGES + SHEETS:
+        out(write_pattern_file(pattern, kind, path, args.paper))
     elif kind == "blocks":
         out(str(pattern).replace("#", BLOCK_GLYPH))
     else:
@@ -194,8 +204,28 @@ def grid_command(args: argparse.Namespace) -> int:
     return EXIT_SOLVED
 
 
-def write_pattern_picture(pattern: Pattern, path: str) -> None:
+def write_pattern_picture(pattern: Pattern, path: str, dpi: int | None = None) -> None:
     from pybridge import pictures
 
     puzzle = pattern.puzzle()
-    written("the picture", path, lambda: pictures.write_picture(puzzle, puzzle.grid, Path(path)))
+    written(
+        "the picture",
+        path,
+        lambda: pictures.write_picture(puzzle, puzzle.grid, Path(path), dpi=dpi),
+    )
+
+
+def write_pattern_file(pattern: Pattern, kind: str, path: str, paper: str) -> str:
+    """The empty pattern as a .puz, an ipuz (no letters in its solution, a
+    placeholder clue per entry) or a PDF sheet (the numbered grid)."""
+    from pybridge import acrosslite, ipuzfile
+
+    puzzle = pattern.puzzle()
+    if kind == "pdf":
+        return write_pdf(puzzle, puzzle.grid, path, paper, solved=False)
+    if kind == "puz":
+        data = acrosslite.puz_bytes(puzzle, puzzle.grid)
+    else:
+        data = ipuzfile.ipuz_text(puzzle, puzzle.grid).encode("utf-8")
+    written(f"the {kind} file", path, lambda: Path(path).write_bytes(data))
+    return f"wrote {path}"

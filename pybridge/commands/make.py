@@ -11,10 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 from pybridge.commands.common import (
+    EXCHANGES,
     EXIT_BY_STATUS,
     EXIT_TIMEOUT,
     EXIT_UNSOLVABLE,
     PICTURES,
+    SHEETS,
+    SOLVE_OUTPUTS,
     STRATEGY_HELP,
     add_maximize,
     add_min_score,
@@ -29,8 +32,17 @@ from pybridge.commands.common import (
     positive_seconds,
     progress_line,
     seed_number,
+    write_crossword,
 )
 from pybridge.commands.grid import add_pattern_arguments
+from pybridge.commands.publish import (
+    add_clue_options,
+    add_sheet_options,
+    clueing,
+    publish,
+    tell_clues,
+    write_pdf,
+)
 from pybridge.commands.solve import score_lines, stats_text, tell
 from pybridge.construct import (
     DEFAULT_BLOCKS,
@@ -45,7 +57,7 @@ from pybridge.lexicon import Dictionary, load_dictionary
 from pybridge.patterns import ImpossiblePattern, PatternNotFound
 from pybridge.progress import Progress
 from pybridge.render import blocks_text, outcome_json
-from pybridge.solver import ENGINES, LEXICON_STRATEGIES
+from pybridge.solver import ENGINES, LEXICON_STRATEGIES, Outcome
 
 MAKE_EPILOG = """\
 Each pattern tried is reported on stderr as its fill ends: its seed, slots,
@@ -139,8 +151,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_output(
         parser,
         "text (the filled grid), blocks (█ for blocks), json (solve's document with "
-        "the pattern and the tries), or png FILE / svg FILE; default: text",
+        "the pattern, the tries and the clues), png FILE / svg FILE (a picture of the fill), "
+        "puz FILE / ipuz FILE (the crossword: a blank grid, its clues and its solution), or "
+        "pdf FILE (a sheet to print: the puzzle with its clues, then the solution); "
+        "default: text",
+        SOLVE_OUTPUTS,
     )
+    add_clue_options(parser, suggest_default=True)
+    add_sheet_options(parser)
     parser.add_argument(
         "--stats", action="store_true", help="print the fill's statistics to stderr"
     )
@@ -150,6 +168,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def make_command(args: argparse.Namespace) -> int:
     check_picture_path(args)
+    how = clueing(args, suggest_default=True, command="make")
     dictionary = load_dictionary(args.dicts, args.encoding)
     if dictionary.skipped or dictionary.weighted:
         print(f"dictionary: {dictionary.summary()}", file=sys.stderr)
@@ -166,7 +185,12 @@ def make_command(args: argparse.Namespace) -> int:
         return EXIT_TIMEOUT
     if made.status == "solved" or args.output[0] == "json":  # else stdout says it
         print(f"crossword make: {made.summary()}", file=sys.stderr)
-    _show(made, args)
+    outcome = made.outcome
+    if made.status == "solved" and outcome is not None:
+        outcome = publish(outcome, how)
+        if args.output[0] != "json":
+            tell_clues(outcome)
+    _show(made, outcome, args)
     return EXIT_BY_STATUS[made.status]
 
 
@@ -216,9 +240,10 @@ def _reporter(line: Progress) -> Callable[[Try], None]:
     return report
 
 
-def _show(made: Construction, args: argparse.Namespace) -> None:
+def _show(made: Construction, outcome: Outcome | None, args: argparse.Namespace) -> None:
+    """What make prints and writes: `outcome` is the last fill's, its
+    solution publishing its clues."""
     kind, path = args.output
-    outcome = made.outcome
     if kind == "json":
         doc: dict[str, Any] = {"status": made.status}
         if outcome is not None:
@@ -232,8 +257,13 @@ def _show(made: Construction, args: argparse.Namespace) -> None:
         out("no crossword: " + made.summary())
         return
     scored = score_lines(outcome, args.maximize)  # the score, and whether it is optimal
+    first = outcome.solutions[0]
     if kind in PICTURES:
-        out("\n".join(drawn_lines(draw(outcome.solutions[0].puzzle, outcome, path)) + scored))
+        out("\n".join(drawn_lines(draw(first.puzzle, outcome, path, args.dpi)) + scored))
+    elif kind in EXCHANGES:
+        out("\n".join([write_crossword(kind, first.puzzle, outcome, path), *scored]))
+    elif kind in SHEETS:
+        out("\n".join([write_pdf(first.puzzle, first.grid, path, args.paper), *scored]))
     else:
         show = blocks_text if kind == "blocks" else str
         out("\n\n".join([show(outcome.solutions[0]), *(["\n".join(scored)] if scored else [])]))

@@ -12,6 +12,7 @@ from pybridge.commands.common import (
     EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
+    SHEETS,
     add_maximize,
     add_progress_options,
     add_puzzle_arguments,
@@ -27,6 +28,15 @@ from pybridge.commands.common import (
     timeout_left,
     worst,
     write_crossword,
+)
+from pybridge.commands.publish import (
+    Clueing,
+    add_clue_options,
+    add_sheet_options,
+    clueing,
+    publish,
+    tell_clues,
+    write_pdf,
 )
 from pybridge.errors import shown
 from pybridge.model import Puzzle
@@ -87,12 +97,15 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "seeds): the first to fill the puzzle or prove it unsolvable wins, the others stop; "
         "which one wins depends on timing (default: 1, one search, reproducible)",
     )
+    add_clue_options(solve, suggest_default=False)
+    add_sheet_options(solve)
     add_progress_options(solve)
     solve.set_defaults(handler=solve_command)
 
 
 def solve_command(args: argparse.Namespace) -> int:
     check_picture_path(args)
+    args.clueing = clueing(args, suggest_default=False, command="solve")
     puzzles = checked_puzzles(args)
     words = puzzles[0].words if puzzles[0].mode == "lexicon" else ()  # a dictionary: held once
     with Portfolio(args.jobs, args.engine, words) as portfolio:
@@ -109,16 +122,26 @@ def solve_one(portfolio: Portfolio, puzzle: Puzzle, args: argparse.Namespace, ma
     with progress_line(args, f"solve {shown(puzzle.source)}", timeout=timeout) as line:
         told = None if kind == "json" or maximize is None else tell(maximize, line)
         outcome = solve_outcome(puzzle, args, timeout, line.watch, told, portfolio)
+    how: Clueing = args.clueing
+    if how.asked or kind in SHEETS:
+        outcome = publish(outcome, how)
+        if how.asked and kind != "json":
+            tell_clues(outcome)
     scored = score_lines(outcome, maximize)
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
-    elif kind in EXCHANGES:
-        out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
+    elif kind in EXCHANGES + SHEETS:
+        target = numbered(path, puzzle) if many else path
+        if kind in SHEETS and outcome.solutions:
+            first = outcome.solutions[0]
+            out(write_pdf(first.puzzle, first.grid, target, args.paper))
+        else:
+            out(write_crossword(kind, puzzle, outcome, target))
         verdict = [] if outcome.status == "solved" else verdict_lines(outcome, args.timeout)
         if lines := scored + verdict:
             out("\n".join(lines))
     elif kind in PICTURES:
-        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
+        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path, args.dpi)
         out("\n".join(drawn_lines(drawn) + scored + verdict_lines(outcome, args.timeout)))
     else:
         out(outcome_text(outcome, args.timeout, blocks=kind == "blocks", maximize=maximize))
