@@ -159,11 +159,13 @@ def test_solve_writes_the_clues_to_every_file_that_holds_them(
 
 @pytest.mark.skipif(not wordnet_available(), reason="WordNet (Debian's wordnet-base) is missing")
 def test_solve_suggests_only_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "solve", "data/demo.dat", "--engine", "python", "--output", "json")
+    code, out, _ = run(capsys, "solve", "data/demo.dat", "--engine", "python", "--output", "json")
+    assert code == 0
     assert "clue" not in json.loads(out)["solutions"][0]["placements"][0]
-    _code, out, _err = run(
+    code, out, _ = run(
         capsys, "solve", "data/demo.dat", "--engine", "python", "--suggest", "--output", "json"
     )
+    assert code == 0
     placements = json.loads(out)["solutions"][0]["placements"]
     assert {p["clue_source"] for p in placements} <= {"wordnet", None}
     assert any(p["clue_source"] == "wordnet" for p in placements)
