@@ -23,7 +23,6 @@ from pybridge.commands.common import (
 )
 from pybridge.commands.publish import add_sheet_options
 from pybridge.engines import ENGINES
-from pybridge.errors import UsageError
 from pybridge.wordsearch import maker, reading
 from pybridge.wordsearch.finder import find
 from pybridge.wordsearch.model import DEFAULT_LEVEL, DIRECTIONS, LEVELS, Shape, directions_of
@@ -183,8 +182,6 @@ def _add_solve(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 def _output(args: argparse.Namespace) -> tuple[str, str | None]:
     kind, path = args.output
-    if kind == "blocks":
-        raise UsageError("--output: a word search prints text, json, png FILE or svg FILE")
     if kind in (*PICTURES, "pdf"):
         check_writable(path, f"--output {kind}")
     return kind, path
