@@ -121,6 +121,13 @@ def open_upload(page: Any, path: Path) -> None:
     page.click("#open-submit")
 
 
+def listed(page: Any) -> None:
+    """Wait for the candidate list of the entry under the cursor."""
+    page.wait_for_function(
+        "document.body.dataset.listed === document.querySelector('#slot-title').textContent"
+    )
+
+
 def status(page: Any) -> str:
     return str(page.inner_text("#status"))
 
@@ -300,6 +307,7 @@ def test_focus_leaves_the_grid(page: Any) -> None:
     titles = []
     for _ in range(6):  # 1-, 4-, 5-Across, 1-, 2-, 3-Down
         titles.append(page.inner_text("#slot-title"))
+        listed(page)  # past 3-Down, Tab goes to its words that fit (else to the first clue)
         grid.press("Tab")
     assert titles == ["1-Across", "4-Across", "5-Across", "1-Down", "2-Down", "3-Down"]
     assert page.evaluate("document.activeElement.id") != "grid"  # past the last entry: out
@@ -310,7 +318,7 @@ def test_focus_leaves_the_grid(page: Any) -> None:
         page.keyboard.press("Shift+Tab")
     assert page.evaluate("document.activeElement.id") != "grid"  # before the first: out
     page.focus("#grid")
-    page.wait_for_selector("#candidates button")
+    listed(page)
     page.keyboard.press("Escape")  # out, to the words that fit
     assert page.evaluate("document.activeElement.closest('#candidates') !== null")
     page.keyboard.press("Escape")  # and back

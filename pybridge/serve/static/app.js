@@ -31,7 +31,7 @@ let undoStack = [], redoStack = [];
 let job = null;            // the fill or check under way: {kind, puzzle, shape, ...}
 let candidateAsk = 0;      // the number of the latest candidates request
 let candidateRequest = null;  // its AbortController
-let candidateLists = 0;    // candidate lists shown (body's data-lists: for tests)
+let candidateLists = 0;    // candidate lists shown (body's data-lists and data-listed: for tests)
 let keyAt = 0;             // when the last key was pressed (body's data-latency: its list's delay)
 
 const key = (r, c) => `${r},${c}`;
@@ -535,6 +535,7 @@ function showSlot(slot, answer = null, note = "") {
   $("slot-info").className = note ? "note" : "";
   if (!answer) return;
   document.body.dataset.lists = String(++candidateLists);
+  document.body.dataset.listed = slotName(slot);  // whose list is shown (for tests)
   document.body.dataset.latency = String(Math.round(performance.now() - keyAt));
   const possible = answer.alive === null ? "" : `, ${answer.alive.toLocaleString()} possible`;
   const count = answer.candidates.length, scored = answer.candidates.some((c) => c.score !== undefined);
