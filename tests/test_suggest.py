@@ -158,5 +158,7 @@ def test_without_wordnet_make_says_what_is_missing(
     err = capsys.readouterr().err
     assert "no clue suggestions: clue suggestions need WordNet" in err
     assert "4 to write" in err
-    assert main([*argv, "--suggest"]) == 2
+    grid = tmp_path / "grid.txt"
+    grid.write_text("..\n..\n", encoding="utf-8")
+    assert main(["solve", str(grid), "--dict", str(words), "--suggest"]) == 2
     assert "apt-get install wordnet-base" in capsys.readouterr().err
