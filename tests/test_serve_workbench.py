@@ -243,6 +243,33 @@ def test_save_and_open_a_work_file(page: Any, tmp_path: Path) -> None:
     assert status(page) == "Opened Pets.json (Pets)."
 
 
+@pytest.mark.parametrize("kind", ["puz", "ipuz"])
+def test_a_puz_or_ipuz_export_opens_as_it_was_exported(
+    page: Any, tmp_path: Path, kind: str
+) -> None:
+    new_grid(page, 3, 3)
+    page.keyboard.type("CAT")
+    page.fill("#puzzle-title", "Pets")
+    page.fill("#puzzle-author", "A. Setter")
+    page.fill("#clue-0-0-across-text", "Feline")
+    for progress in (False, True):
+        page.set_checked("#export-progress", progress)
+        with page.expect_download() as download:
+            page.click(f"[data-export={kind}]")
+        path = tmp_path / f"pets-{progress}.{kind}"
+        download.value.save_as(path)
+        open_upload(page, path)
+        page.wait_for_selector("#open-dialog", state="hidden")
+        assert browser.letters(page) == ["CAT", "...", "..."]
+        # as the solver's progress, the letters are the file's own; else its solution's
+        kind_of_letters = "locked" if progress else "fill"
+        assert browser.cells_with(page, kind_of_letters) == [(0, 0), (0, 1), (0, 2)]
+        assert page.input_value("#puzzle-title") == "Pets"
+        assert page.input_value("#puzzle-author") == "A. Setter"
+        assert page.input_value("#clue-0-0-across-text") == "Feline"
+        assert page.input_value("#clue-0-0-down-text") == ""  # its placeholder is no clue
+
+
 def test_the_pages_json_export_of_an_exact_puzzle_opens(page: Any, tmp_path: Path) -> None:
     browser.open_file(page, ROOT / "data" / "demo.dat")
     assert "listed words" in page.inner_text("#title")

@@ -20,7 +20,7 @@ import json
 import socket
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -40,7 +40,7 @@ from pybridge.errors import UsageError
 from pybridge.serve import api, grids
 from pybridge.serve.candidates import DEFAULT_LIMIT, candidate_list
 from pybridge.serve.files import Files
-from pybridge.serve.fills import Busy, Fills, Job, check_job
+from pybridge.serve.fills import Busy, Fills, Job, check_job, fill_time_limit
 from pybridge.solver import ENGINES, STRATEGIES
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -276,6 +276,7 @@ def create_app(settings: Settings) -> Starlette:
             check = api.precheck(job.body, files, settings.time_limit)
             if check is not None:
                 return check
+            job = replace(job, time_limit=fill_time_limit(job.body, settings.time_limit))
             try:
                 fill = fills.start(page, job)
             except Busy as busy:

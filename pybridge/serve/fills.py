@@ -50,6 +50,7 @@ from pybridge.serve.api import (
     Told,
     answered,
     failure,
+    option_values,
     read_request,
     run_command,
     sources,
@@ -354,6 +355,13 @@ def fill_answer(job: Job, tell: Callable[[str], None], better: Better | None = N
         tell(f"filling (time limit {job.time_limit:g} s)")
         return run_command("solve", job.body, job.files, job.time_left(), tell, better)
     return answered(lambda: _region_answer(job, tell))
+
+
+def fill_time_limit(body: Mapping[str, Any], server_limit: float) -> float:
+    """A fill's time limit: the body's `timeout` when it is below the
+    server's, else the server's (so a fill's view shows the one chosen)."""
+    timeout = option_values("solve", body)["timeout"]
+    return server_limit if timeout is None or timeout >= server_limit else float(timeout)
 
 
 REGION_OBJECTIVE = (

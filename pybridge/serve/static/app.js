@@ -88,11 +88,19 @@ let structureKey = "", structureMemo = null;
 function structure() {
   let signature = `${grid.rows}x${grid.cols}:`;
   for (const cell of grid.cells) signature += cell.block ? "#" : ".";
-  if (signature === structureKey) return structureMemo;
+  if (signature !== structureKey) {
+    structureMemo = structureOf(grid);
+    structureKey = signature;
+  }
+  return structureMemo;
+}
+
+function structureOf(g) {
+  const open = (r, c) => r >= 0 && c >= 0 && r < g.rows && c < g.cols && !g.cells[r * g.cols + c].block;
   const list = [], numbers = new Map(), at = new Map();
   let n = 0;
-  for (let r = 0; r < grid.rows; r++) {
-    for (let c = 0; c < grid.cols; c++) {
+  for (let r = 0; r < g.rows; r++) {
+    for (let c = 0; c < g.cols; c++) {
       if (!open(r, c)) continue;
       const across = !open(r, c - 1) && open(r, c + 1);
       const down = !open(r - 1, c) && open(r + 1, c);
@@ -111,9 +119,7 @@ function structure() {
       }
     }
   }
-  structureKey = signature;
-  structureMemo = {list, numbers, at};
-  return structureMemo;
+  return {list, numbers, at};
 }
 
 const sites = () => structure().list;
@@ -662,6 +668,22 @@ function focusClue() {
   if (field) field.focus();
 }
 
+// The clues as the API takes them: [{number, direction, clue}] for every entry.
+function cluesList() {
+  return sites().map((site) => ({number: site.number, direction: site.dir, clue: puzzle.clues[clueKey(site)] || ""}));
+}
+
+// Clues from the API ([{number, direction, clue}]) by the first cell of
+// their entries in `g`.
+function cluesOf(g, given) {
+  const clues = {};
+  for (const site of structureOf(g).list) {
+    const found = (given || []).find((c) => c.number === site.number && c.direction === site.dir);
+    if (found && found.clue.trim() && found.clue !== slotName(site)) clues[clueKey(site)] = found.clue;
+  }
+  return clues;
+}
+
 // ------------------------------------------------------------------ verdicts
 
 // Mark a proof's core. A core that is not minimal (a search proof names
@@ -1160,8 +1182,7 @@ async function openPuzzle(event) {
     useGrid(first, original, true);
     showGrids(answer.grids, original);
     const more = answer.grids.length > 1 ? ` (grid 1 of ${answer.grids.length}: choose another above the grid)` : "";
-    const own = first.answers && first.mode !== "exact"
-      ? " It has its own answers: open it with “its own answers” to place them." : "";
+    const own = first.solution ? " Its solution is shown as a fill (in blue)." : "";
     say(`Opened ${first.source}${first.title ? ` (${first.title})` : ""}${more}.${own}`);
   } catch (error) {
     $("open-error").textContent = error.message;
@@ -1183,8 +1204,10 @@ function openWork(opened, name) {
 // place of the grid shown (another grid of the same file).
 function useGrid(opened, original = null, fresh = false) {
   const g = fromRows(opened.rows, opened.mode, opened.words, opened.source);
+  withSolution(g, opened.solution);
   if (fresh) {
-    startPuzzle(g, {title: opened.title || "", original});
+    startPuzzle(g, {title: opened.title || "", author: opened.author || "", original,
+      clues: cluesOf(g, opened.clues)});
   } else {
     undoStack.push(snapshot());
     redoStack = [];
@@ -1198,6 +1221,17 @@ function useGrid(opened, original = null, fresh = false) {
   $("new-rows").value = String(grid.rows);
   $("new-cols").value = String(grid.cols);
   $("grid").focus();
+}
+
+// A .puz or ipuz file's solution (an export of this page's, say) shows in
+// the squares its player's grid leaves empty, as a fill: what was exported
+// opens as it was.
+function withSolution(g, solution) {
+  if (!solution) return;
+  solution.forEach((row, r) => [...row].forEach((ch, c) => {
+    const cell = r < g.rows && c < g.cols ? g.cells[r * g.cols + c] : null;
+    if (cell && !cell.block && !cell.letter && ch !== "." && ch !== BLOCK) Object.assign(cell, {letter: ch, kind: "fill"});
+  }));
 }
 
 // A file of several grids (RP 2016): a choice of them above the grid.
@@ -1249,9 +1283,12 @@ function fileName(kind) {
 
 // Download the grid as `kind`; JSON is the work file (work.js), which Open reads back.
 async function exportAs(kind) {
-  const body = {grid: rowsOf(), kind};
+  const body = {grid: rowsOf(), kind, title: puzzle.title, author: puzzle.author, clues: cluesList()};
   if (marked.size) body.marked = [...marked].map((k) => k.split(",").map(Number));
-  if (puzzle.original && (kind === "puz" || kind === "ipuz")) body.original = puzzle.original;
+  if (kind === "puz" || kind === "ipuz") {
+    if (puzzle.original) body.original = puzzle.original;
+    body.progress = $("export-progress").checked;
+  }
   let blob;
   try {
     const response = await request("/api/export", body);
