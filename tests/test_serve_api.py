@@ -503,6 +503,16 @@ def test_candidates_fit_the_letters_and_carry_the_proofs_marks(served: Served) -
     assert answer["verdict"] is None
 
 
+def test_candidates_count_every_entrys_words(served: Served) -> None:
+    body = {"grid": ["C..", "...", "..."], "row": 0, "col": 0, "dict": ["square.txt"]}
+    found = served.post("/api/candidates", body).json()
+    counts = {(s["number"], s["direction"]): (s["fitting"], s["alive"]) for s in found["sites"]}
+    assert len(counts) == 6
+    assert counts[(1, "across")] == (found["fitting"], found["alive"])  # the entry's own
+    assert counts[(1, "across")] == (3, 2)  # CAT, COW, CUP; CUP ruled out
+    assert all(alive is not None and alive <= fitting for fitting, alive in counts.values())
+
+
 def test_scored_candidates_come_best_first() -> None:
     from decimal import Decimal
 

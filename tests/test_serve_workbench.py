@@ -478,6 +478,36 @@ def test_check_shows_its_progress_and_can_be_cancelled(page: Any) -> None:
     assert page.is_enabled("#check")
 
 
+# ---------------------------------------------------------------- guidance
+
+
+def test_the_grids_figures_as_the_pattern_generator_gives_them(page: Any, tmp_path: Path) -> None:
+    path = tmp_path / "corners.txt"
+    path.write_text("#....\n.....\n.....\n.....\n....#\n", encoding="utf-8")
+    browser.open_file(page, path)  # corner blocks are cheaters: opened, no word count changes
+    assert page.inner_text("#stats") == "10 words, 2 blocks (2 cheaters), mean word length 4.60"
+    page.fill("#new-rows", "9")
+    page.fill("#new-cols", "9")
+    page.fill("#pattern-blocks", "12")
+    page.click("#pattern-button")
+    page.wait_for_function("document.querySelector('#title').textContent.startsWith('pattern')")
+    words = int(status(page).split(" entries")[0].split()[-1])  # "... 12 blocks and 30 entries"
+    assert page.inner_text("#stats").startswith(f"{words} words, 12 blocks (")
+
+
+def test_entries_with_few_words_are_shaded_live(page: Any) -> None:
+    new_grid(page, 3, 3)  # from the word square's 8 words: every entry is tight
+    page.wait_for_selector("#grid .cell.fewest, #grid .cell.few")
+    shaded = len(browser.cells_with(page, "fewest")) + len(browser.cells_with(page, "few"))
+    assert shaded == 9
+    page.uncheck("#shade-few")
+    assert browser.cells_with(page, "fewest") == browser.cells_with(page, "few") == []
+    page.check("#shade-few")
+    choose_dictionary(page, "many.txt")  # 150 words, 50 of them possible: none tight
+    listed(page)
+    page.wait_for_function("!document.querySelector('#grid .cell.few, #grid .cell.fewest')")
+
+
 # ---------------------------------------------------------------- the smaller defects
 
 

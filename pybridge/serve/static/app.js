@@ -31,6 +31,7 @@ let undoStack = [], redoStack = [];
 let job = null;            // the fill or check under way: {kind, puzzle, shape, ...}
 let candidateAsk = 0;      // the number of the latest candidates request
 let candidateRequest = null;  // its AbortController
+let counts = null;         // {shape, by: Map "number-dir" -> words some fill can use}: per entry, from the last list
 let candidateLists = 0;    // candidate lists shown (body's data-lists and data-listed: for tests)
 let keyAt = 0;             // when the last key was pressed (body's data-latency: its list's delay)
 
@@ -367,6 +368,7 @@ function render() {
   if (builtShape !== `${grid.rows}x${grid.cols}`) build();
   const {numbers, at} = structure();
   const slot = slotAt(cursor.r, cursor.c, cursor.dir);
+  const few = fewness(at);
   const inSlot = new Set(slot ? slot.cells.map(([i, j]) => key(i, j)) : []);
   for (let r = 0; r < grid.rows; r++) {
     for (let c = 0; c < grid.cols; c++) {
@@ -378,6 +380,8 @@ function render() {
       view.classList.toggle("wide-core", marked.has(k) && wide);
       const isSelected = selected(r, c);
       view.classList.toggle("selected", isSelected);
+      view.classList.toggle("few", few.get(k) === 1);
+      view.classList.toggle("fewest", few.get(k) === 0);
       for (const kind of ["typed", "locked", "fill"]) view.classList.toggle(kind, cell.kind === kind);
       view.children[0].textContent = numbers.get(k) || "";
       view.children[1].textContent = cell.block ? "" : cell.letter;
@@ -393,12 +397,62 @@ function render() {
   $("grid").setAttribute("aria-activedescendant", `cell-${cursor.r}-${cursor.c}`);
   $("grid").setAttribute("aria-label", `the grid, ${grid.rows} by ${grid.cols}`);
   $("slot-title").textContent = slot ? slotName(slot) : "–";
+  $("stats").textContent = statistics();
   $("title").textContent = `${grid.source} · ${grid.rows}×${grid.cols} · ` +
     (grid.mode === "exact" ? `${grid.words.length} listed words` : "filled from the dictionaries");
   $("undo").disabled = !undoStack.length;
   $("redo").disabled = !redoStack.length;
   $("fill-region").disabled = !selection || !!job;
   renderClues(slot);
+}
+
+// Entries with few words left are shaded (when asked): per cell, 0 when an
+// entry through it has at most FEWEST words some fill can use, 1 at most FEW.
+const FEWEST = 3, FEW = 20;
+
+function fewness(at) {
+  const few = new Map();
+  if (!counts || counts.shape !== rowsOf().join("\n") || !$("shade-few").checked) return few;
+  for (const [k, through] of at) {
+    for (const [site] of Object.values(through)) {
+      const left = counts.by.get(`${site.number}-${site.dir}`);
+      if (left === undefined || left === null) continue;
+      const level = left <= FEWEST ? 0 : left <= FEW ? 1 : 2;
+      if (level < 2) few.set(k, Math.min(level, few.has(k) ? few.get(k) : 2));
+    }
+  }
+  return few;
+}
+
+// The grid's figures, as the pattern generator gives them: "78 words, 37
+// blocks (2 cheaters), mean word length 4.82". A cheater block is one whose
+// opening, alone, would leave the number of words as it is.
+function statistics() {
+  const {list} = structure();
+  let blocks = 0, cheaters = 0;
+  for (let r = 0; r < grid.rows; r++) {
+    for (let c = 0; c < grid.cols; c++) {
+      if (!cellAt(r, c).block) continue;
+      blocks++;
+      const [across, down] = [wordChange(r, c, 0, 1), wordChange(r, c, 1, 0)];
+      if (across + down === 0) cheaters++;
+    }
+  }
+  const letters = list.reduce((sum, site) => sum + site.cells.length, 0);
+  const mean = list.length ? (letters / list.length).toFixed(2) : "0.00";
+  const plural = (n, word) => `${n.toLocaleString()} ${word}${n === 1 ? "" : "s"}`;
+  return `${plural(list.length, "word")}, ${plural(blocks, "block")} ` +
+    `(${plural(cheaters, "cheater")}), mean word length ${mean}`;
+}
+
+// How the number of words changes along (dr, dc) if the block at (r, c)
+// opened: -1 it joins two words, +1 it makes one, 0 it lengthens one or none.
+function wordChange(r, c, dr, dc) {
+  const before = open(r - dr, c - dc), after = open(r + dr, c + dc);
+  const longBefore = before && open(r - 2 * dr, c - 2 * dc);
+  const longAfter = after && open(r + 2 * dr, c + 2 * dc);
+  if (longBefore && longAfter) return -1;
+  return (before || after) && !longBefore && !longAfter ? 1 : 0;
 }
 
 function slotName(slot) {
@@ -528,7 +582,8 @@ async function askCandidates() {
   candidateRequest = new AbortController();
   try {
     const answer = await api("/api/candidates", body, "POST", candidateRequest.signal);
-    if (ask === candidateAsk) showSlot(slot, answer);
+    answer.grid = body.grid.join("\n");  // the grid its counts are for
+    if (ask === candidateAsk) { showSlot(slot, answer); render(); }
   } catch (error) {
     if (ask === candidateAsk && error.name !== "AbortError") showSlot(slot, null, error.message);
   }
@@ -540,6 +595,10 @@ function showSlot(slot, answer = null, note = "") {
   $("slot-info").textContent = note;
   $("slot-info").className = note ? "note" : "";
   if (!answer) return;
+  if (answer.sites) {
+    const by = new Map(answer.sites.map((s) => [`${s.number}-${s.direction}`, s.alive ?? s.fitting]));
+    counts = {shape: answer.grid || rowsOf().join("\n"), by};
+  }
   document.body.dataset.lists = String(++candidateLists);
   document.body.dataset.listed = slotName(slot);  // whose list is shown (for tests)
   document.body.dataset.latency = String(Math.round(performance.now() - keyAt));
@@ -1413,6 +1472,11 @@ function wire() {
   });
   $("symmetry").addEventListener("change", () => { puzzle.symmetry = $("symmetry").value; if (puzzle.kept) save(); });
   $("min-score").addEventListener("change", scheduleCandidates);
+  $("shade-few").checked = store.prefs().shade !== false;
+  $("shade-few").addEventListener("change", () => {
+    store.savePrefs({...store.prefs(), shade: $("shade-few").checked});
+    render();
+  });
   $("lock").addEventListener("click", () => { toggleLock(); board.focus(); });
   $("fill").addEventListener("click", () => startFill(false));
   $("another").addEventListener("click", anotherFill);
