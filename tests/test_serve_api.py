@@ -773,6 +773,20 @@ def test_exports_with_the_letters_as_a_solvers_progress(served: Served) -> None:
     assert '"clues" must be a list of' in bad.json()["error"]
 
 
+def test_a_check_runs_as_a_fill_does(served: Served) -> None:
+    body = {"puzzle": THREE_S.read_text(encoding="utf-8"), "name": "three-s.dat"}
+    view = wait_for(served, start(served, {**body, "check": True})["id"])
+    assert (view["state"], view["exit_code"]) == ("done", 1)
+    checked = served.post("/api/check", body).json()
+    assert without_seconds(view["answer"]) == without_seconds(checked)
+    refused = served.post("/api/fill", {**body, "check": True, "region": [[0, 0]], "page": "r"})
+    assert refused.status_code == 400
+    assert (
+        refused.json()["error"]
+        == 'crossword: error: a check is of the whole grid: leave out "region"'
+    )
+
+
 def test_a_fills_view_shows_the_time_limit_it_runs_under(served: Served) -> None:
     body = {"puzzle": DEMO.read_text(encoding="utf-8"), "engine": "python"}
     for timeout, limit in ((7, 7), (None, 30), (100, 30)):

@@ -429,7 +429,7 @@ def test_the_page_at_400_px(chromium: Any, address: str, tmp_path: Path) -> None
 def test_the_page_at_1280x800_keeps_the_status_in_view(page: Any, tmp_path: Path) -> None:
     new_grid(page, 21, 21)
     page.click("#check")  # an empty 21x21 from a word square's words: no fill
-    page.wait_for_selector("#verdict:not([hidden])")
+    page.wait_for_function("document.querySelector('#status').className === 'bad'")
     status_box = page.locator("#status").bounding_box()
     assert status_box["y"] + status_box["height"] <= TALL
     assert "cannot" in status(page) or "core" in status(page)
@@ -452,7 +452,15 @@ def test_a_core_that_is_not_minimal_is_said_so_and_hatched(page: Any) -> None:
     }
     answer = {"status": "unsolvable", "reason": proof["reason"], "proof": proof, "solutions": []}
     answer["stats"] = {"engine": "python", "strategy": "wdeg", "nodes": 12, "seconds": 0.1}
-    page.route("**/api/check", lambda route: route.fulfill(json=answer))
+    view = {"id": "stub", "state": "running", "phase": "starting", "elapsed": 0, "time_limit": 9}
+
+    def fill(route: Any) -> None:  # a check runs as a fill does
+        if route.request.method == "POST":
+            route.fulfill(status=202, json=view)
+        else:
+            route.fulfill(json={**view, "state": "done", "status": 200, "answer": answer})
+
+    page.route("**/api/fill**", fill)
     page.click("#check")
     page.wait_for_selector("#verdict:not([hidden])")
     assert browser.cells_with(page, "wide-core") == [(0, 0), (0, 1), (0, 2), (1, 0), (2, 0)]
@@ -468,8 +476,9 @@ def test_check_shows_its_progress_and_can_be_cancelled(page: Any) -> None:
     page.fill("#timeout", "30")
     page.click("#check")
     page.wait_for_selector("#progress:not([hidden])")
-    page.wait_for_function("document.querySelector('#phase').textContent.includes('checking')")
-    assert "of at most 30 s" in page.inner_text("#phase")
+    page.wait_for_function("document.querySelector('#phase').textContent.includes(' nodes')")
+    assert "s of at most 30 s" in page.inner_text("#phase")  # the search's own progress
+    assert status(page) == "checking…"
     assert page.is_enabled("#cancel")
     page.locator("#grid").press("Q")  # the page stays usable while it checks
     page.keyboard.press("Alt+x")

@@ -337,13 +337,15 @@ def run_command(
     return answered(work)
 
 
-def precheck(body: Mapping[str, Any], files: Files, time_limit: float) -> Answer | None:
-    """The failure that /api/solve would answer `body` with before any
-    search (bad input, bad options, a file not served), or None."""
+def precheck(
+    body: Mapping[str, Any], files: Files, time_limit: float, command: str = "solve"
+) -> Answer | None:
+    """The failure that /api/solve (or /api/`command`) would answer `body`
+    with before any search (bad input, bad options, a file not served), or None."""
 
     def work() -> Answer:
         with sources(body, files) as found:
-            read_request("solve", body, found, files, time_limit)
+            read_request(command, body, found, files, time_limit)
         return Answer(200, None, 0)
 
     answer = answered(work)

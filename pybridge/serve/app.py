@@ -271,9 +271,12 @@ def create_app(settings: Settings) -> Starlette:
             page = request.client.host  # a client that names no page is one page
 
         def work() -> api.Answer:
-            job = Job(body, files, settings.time_limit, grids.cells(body.pop("region", None)))
+            command = "check" if grids.flag(body, "check") else "solve"
+            body.pop("check", None)
+            region = grids.cells(body.pop("region", None))
+            job = Job(body, files, settings.time_limit, region, command=command)
             check_job(job)
-            check = api.precheck(job.body, files, settings.time_limit)
+            check = api.precheck(job.body, files, settings.time_limit, command)
             if check is not None:
                 return check
             job = replace(job, time_limit=fill_time_limit(job.body, settings.time_limit))

@@ -161,7 +161,7 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
         return json.dumps(document, ensure_ascii=False, indent=2).encode(), media, name
     if kind in EXCHANGE_FORMATS:
         puzzle = _published(_original(body.get("original"), files, puzzle) or puzzle, grid, texts)
-        progress = grid if _flag(body, "progress") else None
+        progress = grid if flag(body, "progress") else None
         if kind == "puz":
             return acrosslite.puz_bytes(puzzle, grid, progress), media, name
         return ipuzfile.ipuz_text(puzzle, grid, progress).encode(), media, name
@@ -223,7 +223,8 @@ def _published(puzzle: Puzzle, grid: tuple[str, ...], texts: Mapping[str, Any]) 
     return replace(puzzle, published=replace(published, **changes))
 
 
-def _flag(body: Mapping[str, Any], key: str) -> bool:
+def flag(body: Mapping[str, Any], key: str) -> bool:
+    """A true-or-false key of a request body (false when absent)."""
     value = body.get(key, False)
     if not isinstance(value, bool):
         raise UsageError(f'"{key}" must be true or false')

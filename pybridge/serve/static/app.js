@@ -800,7 +800,7 @@ function needsDictionary() {
 
 // A fill or a check is under way: the progress bar and line, Cancel on.
 function beginJob(started) {
-  job = Object.assign(started, {puzzle: puzzle.id, shape: shape(), began: performance.now()});
+  job = Object.assign(started, {puzzle: puzzle.id, shape: jobShape(started.kind), began: performance.now()});
   $("best").hidden = true;
   $("cancel").disabled = false;
   $("fill").disabled = true;
@@ -829,47 +829,43 @@ function endJob() {
   render();
 }
 
+// The grid as a job reads it: a fill keeps all letters but a fill's, a
+// check takes them all.
+function jobShape(kind) {
+  return kind === "check" ? rowsOf().join("\n") : shape();
+}
+
 // Whether the grid a job started on is still the one shown, as it was.
 function stillShown(started) {
-  return started.puzzle === puzzle.id && shape() === started.shape;
+  return started.puzzle === puzzle.id && jobShape(started.kind) === started.shape;
 }
 
 async function cancelJob() {
   if (!job) return;
   const ended = job;
   endJob();
-  if (ended.kind === "check") {
-    ended.controller.abort();
-    return say("Check cancelled.");
-  }
-  say("Fill cancelled.");
+  say(ended.kind === "check" ? "Check cancelled." : "Fill cancelled.");
   try { await api(`/api/fill/${ended.id}`, undefined, "DELETE"); } catch (error) { say(error.message, "bad"); }
 }
 
+// Check runs in a worker process as a fill does (POST /api/fill with
+// "check"): its progress shows, and Cancel stops it at once.
 async function check() {
   if (job || needsDictionary()) return;
-  const controller = new AbortController();
-  beginJob({kind: "check", controller});
-  say("checking…");
-  const started = job;
-  const tick = () => {
-    if (job !== started) return;
-    showProgress("checking: proofs, then a search", (performance.now() - started.began) / 1000);
-    started.timer = setTimeout(tick, 200);
-  };
-  tick();
-  let answer;
+  const body = Object.assign(puzzleBody(), {page: PAGE, check: true});
   try {
-    answer = await api("/api/check", puzzleBody(), "POST", controller.signal);
+    const view = await api("/api/fill", body);
+    beginJob({kind: "check", id: view.id});
+    say("checking…");
+    pollFill();
   } catch (error) {
-    if (job !== started) return;  // cancelled
-    endJob();
-    return say(error.message, "bad");
+    say(error.message, "bad");
   }
-  if (job !== started) return;
-  endJob();
-  const seconds = ((performance.now() - started.began) / 1000).toFixed(1);
+}
+
+function finishCheck(answer, started, elapsed) {
   if (!stillShown(started)) return say("The grid changed while it was being checked: check it again.", "bad");
+  const seconds = elapsed.toFixed(1);
   if (answer.status === "solved") {
     clearVerdict();
     say(`This grid can be filled (a fill was found in ${answer.stats.nodes} nodes, ${seconds} s).`, "good");
@@ -915,7 +911,7 @@ function regionCells() {
 
 async function pollFill() {
   const started = job;
-  if (!started || started.kind !== "fill") return;
+  if (!started) return;
   let view;
   try {
     view = await api(`/api/fill/${started.id}`, undefined, "GET");
@@ -932,9 +928,10 @@ async function pollFill() {
     return;
   }
   endJob();
-  if (view.state === "cancelled") return say("Fill cancelled.");
+  if (view.state === "cancelled") return say(started.kind === "check" ? "Check cancelled." : "Fill cancelled.");
   if (view.status >= 400) return say(view.answer ? view.answer.error : view.phase, "bad");
-  finishFill(view.answer, started, view.elapsed);
+  if (started.kind === "check") finishCheck(view.answer, started, view.elapsed);
+  else finishFill(view.answer, started, view.elapsed);
 }
 
 // The best fill so far of a fill that maximizes, as the worker tells it.
