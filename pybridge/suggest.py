@@ -64,7 +64,18 @@ INSTALL_HINT = (
 LONGEST = 60  # characters of a suggested clue: a line of a printed clue list
 POS_ORDER = {"n": 0, "v": 1, "a": 2, "s": 2, "r": 3}
 CLAUSES = (  # where a long gloss is cut, by tier: the first tier that has a place wins
-    (", ", " that ", " which ", " who ", " whose ", " especially ", " usually ", " typically "),
+    (
+        ", ",
+        ": ",
+        " that ",
+        " which ",
+        " who ",
+        " whose ",
+        " including ",
+        " especially ",
+        " usually ",
+        " typically ",
+    ),
     (" with ", " similar to ", " used ", " for ", " by ", " in "),
 )
 ARTICLES = ("a ", "an ", "the ")
