@@ -32,29 +32,57 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from itertools import combinations
 from math import comb
-from typing import Any, Literal
+from typing import Any
 
 from pybridge import theme as themes
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.options import (
+    DEFAULT_ATTEMPTS,
+    SYMMETRIES,
+    PatternOptions,
+    Rules,
+    Symmetry,
+    Unlimited,
+)
 from pybridge.scores import Scores
 from pybridge.search.kernel import Lcg, deadline, late
-from pybridge.symmetry import DEFAULT_SYMMETRY as DEFAULT_SYMMETRY
-from pybridge.symmetry import SYMMETRIES as SYMMETRIES
 from pybridge.symmetry import Cell, is_symmetric, orbits
-from pybridge.symmetry import Symmetry as Symmetry
 from pybridge.theme import ImpossibleTheme, Placed
 from pybridge.wording import plural
 
-BySize = Literal["by size"]
-BY_SIZE: BySize = "by size"  # a limit whose default depends on the grid's size
+__all__ = [
+    "DEFAULT_ATTEMPTS",
+    "DEFAULT_BLOCKS",
+    "DEFAULT_MIN_LENGTH",
+    "DEFAULT_SYMMETRY",
+    "PATTERN_SECONDS",
+    "SYMMETRIES",
+    "ImpossiblePattern",
+    "ImpossibleTheme",
+    "Limits",
+    "Pattern",
+    "PatternNotFound",
+    "Rules",
+    "Symmetry",
+    "asked_rules",
+    "cheater_count",
+    "default_max_cheaters",
+    "default_max_words",
+    "generate",
+    "parse_blocks",
+    "parse_size",
+    "pattern_for",
+]
+
+DEFAULT_SYMMETRY: Symmetry = "rot180"
 DEFAULT_BLOCKS = 1 / 6  # about an American daily: 36-40 blocks in a 15x15
-DEFAULT_MIN_LENGTH = 3
-DEFAULT_ATTEMPTS = 100
+DEFAULT_MIN_LENGTH = Rules().min_length
 PATTERN_SECONDS = 60.0  # the commands' time limit for one pattern (the API's: none)
 MAX_SIDE = 100  # rows and columns: one attempt at 100x100 takes seconds already
 SEED_BOUND = 2**32  # a seed drawn when none is given is below this
@@ -95,14 +123,31 @@ class PatternNotFound(CrosswordError):
 
 
 @dataclass(frozen=True)
-class Rules:
-    """What a pattern must obey (the RP 2016 mode obeys none)."""
+class _Law:
+    """The rules a pattern is made to, its limits resolved for its size (a
+    limit None: none)."""
 
-    min_length: int = DEFAULT_MIN_LENGTH
-    checked: bool = True  # every open cell in two words
-    max_length: int | None = None
-    max_words: int | None = None  # None: any number of words
-    max_cheaters: int | None = None  # cheater blocks (see cheater_count); None: any
+    min_length: int
+    checked: bool
+    max_length: int | None
+    max_words: int | None
+    max_cheaters: int | None
+
+    @classmethod
+    def of(cls, rules: Rules, limits: Limits) -> _Law:
+        return cls(rules.min_length, rules.checked, rules.max_length, limits.words, limits.cheaters)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of a newspaper pattern, as they hold for one size (None:
+    no limit): its words, and its cheater blocks (see cheater_count)."""
+
+    words: int | None = None
+    cheaters: int | None = None
+
+
+NO_LIMITS = Limits()
 
 
 @dataclass(frozen=True)
@@ -115,6 +160,7 @@ class Pattern:
     rules: Rules | None  # None: the RP 2016 mode
     attempts: int  # how many attempts it took (1: the first)
     theme: tuple[Placed, ...] = ()  # the theme entries, in their slots
+    limits: Limits = NO_LIMITS  # the limits it was made to
 
     @property
     def letters(self) -> tuple[str, ...]:
@@ -148,10 +194,10 @@ class Pattern:
         return cheater_count(geo, geo.bits_of(self.grid))
 
     def figures(self) -> str:
-        """'78 words, 37 blocks (2 cheaters), mean word length 4.82'."""
+        """'78 words, 37 blocks (2 cheaters), mean length 4.82'."""
         return (
             f"{plural(self.slots, 'word')}, {plural(self.blocks, 'block')} "
-            f"({plural(self.cheaters, 'cheater')}), mean word length {self.mean_length:.2f}"
+            f"({plural(self.cheaters, 'cheater')}), mean length {self.mean_length:.2f}"
         )
 
     def puzzle(self, words: Sequence[str] = (), scores: Scores | None = None) -> Puzzle:
@@ -161,7 +207,8 @@ class Pattern:
         )
 
     def __str__(self) -> str:
-        return "\n".join(self.grid)
+        """The rows, the theme entries' letters in their cells (a plain grid)."""
+        return "\n".join(self.letters)
 
     def to_json(self) -> dict[str, Any]:
         """`crossword grid --output json`: grid, seed, slots, blocks, then how it was made."""
@@ -178,8 +225,8 @@ class Pattern:
             "max_length": rules.max_length if rules else None,
             "checked": rules.checked if rules else None,
             "attempts": self.attempts,
-            "max_words": rules.max_words if rules else None,
-            "max_cheaters": rules.max_cheaters if rules else None,
+            "max_words": self.limits.words,
+            "max_cheaters": self.limits.cheaters,
             "mean_length": round(self.mean_length, 2),
             "cheaters": self.cheaters,
             "theme": [entry.to_json() for entry in self.theme],
@@ -227,7 +274,7 @@ def parse_blocks(text: str) -> int | float:
 
 
 def _check_options(
-    rows: int, cols: int, blocks: int | float, symmetry: str, rules: Rules | None
+    rows: int, cols: int, blocks: int | float, symmetry: str, rules: _Law | None
 ) -> None:
     check_size(rows, cols)
     if symmetry not in SYMMETRIES:
@@ -313,7 +360,7 @@ def _orbit_sizes(ones: int, twos: int, fours: int) -> str:
 # ---------------------------------------------------------------- cheap bounds
 
 
-def impossibility(rows: int, cols: int, blocks: int, rules: Rules) -> str | None:
+def impossibility(rows: int, cols: int, blocks: int, rules: _Law) -> str | None:
     """Why no pattern can have `blocks` blocks under `rules`, from bounds that
     take no search; None when none of them shows it."""
     m, longest = rules.min_length, rules.max_length
@@ -344,7 +391,7 @@ def impossibility(rows: int, cols: int, blocks: int, rules: Rules) -> str | None
     return _too_few_words(rows, cols, blocks, rules)
 
 
-def _too_few_words(rows: int, cols: int, blocks: int, rules: Rules) -> str | None:
+def _too_few_words(rows: int, cols: int, blocks: int, rules: _Law) -> str | None:
     """Why `max_words` is too few for `blocks` blocks, or None. In a grid of
     checked cells every row and column with an open cell has a word, and
     every block that is no cheater has a word on both sides of it, across
@@ -419,7 +466,7 @@ def _spread(starts: int, length: int, step: int) -> int:
     return covered
 
 
-def _within_rules(geo: _Geometry, open_cells: int, rules: Rules) -> bool:
+def _within_rules(geo: _Geometry, open_cells: int, rules: _Law) -> bool:
     """No word shorter than the minimum, every open cell checked (or, with
     unchecked cells allowed, in one word at least), and connected. The
     maximum length is the attempt's to reach."""
@@ -474,7 +521,7 @@ def cheater_count(geo: _Geometry, open_cells: int) -> int:
     return (geo.every & ~open_cells & unchanged).bit_count()
 
 
-def _within_limits(geo: _Geometry, open_cells: int, rules: Rules) -> bool:
+def _within_limits(geo: _Geometry, open_cells: int, rules: _Law) -> bool:
     """At most `max_words` words and `max_cheaters` cheater blocks."""
     if rules.max_words is not None and word_count(geo, open_cells) > rules.max_words:
         return False
@@ -572,7 +619,7 @@ def _merit(geo: _Geometry, open_cells: int, mask: int, longest: int | None) -> t
     return saved, evened
 
 
-def _blockable(geo: _Geometry, open_cells: int, rules: Rules) -> int:
+def _blockable(geo: _Geometry, open_cells: int, rules: _Law) -> int:
     """The open cells whose blocking, alone, leaves no word too short on
     either side (the pieces left are empty or long enough; with unchecked
     cells allowed, a piece of one cell passes here, for _within_rules to judge)."""
@@ -629,7 +676,7 @@ def _attempt(
     geo: _Geometry,
     found: _Orbits,
     blocks: int,
-    rules: Rules,
+    rules: _Law,
     rng: Lcg,
     tournament: int,
     deadline: float | None = None,
@@ -685,6 +732,7 @@ class _BitFrame:
 
 _NO_FRAME = _BitFrame(0, 0)
 ATTEMPTS_PER_PLACEMENT = 4  # attempts at a pattern around one placement of the theme
+COUNTS_PER_PLACEMENT = 2  # counts of blocks tried around it, when a fraction was asked
 
 
 @dataclass(frozen=True)
@@ -693,23 +741,28 @@ class _Framed:
 
     geo: _Geometry
     counts: tuple[int, ...]  # the counts of blocks that will do, the best first
-    rules: Rules
+    rules: _Law
     words: tuple[str, ...]
     symmetry: Symmetry
     orbits: _Orbits
 
-    def next(self, rng: Lcg) -> tuple[_BitFrame, int]:
-        """The next placement, and the count of blocks to place with it."""
+    def next(self, rng: Lcg) -> tuple[_BitFrame, tuple[int, ...]]:
+        """The next placement, and the counts of blocks to try with it, the
+        best first (the orbits clear of the entries can make them up, but
+        whether the rules let them is for the attempts to find)."""
         geo = self.geo
-        frame = themes.place(
-            self.words,
-            geo.rows,
-            geo.cols,
-            self.symmetry,
-            self.rules.min_length,
-            rng,
-            self._keeps_rules,
-        )
+        try:
+            frame = themes.place(
+                self.words,
+                geo.rows,
+                geo.cols,
+                self.symmetry,
+                self.rules.min_length,
+                rng,
+                self._keeps_rules,
+            )
+        except themes.ThemeNotPlaced as err:
+            raise PatternNotFound(str(err)) from None
         if frame is None:
             blocks = self.counts[0] if len(self.counts) == 1 else max(self.counts)
             raise ImpossibleTheme(
@@ -725,8 +778,8 @@ class _Framed:
         kept = self._mask(frame.kept)
         bits = _BitFrame(kept, self._mask(frame.blocked), frame.entries, across, kept & ~across)
         free = self._free(frame.kept, frame.blocked)
-        count = next(n for n in self.counts if _reachable(n - len(frame.blocked), *free))
-        return bits, count
+        counts = [n for n in self.counts if _reachable(n - len(frame.blocked), *free)]
+        return bits, tuple(counts[:COUNTS_PER_PLACEMENT])
 
     def _mask(self, cells: frozenset[Cell]) -> int:
         return sum(self.geo.bit(r, c) for r, c in cells)
@@ -762,7 +815,7 @@ def _choose(
     left: list[int],
     step: _Step,
     counts: dict[int, int],
-    rules: Rules,
+    rules: _Law,
     rng: Lcg,
     tournament: int,
 ) -> int | None:
@@ -798,7 +851,7 @@ def _choose(
 
 
 def _fits(
-    geo: _Geometry, found: _Orbits, index: int, step: _Step, counts: dict[int, int], rules: Rules
+    geo: _Geometry, found: _Orbits, index: int, step: _Step, counts: dict[int, int], rules: _Law
 ) -> bool:
     """Whether blocking orbit `index` leaves a makeable count and keeps the rules."""
     mask, size = found.masks[index], found.sizes[index]
@@ -813,7 +866,7 @@ def _fits(
     return _within_rules(geo, after, rules)
 
 
-def _keeps_limits(geo: _Geometry, step: _Step, mask: int, size: int, rules: Rules) -> bool:
+def _keeps_limits(geo: _Geometry, step: _Step, mask: int, size: int, rules: _Law) -> bool:
     """Whether blocking `mask` leaves the limits on words and cheater blocks
     within reach. In a grid of checked cells each block adds a word or is a
     cheater for good, and words are only ever added: so the blocks still to
@@ -907,13 +960,12 @@ def _pattern_from_all(
     geo: _Geometry,
     found: _Orbits,
     count: int,
-    rules: Rules,
+    rules: _Law,
     rng: Lcg,
-    seed: int,
     symmetry: Symmetry,
-) -> Pattern:
-    """A small request decided by trying every choice of orbits: one of the
-    patterns at random, or ImpossiblePattern when there is none."""
+) -> tuple[str, ...]:
+    """A small request decided by trying every choice of orbits: the rows of
+    one of the patterns at random, or ImpossiblePattern when there is none."""
     every = geo.every
     valid = [
         every & ~blocked
@@ -929,12 +981,10 @@ def _pattern_from_all(
             f"{plural(count, 'block')} {symmetry}-symmetrically in a {geo.rows}x{geo.cols} "
             "grid keeps the rules"
         )
-    return Pattern(geo.rows_of(valid[rng.below(len(valid))]), seed, symmetry, rules, 1)
+    return geo.rows_of(valid[rng.below(len(valid))])
 
 
-def _one_line(
-    geo: _Geometry, blocks: int, symmetry: Symmetry, rules: Rules, rng: Lcg
-) -> int | None:
+def _one_line(geo: _Geometry, blocks: int, symmetry: Symmetry, rules: _Law, rng: Lcg) -> int | None:
     """A grid too narrow (or too short) for a word across it, unchecked cells
     allowed: its open cells are one straight word, as no two can touch the
     other way. One such word, symmetric, with the right number of blocks."""
@@ -958,8 +1008,42 @@ def _one_line(
 # ---------------------------------------------------------------- the entry point
 
 
-def _limit(asked: int | BySize | None, by_size: int | None) -> int | None:
-    return by_size if asked == BY_SIZE else asked
+def asked_rules(
+    min_length: int | None = None,
+    allow_unchecked: bool = False,
+    max_length: int | None = None,
+    max_words: int | Unlimited | None = None,
+    max_cheaters: int | Unlimited | None = None,
+) -> Rules | None:
+    """The rules a request names (`--min-length`, `--allow-unchecked`,
+    `--max-length`, `--max-words`, `--max-cheaters`; min_length None: the
+    default, a limit None: the default by size, "any": none), or None when it
+    names none (then the default rules hold, or none in the RP 2016 mode)."""
+    named = (min_length, max_length, max_words, max_cheaters)
+    if all(value is None for value in named) and not allow_unchecked:
+        return None
+    shortest = min_length or DEFAULT_MIN_LENGTH
+    return Rules(shortest, not allow_unchecked, max_length, max_words, max_cheaters)
+
+
+def limits_of(rows: int, cols: int, rules: Rules | None) -> Limits:
+    """The limits `rules` set for a grid of this size: theirs, or by default
+    (a limit None) default_max_words and default_max_cheaters for American
+    rules (words of 3 letters or more, every cell checked), none for others;
+    none at all in the RP 2016 mode (no rules)."""
+    if rules is None:
+        return NO_LIMITS
+    american = rules.min_length >= DEFAULT_MIN_LENGTH and rules.checked
+
+    def limit(asked: int | Unlimited | None, by_size: int | None) -> int | None:
+        if asked is None:
+            return by_size if american else None
+        return None if asked == "any" else asked
+
+    return Limits(
+        limit(rules.max_words, default_max_words(rows, cols)),
+        limit(rules.max_cheaters, default_max_cheaters(rows, cols)),
+    )
 
 
 def generate(
@@ -971,50 +1055,50 @@ def generate(
     min_length: int | None = None,
     allow_unchecked: bool = False,
     max_length: int | None = None,
-    max_words: int | BySize | None = BY_SIZE,
-    max_cheaters: int | BySize | None = BY_SIZE,
+    max_words: int | Unlimited | None = None,
+    max_cheaters: int | Unlimited | None = None,
     theme: Sequence[str] = (),
     seed: int | None = None,
     rp: bool = False,
     attempts: int = DEFAULT_ATTEMPTS,
     timeout: float | None = None,
 ) -> Pattern:
-    """A random pattern of `rows` x `cols` cells with `blocks` blocked cells
-    (a count, or a fraction below 1 of the cells; default 1/6), symmetric as
+    """pattern_for() with the options as keywords (pybridge.make_pattern): a
+    random pattern of `rows` x `cols` cells with `blocks` blocked cells (a
+    count, or a fraction below 1 of the cells; default 1/6), symmetric as
     asked (default rot180, or none with `rp`) and within the rules (words of
     `min_length` letters or more, default 3; every open cell checked unless
     `allow_unchecked`; at most `max_length` letters; open cells connected;
-    at most `max_words` words and `max_cheaters` cheater blocks, by default
-    default_max_words and default_max_cheaters of the size, None: any).
-    With `rp`, exactly `blocks` random blocks and no rules (RP 2016).
-    `theme` entries are placed first, in symmetric slots of their lengths
-    (pybridge.theme), and the blocks are placed around them.
+    at most `max_words` words and `max_cheaters` cheater blocks: None, by
+    default, for default_max_words and default_max_cheaters of the size, "any"
+    for no limit). With `rp`, exactly `blocks` random blocks and no rules (RP
+    2016). The `theme` entries are placed first, in symmetric slots of their
+    lengths (pybridge.theme), and the blocks around them."""
+    rules = asked_rules(min_length, allow_unchecked, max_length, max_words, max_cheaters)
+    shape = PatternOptions(rows, cols, blocks, symmetry, rules, rp, seed, attempts, timeout)
+    return pattern_for(replace(shape, theme=tuple(theme)))
 
-    The same `seed` gives the same pattern; without one a seed is drawn (and
+
+def pattern_for(options: PatternOptions) -> Pattern:
+    """A random pattern as `options` ask (see PatternOptions and generate).
+
+    The same seed gives the same pattern; without one a seed is drawn (and
     kept in the Pattern). Raises UsageError for a bad option,
     ImpossiblePattern when a bound shows that no pattern exists, and
-    PatternNotFound when `attempts` attempts all end at a dead end, or
-    `timeout` seconds pass first; ImpossibleTheme when no symmetric slots
-    of the size can hold the theme entries."""
-    chosen: Symmetry = symmetry or ("none" if rp else DEFAULT_SYMMETRY)
-    limited = max_words != BY_SIZE or max_cheaters != BY_SIZE
-    if rp and (min_length is not None or allow_unchecked or max_length is not None or limited):
+    PatternNotFound when every attempt ends at a dead end, or the time
+    limit passes first; ImpossibleTheme when no symmetric slots of the size
+    can hold the theme entries."""
+    rows, cols, blocks, rp = options.rows, options.cols, options.blocks, options.rp
+    seed, attempts, timeout = options.seed, options.attempts, options.timeout
+    chosen: Symmetry = options.symmetry or ("none" if rp else DEFAULT_SYMMETRY)
+    if rp and (options.rules is not None or options.theme):
         raise UsageError(
             "the RP 2016 mode places blocks with no rules: drop the word-length and word-count "
-            "rules"
+            "rules and the theme"
         )
-    rules = None
-    if not rp:
-        shortest = min_length or DEFAULT_MIN_LENGTH
-        american = shortest >= DEFAULT_MIN_LENGTH and not allow_unchecked  # the limits' style
-        rules = Rules(
-            shortest,
-            not allow_unchecked,
-            max_length,
-            _limit(max_words, default_max_words(rows, cols) if american else None),
-            _limit(max_cheaters, default_max_cheaters(rows, cols) if american else None),
-        )
-    _check_options(rows, cols, DEFAULT_BLOCKS if blocks is None else blocks, chosen, rules)
+    rules = None if rp else options.rules or Rules()
+    law = None if rules is None else _Law.of(rules, limits_of(rows, cols, rules))
+    _check_options(rows, cols, DEFAULT_BLOCKS if blocks is None else blocks, chosen, law)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big") % SEED_BOUND
     elif seed < 0:
@@ -1023,63 +1107,106 @@ def generate(
         raise UsageError(f"attempts must be at least 1, got {attempts}")
     if timeout is not None and not timeout > 0:
         raise UsageError("timeout must be a positive number of seconds")
-    words = themes.entries(theme)
-    if words and rules is None:
-        raise UsageError("the RP 2016 mode places blocks with no rules: it takes no theme entries")
+    words = themes.entries(options.theme)
     count = block_count(rows, cols, blocks, chosen)
     geo, rng = _Geometry(rows, cols), Lcg(seed)
     found = _orbit_masks(geo, chosen)
-    if rules is None:
-        return Pattern(geo.rows_of(_random_blocks(geo, found, count, rng)), seed, chosen, None, 1)
-    why = impossibility(rows, cols, count, rules)
+    made = partial(Pattern, seed=seed, symmetry=chosen, rules=rules)
+    if law is None:
+        return made(geo.rows_of(_random_blocks(geo, found, count, rng)), attempts=1)
+    limits = Limits(law.max_words, law.max_cheaters)
+    why = impossibility(rows, cols, count, law)
     if why is not None:
         raise ImpossiblePattern(f"no such pattern: {why}")
     if words:
-        why = themes.impossibility(words, rows, cols, chosen, rules.min_length, rules.max_length)
-        if why is not None or min(rows, cols) < rules.min_length:
+        why = themes.impossibility(words, rows, cols, chosen, law.min_length, law.max_length)
+        if why is not None or min(rows, cols) < law.min_length:
             raise ImpossibleTheme(
                 f"no such pattern: {why or 'a grid this narrow holds one word, no theme'}"
             )
-    if min(rows, cols) < rules.min_length:  # unchecked cells allowed, or impossibility said so
-        line = _one_line(geo, count, chosen, rules, rng)
+    if min(rows, cols) < law.min_length:  # unchecked cells allowed, or impossibility said so
+        line = _one_line(geo, count, chosen, law, rng)
         if line is None:
             raise ImpossiblePattern(
                 f"no such pattern: in a {rows}x{cols} grid the open cells can only be one "
                 f"word, and no {chosen}-symmetric word of {rows * cols - count} "
                 "letters fits the rules"
             )
-        return Pattern(geo.rows_of(line), seed, chosen, rules, 1)
+        return made(geo.rows_of(line), attempts=1, limits=limits)
     if not words and _choices(count, *_by_size(_size_counts(found.sizes))) <= EVERY_CHOICE:
-        return _pattern_from_all(geo, found, count, rules, rng, seed, chosen)
-    give_up = deadline(timeout)
+        grid = _pattern_from_all(geo, found, count, law, rng, chosen)
+        return made(grid, attempts=1, limits=limits)
     framed = None
     if words:
         near = (count,) if isinstance(blocks, int) else _near_counts(rows, cols, blocks, chosen)
-        framed = _Framed(geo, near, rules, words, chosen, found)
-    frame = _NO_FRAME
-    for attempt in range(1, attempts + 1):
-        # the first attempt evens the words out most; the next ones look at
-        # fewer orbits, so more at random: a small grid whose patterns all
-        # cluster their blocks in corners is found that way (with a theme,
-        # each placement of the entries gets ATTEMPTS_PER_PLACEMENT of them)
-        turn = attempt - 1
-        if framed is not None:
-            turn %= ATTEMPTS_PER_PLACEMENT
-            if turn == 0:
-                frame, count = framed.next(rng)
-        tournament = max(1, TOURNAMENT >> turn)
-        try:
-            open_cells = _attempt(geo, found, count, rules, rng, tournament, give_up, frame)
-        except _OutOfTime:
-            raise PatternNotFound(
-                f"no {rows}x{cols} pattern with {plural(count, 'block')} found within "
-                f"{timeout:g} s ({plural(attempt - 1, 'attempt')} ended at a dead end; seed "
-                f"{seed}): try fewer blocks, another symmetry, looser rules or more time"
-            ) from None
-        if open_cells is not None:
-            return Pattern(geo.rows_of(open_cells), seed, chosen, rules, attempt, frame.entries)
-    raise PatternNotFound(
-        f"no {rows}x{cols} pattern with {plural(count, 'block')} found in "
-        f"{plural(attempts, 'attempt')} (seed {seed}): it may not exist; try fewer blocks, "
-        "another symmetry, looser rules or more --attempts"
-    )
+        framed = _Framed(geo, near, law, words, chosen, found)
+    work = _Work(geo, found, count, law, rng, deadline(timeout), framed)
+    open_cells, attempt, frame = work.attempts(attempts, seed, timeout)
+    return made(geo.rows_of(open_cells), attempts=attempt, theme=frame.entries, limits=limits)
+
+
+@dataclass
+class _Work:
+    """The attempts at a pattern: the grid, its orbits, the count of blocks,
+    the rules, the draws, the time limit, and the theme's placements."""
+
+    geo: _Geometry
+    found: _Orbits
+    count: int
+    rules: _Law
+    rng: Lcg
+    give_up: float | None
+    framed: _Framed | None
+
+    def attempts(
+        self, attempts: int, seed: int, timeout: float | None
+    ) -> tuple[int, int, _BitFrame]:
+        """The open cells of the first attempt that ends in a pattern, which
+        attempt it was and the theme's placement; PatternNotFound when none
+        does, or the time runs out."""
+        rows, cols = self.geo.rows, self.geo.cols
+        frame, count = _NO_FRAME, self.count
+        counts: tuple[int, ...] = (count,)
+        for attempt in range(1, attempts + 1):
+            # the first attempt evens the words out most; the next ones look
+            # at fewer orbits, so more at random: a small grid whose patterns
+            # all cluster their blocks in corners is found that way (with a
+            # theme, each placement of the entries gets ATTEMPTS_PER_PLACEMENT)
+            turn = attempt - 1
+            if self.framed is not None:
+                turn %= ATTEMPTS_PER_PLACEMENT
+                if turn == 0:
+                    frame, counts = self.framed.next(self.rng)
+                count = counts[turn % len(counts)]  # each count in turn
+                turn //= len(counts)
+            tournament = max(1, TOURNAMENT >> turn)
+            try:
+                open_cells = _attempt(
+                    self.geo,
+                    self.found,
+                    count,
+                    self.rules,
+                    self.rng,
+                    tournament,
+                    self.give_up,
+                    frame,
+                )
+            except _OutOfTime:
+                raise PatternNotFound(
+                    f"no {rows}x{cols} pattern with {plural(count, 'block')} found within "
+                    f"{timeout:g} s ({plural(attempt - 1, 'attempt')} ended at a dead end; seed "
+                    f"{seed}): {_LOOSER} or more time"
+                ) from None
+            if open_cells is not None:
+                return open_cells, attempt, frame
+        raise PatternNotFound(
+            f"no {rows}x{cols} pattern with {plural(count, 'block')} found in "
+            f"{plural(attempts, 'attempt')} (seed {seed}): it may not exist; {_LOOSER} or "
+            "more --attempts"
+        )
+
+
+_LOOSER = (
+    "try fewer blocks, another symmetry, looser rules (more words or cheater blocks, "
+    "--max-words, --max-cheaters)"
+)

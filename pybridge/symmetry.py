@@ -10,11 +10,7 @@ them and pybridge.theme places entries.
 
 from __future__ import annotations
 
-from typing import Literal
-
-Symmetry = Literal["none", "rot180", "rot90", "mirror-lr", "mirror-tb"]
-SYMMETRIES: tuple[Symmetry, ...] = ("none", "rot180", "rot90", "mirror-lr", "mirror-tb")
-DEFAULT_SYMMETRY: Symmetry = "rot180"
+from pybridge.options import Symmetry
 
 Cell = tuple[int, int]
 

@@ -42,11 +42,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pybridge.errors import InputError, UsageError, shown
+from pybridge.errors import CrosswordError, InputError, UsageError, shown
 from pybridge.lexicon import JOINERS
+from pybridge.options import Symmetry
 from pybridge.readers import describe_char
 from pybridge.search.kernel import Lcg
-from pybridge.symmetry import Cell, Symmetry, images
+from pybridge.symmetry import Cell, images
 from pybridge.wording import and_list
 
 PLACEMENT_NODES = 20_000  # orbits tried before the search for slots gives up
@@ -60,9 +61,9 @@ class ImpossibleTheme(UsageError):
     """No symmetric pattern of the size can hold the theme entries."""
 
 
-class ThemeNotPlaced(UsageError):
+class ThemeNotPlaced(CrosswordError):
     """The search for slots gave up before it found a placement or proved
-    that none exists."""
+    that none exists (pybridge.patterns tells it as PatternNotFound)."""
 
 
 @dataclass(frozen=True)

@@ -93,7 +93,8 @@ def test_fills_that_run_out_of_time_give_way_to_other_patterns(
     words2: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(construct, "run", _timed_out)
-    argv = ["make", "--size", "7x7", "--dict", str(words2), "--tries", "4", "--seed", "9"]
+    argv = ["make", "--size", "7x7", "--blocks", "10", "--dict", str(words2), "--tries", "4"]
+    argv += ["--seed", "9"]
     assert main([*argv, "--engine", "python"]) == 3
     captured = capsys.readouterr()
     assert [line.split(":")[0] for line in captured.err.splitlines()] == [
@@ -174,7 +175,8 @@ def test_parse_range() -> None:
     ("extra", "code"),
     [
         (["--size", "4x4", "--blocks", "0.9"], 1),
-        (["--size", "15x15", "--blocks", "0.55", "--attempts", "1"], 3),
+        (["--size", "15x15", "--blocks", "0.55", "--attempts", "1", "--max-words", "any"], 3),
+        (["--size", "15x15", "--blocks", "0.55"], 1),  # a bound: too many words
         (["--strategy", "given"], 2),
         (["--tries", "0"], 2),
         (["--try-timeout", "0"], 2),
