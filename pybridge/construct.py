@@ -34,7 +34,7 @@ from pybridge.options import (
 )
 from pybridge.patterns import PATTERN_SECONDS, SEED_BOUND, Pattern, asked_rules, pattern_for
 from pybridge.scores import Objective, Scores
-from pybridge.search.kernel import Status, Watch
+from pybridge.search.kernel import Lcg, Status, Watch
 from pybridge.solver import (
     DEFAULT_LEXICON_STRATEGY,
     OPTIMISING_STRATEGY,
@@ -219,7 +219,7 @@ def construct(
     on_better: Callable[[BetterFill], None] | None = None,
 ) -> Construction:
     """A pattern (as pybridge.patterns.pattern_for makes it from
-    `options.pattern`, from its seed, then seed + 1, ...) filled from
+    `options.pattern`, from its seed, then seeds drawn from it) filled from
     `words`, trying up to `options.tries` patterns, each fill given
     `try_timeout` seconds (None: no limit) and all of it the search's
     `timeout`. `difficulty` (low, high) passes over patterns estimated
@@ -310,11 +310,14 @@ class _Ranked:
 
 @dataclass
 class _Draw:
-    """The patterns make tries, drawn POOL at a time (seeds N, N+1, ...) and
-    each pool tried easiest first by the estimated difficulty with the
-    dictionary: a pattern estimated easy is far likelier to fill in its time
-    (21x21 with the shipped list's acceptable words: the 5 easiest of 40
-    patterns filled, 1 of 4 drawn at random)."""
+    """The patterns make tries, drawn POOL at a time and each pool tried
+    easiest first by the estimated difficulty with the dictionary: a
+    pattern estimated easy is far likelier to fill in its time (21x21 with
+    the shipped list's acceptable words: the 5 easiest of 40 patterns
+    filled, 1 of 4 drawn at random). The first pattern's seed is make's;
+    the others are drawn from it, so that other seeds try other patterns
+    (with seeds N, N+1, ... two seeds would share most of a pool, and
+    often its easiest pattern)."""
 
     first: Pattern
     pattern_of: Callable[..., Pattern]
@@ -324,6 +327,10 @@ class _Draw:
     started: float
     seen: set[tuple[str, ...]] = field(default_factory=set)
     drawn: int = 0
+    seeds: Lcg = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.seeds = Lcg(self.first.seed)  # the other patterns' seeds
 
     def pool(self, made: Construction) -> list[_Ranked]:
         """The next POOL patterns, new ones only, easiest first; repeats
@@ -352,7 +359,7 @@ class _Draw:
         self.drawn += 1
         if self.drawn == 1:
             return self.first
-        seed = (self.first.seed + self.drawn - 1) % SEED_BOUND
+        seed = self.seeds.below(SEED_BOUND)
         return self.pattern_of(seed=seed, timeout=_pattern_seconds(self.started, self.timeout))
 
 

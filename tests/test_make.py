@@ -19,6 +19,7 @@ from pybridge.construct import make, parse_range
 from pybridge.errors import EngineError, UsageError
 from pybridge.lexicon import load_dictionary
 from pybridge.model import Puzzle
+from pybridge.search.kernel import Lcg
 from pybridge.solver import Outcome, Stats
 from pybridge.verify import problems
 
@@ -52,8 +53,8 @@ def test_make_gives_a_verified_fill(
     assert filled(grid, words2) == []
     assert doc["pattern"]["grid"] == ["".join("#" if c == "#" else "." for c in r) for r in grid]
     assert [t["status"] for t in doc["tries"]] == ["solved"]
-    # seeds 1 to 8 drawn, 5 estimated the easiest (1 and 2 are proved unfillable)
-    assert "try 1: pattern seed 5" in captured.err
+    # seed 1 and 7 drawn from it, the easiest by the estimate tried first
+    assert f"try 1: pattern seed {doc['pattern']['seed']} " in captured.err
     assert main(argv) == 0  # text: the same crossword
     assert capsys.readouterr().out.split() == grid
 
@@ -66,8 +67,11 @@ def test_the_api_makes_the_same_crossword(words2: Path) -> None:
     assert made.solution is not None
     assert filled(made.solution.grid, words2) == []
     assert made.pattern is not None
-    assert made.pattern.seed == 5
-    assert [t.pattern.seed for t in made.tries] == [5]
+    assert [t.pattern for t in made.tries] == [made.pattern]
+    again = pybridge.make_crossword(
+        5, 5, words2, blocks=4, min_length=2, symmetry="none", seed=1, engine="python"
+    )
+    assert again.solution == made.solution  # the same seed, the same crossword
 
 
 def test_a_dictionary_that_cannot_fill_any_pattern(
@@ -133,11 +137,11 @@ def test_a_difficulty_range_passes_patterns_over(
     words = load_dictionary([words2]).words
     small = {"blocks": 4, "min_length": 2, "symmetry": "none", "engine": "python"}
     plain = make(5, 5, words, seed=1, **small)  # type: ignore[arg-type]
-    assert [(t.pattern.seed, t.difficulty) for t in plain.tries] == [(5, 2.8633)]
-    assert plain.passed_over == 3  # 8 patterns drawn, 5 of them new
+    assert [t.difficulty for t in plain.tries] == [2.8633]  # the easiest of the pool
+    assert plain.passed_over == 2  # 8 patterns drawn, 6 of them new
     easy = make(5, 5, words, seed=1, difficulty=(2.5, 3.0), **small)  # type: ignore[arg-type]
-    assert [t.pattern.seed for t in easy.tries] == [5]
-    assert easy.passed_over == 6  # 3 repeats, and 3 estimated above 3
+    assert [t.pattern for t in easy.tries] == [t.pattern for t in plain.tries]
+    assert easy.passed_over == 4  # 2 repeats, and 2 estimated above 3
     assert all(d is not None and d > 3 for d in easy.skipped_difficulties)
     assert easy.solution == plain.solution
     with pytest.raises(UsageError, match=r"no pattern with a difficulty from 0 to 0\.5"):
@@ -153,14 +157,15 @@ def test_each_pool_of_patterns_is_tried_easiest_first(
     monkeypatch.setattr(construct, "run", _timed_out)
     words = load_dictionary([words2]).words
     made = make(7, 7, words, seed=9, tries=construct.POOL + 2, engine="python")
-    pool = range(9, 9 + construct.POOL)  # the first pool's seeds
+    seeds = Lcg(9)
+    pool = [9, *(seeds.below(2**32) for _ in range(construct.POOL - 1))]  # the first pool
     first = [t for t in made.tries if t.pattern.seed in pool]
     assert made.tries[: len(first)] == first  # the whole pool, then the next
     estimated = [t.difficulty for t in first if t.status == "timeout"]
     assert estimated == sorted(estimated)  # type: ignore[type-var]
     assert all(t.status == "unsolvable" for t in first[len(estimated) :])  # proofs last
     assert len(first) + made.passed_over >= construct.POOL  # repeats are passed over
-    assert all(t.pattern.seed >= 9 + construct.POOL for t in made.tries[len(first) :])
+    assert not {t.pattern.seed for t in made.tries[len(first) :]} & set(pool)
 
 
 def test_parse_range() -> None:

@@ -377,7 +377,7 @@ MAKE = (
     *THEME,
     Field(
         "seed",
-        "the first pattern's seed, then N+1, ... (default: a random one); the same seed "
+        "the first pattern's seed, the others drawn from it (default: a random one); the same seed "
         "makes the same crossword unless a fill's time runs out",
         seed_number,
         metavar="N",
