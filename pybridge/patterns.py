@@ -7,18 +7,26 @@ The rules (American style by default):
   `min_length` letters, and at most `max_length` when one is given;
 * every open cell is *checked* - in an across and a down word - unless
   unchecked cells are allowed, and even then every open cell is in a word;
-* the open cells are connected.
+* the open cells are connected;
+* at most `max_words` words and `max_cheaters` cheater blocks (blocks that
+  do not change the word count): a newspaper's limits, by default for the
+  size with American rules (limits_of; docs/cli.md#newspaper-patterns).
 
 A symmetry groups the cells into orbits (a cell and its images), and a
 pattern blocks whole orbits. The generator starts from the open grid and
 blocks one orbit at a time, drawn at random among those that keep the grid
 within the rules, preferring the cells on the longest runs (which keeps the
-words short enough to fill); a run longer than `max_length` is cut first. A
-dead end (no orbit fits, or the count cannot be met) starts another
-attempt, up to `attempts`. Requests no pattern can meet are told from cheap
-bounds before any attempt (`ImpossiblePattern`); when every attempt fails,
-`PatternNotFound` says so. The RP 2016 mode blocks exactly N random cells
-(orbits, with a symmetry) and checks no rule, as RP 2016's generator does.
+words short enough to fill); a run longer than `max_length` is cut first,
+and with the limits a run across a whole line, where it can be. In a grid
+of checked cells a block adds a word or is a cheater for good, so an orbit
+is only blocked while the limits stay within reach. A dead end (no orbit
+fits, or the count cannot be met) starts another attempt, up to
+`attempts`. Theme entries (pybridge.theme) are placed first, and their
+cells are never blocked. Requests no pattern can meet are told from cheap
+bounds before any attempt (`ImpossiblePattern`, `ImpossibleTheme`); when
+every attempt fails, `PatternNotFound` says so. The RP 2016 mode blocks
+exactly N random cells (orbits, with a symmetry) and checks no rule, as
+RP 2016's generator does.
 
 The grid is held as one integer, a bit per cell, row after row, with one
 always-blocked bit after each row so that shifting by one never wraps:

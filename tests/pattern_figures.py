@@ -114,9 +114,8 @@ def main() -> int:
     parser.add_argument(
         "--checkout", type=Path, default=ROOT, help="run this checkout's .venv (default: this one)"
     )
-    parser.add_argument("extra", nargs="*", help="more options of the command (after --)")
-    args = parser.parse_args()
-    extra = [*(f"--dict={d}" for d in args.dict), *args.extra]
+    args, more = parser.parse_known_args()  # the others are the command's own
+    extra = [*(f"--dict={d}" for d in args.dict), *(a for a in more if a != "--")]
     for size in args.sizes.split(","):
         rows = []
         for seed in range(1, args.seeds + 1):

@@ -22,6 +22,7 @@ from pybridge.construct import make
 from pybridge.errors import InputError, UsageError
 from pybridge.lexicon import load_dictionary
 from pybridge.patterns import Pattern, PatternNotFound, generate
+from pybridge.serve import api
 from pybridge.theme import ImpossibleTheme
 
 needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is missing")
@@ -238,3 +239,23 @@ def test_make_keeps_entries_the_dictionary_lacks(
     assert doc["tries"][-1]["status"] == "solved"
     assert main([*argv, "--theme", "python", "prologs"]) == 2  # PYTHON: 6 letters, odd one out
     assert "needs a slot through the centre" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the JSON API
+
+
+def test_the_pattern_api_takes_the_limits_and_a_theme() -> None:
+    answer = api.pattern(
+        {"seed": 3, "theme": ["walk in the park"], "max-words": 76, "max-cheaters": "any"}, 30
+    )
+    assert answer.exit_code == 0
+    doc = answer.body
+    assert [e["word"] for e in doc["theme"]] == ["WALKINTHEPARK"]
+    assert (doc["max_words"], doc["max_cheaters"]) == (76, None)
+    assert len(doc["grid"]) == 15
+    assert rule_breaks(doc["grid"], "rot180", max_words=76) == []
+    refused = api.pattern({"theme": ["abcdefgh"]}, 30)
+    assert (refused.status, refused.exit_code) == (400, 2)
+    assert "through the centre" in refused.body["error"]
+    assert api.pattern({"theme-file": "/etc/passwd"}, 30).status == 400  # not the API's
+    assert api.pattern({"theme": [1, 2]}, 30).status == 400
