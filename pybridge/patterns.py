@@ -202,10 +202,10 @@ class Pattern:
         return cheater_count(geo, geo.bits_of(self.grid))
 
     def figures(self) -> str:
-        """'78 words, 37 blocks (2 cheaters), mean length 4.82'."""
+        """'78 words, 37 blocks (2 cheaters), mean word length 4.82'."""
         return (
             f"{plural(self.slots, 'word')}, {plural(self.blocks, 'block')} "
-            f"({plural(self.cheaters, 'cheater')}), mean length {self.mean_length:.2f}"
+            f"({plural(self.cheaters, 'cheater')}), mean word length {self.mean_length:.2f}"
         )
 
     def puzzle(self, words: Sequence[str] = (), scores: Scores | None = None) -> Puzzle:

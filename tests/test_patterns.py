@@ -407,7 +407,7 @@ def test_grid_tells_the_patterns_figures(capsys: pytest.CaptureFixture[str]) -> 
     found = figures(list(pattern.grid))
     assert captured.err.strip() == (
         f"pattern: {found.words} words, {found.blocks} blocks ({found.cheaters} cheaters), "
-        f"mean length {found.mean_length:.2f}"
+        f"mean word length {found.mean_length:.2f}"
     )
     assert main(["grid", "--seed", "3", "--output", "json", "--max-cheaters", "2"]) == 0
     doc = json.loads(capsys.readouterr().out)
