@@ -66,6 +66,7 @@
 :- use_module(wdeg, [wdeg_search/5, wdeg_search/6]).
 :- use_module(valued, [valued_search/9]).
 :- use_module(wordsearch, []).          % loaded here for the bridge: wordsearch:make_text/11
+:- use_module(cubes, []).               % loaded here for the bridge: cubes:split/7
 
 :- dynamic
     word/2,                             % word(Index, Chars)
@@ -448,7 +449,8 @@ interrupt_search(_Signal) :-
 %   ours and those they import from, to a fixed point.
 
 link_libraries :-
-    link_modules([crossword, kernel, layout, order, domains, arcs, wdeg, valued, wordsearch],
+    link_modules([crossword, kernel, layout, order, domains, arcs, wdeg, valued, wordsearch,
+                  cubes],
                  []).
 
 link_modules([], _).

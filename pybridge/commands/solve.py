@@ -10,6 +10,7 @@ import sys
 from pybridge.commands.common import (
     EXCHANGES,
     EXIT_BY_STATUS,
+    EXIT_INTERRUPTED,
     PICTURES,
     Terminal,
     add_fields,
@@ -23,12 +24,17 @@ from pybridge.commands.common import (
     worst,
     write_crossword,
 )
-from pybridge.options import OutputOptions
+from pybridge.options import CubeOptions, OutputOptions, SearchOptions
 from pybridge.render import blocks_text
 from pybridge.scores import Score, score_text
 from pybridge.service import fields, jobs
 from pybridge.service.jobs import Solved
-from pybridge.service.requests import output_options, puzzle_options, search_options
+from pybridge.service.requests import (
+    cube_options,
+    output_options,
+    puzzle_options,
+    search_options,
+)
 from pybridge.solver import Outcome, Stats
 from pybridge.wording import plural
 
@@ -58,6 +64,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_puzzle_arguments(solve)
     add_fields(solve, fields.SOLVE)
+    add_fields(solve, fields.CUBES)
     add_fields(solve, fields.PROGRESS)
     solve.set_defaults(handler=solve_command)
 
@@ -69,8 +76,36 @@ def solve_command(args: argparse.Namespace) -> int:
     search = search_options(values)
     told = output.kind != "json"  # JSON says nothing before its document
     listener = Terminal(args, search.maximize if told else None, headers=told)
+    cubes = cube_options(values)
+    if cubes is not None:
+        return split_command(values, output, search, cubes, listener)
     solved = jobs.solve(puzzle_options(values), search, listener)
     return worst([show_solved(each, output, search.maximize, search.timeout) for each in solved])
+
+
+def split_command(
+    values: dict[str, object],
+    output: OutputOptions,
+    search: SearchOptions,
+    cubes: CubeOptions,
+    listener: Terminal,
+) -> int:
+    """solve --split: the answer as solve prints it, then the cubes' tally
+    (and what a proof rests on); in JSON, solve's document with `cubes`."""
+    from pybridge.service.cubes import cube_lines
+    from pybridge.service.split import solve_split
+
+    conquest = solve_split(puzzle_options(values), search, cubes, listener)
+    puzzle, outcome = conquest.puzzle, conquest.outcome
+    if output.kind == "json":
+        document = {**json_document(puzzle, outcome, False), "cubes": conquest.to_json()}
+        out(json.dumps(document, ensure_ascii=False, indent=2))
+    else:
+        show_solved(Solved(puzzle, outcome, False), output, None, search.timeout)
+        out("\n".join(cube_lines(conquest)))
+    if conquest.stopped == "interrupted":
+        return EXIT_INTERRUPTED
+    return EXIT_BY_STATUS[outcome.status]
 
 
 def show_solved(

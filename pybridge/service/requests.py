@@ -9,8 +9,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, cast
 
+from pybridge.errors import UsageError
 from pybridge.options import (
     DEFAULT_MAKE_BLOCKS,
+    CubeOptions,
     DictionaryOptions,
     MakeOptions,
     OutputKind,
@@ -101,3 +103,26 @@ def output_options(values: Values) -> OutputOptions:
     """--output KIND [FILE] (stored as a pair) and --stats."""
     kind, path = values.get("output") or ("text", None)
     return OutputOptions(cast(OutputKind, kind), path, bool(values.get("stats")))
+
+
+def cube_options(values: Values) -> CubeOptions | None:
+    """solve --split and its companions (--workers, --scheduler,
+    --cube-timeout, --journal, --resume); None without --split."""
+    asked = values.get("split")
+    if asked is None:
+        for key in ("scheduler", "cube_timeout", "journal", "resume"):
+            if values.get(key):
+                raise UsageError(f"--{key.replace('_', '-')} goes with --split")
+        if (values.get("workers") or 2) != 2:
+            raise UsageError("--workers goes with --split")
+        return None
+    kind, number = asked
+    return CubeOptions(
+        depth=number if kind == "depth" else None,
+        at_least=number if kind == "cubes" else None,
+        workers=values.get("workers") or 2,
+        scheduler=values.get("scheduler"),
+        cube_timeout=values.get("cube_timeout"),
+        journal=values.get("journal"),
+        resume=bool(values.get("resume")),
+    )
