@@ -167,7 +167,9 @@ class CubeOptions:
     solve them on `workers` local worker processes, or on the Dask cluster
     whose scheduler is at `scheduler` (tcp://HOST:8786); each cube within
     `cube_timeout` seconds; every verdict recorded in the `journal` file,
-    which `resume` continues."""
+    which `resume` continues. With `sample`, only that many cubes, spread
+    evenly over the split, are solved (all of them, to estimate the
+    whole's time)."""
 
     depth: int | None = None
     at_least: int | None = None
@@ -176,3 +178,4 @@ class CubeOptions:
     cube_timeout: float | None = None
     journal: str | None = None
     resume: bool = False
+    sample: int | None = None

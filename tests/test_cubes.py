@@ -242,3 +242,22 @@ def test_a_journal_of_another_search_is_refused(tmp_path: Path) -> None:
         )
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[0])["journal"] == journal.KIND
+
+
+def test_a_sample_runs_the_cubes_spread_over_the_split_and_estimates_the_whole() -> None:
+    puzzle = next(
+        p for p in map(small_grid, range(50)) if len(cubes.split(p, 2, engine="python").cubes) > 8
+    )
+    found = cubes.split(puzzle, 2, engine="python")
+    runner = Recording()
+    sampled = conquer(
+        puzzle, found, SearchOptions(engine="python"), CubeOptions(2, sample=4), runner
+    )
+    n = len(found.cubes)
+    assert runner.given == [0, n // 4, 2 * n // 4, 3 * n // 4]
+    figures = sampled.estimate()
+    assert figures is not None
+    assert figures["cubes"] == 4
+    assert figures["timeouts"] == 0
+    assert float(str(figures["core_hours"])) >= 0
+    assert sampled.to_json()["sample"] == figures

@@ -105,3 +105,50 @@ def test_usage_errors(shared_dir: Path, tmp_path: Path, arguments: list[str], me
     )
     assert done.returncode == 2
     assert message in done.stderr
+
+
+def test_a_batch_of_crosswords_is_verified_and_indexed(shared_dir: Path, tmp_path: Path) -> None:
+    dictionary = shared_dir / "bench" / "dicts" / "scowl55.txt"
+    folder = tmp_path / "batch"
+    command = [
+        *CROSSWORD, "make", "--size", "7x7", "--dict", str(dictionary), "--count", "3",
+        "--seed", "1", "--folder", str(folder), "--workers", "2",
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
+    assert index["made"] == 3
+    assert [p["seed"] for p in index["puzzles"]] == [1, 11, 21]  # 10 tries apart
+    words = load_dictionary([dictionary]).words
+    grids = set()
+    for entry in index["puzzles"]:
+        document = json.loads((folder / entry["json"]).read_text(encoding="utf-8"))
+        frame = Puzzle(words, tuple(document["pattern"]["grid"]), "grid", mode="lexicon")
+        grid = document["solutions"][0]["grid"]
+        assert verify.problems(frame, grid) == []
+        assert (folder / entry["text"]).read_text(encoding="utf-8").split("\n")[0] == grid[0]
+        grids.add(tuple(grid))
+    assert len(grids) == 3
+    again = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert again.returncode == 2  # the folder is not empty: never overwritten
+    assert "not an empty folder" in again.stderr
+
+
+def test_a_batch_of_word_searches_is_checked_and_indexed(tmp_path: Path) -> None:
+    from pybridge import wordsearch
+
+    words = Path(__file__).parent.parent / "data" / "wordsearch" / "names.txt"
+    folder = tmp_path / "sheets"
+    command = [
+        *CROSSWORD, "wordsearch", "make", str(words), "--size", "9x9", "--count", "3",
+        "--seed", "5", "--folder", str(folder),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
+    assert [p["seed"] for p in index["puzzles"]] == [5, 6, 7]
+    for entry in index["puzzles"]:
+        document = json.loads((folder / entry["json"]).read_text(encoding="utf-8"))
+        listed = [p["word"] for p in document["placements"]]
+        found = wordsearch.solve(document["grid"], listed)
+        assert found.missing == ()

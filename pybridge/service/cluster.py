@@ -29,13 +29,14 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from pybridge.errors import MissingDependency, UsageError
 from pybridge.model import Puzzle
 from pybridge.service.cubes import CubeTask, CubeVerdict, solve_cube
 
 POLL = 0.5  # seconds between two looks at the clock while cubes run
+T = TypeVar("T")
 
 
 def _distributed() -> Any:
@@ -87,7 +88,7 @@ class DaskRunner:
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",  # a free port: 8787 may be taken
                 silence_logs=logging.CRITICAL,
             )
             self.client = distributed.Client(self.cluster)
@@ -123,20 +124,39 @@ class DaskRunner:
     def solve(
         self, puzzle: Puzzle, tasks: Sequence[CubeTask], stop: Callable[[], bool]
     ) -> Iterator[CubeVerdict]:
+        """The cubes' verdicts as they come (the Runner of pybridge.service.cubes)."""
+        for _, verdict in self.map(_solve, puzzle, tasks, stop, "cube"):
+            yield verdict
+
+    def map(
+        self,
+        work: Callable[[Any, Any], T],
+        shared: Any,
+        items: Sequence[Any],
+        stop: Callable[[], bool] = lambda: False,
+        name: str = "task",
+    ) -> Iterator[tuple[Any, T]]:
+        """(item, work(shared, item)) for each of `items`, as they end, on
+        the cluster: `shared` sent to every worker once; as many items in
+        flight as the cluster has threads, given out in order; none more once
+        `stop()` is true (those in flight are cancelled when the caller
+        stops reading). An item whose workers died too often is in `lost`
+        (by its `number`, if it has one) and not yielded."""
         distributed = _distributed()
         run = uuid.uuid4().hex[:8]
-        base = self.client.scatter(puzzle, broadcast=True, hash=False)
-        waiting = list(reversed(tasks))
-        flying: dict[Any, CubeTask] = {}
+        base = self.client.scatter(shared, broadcast=True, hash=False)
+        waiting = list(reversed(range(len(items))))
+        flying: dict[Any, int] = {}
         try:
             while waiting or flying:
                 slots = max(sum(self.client.nthreads().values()), 1)
                 while waiting and len(flying) < slots and not stop():
-                    task = waiting.pop()
-                    key = f"cube-{run}-{task.number}"
-                    future = self.client.submit(_solve, base, task, key=key, pure=False)
-                    flying[future] = task
-                    self.running[task.number] = time.perf_counter()
+                    k = waiting.pop()
+                    future = self.client.submit(
+                        work, base, items[k], key=f"{name}-{run}-{k}", pure=False
+                    )
+                    flying[future] = k
+                    self.running[getattr(items[k], "number", k)] = time.perf_counter()
                 if stop() or not flying:
                     return
                 try:
@@ -146,16 +166,18 @@ class DaskRunner:
                 except TimeoutError:  # none ended in POLL seconds: look at the clock
                     continue
                 for future in done.done:
-                    task = flying.pop(future)
-                    self.running.pop(task.number, None)
+                    k = flying.pop(future)
+                    item = items[k]
+                    number = getattr(item, "number", None)
+                    self.running.pop(k if number is None else number, None)
                     if future.status == "error":
                         error = future.exception()
                         if isinstance(error, distributed.KilledWorker):
-                            self.lost.append(task.number)  # its workers died: not settled
+                            self.lost.append(number if number is not None else -1)
                             continue
                         raise error
                     if future.status == "finished":
-                        yield future.result()
+                        yield item, future.result()
         finally:
             if flying:
                 self.client.cancel(list(flying), force=True)

@@ -236,6 +236,35 @@ class Conquest:
     tally: Tally
     outcome: Outcome
     stopped: str | None = None
+    sampled: list[int] | None = None  # the cubes of a sample (--sample)
+
+    def estimate(self) -> dict[str, object] | None:
+        """With a sample: its cubes' seconds (min, median, 90th percentile,
+        max), their timeouts, and the CPU hours of every cube at the
+        sample's mean (a lower bound when some timed out)."""
+        if self.sampled is None:
+            return None
+        ran = [self.verdicts[n] for n in self.sampled if n in self.verdicts]
+        if not ran:
+            return {"cubes": 0}
+        seconds = sorted(v.seconds for v in ran)
+        cpu = sum(v.cpu for v in ran) / len(ran)
+        timeouts = sum(v.status == "timeout" for v in ran)
+
+        def at(share: float) -> float:
+            return seconds[min(len(seconds) - 1, int(share * len(seconds)))]
+
+        return {
+            "cubes": len(ran),
+            "min": round(seconds[0], 3),
+            "median": round(at(0.5), 3),
+            "p90": round(at(0.9), 3),
+            "max": round(seconds[-1], 3),
+            "timeouts": timeouts,
+            "mean_cpu": round(cpu, 3),
+            "core_hours": round(cpu * len(self.split.cubes) / 3600, 3),
+            "at_least": timeouts > 0,
+        }
 
     def to_json(self) -> dict[str, object]:
         """The `cubes` object of solve's JSON (docs/cli.md#cubes)."""
@@ -257,6 +286,7 @@ class Conquest:
             "cpu_seconds": round(t.cpu, 3),
             "nodes": t.nodes,
             "stopped": self.stopped,
+            "sample": self.estimate(),
             "list": [
                 {
                     "placements": [
@@ -309,11 +339,13 @@ def conquer(
     started = time.perf_counter()
     ends = None if search.timeout is None else started + search.timeout
     cube_timeout = options.cube_timeout
+    chosen = the_split.cubes if options.sample is None else sample(the_split.cubes, options.sample)
     tasks = [
         CubeTask(c.number, c.placements, search.engine, search.seed, cube_timeout, search.count)
-        for c in the_split.cubes
+        for c in chosen
         if c.number not in done or _again(done[c.number], cube_timeout)
     ]
+    goes_on = search.count or options.sample is not None  # every cube asked is run
     for task in tasks:  # a timed-out cube run again: its old verdict goes
         if task.number in done:
             _forget(tally, done.pop(task.number))
@@ -324,7 +356,7 @@ def conquer(
             stopped[:] = stopped or ["timeout"]
         return bool(stopped)
 
-    if not search.count and any(v.status == "solved" for v in done.values()):
+    if not goes_on and any(v.status == "solved" for v in done.values()):
         stopped.append("filled")
     if told is not None:
         told(tally, None)
@@ -336,12 +368,22 @@ def conquer(
                 record(verdict)
             if told is not None:
                 told(tally, verdict)
-            if verdict.status == "solved" and not search.count:
+            if verdict.status == "solved" and not goes_on:
                 stopped[:] = ["filled"]
     except KeyboardInterrupt:
         stopped[:] = ["interrupted"]
     outcome = _outcome(puzzle, the_split, done, tally, search, time.perf_counter() - started)
-    return Conquest(puzzle, the_split, done, tally, outcome, stopped[0] if stopped else None)
+    conquest = Conquest(puzzle, the_split, done, tally, outcome, stopped[0] if stopped else None)
+    if options.sample is not None:
+        conquest.sampled = [c.number for c in chosen]
+    return conquest
+
+
+def sample(cubes: Sequence[Cube], size: int) -> list[Cube]:
+    """`size` cubes spread evenly over `cubes` (every len/size-th, from the first)."""
+    if size >= len(cubes):
+        return list(cubes)
+    return [cubes[i * len(cubes) // size] for i in range(size)]
 
 
 def _again(verdict: CubeVerdict, cube_timeout: float | None) -> bool:
@@ -423,6 +465,16 @@ def cube_lines(conquest: Conquest) -> list[str]:
     """The lines solve prints after its answer: the tally and, for a proof,
     what it rests on (each cube refuted, with its nodes)."""
     lines = [f"cubes: {conquest.tally.text()}"]
+    figures = conquest.estimate()
+    if figures is not None and figures["cubes"]:
+        bound = "at least " if figures["at_least"] else ""
+        lines.append(
+            f"sample of {figures['cubes']} cubes: seconds min {figures['min']}, median "
+            f"{figures['median']}, 90% {figures['p90']}, max {figures['max']}; "
+            f"{figures['timeouts']} timed out; mean CPU {figures['mean_cpu']} s; "
+            f"the {plural(len(conquest.split.cubes), 'cube')}: {bound}"
+            f"{figures['core_hours']} core-hours"
+        )
     if conquest.stopped == "interrupted":
         lines.append("interrupted (Ctrl-C): the figures are partial")
     if conquest.outcome.status == "unsolvable" and conquest.split.cubes:

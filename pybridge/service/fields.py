@@ -290,6 +290,14 @@ CUBES = (
         api=False,
     ),
     Field(
+        "sample",
+        "with --split: solve only N cubes spread evenly over the split, every one of them, "
+        "and estimate from their CPU time the core-hours of the whole",
+        positive_int,
+        metavar="N",
+        api=False,
+    ),
+    Field(
         "resume",
         "with --split --journal FILE: go on with the journal's run, redoing no cube it settled",
         None,
@@ -428,6 +436,29 @@ MAKE = (
     ENGINE,
     replace(STRATEGY, choices=LEXICON_STRATEGIES),
     MAXIMIZE,
+    Field(
+        "count",
+        "make a batch of N crosswords on a Dask cluster (see --workers, --scheduler), each "
+        "verified, written to --folder with an index",
+        positive_int,
+        metavar="N",
+        api=False,
+    ),
+    Field("folder", "with --count: the folder to write the batch to", metavar="DIR", api=False),
+    Field(
+        "workers",
+        "with --count: worker processes of the local Dask cluster (default: 2)",
+        positive_int,
+        metavar="N",
+        default=2,
+        api=False,
+    ),
+    Field(
+        "scheduler",
+        "with --count: use the Dask cluster whose scheduler is at this address (tcp://HOST:8786)",
+        metavar="ADDRESS",
+        api=False,
+    ),
 )
 
 # ---------------------------------------------------------------- a JSON body

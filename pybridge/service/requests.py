@@ -110,7 +110,7 @@ def cube_options(values: Values) -> CubeOptions | None:
     --cube-timeout, --journal, --resume); None without --split."""
     asked = values.get("split")
     if asked is None:
-        for key in ("scheduler", "cube_timeout", "journal", "resume"):
+        for key in ("scheduler", "cube_timeout", "journal", "resume", "sample"):
             if values.get(key):
                 raise UsageError(f"--{key.replace('_', '-')} goes with --split")
         if (values.get("workers") or 2) != 2:
@@ -125,4 +125,5 @@ def cube_options(values: Values) -> CubeOptions | None:
         cube_timeout=values.get("cube_timeout"),
         journal=values.get("journal"),
         resume=bool(values.get("resume")),
+        sample=values.get("sample"),
     )
