@@ -12,6 +12,7 @@ from pybridge.commands.common import (
     EXIT_BY_STATUS,
     EXIT_INTERRUPTED,
     PICTURES,
+    SHEETS,
     Terminal,
     add_fields,
     add_puzzle_arguments,
@@ -24,12 +25,15 @@ from pybridge.commands.common import (
     worst,
     write_crossword,
 )
+from pybridge.commands.publish import tell_clues, write_pdf
 from pybridge.options import CubeOptions, OutputOptions, SearchOptions
 from pybridge.render import blocks_text
 from pybridge.scores import Score, score_text
 from pybridge.service import fields, jobs
+from pybridge.service.clueing import Clueing, clueing, publish
 from pybridge.service.jobs import Solved
 from pybridge.service.requests import (
+    clue_options,
     cube_options,
     output_options,
     puzzle_options,
@@ -64,6 +68,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_puzzle_arguments(solve)
     add_fields(solve, fields.SOLVE)
+    add_fields(solve, (*fields.SOLVE_CLUES, fields.PAPER, fields.DPI))
     add_fields(solve, fields.CUBES)
     add_fields(solve, fields.PROGRESS)
     solve.set_defaults(handler=solve_command)
@@ -76,11 +81,14 @@ def solve_command(args: argparse.Namespace) -> int:
     search = search_options(values)
     told = output.kind != "json"  # JSON says nothing before its document
     listener = Terminal(args, search.maximize if told else None, headers=told)
+    how = clueing(clue_options(values), False, "solve", listener)
     cubes = cube_options(values)
     if cubes is not None:
-        return split_command(values, output, search, cubes, listener)
+        return split_command(values, output, search, cubes, listener, how)
     solved = jobs.solve(puzzle_options(values), search, listener)
-    return worst([show_solved(each, output, search.maximize, search.timeout) for each in solved])
+    return worst(
+        [show_solved(each, output, search.maximize, search.timeout, how) for each in solved]
+    )
 
 
 def split_command(
@@ -89,6 +97,7 @@ def split_command(
     search: SearchOptions,
     cubes: CubeOptions,
     listener: Terminal,
+    how: Clueing,
 ) -> int:
     """solve --split: the answer as solve prints it, then the cubes' tally
     (and what a proof rests on); in JSON, solve's document with `cubes`."""
@@ -101,7 +110,7 @@ def split_command(
         document = {**json_document(puzzle, outcome, False), "cubes": conquest.to_json()}
         out(json.dumps(document, ensure_ascii=False, indent=2))
     else:
-        show_solved(Solved(puzzle, outcome, False), output, None, search.timeout)
+        show_solved(Solved(puzzle, outcome, False), output, None, search.timeout, how)
         out("\n".join(cube_lines(conquest)))
     if conquest.stopped == "interrupted":
         return EXIT_INTERRUPTED
@@ -109,23 +118,37 @@ def split_command(
 
 
 def show_solved(
-    solved: Solved, output: OutputOptions, maximize: str | None, timeout: float | None
+    solved: Solved,
+    output: OutputOptions,
+    maximize: str | None,
+    timeout: float | None,
+    how: Clueing | None = None,
 ) -> int:
-    """Print (or write) one puzzle's answer as --output says; its exit code."""
+    """Print (or write) one puzzle's answer as --output says; its exit code.
+    `how`: the clues its solutions get (--clues, --suggest, --title...)."""
     puzzle, outcome, many = solved.puzzle, solved.outcome, solved.many
     kind, path = output.kind, output.path
+    if how is not None and (how.asked or kind in SHEETS):
+        outcome = publish(outcome, how)
+        if how.asked and kind != "json":
+            tell_clues(outcome)
     scored = score_lines(outcome, maximize)
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
-    elif kind in EXCHANGES:
+    elif kind in EXCHANGES + SHEETS:
         assert path is not None
-        out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
+        target = numbered(path, puzzle) if many else path
+        if kind in SHEETS and outcome.solutions:
+            first = outcome.solutions[0]
+            out(write_pdf(first.puzzle, first.grid, target, output.paper))
+        else:
+            out(write_crossword(kind, puzzle, outcome, target))
         verdict = [] if outcome.status == "solved" else verdict_lines(outcome, timeout)
         if lines := scored + verdict:
             out("\n".join(lines))
     elif kind in PICTURES:
         assert path is not None
-        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
+        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path, output.dpi)
         out("\n".join(drawn_lines(drawn) + scored + verdict_lines(outcome, timeout)))
     else:
         out(outcome_text(outcome, timeout, blocks=kind == "blocks", maximize=maximize))
