@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -112,7 +113,7 @@ def test_a_batch_of_crosswords_is_verified_and_indexed(shared_dir: Path, tmp_pat
     folder = tmp_path / "batch"
     command = [
         *CROSSWORD, "make", "--size", "7x7", "--dict", str(dictionary), "--count", "3",
-        "--seed", "1", "--folder", str(folder), "--workers", "2",
+        "--seed", "1", "--folder", str(folder), "--workers", "2", "--try-timeout", "60",
     ]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
@@ -152,3 +153,45 @@ def test_a_batch_of_word_searches_is_checked_and_indexed(tmp_path: Path) -> None
         listed = [p["word"] for p in document["placements"]]
         found = wordsearch.solve(document["grid"], listed)
         assert found.missing == ()
+
+
+def test_ctrl_c_keeps_the_journal_and_resume_redoes_nothing_finished(
+    shared_dir: Path, tmp_path: Path
+) -> None:
+    grid = shared_dir / "bench" / "grids" / "vanbeek" / "g21.10.txt"
+    dictionary = shared_dir / "bench" / "dicts" / "scowl55.txt"
+    path = tmp_path / "g21.10.jsonl"
+    command = [
+        *CROSSWORD, "solve", str(grid), "--dict", str(dictionary), "--split", "1", "--count",
+        "--workers", "1", "--cube-timeout", "1", "--journal", str(path), "--quiet",
+    ]  # fmt: skip
+    running = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and running.poll() is None:
+            if path.exists() and len(path.read_text(encoding="utf-8").splitlines()) >= 3:
+                break
+            time.sleep(0.05)
+        running.send_signal(signal.SIGINT)
+        stdout, stderr = running.communicate(timeout=120)
+    finally:
+        running.kill()
+    assert running.returncode == 130, stderr
+    assert "interrupted (Ctrl-C)" in stdout
+    before = [
+        json.loads(line)["cube"] for line in path.read_text(encoding="utf-8").splitlines()[1:]
+    ]
+    assert len(before) >= 2
+    resumed = subprocess.run(
+        [*command, "--resume", "--timeout", "20", "--output", "json"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert resumed.returncode == 3, resumed.stderr  # the time limit: hundreds of cubes are left
+    document = json.loads(resumed.stdout)
+    assert document["cubes"]["from_journal"] == len(before)
+    after = [json.loads(line)["cube"] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+    assert after[: len(before)] == before
+    assert len(after) == len(set(after))  # no cube run twice

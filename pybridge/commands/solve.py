@@ -101,20 +101,34 @@ def split_command(
 ) -> int:
     """solve --split: the answer as solve prints it, then the cubes' tally
     (and what a proof rests on); in JSON, solve's document with `cubes`."""
+    from pybridge.progress import interruptible
     from pybridge.service.cubes import cube_lines
     from pybridge.service.split import solve_split
 
-    conquest = solve_split(puzzle_options(values), search, cubes, listener)
+    with interruptible():  # Ctrl-C stops the cubes: the answer tells the verdicts so far
+        conquest = solve_split(puzzle_options(values), search, cubes, listener)
     puzzle, outcome = conquest.puzzle, conquest.outcome
     if output.kind == "json":
         document = {**json_document(puzzle, outcome, False), "cubes": conquest.to_json()}
         out(json.dumps(document, ensure_ascii=False, indent=2))
+    elif outcome.status == "timeout":  # no verdict: say why, and what the cubes came to
+        counted = [] if outcome.count is None else [f"{plural(outcome.count, 'solution')} so far"]
+        out("\n".join([*counted, f"no verdict: {_unsettled(conquest.stopped, search.timeout)}"]))
+        out("\n".join(cube_lines(conquest)))
     else:
         show_solved(Solved(puzzle, outcome, False), output, None, search.timeout, how)
         out("\n".join(cube_lines(conquest)))
     if conquest.stopped == "interrupted":
         return EXIT_INTERRUPTED
     return EXIT_BY_STATUS[outcome.status]
+
+
+def _unsettled(stopped: str | None, timeout: float | None) -> str:
+    if stopped == "interrupted":
+        return "interrupted (Ctrl-C) before every cube was settled"
+    if stopped == "timeout" and timeout is not None:
+        return f"time limit of {timeout:g} s reached before every cube was settled"
+    return "some cubes reached their time limit (--cube-timeout) or lost their workers"
 
 
 def show_solved(

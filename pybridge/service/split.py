@@ -75,7 +75,10 @@ def solve_split(
             writer = stack.enter_context(journal.opened(path, fresh))
         if the_split.status != "split" or not the_split.cubes:
             idle = _Idle()
-            return conquer(puzzle, the_split, replace(search, timeout=left), cubes, idle)
+            ended = conquer(puzzle, the_split, replace(search, timeout=left), cubes, idle)
+            if the_split.status == "timeout":  # the time limit passed while splitting
+                ended.stopped = "timeout"
+            return ended
         chosen = stack.enter_context(make_runner())
         line = stack.enter_context(
             listener.cubes_line(len(the_split.cubes), lambda: chosen.running)
