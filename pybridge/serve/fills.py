@@ -24,7 +24,6 @@ the fill's view shows the best so far.
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import secrets
 import signal
@@ -39,15 +38,10 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from pybridge import engines
-from pybridge.commands.common import (
-    EXIT_BY_STATUS,
-    checked_puzzles,
-    json_document,
-    timeout_left,
-)
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import layout_of
 from pybridge.model import OPEN, Cell, Puzzle
+from pybridge.options import SearchOptions
 from pybridge.scores import Score
 from pybridge.search.kernel import Request, Watch
 from pybridge.serve.api import (
@@ -55,12 +49,14 @@ from pybridge.serve.api import (
     Better,
     Told,
     answered,
-    command_args,
     failure,
+    read_request,
     run_command,
     sources,
 )
 from pybridge.serve.files import Files, NotFound
+from pybridge.service.answers import EXIT_BY_STATUS, json_document
+from pybridge.service.puzzles import timeout_left
 from pybridge.solver import Outcome, Stats, default_strategy, make_solution
 from pybridge.wording import plural
 
@@ -377,20 +373,24 @@ def _region_answer(job: Job, tell: Callable[[str], None]) -> Answer:
     check_job(job)
     with sources(job.body, job.files) as found:
         tell("reading the puzzle")
-        args = command_args("solve", job.body, found, job.files, job.time_left())
-        puzzles = checked_puzzles(args)
-        if len(puzzles) != 1:
+        read, search = read_request("solve", job.body, found, job.files, job.time_left())
+        if len(read.puzzles) != 1:
             raise UsageError('a region is filled in one grid: say which with "grid"')
-        tell(f"filling the selected region (time limit {args.timeout:g} s)")
+        tell(f"filling the selected region (time limit {search.timeout:g} s)")
         line = Told(tell, "filling the selected region")
         with line:
-            outcome = region_outcome(puzzles[0], job.region, args, line.watch)
+            timeout = timeout_left(read.budget)
+            outcome = region_outcome(read.puzzles[0], job.region, search, timeout, line.watch)
         code = EXIT_BY_STATUS[outcome.status]
-        return Answer(200, json_document(puzzles[0], outcome, False), code)
+        return Answer(200, json_document(read.puzzles[0], outcome, False), code)
 
 
 def region_outcome(
-    puzzle: Puzzle, region: Iterable[Cell], args: argparse.Namespace, progress: Watch | None = None
+    puzzle: Puzzle,
+    region: Iterable[Cell],
+    search: SearchOptions,
+    timeout: float | None,
+    progress: Watch | None = None,
 ) -> Outcome:
     """Fill only the sites with a cell in `region`, around the letters the
     grid holds; the words other sites hold whole are not used again. From a
@@ -410,8 +410,8 @@ def region_outcome(
     if held:
         left = Counter(words) - held
         words = [w for w in dict.fromkeys(words) for _ in range(left[w])]
-    chosen = engines.choose_engine(args.engine)
-    strategy = args.strategy or default_strategy(puzzle)
+    chosen = engines.choose_engine(search.engine)
+    strategy = search.strategy or default_strategy(puzzle)
     started = time.perf_counter()
     sub = layout.restricted(kept)
     scores = puzzle.scores
@@ -421,8 +421,8 @@ def region_outcome(
         strategy,
         1,
         False,
-        timeout_left(args),
-        args.seed,
+        timeout,
+        search.seed,
         progress=progress,
         scores=None if scores is None else scores.values(words),
     )
