@@ -312,7 +312,7 @@ def test_the_page_and_its_assets_are_local(served: Served) -> None:
     page = served.client.get("/").text
     assert "/static/app.js" in page
     assert "/static/app.css" in page
-    for asset in ("/static/app.js", "/static/app.css", "/"):
+    for asset in ("/static/app.js", "/static/store.js", "/static/work.js", "/static/app.css", "/"):
         text = served.client.get(asset).text
         assert "http://" not in text
         assert "https://" not in text
@@ -324,6 +324,25 @@ def test_unknown_routes_and_methods_answer_json(served: Served) -> None:
     assert missing.status_code == 404
     assert missing.json()["error"] == "crossword: error: Not Found: GET /api/nothing"
     assert served.client.get("/api/solve").status_code == 405
+
+
+def test_refusals_as_200_for_the_page(served: Served) -> None:
+    """The page asks for its refusals with status 200 (the browser logs no
+    error for them), the real status in a header; others get the status."""
+    asked = {"x-crossword-errors": "ok-status"}
+    body = {"size": "3x3", "blocks": "many"}
+    plain = served.client.post("/api/pattern", json=body)
+    refused = served.client.post("/api/pattern", json=body, headers=asked)
+    assert plain.status_code == 400
+    assert "x-crossword-status" not in plain.headers
+    assert refused.status_code == 200
+    assert refused.headers["x-crossword-status"] == "400"
+    assert refused.json() == plain.json()
+    missing = served.client.get("/api/fill/nothing", headers=asked)
+    assert (missing.status_code, missing.headers["x-crossword-status"]) == (200, "404")
+    fine = served.client.get("/api/info", headers=asked)
+    assert fine.status_code == 200
+    assert "x-crossword-status" not in fine.headers
 
 
 def test_info(served: Served) -> None:
