@@ -339,11 +339,7 @@ class _Fill:
             return
         scores = None if self.scores is None else self.scores.values(self.words)
         default = OPTIMISING_STRATEGY if self.maximize else DEFAULT_LEXICON_STRATEGY
-        strategy = self.strategy or default
-        if strategy == "wdeg":
-            bridge.load_dictionary(self.words, scores)
-        elif strategy == OPTIMISING_STRATEGY:
-            bridge.load_ranked(self.words, scores)
+        bridge.preload(self.strategy or default, self.words, scores)
 
     def attempt(
         self,

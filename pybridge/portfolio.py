@@ -71,10 +71,6 @@ GRACE_SECONDS = 5.0  # past the time limit, how long a stream may take to say so
 # before the other streams would take CPU from it (on a busy machine, a
 # second process of ours slows the first by up to half) or need replacing.
 STAGGER_SECONDS = 0.5
-# wdeg's search runs two streams of its own, from seeds N and N + 1
-# (docs/search.md#two-streams): a portfolio's streams step by two.
-SEED_STEP = {"wdeg": 2}
-
 # ---------------------------------------------------------------- streams
 
 
@@ -93,9 +89,10 @@ def streams(strategy: str, seed: int | None, jobs: int) -> list[Stream]:
     `seed` + i x step (from 0 without a seed), the step being the number of
     seeds one search of the strategy draws from. A strategy without a seed
     makes the same search every time: it gets one stream, whatever `jobs`."""
-    if not registry.strategy(strategy).seeded:
+    chosen = registry.strategy(strategy)
+    if not chosen.seeded:
         return [Stream(0, strategy, seed)]
-    step = SEED_STEP.get(strategy, 1)
+    step = chosen.seeds  # wdeg's search draws from seeds N and N + 1: its streams step by two
     first = seed or 0
     return [Stream(0, strategy, seed)] + [
         Stream(i, strategy, first + i * step) for i in range(1, jobs)

@@ -243,6 +243,33 @@ def test_save_and_open_a_work_file(page: Any, tmp_path: Path) -> None:
     assert status(page) == "Opened Pets.json (Pets)."
 
 
+@pytest.mark.parametrize("kind", ["puz", "ipuz"])
+def test_a_puz_or_ipuz_export_opens_as_it_was_exported(
+    page: Any, tmp_path: Path, kind: str
+) -> None:
+    new_grid(page, 3, 3)
+    page.keyboard.type("CAT")
+    page.fill("#puzzle-title", "Pets")
+    page.fill("#puzzle-author", "A. Setter")
+    page.fill("#clue-0-0-across-text", "Feline")
+    for progress in (False, True):
+        page.set_checked("#export-progress", progress)
+        with page.expect_download() as download:
+            page.click(f"[data-export={kind}]")
+        path = tmp_path / f"pets-{progress}.{kind}"
+        download.value.save_as(path)
+        open_upload(page, path)
+        page.wait_for_selector("#open-dialog", state="hidden")
+        assert browser.letters(page) == ["CAT", "...", "..."]
+        # as the solver's progress, the letters are the file's own; else its solution's
+        kind_of_letters = "locked" if progress else "fill"
+        assert browser.cells_with(page, kind_of_letters) == [(0, 0), (0, 1), (0, 2)]
+        assert page.input_value("#puzzle-title") == "Pets"
+        assert page.input_value("#puzzle-author") == "A. Setter"
+        assert page.input_value("#clue-0-0-across-text") == "Feline"
+        assert page.input_value("#clue-0-0-down-text") == ""  # its placeholder is no clue
+
+
 def test_the_pages_json_export_of_an_exact_puzzle_opens(page: Any, tmp_path: Path) -> None:
     browser.open_file(page, ROOT / "data" / "demo.dat")
     assert "listed words" in page.inner_text("#title")
@@ -402,7 +429,7 @@ def test_the_page_at_400_px(chromium: Any, address: str, tmp_path: Path) -> None
 def test_the_page_at_1280x800_keeps_the_status_in_view(page: Any, tmp_path: Path) -> None:
     new_grid(page, 21, 21)
     page.click("#check")  # an empty 21x21 from a word square's words: no fill
-    page.wait_for_selector("#verdict:not([hidden])")
+    page.wait_for_function("document.querySelector('#status').className === 'bad'")
     status_box = page.locator("#status").bounding_box()
     assert status_box["y"] + status_box["height"] <= TALL
     assert "cannot" in status(page) or "core" in status(page)
@@ -425,7 +452,15 @@ def test_a_core_that_is_not_minimal_is_said_so_and_hatched(page: Any) -> None:
     }
     answer = {"status": "unsolvable", "reason": proof["reason"], "proof": proof, "solutions": []}
     answer["stats"] = {"engine": "python", "strategy": "wdeg", "nodes": 12, "seconds": 0.1}
-    page.route("**/api/check", lambda route: route.fulfill(json=answer))
+    view = {"id": "stub", "state": "running", "phase": "starting", "elapsed": 0, "time_limit": 9}
+
+    def fill(route: Any) -> None:  # a check runs as a fill does
+        if route.request.method == "POST":
+            route.fulfill(status=202, json=view)
+        else:
+            route.fulfill(json={**view, "state": "done", "status": 200, "answer": answer})
+
+    page.route("**/api/fill**", fill)
     page.click("#check")
     page.wait_for_selector("#verdict:not([hidden])")
     assert browser.cells_with(page, "wide-core") == [(0, 0), (0, 1), (0, 2), (1, 0), (2, 0)]
@@ -441,14 +476,45 @@ def test_check_shows_its_progress_and_can_be_cancelled(page: Any) -> None:
     page.fill("#timeout", "30")
     page.click("#check")
     page.wait_for_selector("#progress:not([hidden])")
-    page.wait_for_function("document.querySelector('#phase').textContent.includes('checking')")
-    assert "of at most 30 s" in page.inner_text("#phase")
+    page.wait_for_function("document.querySelector('#phase').textContent.includes(' nodes')")
+    assert "s of at most 30 s" in page.inner_text("#phase")  # the search's own progress
+    assert status(page) == "checking…"
     assert page.is_enabled("#cancel")
     page.locator("#grid").press("Q")  # the page stays usable while it checks
     page.keyboard.press("Alt+x")
     page.wait_for_selector("#progress", state="hidden")
     assert status(page) == "Check cancelled."
     assert page.is_enabled("#check")
+
+
+# ---------------------------------------------------------------- guidance
+
+
+def test_the_grids_figures_as_the_pattern_generator_gives_them(page: Any, tmp_path: Path) -> None:
+    path = tmp_path / "corners.txt"
+    path.write_text("#....\n.....\n.....\n.....\n....#\n", encoding="utf-8")
+    browser.open_file(page, path)  # corner blocks are cheaters: opened, no word count changes
+    assert page.inner_text("#stats") == "10 words, 2 blocks (2 cheaters), mean word length 4.60"
+    page.fill("#new-rows", "9")
+    page.fill("#new-cols", "9")
+    page.fill("#pattern-blocks", "12")
+    page.click("#pattern-button")
+    page.wait_for_function("document.querySelector('#title').textContent.startsWith('pattern')")
+    words = int(status(page).split(" entries")[0].split()[-1])  # "... 12 blocks and 30 entries"
+    assert page.inner_text("#stats").startswith(f"{words} words, 12 blocks (")
+
+
+def test_entries_with_few_words_are_shaded_live(page: Any) -> None:
+    new_grid(page, 3, 3)  # from the word square's 8 words: every entry is tight
+    page.wait_for_selector("#grid .cell.fewest, #grid .cell.few")
+    shaded = len(browser.cells_with(page, "fewest")) + len(browser.cells_with(page, "few"))
+    assert shaded == 9
+    page.uncheck("#shade-few")
+    assert browser.cells_with(page, "fewest") == browser.cells_with(page, "few") == []
+    page.check("#shade-few")
+    choose_dictionary(page, "many.txt")  # 150 words, 50 of them possible: none tight
+    listed(page)
+    page.wait_for_function("!document.querySelector('#grid .cell.few, #grid .cell.fewest')")
 
 
 # ---------------------------------------------------------------- the smaller defects

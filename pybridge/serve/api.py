@@ -337,13 +337,15 @@ def run_command(
     return answered(work)
 
 
-def precheck(body: Mapping[str, Any], files: Files, time_limit: float) -> Answer | None:
-    """The failure that /api/solve would answer `body` with before any
-    search (bad input, bad options, a file not served), or None."""
+def precheck(
+    body: Mapping[str, Any], files: Files, time_limit: float, command: str = "solve"
+) -> Answer | None:
+    """The failure that /api/solve (or /api/`command`) would answer `body`
+    with before any search (bad input, bad options, a file not served), or None."""
 
     def work() -> Answer:
         with sources(body, files) as found:
-            read_request("solve", body, found, files, time_limit)
+            read_request(command, body, found, files, time_limit)
         return Answer(200, None, 0)
 
     answer = answered(work)
@@ -425,6 +427,9 @@ def _opened(found: Sources, fmt: Format | None, answers: bool) -> list[Puzzle]:
 
 
 def _grid_json(puzzle: Puzzle) -> dict[str, Any]:
+    """A grid for the page; from a .puz or ipuz file, what it publishes too:
+    its title, author and clues, and its solution's rows (null when it has
+    none that can be used), so that an export opens as it was written."""
     exact = puzzle.mode == "exact" and bool(puzzle.words)  # a crossword alone has no words
     published = puzzle.published
     return {
@@ -435,4 +440,12 @@ def _grid_json(puzzle: Puzzle) -> dict[str, Any]:
         "words": list(puzzle.words) if exact else None,
         "title": published.title if published else None,
         "answers": published is not None and published.solution is not None,
+        "author": published.author if published else None,
+        "clues": None
+        if published is None
+        else [
+            {"number": clue.number, "direction": clue.direction, "clue": clue.text}
+            for clue in published.clues
+        ],
+        "solution": list(published.solution) if published and published.solution else None,
     }

@@ -20,7 +20,7 @@ import json
 import socket
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -40,7 +40,7 @@ from pybridge.errors import UsageError
 from pybridge.serve import api, grids
 from pybridge.serve.candidates import DEFAULT_LIMIT, candidate_list
 from pybridge.serve.files import Files
-from pybridge.serve.fills import Busy, Fills, Job, check_job
+from pybridge.serve.fills import Busy, Fills, Job, check_job, fill_time_limit
 from pybridge.solver import ENGINES, STRATEGIES
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -271,11 +271,15 @@ def create_app(settings: Settings) -> Starlette:
             page = request.client.host  # a client that names no page is one page
 
         def work() -> api.Answer:
-            job = Job(body, files, settings.time_limit, grids.cells(body.pop("region", None)))
+            command = "check" if grids.flag(body, "check") else "solve"
+            body.pop("check", None)
+            region = grids.cells(body.pop("region", None))
+            job = Job(body, files, settings.time_limit, region, command=command)
             check_job(job)
-            check = api.precheck(job.body, files, settings.time_limit)
+            check = api.precheck(job.body, files, settings.time_limit, command)
             if check is not None:
                 return check
+            job = replace(job, time_limit=fill_time_limit(job.body, settings.time_limit))
             try:
                 fill = fills.start(page, job)
             except Busy as busy:

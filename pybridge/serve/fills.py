@@ -50,6 +50,7 @@ from pybridge.serve.api import (
     Told,
     answered,
     failure,
+    option_values,
     read_request,
     run_command,
     sources,
@@ -84,13 +85,16 @@ class Job:
     list of cells), the files it may read and the time limit; `deadline`
     (on the monotonic clock, which every process reads alike) is set when
     a worker is handed the job: the time limit counts from then, the
-    worker's warming included."""
+    worker's warming included. `command` is "check" for a check run as a
+    fill is (its progress seen, Cancel stopping it): the answer /api/check
+    gives."""
 
     body: Mapping[str, Any]
     files: Files
     time_limit: float
     region: tuple[Cell, ...] | None = None
     deadline: float | None = None
+    command: str = "solve"
 
     def time_left(self) -> float:
         """The time limit left to the worker (a little, when none is left:
@@ -350,10 +354,20 @@ def warm(files: Files) -> None:
 def fill_answer(job: Job, tell: Callable[[str], None], better: Better | None = None) -> Answer:
     """The fill's answer: /api/solve's, or the region's fill. `better`
     hears of each better fill (with maximize)."""
+    if job.command == "check":
+        tell(f"checking (time limit {job.time_limit:g} s)")
+        return run_command("check", job.body, job.files, job.time_left(), tell)
     if job.region is None:
         tell(f"filling (time limit {job.time_limit:g} s)")
         return run_command("solve", job.body, job.files, job.time_left(), tell, better)
     return answered(lambda: _region_answer(job, tell))
+
+
+def fill_time_limit(body: Mapping[str, Any], server_limit: float) -> float:
+    """A fill's time limit: the body's `timeout` when it is below the
+    server's, else the server's (so a fill's view shows the one chosen)."""
+    timeout = option_values("solve", body)["timeout"]
+    return server_limit if timeout is None or timeout >= server_limit else float(timeout)
 
 
 REGION_OBJECTIVE = (
@@ -363,9 +377,12 @@ REGION_OBJECTIVE = (
 
 
 def check_job(job: Job) -> None:
-    """UsageError for a job no worker should start: a region with an objective."""
+    """UsageError for a job no worker should start: a region with an
+    objective, or a check of a region."""
     if job.region is not None and job.body.get("maximize") is not None:
         raise UsageError(REGION_OBJECTIVE)
+    if job.region is not None and job.command == "check":
+        raise UsageError('a check is of the whole grid: leave out "region"')
 
 
 def _region_answer(job: Job, tell: Callable[[str], None]) -> Answer:

@@ -36,11 +36,10 @@ from pybridge.patterns import (
 from pybridge.readers import FORMATS
 from pybridge.scores import DEFAULT_SCORE, OBJECTIVES, parse_score, score_text
 from pybridge.search.registry import (
-    DEFAULT_LEXICON_STRATEGY,
-    DEFAULT_STRATEGY,
     LEXICON_STRATEGIES,
     SEEDED_STRATEGIES,
     STRATEGIES,
+    help_text,
 )
 
 # ---------------------------------------------------------------- readers
@@ -119,15 +118,7 @@ class Field:
         return False if self.switch else self.default
 
 
-STRATEGY_HELP = (
-    "search order: given (words in listed order), sorted (rare lengths first), mrv (the site "
-    "with the fewest fitting words next, forward checking), ac3 (mrv after arc consistency), "
-    "lcv (mrv, least constraining word first), cs50 (ac3 + lcv), cbj (mrv with "
-    "conflict-directed backjumping), wdeg (bitset domains, dom/wdeg with restarts, for big "
-    "dictionaries), valued (best-scored words first; branch and bound with --maximize); "
-    "given and sorted need a word list, not --dict (default: "
-    f"{DEFAULT_STRATEGY}, or {DEFAULT_LEXICON_STRATEGY} with --dict, valued with --maximize)"
-)
+STRATEGY_HELP = help_text()
 
 MAXIMIZE_HELP = (
     "find the best fill from a scored dictionary: min (its lowest word score) or sum "

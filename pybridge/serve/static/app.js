@@ -31,6 +31,7 @@ let undoStack = [], redoStack = [];
 let job = null;            // the fill or check under way: {kind, puzzle, shape, ...}
 let candidateAsk = 0;      // the number of the latest candidates request
 let candidateRequest = null;  // its AbortController
+let counts = null;         // {shape, by: Map "number-dir" -> words some fill can use}: per entry, from the last list
 let candidateLists = 0;    // candidate lists shown (body's data-lists and data-listed: for tests)
 let keyAt = 0;             // when the last key was pressed (body's data-latency: its list's delay)
 
@@ -88,11 +89,19 @@ let structureKey = "", structureMemo = null;
 function structure() {
   let signature = `${grid.rows}x${grid.cols}:`;
   for (const cell of grid.cells) signature += cell.block ? "#" : ".";
-  if (signature === structureKey) return structureMemo;
+  if (signature !== structureKey) {
+    structureMemo = structureOf(grid);
+    structureKey = signature;
+  }
+  return structureMemo;
+}
+
+function structureOf(g) {
+  const open = (r, c) => r >= 0 && c >= 0 && r < g.rows && c < g.cols && !g.cells[r * g.cols + c].block;
   const list = [], numbers = new Map(), at = new Map();
   let n = 0;
-  for (let r = 0; r < grid.rows; r++) {
-    for (let c = 0; c < grid.cols; c++) {
+  for (let r = 0; r < g.rows; r++) {
+    for (let c = 0; c < g.cols; c++) {
       if (!open(r, c)) continue;
       const across = !open(r, c - 1) && open(r, c + 1);
       const down = !open(r - 1, c) && open(r + 1, c);
@@ -111,9 +120,7 @@ function structure() {
       }
     }
   }
-  structureKey = signature;
-  structureMemo = {list, numbers, at};
-  return structureMemo;
+  return {list, numbers, at};
 }
 
 const sites = () => structure().list;
@@ -361,6 +368,7 @@ function render() {
   if (builtShape !== `${grid.rows}x${grid.cols}`) build();
   const {numbers, at} = structure();
   const slot = slotAt(cursor.r, cursor.c, cursor.dir);
+  const few = fewness(at);
   const inSlot = new Set(slot ? slot.cells.map(([i, j]) => key(i, j)) : []);
   for (let r = 0; r < grid.rows; r++) {
     for (let c = 0; c < grid.cols; c++) {
@@ -372,6 +380,8 @@ function render() {
       view.classList.toggle("wide-core", marked.has(k) && wide);
       const isSelected = selected(r, c);
       view.classList.toggle("selected", isSelected);
+      view.classList.toggle("few", few.get(k) === 1);
+      view.classList.toggle("fewest", few.get(k) === 0);
       for (const kind of ["typed", "locked", "fill"]) view.classList.toggle(kind, cell.kind === kind);
       view.children[0].textContent = numbers.get(k) || "";
       view.children[1].textContent = cell.block ? "" : cell.letter;
@@ -387,12 +397,62 @@ function render() {
   $("grid").setAttribute("aria-activedescendant", `cell-${cursor.r}-${cursor.c}`);
   $("grid").setAttribute("aria-label", `the grid, ${grid.rows} by ${grid.cols}`);
   $("slot-title").textContent = slot ? slotName(slot) : "–";
+  $("stats").textContent = statistics();
   $("title").textContent = `${grid.source} · ${grid.rows}×${grid.cols} · ` +
     (grid.mode === "exact" ? `${grid.words.length} listed words` : "filled from the dictionaries");
   $("undo").disabled = !undoStack.length;
   $("redo").disabled = !redoStack.length;
   $("fill-region").disabled = !selection || !!job;
   renderClues(slot);
+}
+
+// Entries with few words left are shaded (when asked): per cell, 0 when an
+// entry through it has at most FEWEST words some fill can use, 1 at most FEW.
+const FEWEST = 3, FEW = 20;
+
+function fewness(at) {
+  const few = new Map();
+  if (!counts || counts.shape !== rowsOf().join("\n") || !$("shade-few").checked) return few;
+  for (const [k, through] of at) {
+    for (const [site] of Object.values(through)) {
+      const left = counts.by.get(`${site.number}-${site.dir}`);
+      if (left === undefined || left === null) continue;
+      const level = left <= FEWEST ? 0 : left <= FEW ? 1 : 2;
+      if (level < 2) few.set(k, Math.min(level, few.has(k) ? few.get(k) : 2));
+    }
+  }
+  return few;
+}
+
+// The grid's figures, as the pattern generator gives them: "78 words, 37
+// blocks (2 cheaters), mean word length 4.82". A cheater block is one whose
+// opening, alone, would leave the number of words as it is.
+function statistics() {
+  const {list} = structure();
+  let blocks = 0, cheaters = 0;
+  for (let r = 0; r < grid.rows; r++) {
+    for (let c = 0; c < grid.cols; c++) {
+      if (!cellAt(r, c).block) continue;
+      blocks++;
+      const [across, down] = [wordChange(r, c, 0, 1), wordChange(r, c, 1, 0)];
+      if (across + down === 0) cheaters++;
+    }
+  }
+  const letters = list.reduce((sum, site) => sum + site.cells.length, 0);
+  const mean = list.length ? (letters / list.length).toFixed(2) : "0.00";
+  const plural = (n, word) => `${n.toLocaleString()} ${word}${n === 1 ? "" : "s"}`;
+  return `${plural(list.length, "word")}, ${plural(blocks, "block")} ` +
+    `(${plural(cheaters, "cheater")}), mean word length ${mean}`;
+}
+
+// How the number of words changes along (dr, dc) if the block at (r, c)
+// opened: -1 it joins two words, +1 it makes one, 0 it lengthens one or none.
+function wordChange(r, c, dr, dc) {
+  const before = open(r - dr, c - dc), after = open(r + dr, c + dc);
+  const longBefore = before && open(r - 2 * dr, c - 2 * dc);
+  const longAfter = after && open(r + 2 * dr, c + 2 * dc);
+  if (longBefore && longAfter) return -1;
+  return (before || after) && !longBefore && !longAfter ? 1 : 0;
 }
 
 function slotName(slot) {
@@ -522,7 +582,8 @@ async function askCandidates() {
   candidateRequest = new AbortController();
   try {
     const answer = await api("/api/candidates", body, "POST", candidateRequest.signal);
-    if (ask === candidateAsk) showSlot(slot, answer);
+    answer.grid = body.grid.join("\n");  // the grid its counts are for
+    if (ask === candidateAsk) { showSlot(slot, answer); render(); }
   } catch (error) {
     if (ask === candidateAsk && error.name !== "AbortError") showSlot(slot, null, error.message);
   }
@@ -534,6 +595,10 @@ function showSlot(slot, answer = null, note = "") {
   $("slot-info").textContent = note;
   $("slot-info").className = note ? "note" : "";
   if (!answer) return;
+  if (answer.sites) {
+    const by = new Map(answer.sites.map((s) => [`${s.number}-${s.direction}`, s.alive ?? s.fitting]));
+    counts = {shape: answer.grid || rowsOf().join("\n"), by};
+  }
   document.body.dataset.lists = String(++candidateLists);
   document.body.dataset.listed = slotName(slot);  // whose list is shown (for tests)
   document.body.dataset.latency = String(Math.round(performance.now() - keyAt));
@@ -662,6 +727,22 @@ function focusClue() {
   if (field) field.focus();
 }
 
+// The clues as the API takes them: [{number, direction, clue}] for every entry.
+function cluesList() {
+  return sites().map((site) => ({number: site.number, direction: site.dir, clue: puzzle.clues[clueKey(site)] || ""}));
+}
+
+// Clues from the API ([{number, direction, clue}]) by the first cell of
+// their entries in `g`.
+function cluesOf(g, given) {
+  const clues = {};
+  for (const site of structureOf(g).list) {
+    const found = (given || []).find((c) => c.number === site.number && c.direction === site.dir);
+    if (found && found.clue.trim() && found.clue !== slotName(site)) clues[clueKey(site)] = found.clue;
+  }
+  return clues;
+}
+
 // ------------------------------------------------------------------ verdicts
 
 // Mark a proof's core. A core that is not minimal (a search proof names
@@ -719,7 +800,7 @@ function needsDictionary() {
 
 // A fill or a check is under way: the progress bar and line, Cancel on.
 function beginJob(started) {
-  job = Object.assign(started, {puzzle: puzzle.id, shape: shape(), began: performance.now()});
+  job = Object.assign(started, {puzzle: puzzle.id, shape: jobShape(started.kind), began: performance.now()});
   $("best").hidden = true;
   $("cancel").disabled = false;
   $("fill").disabled = true;
@@ -748,47 +829,43 @@ function endJob() {
   render();
 }
 
+// The grid as a job reads it: a fill keeps all letters but a fill's, a
+// check takes them all.
+function jobShape(kind) {
+  return kind === "check" ? rowsOf().join("\n") : shape();
+}
+
 // Whether the grid a job started on is still the one shown, as it was.
 function stillShown(started) {
-  return started.puzzle === puzzle.id && shape() === started.shape;
+  return started.puzzle === puzzle.id && jobShape(started.kind) === started.shape;
 }
 
 async function cancelJob() {
   if (!job) return;
   const ended = job;
   endJob();
-  if (ended.kind === "check") {
-    ended.controller.abort();
-    return say("Check cancelled.");
-  }
-  say("Fill cancelled.");
+  say(ended.kind === "check" ? "Check cancelled." : "Fill cancelled.");
   try { await api(`/api/fill/${ended.id}`, undefined, "DELETE"); } catch (error) { say(error.message, "bad"); }
 }
 
+// Check runs in a worker process as a fill does (POST /api/fill with
+// "check"): its progress shows, and Cancel stops it at once.
 async function check() {
   if (job || needsDictionary()) return;
-  const controller = new AbortController();
-  beginJob({kind: "check", controller});
-  say("checking…");
-  const started = job;
-  const tick = () => {
-    if (job !== started) return;
-    showProgress("checking: proofs, then a search", (performance.now() - started.began) / 1000);
-    started.timer = setTimeout(tick, 200);
-  };
-  tick();
-  let answer;
+  const body = Object.assign(puzzleBody(), {page: PAGE, check: true});
   try {
-    answer = await api("/api/check", puzzleBody(), "POST", controller.signal);
+    const view = await api("/api/fill", body);
+    beginJob({kind: "check", id: view.id});
+    say("checking…");
+    pollFill();
   } catch (error) {
-    if (job !== started) return;  // cancelled
-    endJob();
-    return say(error.message, "bad");
+    say(error.message, "bad");
   }
-  if (job !== started) return;
-  endJob();
-  const seconds = ((performance.now() - started.began) / 1000).toFixed(1);
+}
+
+function finishCheck(answer, started, elapsed) {
   if (!stillShown(started)) return say("The grid changed while it was being checked: check it again.", "bad");
+  const seconds = elapsed.toFixed(1);
   if (answer.status === "solved") {
     clearVerdict();
     say(`This grid can be filled (a fill was found in ${answer.stats.nodes} nodes, ${seconds} s).`, "good");
@@ -834,7 +911,7 @@ function regionCells() {
 
 async function pollFill() {
   const started = job;
-  if (!started || started.kind !== "fill") return;
+  if (!started) return;
   let view;
   try {
     view = await api(`/api/fill/${started.id}`, undefined, "GET");
@@ -851,9 +928,10 @@ async function pollFill() {
     return;
   }
   endJob();
-  if (view.state === "cancelled") return say("Fill cancelled.");
+  if (view.state === "cancelled") return say(started.kind === "check" ? "Check cancelled." : "Fill cancelled.");
   if (view.status >= 400) return say(view.answer ? view.answer.error : view.phase, "bad");
-  finishFill(view.answer, started, view.elapsed);
+  if (started.kind === "check") finishCheck(view.answer, started, view.elapsed);
+  else finishFill(view.answer, started, view.elapsed);
 }
 
 // The best fill so far of a fill that maximizes, as the worker tells it.
@@ -1160,8 +1238,7 @@ async function openPuzzle(event) {
     useGrid(first, original, true);
     showGrids(answer.grids, original);
     const more = answer.grids.length > 1 ? ` (grid 1 of ${answer.grids.length}: choose another above the grid)` : "";
-    const own = first.answers && first.mode !== "exact"
-      ? " It has its own answers: open it with “its own answers” to place them." : "";
+    const own = first.solution ? " Its solution is shown as a fill (in blue)." : "";
     say(`Opened ${first.source}${first.title ? ` (${first.title})` : ""}${more}.${own}`);
   } catch (error) {
     $("open-error").textContent = error.message;
@@ -1183,8 +1260,10 @@ function openWork(opened, name) {
 // place of the grid shown (another grid of the same file).
 function useGrid(opened, original = null, fresh = false) {
   const g = fromRows(opened.rows, opened.mode, opened.words, opened.source);
+  withSolution(g, opened.solution);
   if (fresh) {
-    startPuzzle(g, {title: opened.title || "", original});
+    startPuzzle(g, {title: opened.title || "", author: opened.author || "", original,
+      clues: cluesOf(g, opened.clues)});
   } else {
     undoStack.push(snapshot());
     redoStack = [];
@@ -1198,6 +1277,17 @@ function useGrid(opened, original = null, fresh = false) {
   $("new-rows").value = String(grid.rows);
   $("new-cols").value = String(grid.cols);
   $("grid").focus();
+}
+
+// A .puz or ipuz file's solution (an export of this page's, say) shows in
+// the squares its player's grid leaves empty, as a fill: what was exported
+// opens as it was.
+function withSolution(g, solution) {
+  if (!solution) return;
+  solution.forEach((row, r) => [...row].forEach((ch, c) => {
+    const cell = r < g.rows && c < g.cols ? g.cells[r * g.cols + c] : null;
+    if (cell && !cell.block && !cell.letter && ch !== "." && ch !== BLOCK) Object.assign(cell, {letter: ch, kind: "fill"});
+  }));
 }
 
 // A file of several grids (RP 2016): a choice of them above the grid.
@@ -1249,9 +1339,12 @@ function fileName(kind) {
 
 // Download the grid as `kind`; JSON is the work file (work.js), which Open reads back.
 async function exportAs(kind) {
-  const body = {grid: rowsOf(), kind};
+  const body = {grid: rowsOf(), kind, title: puzzle.title, author: puzzle.author, clues: cluesList()};
   if (marked.size) body.marked = [...marked].map((k) => k.split(",").map(Number));
-  if (puzzle.original && (kind === "puz" || kind === "ipuz")) body.original = puzzle.original;
+  if (kind === "puz" || kind === "ipuz") {
+    if (puzzle.original) body.original = puzzle.original;
+    body.progress = $("export-progress").checked;
+  }
   let blob;
   try {
     const response = await request("/api/export", body);
@@ -1376,6 +1469,11 @@ function wire() {
   });
   $("symmetry").addEventListener("change", () => { puzzle.symmetry = $("symmetry").value; if (puzzle.kept) save(); });
   $("min-score").addEventListener("change", scheduleCandidates);
+  $("shade-few").checked = store.prefs().shade !== false;
+  $("shade-few").addEventListener("change", () => {
+    store.savePrefs({...store.prefs(), shade: $("shade-few").checked});
+    render();
+  });
   $("lock").addEventListener("click", () => { toggleLock(); board.focus(); });
   $("fill").addEventListener("click", () => startFill(false));
   $("another").addEventListener("click", anotherFill);

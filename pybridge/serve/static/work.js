@@ -9,19 +9,12 @@
 export const VERSION = 1;
 const KIND_CODES = /^[tlf.#]*$/u;
 
-// The work file of `puzzle` (title, author, clues by `row,col,direction`,
-// symmetry), whose grid the server exported as `exported` ({grid,
-// placements}), and whose cells `packed` holds (store.pack).
+// The work file of `puzzle`, whose grid, title, author and clues the
+// server exported as `exported` (POST /api/export, kind json), and whose
+// cells `packed` holds (store.pack).
 export function document(exported, puzzle, grid, packed) {
-  const placements = exported.placements.map((p) => {
-    const clue = puzzle.clues[`${p.row},${p.col},${p.direction}`] || "";
-    return {...p, clue};
-  });
   return {
-    grid: exported.grid,
-    placements,
-    title: puzzle.title || "",
-    author: puzzle.author || "",
+    ...exported,
     workbench: {
       version: VERSION,
       kinds: packed.kinds,
