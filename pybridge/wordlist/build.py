@@ -68,14 +68,14 @@ FUNCTION_WORDS = _words(
     he him his she her they them their be am are was were been do does did done so or and but
     if not no nor up out off all one that this these those what who whom how when where why
     which there here than then too very can could will would shall should may might must have
-    has had oh ah o"""
+    has had oh ah o onto into upon"""
 )
 # A phrase starting or ending on one of these is mostly a fill-in-the-blank
 # fragment: ASBAD (as bad as), THEERA, ALIENTO, TREEAT, AINTI.
 PARTIAL_START = _words("a an the as of and or is are was were than no in i")
 PARTIAL_END = _words(
     "a an the to of as at for with from by and or is are was were my your his her its our "
-    "their i be than that not"
+    "their i be than that not onto into upon"
 )
 # Two-letter words a phrase may hold (SCOWL 35's, less abbreviations and
 # fragments such as RE, MS, EM).
@@ -93,6 +93,7 @@ class Sources:
     lists: dict[str, frozenset[str]]
     wordnet_words: frozenset[str]
     wordnet_phrases: frozenset[str]  # the phrase's words joined by spaces
+    wordnet_nouns: frozenset[str]  # those of them that are nouns (SET IN is not: no SET INS)
     zipf: dict[str, float]
 
 
@@ -101,10 +102,12 @@ def read_list(path: Path) -> frozenset[str]:
     return frozenset(word for word in words if word)
 
 
-def read_wordnet(folder: Path) -> tuple[frozenset[str], frozenset[str]]:
-    """WordNet's lemmas: single words, and phrases as space-joined words."""
+def read_wordnet(folder: Path) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """WordNet's lemmas: single words, and phrases as space-joined words
+    (every phrase, and the noun phrases, which have plurals)."""
     words: set[str] = set()
     phrases: set[str] = set()
+    nouns: set[str] = set()
     for name in WORDNET_INDEXES:
         for line in (folder / name).read_text(encoding="utf-8").splitlines():
             if not line or line.startswith(" "):
@@ -117,7 +120,9 @@ def read_wordnet(folder: Path) -> tuple[frozenset[str], frozenset[str]]:
                 words.add(parts[0])
             else:
                 phrases.add(" ".join(parts))
-    return frozenset(words), frozenset(phrases)
+                if name == "index.noun":
+                    nouns.add(" ".join(parts))
+    return frozenset(words), frozenset(phrases), frozenset(nouns)
 
 
 def read_zipf() -> dict[str, float]:
@@ -138,8 +143,8 @@ def read_zipf() -> dict[str, float]:
 
 def read_sources(shared: Path, wordnet: Path) -> Sources:
     lists = {name: read_list(shared / path) for name, path in SHARED_LISTS.items()}
-    wordnet_words, wordnet_phrases = read_wordnet(wordnet)
-    return Sources(lists, wordnet_words, wordnet_phrases, read_zipf())
+    wordnet_words, wordnet_phrases, wordnet_nouns = read_wordnet(wordnet)
+    return Sources(lists, wordnet_words, wordnet_phrases, wordnet_nouns, read_zipf())
 
 
 # ---------------------------------------------------------------- scoring
@@ -170,8 +175,10 @@ class Scorer:
         self.wordnet_readings: dict[str, list[tuple[str, ...]]] = {}
         for phrase in sorted(sources.wordnet_phrases):
             words = tuple(phrase.split())
-            forms = [words, (*words[:-1], words[-1] + "s")]
-            if words[-1].endswith(("s", "x", "z", "ch", "sh")):
+            forms = [words]
+            if phrase in sources.wordnet_nouns:
+                forms.append((*words[:-1], words[-1] + "s"))
+            if phrase in sources.wordnet_nouns and words[-1].endswith(("s", "x", "z", "ch", "sh")):
                 forms.append((*words[:-1], words[-1] + "es"))
             for form in forms:
                 self.wordnet_readings.setdefault("".join(form), []).append(form)
@@ -254,12 +261,12 @@ class Scorer:
         # Two words side by side are a phrase or not (GOOD THING, OUT SEA):
         # without a dictionary to say which, such an entry is at most
         # acceptable.
-        score = self._rarest(content) - 20 - 5 * (len(words) - 2)
+        score = self._rarest(content) - 22 - 5 * (len(words) - 2)
         if len(content) < len(words):  # AT EASE, GOT IT, but also AGE ONE, SEE OUT
             score = min(score - 10, 35.0)
         if len(entry) <= 5:
             score -= 20  # short splits are mostly partials and abbreviations
-        return min(score, 45.0)
+        return min(score, 40.0)
 
     def _rarest(self, words: Iterable[str]) -> float:
         return min(10 + 10 * self.zipf(word) for word in words)
