@@ -553,7 +553,8 @@ def _climb(
         if left is not None and left <= 0:
             return False, last
         asked = puzzle if at is None else at_least(puzzle, floor if base < 0 else levels[at])
-        last = _run(asked, replace(step, timeout=_share(left, stride)), progress, None)
+        limit = left if climb.best is None else _share(left, stride)  # a first fill: all the time
+        last = _run(asked, replace(step, timeout=limit), progress, None)
         climb.count(last)
         if last.status == "solved":
             solution = last.solutions[0]
