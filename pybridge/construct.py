@@ -368,6 +368,10 @@ class _Fill:
         objective: Objective | None = "min" if self.climb else self.maximize
         fill = SearchOptions(self.engine, self.strategy, timeout=limit, maximize=objective)
         outcome = run(puzzle, options=fill, progress=self.progress, on_better=self.on_better)
+        if self.climb and outcome.score is not None:  # no objective was asked for
+            unfilled = outcome.score.min is None
+            outcome.score = None if unfilled else replace(outcome.score, optimal=None, bound=None)
+            outcome.improvements = []
         stats: Stats = outcome.stats
         # with an objective, the best fill found in the time fills the pattern
         status = "solved" if outcome.solutions else outcome.status
