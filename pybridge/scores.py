@@ -40,7 +40,8 @@ LOWEST = 3  # a fill's lowest-scored entries shown (more when more are below the
 MOST_LOWEST = 10
 MAX_DIGITS = 30  # digits before or after the point in a score
 
-NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+# ASCII digits only: `\d` alone would read a fullwidth or an Arabic-Indic five (U+FF15, U+0665) as 5
+NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
 
 
 def parse_score(text: str) -> Decimal | None:
