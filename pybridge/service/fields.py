@@ -25,7 +25,13 @@ from pybridge.engines import ENGINES
 from pybridge.errors import UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import GRID_FORMATS
-from pybridge.options import DEFAULT_ATTEMPTS, DEFAULT_TRIES, DEFAULT_TRY_TIMEOUT, SYMMETRIES
+from pybridge.options import (
+    DEFAULT_ATTEMPTS,
+    DEFAULT_TRIES,
+    DEFAULT_TRY_TIMEOUT,
+    SYMMETRIES,
+    Unlimited,
+)
 from pybridge.patterns import (
     DEFAULT_MIN_LENGTH,
     DEFAULT_SYMMETRY,
@@ -101,6 +107,7 @@ class Field:
     dest: str | None = None
     group: str | None = None
     repeat: bool = False
+    many: bool = False  # it takes several values at once (--name A B), a list in JSON
     required: bool = False
     api: bool = True
 
@@ -242,6 +249,80 @@ SOLVE = (
     ),
 )
 
+
+def split_spec(text: str) -> tuple[str, int]:
+    """--split: DEPTH (or depth:DEPTH), decisions deep; or cubes:N, the
+    shallowest split into at least N cubes."""
+    kind, _, number = text.strip().rpartition(":")
+    kind = kind or "depth"
+    if kind not in ("depth", "cubes"):
+        raise UsageError(f"expected DEPTH, depth:DEPTH or cubes:N, got {text!r}")
+    try:
+        value = int(number)
+    except ValueError:
+        raise UsageError(f"expected DEPTH, depth:DEPTH or cubes:N, got {text!r}") from None
+    if value < (0 if kind == "depth" else 1):
+        raise UsageError(f"a split {kind} must be at least {int(kind == 'cubes')}, got {value}")
+    return kind, value
+
+
+# Cube and conquer (solve --split): the command line's alone (a request of
+# the workbench never starts a cluster).
+CUBES = (
+    Field(
+        "split",
+        "split the search into cubes: the wdeg search's first DEPTH decisions (depth:DEPTH), "
+        "or the shallowest split into at least N cubes (cubes:N); each cube is solved on its "
+        "own, on a Dask cluster (see --workers, --scheduler)",
+        split_spec,
+        metavar="DEPTH|cubes:N",
+        api=False,
+    ),
+    Field(
+        "workers",
+        "with --split: worker processes of the local Dask cluster (default: 2)",
+        positive_int,
+        metavar="N",
+        default=2,
+        api=False,
+    ),
+    Field(
+        "scheduler",
+        "with --split: solve the cubes on the Dask cluster whose scheduler is at this "
+        "address (tcp://HOST:8786) instead of a local one",
+        metavar="ADDRESS",
+        api=False,
+    ),
+    Field(
+        "cube-timeout",
+        "with --split: each cube's time limit (default: none; --timeout bounds the whole)",
+        positive_seconds,
+        metavar="SECONDS",
+        api=False,
+    ),
+    Field(
+        "journal",
+        "with --split: record each cube's verdict in FILE as it comes (JSON lines)",
+        metavar="FILE",
+        api=False,
+    ),
+    Field(
+        "sample",
+        "with --split: solve only N cubes spread evenly over the split, every one of them, "
+        "and estimate from their CPU time the core-hours of the whole",
+        positive_int,
+        metavar="N",
+        api=False,
+    ),
+    Field(
+        "resume",
+        "with --split --journal FILE: go on with the journal's run, redoing no cube it settled",
+        None,
+        api=False,
+    ),
+)
+
+
 # Whether long work shows a progress line on stderr (the JSON API takes
 # them, and shows none).
 PROGRESS = (
@@ -254,6 +335,13 @@ PROGRESS = (
     ),
     Field("quiet", "no progress line (errors are still printed)", None, group="progress"),
 )
+
+
+def limit_count(text: str) -> int | Unlimited:
+    """A limit (--max-words, --max-cheaters): a whole number, or "any"."""
+    if text.strip().lower() == "any":
+        return "any"
+    return whole_number(0)(text)
 
 
 def pattern_fields(default_blocks: str) -> tuple[Field, ...]:
@@ -289,6 +377,21 @@ def pattern_fields(default_blocks: str) -> tuple[Field, ...]:
         ),
         Field("max-length", "longest word (default: any)", whole_number(2), metavar="N"),
         Field(
+            "max-words",
+            "most words (default, with words of 3 letters or more all checked: by the size, "
+            "78 for 15x15, 140 for 21x21; `any`: no limit)",
+            limit_count,
+            metavar="N|any",
+        ),
+        Field(
+            "max-cheaters",
+            "most cheater blocks, blocks that do not change the word count (default, with "
+            "words of 3 letters or more all checked: by the size, 4 for 15x15, 8 for 21x21; "
+            "`any`: no limit)",
+            limit_count,
+            metavar="N|any",
+        ),
+        Field(
             "rp",
             "RP 2016 mode: exactly N random blocks, no rules (default symmetry: none)",
             None,
@@ -303,9 +406,29 @@ def pattern_fields(default_blocks: str) -> tuple[Field, ...]:
     )
 
 
+# The theme entries of grid and make (the file is the command line's alone).
+THEME = (
+    Field(
+        "theme",
+        "place these entries first, in symmetric slots of their lengths, then fill the rest "
+        "(repeat, or give several)",
+        str,
+        metavar="WORD",
+        repeat=True,
+        many=True,
+    ),
+    Field(
+        "theme-file",
+        "the theme entries of this file, one per line (UTF-8)",
+        metavar="FILE",
+        api=False,
+    ),
+)
+
 # `crossword grid` and POST /api/pattern (--output is the command's own).
 GRID = (
     *pattern_fields("1/6"),
+    *THEME,
     Field(
         "timeout",
         f"give up after this many seconds (exit code 3; default: {PATTERN_SECONDS:g})",
@@ -335,10 +458,11 @@ MAKE = (
     BAN,
     PREFER,
     MIN_SCORE,
-    *pattern_fields("0.2, more than `grid`'s: quicker fills"),
+    *pattern_fields("1/6, as `grid`'s"),
+    *THEME,
     Field(
         "seed",
-        "the first pattern's seed, then N+1, ... (default: a random one); the same seed "
+        "the first pattern's seed, the others drawn from it (default: a random one); the same seed "
         "makes the same crossword unless a fill's time runs out",
         seed_number,
         metavar="N",
@@ -373,6 +497,29 @@ MAKE = (
     ENGINE,
     replace(STRATEGY, choices=LEXICON_STRATEGIES),
     MAXIMIZE,
+    Field(
+        "count",
+        "make a batch of N crosswords on a Dask cluster (see --workers, --scheduler), each "
+        "verified, written to --folder with an index",
+        positive_int,
+        metavar="N",
+        api=False,
+    ),
+    Field("folder", "with --count: the folder to write the batch to", metavar="DIR", api=False),
+    Field(
+        "workers",
+        "with --count: worker processes of the local Dask cluster (default: 2)",
+        positive_int,
+        metavar="N",
+        default=2,
+        api=False,
+    ),
+    Field(
+        "scheduler",
+        "with --count: use the Dask cluster whose scheduler is at this address (tcp://HOST:8786)",
+        metavar="ADDRESS",
+        api=False,
+    ),
 )
 
 # The clues of a filled grid and what it publishes beside them (solve, make).
@@ -467,12 +614,15 @@ def json_values(
             given.append((field, None))
         elif isinstance(value, (int, float, str)):
             given.append((field, str(value)))
+        elif field.many and isinstance(value, list) and all(isinstance(v, str) for v in value):
+            given.extend((field, text) for text in value)
         else:
             raise UsageError(f'"{key}" must be a number, a string, true or false')
     values = {field.key: field.initial() for field in fields}
     seen: dict[str, Field] = {}
     for field, text in given:
-        values[field.key] = _value(field, text)
+        value, before = _value(field, text), values[field.key]
+        values[field.key] = [*before, *value] if field.repeat and before else value
         if field.group is not None:
             other_field = seen.setdefault(field.group, field)
             if other_field is not field:
