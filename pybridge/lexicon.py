@@ -418,16 +418,25 @@ def _file_words(source: str, codec: str | None, cached: bool = True) -> _FileWor
     if not cached:
         return _normalised(data, codec, source)
     name = _entry_name(data, codec)
-    found = _cached(name)
+    found = _cached(name, _most_entry_bytes(data))
     if found is None:
         found = _normalised(data, codec, source)
         _store(name, found)
     return found
 
 
-def _cached(name: str) -> _FileWords | None:
-    """The file words kept in a cache entry; None if it is missing or bad."""
-    kept = cache.read(name)
+def _most_entry_bytes(data: bytes) -> int:
+    """The largest entry the words of a file of `data` make: a character
+    upper-cases to at most three (in UTF-8, at most four times its bytes in
+    cp1252), a score is copied as written, and the header counts at most a
+    reason per character."""
+    return 8 * len(data) + (64 << 10)
+
+
+def _cached(name: str, most: int) -> _FileWords | None:
+    """The file words kept in a cache entry of at most `most` bytes; None
+    if it is missing or bad."""
+    kept = cache.read(name, most)
     if kept is None:
         return None
     meta, body = kept

@@ -136,12 +136,14 @@ def read_bytes(path: str | os.PathLike[str], kind: str = "puzzle") -> bytes:
         fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as err:
         raise InputError(f"cannot read {what}: {err.strerror or err}", source) from None
+    # the kind of file is told before the descriptor is wrapped: wrapping a
+    # folder's raises IsADirectoryError
+    mode = os.fstat(fd).st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+        os.close(fd)
+        kind_name = "a folder" if stat.S_ISDIR(mode) else "a device or other special file"
+        raise InputError(f"cannot read {what}: not a regular file ({kind_name})", source)
     with open(fd, "rb", buffering=0, closefd=True) as stream:
-        mode = os.fstat(fd).st_mode
-        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
-            kind_name = "a folder" if stat.S_ISDIR(mode) else "a device or other special file"
-            message = f"cannot read {what}: not a regular file ({kind_name})"
-            raise InputError(message, source)
         if stat.S_ISFIFO(mode):
             os.set_blocking(fd, True)
         chunks: list[bytes] = []

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation, localcontext
 from functools import cached_property
 from typing import Literal
 
@@ -30,6 +30,12 @@ OBJECTIVES: tuple[Objective, ...] = ("min", "sum")
 KEPT_VALUES = 4
 DEFAULT_SCORE = Decimal(50)  # an entry without a score: the middle of the usual 0-100 scale
 MAX_DIGITS = 30  # digits before or after the point in a score
+
+# Enough digits for any score (MAX_DIGITS before and after the point), times
+# a scale of up to 10**MAX_DIGITS, summed over any fill: arithmetic under
+# this context is exact where the default 28 digits would round, so both
+# engines' integers and the figures shown are the scores as written.
+EXACT = Context(prec=4 * MAX_DIGITS + 40)
 
 NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 
@@ -91,7 +97,8 @@ class Scores:
 
     def value(self, word: str) -> int:
         """The score of `word` as the engines take it: times `scale`."""
-        return int(self.score(word) * self.scale)
+        with localcontext(EXACT):
+            return int(self.score(word) * self.scale)
 
     def values(self, words: Sequence[str]) -> tuple[int, ...]:
         """value() of each of the `words` (kept for the last few lists)."""
@@ -99,7 +106,8 @@ class Scores:
         made = self._made.get(listed)
         if made is None:
             written, default, scale = self.written, self.default, self.scale
-            made = tuple(int(written.get(word, default) * scale) for word in listed)
+            with localcontext(EXACT):
+                made = tuple(int(written.get(word, default) * scale) for word in listed)
             if len(self._made) >= KEPT_VALUES:
                 self._made.clear()
             self._made[listed] = made
@@ -107,7 +115,8 @@ class Scores:
 
     def unscaled(self, value: int) -> Decimal:
         """An engine's integer back on the list's scale."""
-        return Decimal(value) / self.scale
+        with localcontext(EXACT):
+            return Decimal(value) / self.scale
 
     def keeping(self, words: Sequence[str], least: Decimal) -> tuple[str, ...]:
         """The `words` that score `least` or more."""
@@ -133,9 +142,10 @@ class Score:
         """The scores of a fill's words; the mean rounded to one digit more
         than the scores have after the point."""
         each = [scores.score(word) for word in words]
-        total = sum(each, Decimal(0))
         digits = len(str(scores.scale))  # one more than the zeros of the scale
-        return cls(min(each), total, round(total / len(each), digits))
+        with localcontext(EXACT):
+            total = sum(each, Decimal(0))
+            return cls(min(each), total, round(total / len(each), digits))
 
     def objective(self, objective: Objective) -> Decimal | None:
         return self.min if objective == "min" else self.sum
