@@ -198,6 +198,7 @@ def search(request: Request) -> Result:
                 strategy, listed = _wdeg_strategy(prolog, request), ()
             elif strategy == "valued":  # so does valued, ranked, with its scores
                 strategy, listed = _valued_strategy(prolog, request), ()
+            words = _words_text(listed)  # before the clock is read: it takes a while
             if timeout is not None:
                 timeout -= time.perf_counter() - started
                 if timeout <= 0:
@@ -209,7 +210,7 @@ def search(request: Request) -> Result:
                 _mode(request.limit, request.count),
                 _time_limit(timeout),
             ]
-            answer = _call(b"crossword", b"solve", controls, [_words_text(listed), *texts, None])
+            answer = _call(b"crossword", b"solve", controls, [words, *texts, None])
     finally:
         _lock.release()
     head, *lines = answer.split("\n")

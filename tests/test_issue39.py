@@ -268,3 +268,13 @@ def test_issue39_9_a_huge_sparse_entry_is_never_read(tmp_path: Path) -> None:
     word, peak_kib, _ = ran.stdout.split()
     assert word == "AB"
     assert int(peak_kib) < int(plain.stdout.split()[1]) + 50_000  # KiB: not the 1.9 GB
+
+
+# ---------------------------------------------------------------- item 7: time limits
+
+
+def test_issue39_7_grid_keeps_the_shortest_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    """Item 7: `grid --timeout 1e-300` was ignored: a small request, decided
+    by trying every choice of blocks, never looked at the clock."""
+    assert main(["grid", "--size", "5x5", "--timeout", "1e-300", "--seed", "1"]) == 3
+    assert "within 1e-300 s" in capsys.readouterr().err

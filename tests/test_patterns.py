@@ -287,9 +287,13 @@ def test_a_hopeless_request_stops_after_its_attempts(monkeypatch: pytest.MonkeyP
         return attempt(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(patterns, "_attempt", counted)
-    with pytest.raises(PatternNotFound, match="in 7 attempts"):
+    monkeypatch.setattr(patterns, "COMPLETE_SECONDS", 0.0)  # no time for the complete search
+    with pytest.raises(PatternNotFound, match="in 7 attempts, and a complete search did not"):
         generate(15, 15, 0.55, seed=1, attempts=7)
     assert len(calls) == 7
+    monkeypatch.undo()  # with its time, the complete search finds one the attempts missed
+    found = generate(15, 15, 0.55, seed=1, attempts=7)
+    assert (found.blocks, found.attempts) == (124, 8)
 
 
 def test_a_time_limit_bounds_a_big_request() -> None:

@@ -108,12 +108,14 @@ def check_outcome(puzzle: Puzzle, args: argparse.Namespace, line: Progress) -> O
     )
     if outcome.status != "unsolvable":
         return outcome
+    # the verdict stands; the core is shrunk only within a budget (issue 34)
     line.start("unsolvable: shrinking the core")
-    left = None if timeout is None else max(timeout - outcome.stats.seconds, 0.05)
-    proof = proofs.explain(puzzle, timeout=left, engine=outcome.stats.engine)
-    if proof is not None:
-        outcome.proof = proof
-        outcome.reason = proof.reason if proof.layer == "length" else proofs.proof_sentence(proof)
+    left = None if timeout is None else timeout - outcome.stats.seconds
+    seconds = proofs.shrink_seconds(outcome.stats.seconds, left)
+    assert outcome.proof is not None  # an unsolvable outcome always carries its proof
+    proof = proofs.shrink(outcome.puzzle or puzzle, outcome.proof, seconds=seconds)
+    outcome.proof = proof
+    outcome.reason = proof.reason if proof.layer == "length" else proofs.proof_sentence(proof)
     return outcome
 
 
