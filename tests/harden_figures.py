@@ -67,9 +67,9 @@ print(json.dumps({
 def strand_grids(count: int, folder: Path) -> list[Path]:
     """Up to `count` unfillable grids: patterns (seeds 1, 2, ...) with STRAND
     in their first 6-letter across entry, kept when scowl55 cannot fill them."""
+    from pybridge import load
     from pybridge.layout import find_sites
     from pybridge.patterns import generate
-    from pybridge import load
     from pybridge.solver import run
 
     found: list[Path] = []
