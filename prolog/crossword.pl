@@ -11,23 +11,20 @@
     The strategies are specified in docs/search.md (a section each, from
     docs/search.md#given on; the counters in docs/search.md#counters, the
     seeds in docs/search.md#seeds); each family is a module of its own that
-    mirrors its Python twin step for step:
+    mirrors its Python twin step for step (prolog/order.pl and
+    pybridge/search/order.py, ...), and declares itself to this module: its
+    strategies (family_strategy/3, in the order of its Python twin's
+    STRATEGIES, the family's place among the others by family/2), its search (family_search/7), and
+    whether it reads a dictionary (reads_dictionary/1) or finds the best
+    fill (family_improve/9).  This module loads every module beside it, so
+    a new family needs no line here (docs/search.md#adding-a-strategy).
 
-      order    given, sorted      (prolog/order.pl,   pybridge/search/order.py)
-      domains  mrv, ac3, lcv,     (prolog/domains.pl, pybridge/search/domains.py)
-               cs50, cbj
-      wdeg     wdeg               (prolog/wdeg.pl,    pybridge/search/wdeg.py)
-      valued   valued             (prolog/valued.pl,  pybridge/search/valued.py)
-
-    wdeg and valued share their domains and propagation (prolog/arcs.pl,
-    pybridge/search/arcs.py).  wdeg reads a dictionary loaded once with
-    arcs:load_dictionary/2 or arcs:load_dictionary_text/2,3, not the listed
-    words: it runs as the strategy wdeg(Key), Key the dictionary's, or
-    wdeg(Key, ScoreKey) with the words' scores (kernel:load_scores_text/2),
-    which break ties among equal words.  valued reads a dictionary too
-    (the words ranked by score) and its scores: it runs as valued(Key,
-    ScoreKey).  improve/7 runs it for the best fill,
-    giving each better fill as a solution (docs/search.md#valued).
+    A family that reads a dictionary (wdeg, valued) does not read the
+    listed words: its strategy runs as Name(Key), Key the dictionary's as
+    arcs:load_dictionary_text/2,3 keeps it, or Name(Key, ScoreKey) with the
+    words' scores (kernel:load_scores_text/2).  improve/7 runs a family
+    that optimises (valued) for the best fill, giving each better fill as
+    a solution (docs/search.md#valued).
 
     No I/O here: the caller reads the result of run/5 or solve/8.
 */
@@ -61,11 +58,33 @@
 :- use_module(library(time)).
 :- use_module(kernel, [reset_counters/0, count_solution/0, counter/2, limited/2]).
 :- use_module(layout, [layout/5]).
-:- use_module(order, [order_search/3]).
-:- use_module(domains, [domain_search/5]).
-:- use_module(wdeg, [wdeg_search/5, wdeg_search/6]).
-:- use_module(valued, [valued_search/9]).
-:- use_module(wordsearch, []).          % loaded here for the bridge: wordsearch:make_text/11
+
+%   What the families declare (see STRATEGIES below).
+:- multifile
+    family/2,                           % family(?Family, ?Place)
+    family_strategy/3,                  % family_strategy(?Name, ?Family, ?Seeded)
+    reads_dictionary/1,                 % reads_dictionary(?Family)
+    family_search/7,                    % see search/7
+    optimises/1,                        % optimises(?Family): see improve/7
+    family_improve/9,                   % see improve/7
+    search_global/1.                    % see forget_search/0
+
+%   load_engine(+Dir): every module beside this file, in name order: the
+%   families (which declare themselves to this module), what they share
+%   (arcs.pl) and the word search the bridge calls (wordsearch:make_text/11).
+load_engine(Dir) :-
+    directory_files(Dir, Entries),
+    msort(Entries, Sorted),
+    forall(( member(Entry, Sorted),
+             file_name_extension(Base, pl, Entry),
+             Base \== crossword
+           ),
+           ( directory_file_path(Dir, Base, Path),
+             use_module(Path, [])
+           )).
+
+:- prolog_load_context(directory, Dir),
+   load_engine(Dir).
 
 :- dynamic
     word/2,                             % word(Index, Chars)
@@ -79,34 +98,31 @@
 
 %!  strategy(?Name:atom, ?Family:atom, ?Seeded:boolean) is nondet.
 %
-%   The strategy table: each strategy, in the order of strategies/1, with
-%   its family (the module that searches it) and whether it takes a seed.
-%   A strategy of a family that reads a dictionary (wdeg) runs as
-%   Name(Key).  known_strategy/3 and seed_applies/3 read this table only.
+%   The strategy table: each strategy with its family (the module that
+%   searches it) and whether it takes a seed, as the families declare
+%   them (family_strategy/3, multifile), in the order of strategies/1.
+%   A strategy of a family that reads a dictionary (reads_dictionary/1)
+%   runs as Name(Key).  known_strategy/3 and seed_applies/3 read this
+%   table only.
 %
 %   ?- strategy(cbj, Family, Seeded).
 %   Family = domains,
 %   Seeded = true.
 
-strategy(given,  order,   false).
-strategy(sorted, order,   false).
-strategy(mrv,    domains, true).
-strategy(ac3,    domains, true).
-strategy(lcv,    domains, true).
-strategy(cs50,   domains, true).
-strategy(cbj,    domains, true).
-strategy(wdeg,   wdeg,    true).
-strategy(valued, valued,  false).
-
-%   reads_dictionary(?Family): the family reads a dictionary loaded under
-%   a key (valued: and scores under another), not the listed words.
-reads_dictionary(wdeg).
-reads_dictionary(valued).
+strategy(Name, Family, Seeded) :-
+    atom(Name),
+    !,
+    family_strategy(Name, Family, Seeded).     % indexed: no choice point left
+strategy(Name, Family, Seeded) :-
+    findall(Place-s(N, F, S), ( family(F, Place), family_strategy(N, F, S) ), Pairs),
+    keysort(Pairs, Sorted),
+    member(_-s(Name, Family, Seeded), Sorted).
 
 %!  strategies(-Names:list(atom)) is det.
 %
-%   The names of the strategies, in order (pybridge.search.registry has
-%   the same).
+%   The names of the strategies, in order: by their family's place
+%   (family/2), then in the order the family declares them
+%   (pybridge.search.registry has the same).
 %
 %   ?- strategies(Names).
 %   Names = [given, sorted, mrv, ac3, lcv, cs50, cbj, wdeg, valued].
@@ -140,18 +156,10 @@ seed_applies(Seed, Strategy, Name) :-
     ).
 
 %   search(+Family, +Strategy, +Seed, +Words, +Board, +Arcs, +Crossings):
-%   the family's search, which binds Board once per fill.
-search(order, Strategy, _, Words, Board, _, _) :-
-    order_search(Strategy, Words, Board).
-search(domains, Strategy, Seed, Words, Board, Arcs, _) :-
-    domain_search(Strategy, Seed, Words, Board, Arcs).
-search(wdeg, wdeg(Key), Seed, _, Board, Arcs, Crossings) :-
-    wdeg_search(Key, Seed, Board, Arcs, Crossings).
-search(wdeg, wdeg(Key, ScoreKey), Seed, _, Board, Arcs, Crossings) :-
-    wdeg_search(Key, ScoreKey, Seed, Board, Arcs, Crossings).
-search(valued, valued(Key, ScoreKey), _, _, Board, Arcs, Crossings) :-
-    valued_search(Key, ScoreKey, none, none, none, control(none, none, false),
-                  Board, Arcs, Crossings).
+%   the family's search (its family_search/7), which binds Board once per
+%   fill.
+search(Family, Strategy, Seed, Words, Board, Arcs, Crossings) :-
+    family_search(Family, Strategy, Seed, Words, Board, Arcs, Crossings).
 
                  /*******************************
                  *        PUZZLE AND RUN        *
@@ -249,8 +257,9 @@ text_sites(SitesText, GivensText, Sites, Givens) :-
 %!  improve(+Strategy, +Objective, +Cap, +TimeLimit, +SitesText,
 %!          +GivensText, -Line) is nondet.
 %
-%   The best fill by the valued strategy (Strategy is valued(Key,
-%   ScoreKey)) for Objective, min or sum: each better fill is a solution,
+%   The best fill by a strategy of a family that optimises (optimises/1:
+%   valued, Strategy valued(Key, ScoreKey), by its family_improve/9) for
+%   Objective, min or sum: each better fill is a solution,
 %   Line the string "better Value Nodes Backtracks Fill" (Fill the words
 %   of all sites in site order, run together), and the last solution is
 %   "end Status Nodes Backtracks Bound": Status solved (the last fill is
@@ -262,9 +271,9 @@ text_sites(SitesText, GivensText, Sites, Givens) :-
 
 improve(Strategy, Objective, Cap, TimeLimit, SitesText, GivensText, Line) :-
     known_strategy(Strategy, _, Family),
-    must_be(oneof([valued]), Family),
+    findall(F, optimises(F), Optimising),
+    must_be(oneof(Optimising), Family),
     must_be(oneof([min, sum]), Objective),
-    Strategy = valued(Key, ScoreKey),
     text_sites(SitesText, GivensText, Sites, Givens),
     reset_counters,
     deadline(TimeLimit, Deadline),
@@ -274,8 +283,8 @@ improve(Strategy, Objective, Cap, TimeLimit, SitesText, GivensText, Line) :-
     ;   Control = control(none, none, true)  % the time ran out building the layout
     ),
     (   arg(3, Control, false),
-        valued_search(Key, ScoreKey, Objective, Cap, Deadline, Control,
-                      Board, Arcs, Crossings),
+        family_improve(Family, Strategy, Objective, Cap, Deadline, Control,
+                       Board, Arcs, Crossings),
         arg(1, Control, Value),
         counter(nodes, Nodes),
         counter(backtracks, Backtracks),
@@ -388,10 +397,10 @@ forget_search :-
     retractall(found(_)),
     forget_globals.
 
+%   search_global(?Name): a global variable a family's search sets
+%   (multifile, declared by the family).
 forget_globals :-
     forall(search_global(Name), nb_delete(Name)).
-
-search_global(domains_conflict).
 
 mode_limit(first(N), N, true).
 mode_limit(all, none, true).
@@ -457,8 +466,10 @@ interrupt_search(_Signal) :-
 %   ours and those they import from, to a fixed point.
 
 link_libraries :-
-    link_modules([crossword, kernel, layout, order, domains, arcs, wdeg, valued, wordsearch],
-                 []).
+    module_property(crossword, file(File)),
+    file_directory_name(File, Dir),
+    findall(M, ( module_property(M, file(F)), file_directory_name(F, Dir) ), Ours),
+    link_modules(Ours, []).
 
 link_modules([], _).
 link_modules([M|Ms], Done) :-

@@ -37,6 +37,20 @@
                 shuffle/4
               ]).
 
+%   This family, as crossword.pl knows it (docs/search.md#adding-a-strategy).
+:- multifile crossword:family/2, crossword:family_strategy/3, crossword:family_search/7,
+             crossword:search_global/1.
+
+crossword:family(domains, 2).
+crossword:family_strategy(mrv,  domains, true).
+crossword:family_strategy(ac3,  domains, true).
+crossword:family_strategy(lcv,  domains, true).
+crossword:family_strategy(cs50, domains, true).
+crossword:family_strategy(cbj,  domains, true).
+crossword:family_search(domains, Strategy, Seed, Words, Board, Arcs, _) :-
+    domain_search(Strategy, Seed, Words, Board, Arcs).
+crossword:search_global(domains_conflict).
+
 %!  domain_search(+Strategy, +Seed, +Words:list(list(char)),
 %!                +Board:list(list(var)), +Arcs:list(list(compound))) is nondet.
 %

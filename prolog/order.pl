@@ -27,6 +27,15 @@
 :- use_module(library(pairs)).
 :- use_module(kernel, [count_node/0, count_backtrack/0]).
 
+%   This family, as crossword.pl knows it (docs/search.md#adding-a-strategy).
+:- multifile crossword:family/2, crossword:family_strategy/3, crossword:family_search/7.
+
+crossword:family(order, 1).
+crossword:family_strategy(given,  order, false).
+crossword:family_strategy(sorted, order, false).
+crossword:family_search(order, Strategy, _, Words, Board, _, _) :-
+    order_search(Strategy, Words, Board).
+
 %!  order_search(+Strategy, +Words:list(list(char)), +Board:list(list(var)))
 %!      is nondet.
 %

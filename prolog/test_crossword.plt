@@ -38,13 +38,11 @@ ring_fills(Strings) :-
     as_strings([ [`abc`, `ade`, `cfg`, `ehg`, `xy`],
                  [`ade`, `abc`, `ehg`, `cfg`, `xy`] ], Strings).
 
-strategy(given).
-strategy(sorted).
-strategy(mrv).
-strategy(ac3).
-strategy(lcv).
-strategy(cs50).
-strategy(cbj).
+%   The strategies that search the listed words, as their families
+%   declare them (crossword:strategy/3): every test below runs each.
+strategy(S) :-
+    crossword:strategy(S, Family, _),
+    \+ crossword:reads_dictionary(Family).
 
 %   solve(+Words, +Sites, +Givens, +Strategy, +Mode, -Result)
 solve(Words, Sites, Givens, Strategy, Mode, Result) :-
@@ -241,11 +239,8 @@ test(empty_puzzle, [forall(strategy(S)), true(R == result(solved, [""], 1, 0, 0)
 
 %   The domain strategies (domains.pl).
 
-domain_strategy(mrv).
-domain_strategy(ac3).
-domain_strategy(lcv).
-domain_strategy(cs50).
-domain_strategy(cbj).
+domain_strategy(S) :-
+    crossword:strategy(S, domains, _).
 
 %   1-Across and 2-Down sharing the second cell of 1-Across.
 corner_sites([[0-0, 0-1], [0-1, 1-1]]).

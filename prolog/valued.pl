@@ -49,6 +49,25 @@
                 propagate/2
               ]).
 
+%   This family, as crossword.pl knows it (docs/search.md#adding-a-strategy):
+%   it reads a dictionary (the words ranked by score) and its scores, its
+%   strategy runs as valued(Key, ScoreKey), and it finds the best fill
+%   (crossword:improve/7).
+:- multifile crossword:family/2, crossword:family_strategy/3, crossword:family_search/7,
+             crossword:reads_dictionary/1, crossword:optimises/1,
+             crossword:family_improve/9.
+
+crossword:family(valued, 4).
+crossword:family_strategy(valued, valued, false).
+crossword:reads_dictionary(valued).
+crossword:optimises(valued).
+crossword:family_search(valued, valued(Key, ScoreKey), _, _, Board, Arcs, Crossings) :-
+    valued_search(Key, ScoreKey, none, none, none, control(none, none, false),
+                  Board, Arcs, Crossings).
+crossword:family_improve(valued, valued(Key, ScoreKey), Objective, Cap, Deadline, Control,
+                         Board, Arcs, Crossings) :-
+    valued_search(Key, ScoreKey, Objective, Cap, Deadline, Control, Board, Arcs, Crossings).
+
 :- set_prolog_flag(optimise, true).
 
 first_limit(2, 10).     % a run's first node limit: 2 per site and 10 more

@@ -50,6 +50,20 @@
                 random_below/4
               ]).
 
+%   This family, as crossword.pl knows it (docs/search.md#adding-a-strategy):
+%   it reads a dictionary, its strategy runs as wdeg(Key) or, with scores,
+%   wdeg(Key, ScoreKey).
+:- multifile crossword:family/2, crossword:family_strategy/3, crossword:family_search/7,
+             crossword:reads_dictionary/1.
+
+crossword:family(wdeg, 3).
+crossword:family_strategy(wdeg, wdeg, true).
+crossword:reads_dictionary(wdeg).
+crossword:family_search(wdeg, wdeg(Key), Seed, _, Board, Arcs, Crossings) :-
+    wdeg_search(Key, Seed, Board, Arcs, Crossings).
+crossword:family_search(wdeg, wdeg(Key, ScoreKey), Seed, _, Board, Arcs, Crossings) :-
+    wdeg_search(Key, ScoreKey, Seed, Board, Arcs, Crossings).
+
 :- set_prolog_flag(optimise, true).     % arithmetic compiled inline: the hot loops are arithmetic
 
 first_limit_extra(10).

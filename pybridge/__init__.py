@@ -24,6 +24,7 @@ the first time it is asked for.
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, cast
 
 from pybridge import construct, lexicon, readers
@@ -40,6 +41,14 @@ from pybridge.errors import (
 )
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.model import Clue, Format, Placement, Published, Puzzle, Solution
+from pybridge.options import (
+    DictionaryOptions,
+    MakeOptions,
+    PatternOptions,
+    PuzzleOptions,
+    Rules,
+    SearchOptions,
+)
 from pybridge.patterns import ImpossiblePattern, Pattern, PatternNotFound
 from pybridge.patterns import generate as make_pattern
 from pybridge.portfolio import Portfolio
@@ -85,18 +94,24 @@ def make_crossword(
     dictionary: PathLike | Sequence[PathLike],
     *,
     encoding: str | None = None,
-    **options: Any,
+    options: MakeOptions | None = None,
+    **keywords: Any,
 ) -> Construction:
     """A crossword from nothing: a pattern of `rows` x `cols` cells (the
     options of make_pattern) filled from `dictionary` (a path, or several to
     merge), trying other patterns until one fills; the fill is verified.
     The other options are pybridge.construct.make's: engine, strategy,
     tries, try_timeout, timeout, difficulty (low, high), report, and from a
-    scored dictionary min_score, maximize ("min" or "sum") and on_better."""
+    scored dictionary min_score, maximize ("min" or "sum") and on_better.
+    `options` (a MakeOptions, whose pattern's size is then `rows` x `cols`)
+    may stand for all but report, progress and on_better."""
     paths = [dictionary] if isinstance(dictionary, str | os.PathLike) else list(dictionary)
     loaded = lexicon.load_dictionary(paths, encoding)
-    options.setdefault("scores", loaded.scores)
-    return construct.make(rows, cols, loaded.words, **options)
+    keywords.setdefault("scores", loaded.scores)
+    if options is None:
+        return construct.make(rows, cols, loaded.words, **keywords)
+    sized = replace(options, pattern=replace(options.pattern, rows=rows, cols=cols))
+    return construct.construct(loaded.words, sized, **keywords)
 
 
 __all__ = [
@@ -105,19 +120,25 @@ __all__ = [
     "Clue",
     "Construction",
     "CrosswordError",
+    "DictionaryOptions",
     "EngineError",
     "Estimate",
     "ImpossiblePattern",
     "InputError",
+    "MakeOptions",
     "MissingDependency",
     "Outcome",
     "Pattern",
     "PatternNotFound",
+    "PatternOptions",
     "Placement",
     "Portfolio",
     "Published",
     "Puzzle",
+    "PuzzleOptions",
     "ResourceLimit",
+    "Rules",
+    "SearchOptions",
     "Solution",
     "Stats",
     "UsageError",

@@ -235,10 +235,11 @@ def _as_cp1252(text: str) -> str | None:
         return None
 
 
-def puz_bytes(puzzle: Puzzle, grid: Sequence[str]) -> bytes:
+def puz_bytes(puzzle: Puzzle, grid: Sequence[str], progress: Sequence[str] | None = None) -> bytes:
     """A .puz file of `grid` (a filled grid of `puzzle`) as its solution,
-    with the puzzle's givens in the player's grid and its clues (see
-    pybridge.exchange.written_clues)."""
+    with the puzzle's givens in the player's grid (or `progress`: the rows
+    of a solver's letters so far, which the player's grid then holds) and
+    its clues (see pybridge.exchange.written_clues)."""
     width, height = puzzle.width, puzzle.height
     if width > _MAX_SIDE or height > _MAX_SIDE:
         raise OutputError(
@@ -260,7 +261,7 @@ def puz_bytes(puzzle: Puzzle, grid: Sequence[str]) -> bytes:
     solution = "".join(row.translate(_SOLUTION_MARKS) for row in rows)
     fill = "".join(
         "." if ch == BLOCK else (_EMPTY if ch == OPEN else ch)
-        for row in puzzle.grid
+        for row in (puzzle.grid if progress is None else progress)
         for ch in row.ljust(width, BLOCK)
     )
     p = puz.Puzzle()  # version 1.3

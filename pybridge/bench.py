@@ -42,12 +42,13 @@ from pybridge.progress import Progress
 from pybridge.readers import NOTHING_TO_FILL, has_site
 from pybridge.reports import aligned_line, require_matplotlib
 from pybridge.scores import Objective, Scores, json_number
+from pybridge.search import registry
 from pybridge.search.kernel import Watch
 from pybridge.solver import Outcome, run
 from pybridge.verify import problems
 
 DEFAULT_TIMEOUT = 10.0
-DEFAULT_STRATEGIES = ("wdeg",)
+DEFAULT_STRATEGIES = (registry.DEFAULT_LEXICON_STRATEGY,)
 PEERS_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "peers"
 QXW = "qxw"
 QXW_HINT = (
@@ -273,15 +274,11 @@ def send_dictionary(cells: Sequence[Cell], dictionary: Dictionary) -> float | No
 
 
 def _needs_prolog_dictionary(cell: Cell) -> bool:
-    return cell.engine == "prolog" and cell.strategy in ("wdeg", "valued")
+    return cell.engine == "prolog" and registry.strategy(cell.strategy).reads_dictionary
 
 
 def _send(strategy: str, words: Sequence[str], scores: Scores | None) -> None:
-    values = None if scores is None else scores.values(words)
-    if strategy == "wdeg":
-        bridge.load_dictionary(words, values)
-    else:
-        bridge.load_ranked(words, values)
+    bridge.preload(strategy, words, None if scores is None else scores.values(words))
 
 
 def _prepare(cell: Cell) -> None:

@@ -37,6 +37,7 @@ from pybridge.search.kernel import (
     Request,
     Result,
     Status,
+    Strategy,
     Tick,
     Watch,
 )
@@ -179,7 +180,7 @@ def search(request: Request) -> Result:
     if request.objective is not None:
         return _optimise(request)
     started = time.perf_counter()
-    strategy = registry.check(request.strategy, seed=request.seed).name
+    chosen = registry.check(request.strategy, seed=request.seed)
     layout = request.layout
     sites = layout.cells
     texts = [_sites_text(sites), _givens_text(layout.givens)]  # UsageError before the lock
@@ -193,11 +194,7 @@ def search(request: Request) -> Result:
         # returned is then taken inside unwatch's query, not in the open
         with _engine_errors(), _watching(request.progress), _interrupts_stop_prolog():
             _attach_thread()
-            listed = request.words
-            if strategy == "wdeg":  # wdeg reads the dictionary sent once (see _dictionary)
-                strategy, listed = _wdeg_strategy(prolog, request), ()
-            elif strategy == "valued":  # so does valued, ranked, with its scores
-                strategy, listed = _valued_strategy(prolog, request), ()
+            strategy, listed = _strategy_term(prolog, chosen, request)
             words = _words_text(listed)  # before the clock is read: it takes a while
             if timeout is not None:
                 timeout -= time.perf_counter() - started
@@ -233,7 +230,7 @@ def _optimise(request: Request) -> Result:
     comes; the last says how the search ended. The time limit is kept by
     the search itself, which reads the clock at every node."""
     started = time.perf_counter()
-    registry.check(request.strategy, seed=request.seed)
+    chosen = registry.check(request.strategy, seed=request.seed)
     layout = request.layout
     lengths = [len(cells) for cells in layout.cells]
     texts: list[str | list[int] | None] = [
@@ -250,7 +247,7 @@ def _optimise(request: Request) -> Result:
             prolog = _engine()
         with _engine_errors(), _interrupts_stop_prolog():
             _attach_thread()
-            strategy = _valued_strategy(prolog, request)
+            strategy, _ = _strategy_term(prolog, chosen, request)
             if timeout is not None:
                 timeout = max(timeout - (time.perf_counter() - started), MIN_TIME_LIMIT)
             cap = valued.cap(request)
@@ -292,10 +289,23 @@ def _optimise(request: Request) -> Result:
     )
 
 
+def preload(strategy: str, words: Sequence[str], scores: Sequence[int] | None) -> None:
+    """Send what `strategy` reads from one search to the next (its
+    dictionary, or its words ranked by their `scores`: Strategy.reads) to
+    Prolog now, if it does not hold it yet, so that the first search is not
+    charged for it (bench and make do this before timing a fill). Nothing
+    for a strategy that reads the listed words."""
+    reads = registry.strategy(strategy).reads
+    if reads == "dictionary":
+        load_dictionary(words, scores)
+    elif reads == "ranked":
+        load_ranked(words, scores)
+
+
 def load_ranked(words: Sequence[str], scores: Sequence[int] | None) -> None:
-    """Send valued's dictionary (`words` ranked by their `scores`, integers
-    as pybridge.scores makes them) and the scores to Prolog now, if it does
-    not hold them yet (bench does this before timing a run)."""
+    """Send the ranked dictionary (`words` ranked by their `scores`,
+    integers as pybridge.scores makes them) and the scores to Prolog now, if
+    it does not hold them yet."""
     listed = tuple(words)
     values = (0,) * len(listed) if scores is None else tuple(scores)
     with _lock, _engine_errors():
@@ -303,23 +313,31 @@ def load_ranked(words: Sequence[str], scores: Sequence[int] | None) -> None:
         _ranked(_engine(), listed, values)
 
 
-def _valued_strategy(prolog: Any, request: Request) -> str:
-    """valued(Key, ScoreKey): the ranked word list and its scores, sent to
-    Prolog first if this thread does not have them yet."""
-    return _ranked(prolog, *valued.listed(request))
-
-
-def _ranked(prolog: Any, words: tuple[str, ...], scores: tuple[int, ...]) -> str:
-    ranked, ranked_scores, _ = valued.ranked(words, scores)
-    return f"valued({_dictionary(prolog, ranked)}, {_scores(prolog, ranked, ranked_scores)})"
-
-
-def _wdeg_strategy(prolog: Any, request: Request) -> str:
-    """wdeg(Key), or with scores wdeg(Key, ScoreKey): they break its ties."""
+def _strategy_term(prolog: Any, strategy: Strategy, request: Request) -> tuple[str, Sequence[str]]:
+    """The strategy as crossword:solve/8 and improve/7 take it, and the
+    words to send with the search, as Strategy.reads says: the name and the
+    listed words; or Name(Key) for a dictionary, sent first if this Prolog
+    thread does not hold it (Name(Key, ScoreKey) with scores: they break its
+    ties), or Name(Key, ScoreKey) for the words ranked by score, and no
+    words with the search."""
+    if strategy.reads == "listed":
+        return strategy.name, request.words
+    if strategy.reads == "ranked":
+        return _ranked(prolog, *valued.listed(request), name=strategy.name), ()
     key = _dictionary(prolog, request.words)
     if request.scores is None:
-        return f"wdeg({key})"
-    return f"wdeg({key}, {_scores(prolog, tuple(request.words), tuple(request.scores))})"
+        return f"{strategy.name}({key})", ()
+    score_key = _scores(prolog, tuple(request.words), tuple(request.scores))
+    return f"{strategy.name}({key}, {score_key})", ()
+
+
+def _ranked(
+    prolog: Any, words: tuple[str, ...], scores: tuple[int, ...], name: str = "valued"
+) -> str:
+    """Name(Key, ScoreKey): the words ranked by score and the scores, sent
+    to Prolog first if this thread does not hold them yet."""
+    ranked, ranked_scores, _ = valued.ranked(words, scores)
+    return f"{name}({_dictionary(prolog, ranked)}, {_scores(prolog, ranked, ranked_scores)})"
 
 
 def _scores(prolog: Any, words: tuple[str, ...], scores: tuple[int, ...]) -> int:

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pybridge import bridge, proofs
@@ -26,14 +25,14 @@ from pybridge.bitsets import tables
 from pybridge.difficulty import estimate
 from pybridge.errors import EngineError, UsageError
 from pybridge.model import Solution
-from pybridge.patterns import (
-    DEFAULT_ATTEMPTS,
-    PATTERN_SECONDS,
-    SEED_BOUND,
-    Pattern,
-    Symmetry,
-    generate,
+from pybridge.options import (
+    DEFAULT_MAKE_BLOCKS,
+    DEFAULT_TRIES,
+    DEFAULT_TRY_TIMEOUT,
+    MakeOptions,
+    SearchOptions,
 )
+from pybridge.patterns import PATTERN_SECONDS, SEED_BOUND, Pattern, asked_rules, pattern_for
 from pybridge.scores import Objective, Scores
 from pybridge.search.kernel import Status, Watch
 from pybridge.solver import (
@@ -46,13 +45,12 @@ from pybridge.solver import (
     check_strategy,
     choose_engine,
     run,
+    search_options,
 )
 from pybridge.verify import solution_problems
 from pybridge.wording import and_list, plural
 
-DEFAULT_BLOCKS = 0.2  # more blocks than a pattern's default: 15x15 fills in about a second
-DEFAULT_TRIES = 10
-DEFAULT_TRY_TIMEOUT = 2.0  # seconds per fill: most that succeed take well under one
+DEFAULT_BLOCKS = DEFAULT_MAKE_BLOCKS
 PASSES = 100  # patterns passed over (repeats, out of range) before make gives up
 
 __all__ = [
@@ -61,7 +59,9 @@ __all__ = [
     "DEFAULT_TRY_TIMEOUT",
     "Construction",
     "Try",
+    "construct",
     "make",
+    "make_options",
     "parse_range",
 ]
 
@@ -162,45 +162,76 @@ def parse_range(text: str) -> tuple[float, float]:
     return low, high
 
 
+_PATTERN_KEYS = frozenset({"blocks", "symmetry", "rp", "attempts", "seed"})
+_RULE_KEYS = frozenset({"min_length", "allow_unchecked", "max_length"})
+_SEARCH_KEYS = frozenset({"engine", "strategy", "timeout", "min_score", "maximize"})
+_MAKE_KEYS = frozenset({"tries", "try_timeout", "difficulty"})
+
+
+def make_options(rows: int, cols: int, **keywords: Any) -> MakeOptions:
+    """The MakeOptions the keywords of make() give: the pattern's (blocks,
+    symmetry, min_length, allow_unchecked, max_length, rp, attempts, seed),
+    the fill's (engine, strategy, timeout, min_score, maximize) and make's
+    own (tries, try_timeout, difficulty); TypeError for another keyword."""
+    unknown = set(keywords) - _PATTERN_KEYS - _RULE_KEYS - _SEARCH_KEYS - _MAKE_KEYS
+    if unknown:
+        raise TypeError(f"make() got an unexpected keyword argument {sorted(unknown)[0]!r}")
+
+    def picked(keys: frozenset[str]) -> dict[str, Any]:
+        return {key: value for key, value in keywords.items() if key in keys}
+
+    rules = asked_rules(**picked(_RULE_KEYS))
+    shape = replace(MakeOptions().pattern, rows=rows, cols=cols, rules=rules)
+    search = search_options(None, picked(_SEARCH_KEYS))
+    return MakeOptions(replace(shape, **picked(_PATTERN_KEYS)), search, **picked(_MAKE_KEYS))
+
+
 def make(
     rows: int,
     cols: int,
     words: Sequence[str],
     *,
-    blocks: int | float | None = DEFAULT_BLOCKS,
-    symmetry: Symmetry | None = None,
-    min_length: int | None = None,
-    allow_unchecked: bool = False,
-    max_length: int | None = None,
-    rp: bool = False,
-    attempts: int = DEFAULT_ATTEMPTS,
-    seed: int | None = None,
-    engine: str | None = None,
-    strategy: str | None = None,
-    tries: int = DEFAULT_TRIES,
-    try_timeout: float | None = DEFAULT_TRY_TIMEOUT,
-    timeout: float | None = None,
-    difficulty: tuple[float, float] | None = None,
     report: Callable[[Try], None] | None = None,
     progress: Watch | None = None,
     scores: Scores | None = None,
-    min_score: object = None,
-    maximize: Objective | None = None,
+    on_better: Callable[[BetterFill], None] | None = None,
+    **keywords: Any,
+) -> Construction:
+    """construct() with the options as keywords (those of make_options):
+    `rows` x `cols` patterns filled from `words`."""
+    options = make_options(rows, cols, **keywords)
+    return construct(
+        words, options, report=report, progress=progress, scores=scores, on_better=on_better
+    )
+
+
+def construct(
+    words: Sequence[str],
+    options: MakeOptions,
+    *,
+    report: Callable[[Try], None] | None = None,
+    progress: Watch | None = None,
+    scores: Scores | None = None,
     on_better: Callable[[BetterFill], None] | None = None,
 ) -> Construction:
-    """A pattern (as pybridge.patterns.generate makes it, from `seed`, then
-    seed + 1, ...) filled from `words`, trying up to `tries` patterns, each
-    fill given `try_timeout` seconds (None: no limit) and all of it `timeout`.
-    `difficulty` (low, high) passes over patterns estimated outside it.
-    `report` is called with each Try as it ends, `progress` watches each
-    fill's search (see solver.run). The fill is verified.
+    """A pattern (as pybridge.patterns.pattern_for makes it from
+    `options.pattern`, from its seed, then seed + 1, ...) filled from
+    `words`, trying up to `options.tries` patterns, each fill given
+    `try_timeout` seconds (None: no limit) and all of it the search's
+    `timeout`. `difficulty` (low, high) passes over patterns estimated
+    outside it. `report` is called with each Try as it ends, `progress`
+    watches each fill's search (see solver.run). The fill is verified.
 
     `scores` are the words' scores (a scored dictionary's): each fill then
-    has its score. `min_score` keeps only the words scoring at least that
-    much; `maximize` ("min" or "sum") fills each pattern with the best fill
-    the valued strategy finds within its time (proved optimal for that
-    pattern when the search ends first), `on_better` hearing of each better
-    fill, as solver.run does."""
+    has its score. The search's `min_score` keeps only the words scoring at
+    least that much; its `maximize` ("min" or "sum") fills each pattern with
+    the best fill the valued strategy finds within its time (proved optimal
+    for that pattern when the search ends first), `on_better` hearing of
+    each better fill, as solver.run does; its engine and strategy fill."""
+    search = options.search
+    tries, try_timeout, timeout = options.tries, options.try_timeout, search.timeout
+    difficulty, seed = options.difficulty, options.pattern.seed
+    strategy, maximize, min_score = search.strategy, search.maximize, search.min_score
     if tries < 1:
         raise UsageError(f"tries must be at least 1, got {tries}")
     for name, limit in (("try_timeout", try_timeout), ("timeout", timeout)):
@@ -209,25 +240,17 @@ def make(
     words = tuple(words)
     if not words:
         raise UsageError("a crossword is filled from a dictionary: no word was given")
-    pattern_of = partial(
-        generate,
-        rows,
-        cols,
-        blocks,
-        symmetry=symmetry,
-        min_length=min_length,
-        allow_unchecked=allow_unchecked,
-        max_length=max_length,
-        rp=rp,
-        attempts=attempts,
-    )
+
+    def pattern_of(seed: int | None, timeout: float) -> Pattern:
+        return pattern_for(replace(options.pattern, seed=seed, timeout=timeout))
+
     # the options and the cheap bounds are checked here, before the dictionary is indexed
     first = pattern_of(seed=seed, timeout=_pattern_seconds(time.perf_counter(), timeout))
     if min_score is not None:  # solve's rules and messages, once for every pattern
         kept = at_least(first.puzzle(words, scores), min_score)
         words, scores = kept.words, kept.scores
     check_strategy(first.puzzle(words[:1], scores), strategy, maximize)
-    engine = choose_engine(engine)  # once: a notice, if any, is printed once
+    engine = choose_engine(search.engine)  # once: a notice, if any, is printed once
     fill = _Fill(words, scores, engine, strategy, maximize, on_better, progress)
     fill.prepare()
     started = time.perf_counter()
@@ -309,11 +332,7 @@ class _Fill:
             return
         scores = None if self.scores is None else self.scores.values(self.words)
         default = OPTIMISING_STRATEGY if self.maximize else DEFAULT_LEXICON_STRATEGY
-        strategy = self.strategy or default
-        if strategy == "wdeg":
-            bridge.load_dictionary(self.words, scores)
-        elif strategy == OPTIMISING_STRATEGY:
-            bridge.load_ranked(self.words, scores)
+        bridge.preload(self.strategy or default, self.words, scores)
 
     def attempt(
         self,
@@ -339,15 +358,8 @@ class _Fill:
         if timeout is not None:
             left = max(started + timeout - time.perf_counter(), 0.001)
             limit = left if limit is None else min(limit, left)
-        outcome = run(
-            puzzle,
-            engine=self.engine,
-            strategy=self.strategy,
-            timeout=limit,
-            progress=self.progress,
-            maximize=self.maximize,
-            on_better=self.on_better,
-        )
+        fill = SearchOptions(self.engine, self.strategy, timeout=limit, maximize=self.maximize)
+        outcome = run(puzzle, options=fill, progress=self.progress, on_better=self.on_better)
         stats: Stats = outcome.stats
         # with an objective, the best fill found in the time fills the pattern
         status = "solved" if outcome.solutions else outcome.status

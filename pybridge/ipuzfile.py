@@ -262,7 +262,7 @@ def parse_ipuz(text: str, source: str = "<ipuz>") -> Puzzle:
     """The puzzle in an ipuz text (see the module docstring)."""
     doc = _validated(text, source)
     cells = _Cells(doc, source)
-    rows = tuple("".join(row) for row in cells.rows)
+    rows = _with_saved(doc, tuple("".join(row) for row in cells.rows), cells, source)
     puzzle = Puzzle((), rows, "ipuz", source)
     solution, unusable = _solution(doc, cells, source)
     published = Published(
@@ -276,12 +276,32 @@ def parse_ipuz(text: str, source: str = "<ipuz>") -> Puzzle:
     return Puzzle((), rows, "ipuz", source, published=published)
 
 
+def _with_saved(
+    doc: Mapping[str, Any], rows: tuple[str, ...], cells: _Cells, source: str
+) -> tuple[str, ...]:
+    """The rows with the letters of the document's `saved` grid (a solver's
+    progress) in their open squares, as the player's grid of a .puz gives
+    its letters."""
+    if doc.get("saved") is None:
+        return rows
+    saved = _rows(doc["saved"], "saved", cells.width, cells.height, source)
+    letters = [list(row) for row in rows]
+    for r, row in enumerate(saved):
+        for c, value in enumerate(row):
+            if letters[r][c] == OPEN and isinstance(value, str):
+                letters[r][c] = cells._given((r, c), value)
+    return tuple("".join(row) for row in letters)
+
+
 # ---------------------------------------------------------------- writing
 
 
-def ipuz_document(puzzle: Puzzle, grid: Sequence[str]) -> dict[str, Any]:
+def ipuz_document(
+    puzzle: Puzzle, grid: Sequence[str], progress: Sequence[str] | None = None
+) -> dict[str, Any]:
     """The ipuz document of `grid` (a filled grid of `puzzle`): numbers,
-    givens, circles, the solution and the clues."""
+    givens, circles, the solution, the clues, and with `progress` (the rows
+    of a solver's letters so far) the `saved` grid that holds them."""
     width, height = puzzle.width, puzzle.height
     rows = [row.ljust(width, BLOCK) for row in grid]
     framework = [row.ljust(width, BLOCK) for row in puzzle.grid]
@@ -303,10 +323,7 @@ def ipuz_document(puzzle: Puzzle, grid: Sequence[str]) -> dict[str, Any]:
         return cell if len(cell) > 1 else cell["cell"]
 
     def answer(r: int, c: int) -> Any:
-        if (r, c) in published.omitted:
-            return None
-        ch = rows[r][c]
-        return "#" if ch == BLOCK else 0 if ch == OPEN else ch
+        return None if (r, c) in published.omitted else _answer_value(rows[r][c])
 
     doc: dict[str, Any] = {
         "version": WRITTEN_VERSION,
@@ -321,12 +338,26 @@ def ipuz_document(puzzle: Puzzle, grid: Sequence[str]) -> dict[str, Any]:
             "Down": [[site.number, text] for site, text in clues if site.direction == "down"],
         },
     }
+    if progress is not None:
+        letters = [row.ljust(width, BLOCK) for row in progress]
+        doc["saved"] = [
+            [
+                None if (r, c) in published.omitted else _answer_value(letters[r][c])
+                for c in range(width)
+            ]
+            for r in range(height)
+        ]
     return doc
 
 
-def ipuz_text(puzzle: Puzzle, grid: Sequence[str]) -> str:
-    """The ipuz file of `grid`, checked by the `ipuz` package."""
-    text = _dumps(ipuz_document(puzzle, grid)) + "\n"
+def _answer_value(ch: str) -> Any:
+    """A square of a solution or `saved` grid: "#" blocked, 0 empty, else its letter."""
+    return "#" if ch == BLOCK else 0 if ch == OPEN else ch
+
+
+def ipuz_text(puzzle: Puzzle, grid: Sequence[str], progress: Sequence[str] | None = None) -> str:
+    """The ipuz file of `grid` (with a solver's `progress`), checked by the `ipuz` package."""
+    text = _dumps(ipuz_document(puzzle, grid, progress)) + "\n"
     ipuz.read(text)  # an invalid document here is a bug: IPUZException, exit code 4
     return text
 

@@ -36,21 +36,38 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
-from typing import Any, Literal
+from typing import Any
 
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.options import DEFAULT_ATTEMPTS, SYMMETRIES, PatternOptions, Rules, Symmetry
 from pybridge.scores import Scores
 from pybridge.search.kernel import Lcg, deadline, late
 from pybridge.wording import plural
 
-Symmetry = Literal["none", "rot180", "rot90", "mirror-lr", "mirror-tb"]
-SYMMETRIES: tuple[Symmetry, ...] = ("none", "rot180", "rot90", "mirror-lr", "mirror-tb")
+__all__ = [
+    "DEFAULT_ATTEMPTS",
+    "DEFAULT_BLOCKS",
+    "DEFAULT_MIN_LENGTH",
+    "DEFAULT_SYMMETRY",
+    "PATTERN_SECONDS",
+    "SYMMETRIES",
+    "ImpossiblePattern",
+    "Pattern",
+    "PatternNotFound",
+    "Rules",
+    "Symmetry",
+    "asked_rules",
+    "generate",
+    "parse_blocks",
+    "parse_size",
+    "pattern_for",
+]
+
 DEFAULT_SYMMETRY: Symmetry = "rot180"
 DEFAULT_BLOCKS = 1 / 6  # about an American daily: 36-40 blocks in a 15x15
-DEFAULT_MIN_LENGTH = 3
-DEFAULT_ATTEMPTS = 100
+DEFAULT_MIN_LENGTH = Rules().min_length
 PATTERN_SECONDS = 60.0  # the commands' time limit for one pattern (the API's: none)
 MAX_SIDE = 100  # rows and columns: one attempt at 100x100 takes seconds already
 SEED_BOUND = 2**32  # a seed drawn when none is given is below this
@@ -69,15 +86,6 @@ class ImpossiblePattern(UsageError):
 
 class PatternNotFound(CrosswordError):
     """Every attempt ended at a dead end: the request may be impossible."""
-
-
-@dataclass(frozen=True)
-class Rules:
-    """What a pattern must obey (the RP 2016 mode obeys none)."""
-
-    min_length: int = DEFAULT_MIN_LENGTH
-    checked: bool = True  # every open cell in two words
-    max_length: int | None = None
 
 
 @dataclass(frozen=True)
@@ -858,6 +866,17 @@ def _complete(
 # ---------------------------------------------------------------- the entry point
 
 
+def asked_rules(
+    min_length: int | None = None, allow_unchecked: bool = False, max_length: int | None = None
+) -> Rules | None:
+    """The rules a request names (`--min-length`, `--allow-unchecked`,
+    `--max-length`; min_length None: the default), or None when it names
+    none (then the default rules hold, or none in the RP 2016 mode)."""
+    if min_length is None and not allow_unchecked and max_length is None:
+        return None
+    return Rules(min_length or DEFAULT_MIN_LENGTH, not allow_unchecked, max_length)
+
+
 def generate(
     rows: int,
     cols: int,
@@ -872,22 +891,33 @@ def generate(
     attempts: int = DEFAULT_ATTEMPTS,
     timeout: float | None = None,
 ) -> Pattern:
-    """A random pattern of `rows` x `cols` cells with `blocks` blocked cells
-    (a count, or a fraction below 1 of the cells; default 1/6), symmetric as
+    """pattern_for() with the options as keywords (pybridge.make_pattern): a
+    random pattern of `rows` x `cols` cells with `blocks` blocked cells (a
+    count, or a fraction below 1 of the cells; default 1/6), symmetric as
     asked (default rot180, or none with `rp`) and within the rules (words of
     `min_length` letters or more, default 3; every open cell checked unless
     `allow_unchecked`; at most `max_length` letters; open cells connected).
-    With `rp`, exactly `blocks` random blocks and no rules (RP 2016).
+    With `rp`, exactly `blocks` random blocks and no rules (RP 2016)."""
+    rules = asked_rules(min_length, allow_unchecked, max_length)
+    return pattern_for(
+        PatternOptions(rows, cols, blocks, symmetry, rules, rp, seed, attempts, timeout)
+    )
 
-    The same `seed` gives the same pattern; without one a seed is drawn (and
+
+def pattern_for(options: PatternOptions) -> Pattern:
+    """A random pattern as `options` ask (see PatternOptions and generate).
+
+    The same seed gives the same pattern; without one a seed is drawn (and
     kept in the Pattern). Raises UsageError for a bad option,
     ImpossiblePattern when a bound shows that no pattern exists, and
-    PatternNotFound when `attempts` attempts all end at a dead end, or
-    `timeout` seconds pass first."""
-    chosen: Symmetry = symmetry or ("none" if rp else DEFAULT_SYMMETRY)
-    if rp and (min_length is not None or allow_unchecked or max_length is not None):
+    PatternNotFound when every attempt ends at a dead end, or the time
+    limit passes first."""
+    rows, cols, blocks, rp = options.rows, options.cols, options.blocks, options.rp
+    seed, attempts, timeout = options.seed, options.attempts, options.timeout
+    chosen: Symmetry = options.symmetry or ("none" if rp else DEFAULT_SYMMETRY)
+    if rp and options.rules is not None:
         raise UsageError("the RP 2016 mode places blocks with no rules: drop the word-length rules")
-    rules = None if rp else Rules(min_length or DEFAULT_MIN_LENGTH, not allow_unchecked, max_length)
+    rules = None if rp else (options.rules or Rules())
     _check_options(rows, cols, DEFAULT_BLOCKS if blocks is None else blocks, chosen, rules)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big") % SEED_BOUND

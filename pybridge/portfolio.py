@@ -45,6 +45,7 @@ from pybridge.bitsets import tables
 from pybridge.errors import CrosswordError, EngineError, InputError, UsageError
 from pybridge.layout import layout_of
 from pybridge.model import Puzzle
+from pybridge.options import SearchOptions
 from pybridge.proofs import Proof
 from pybridge.scores import Objective, Score
 from pybridge.search import registry
@@ -58,6 +59,7 @@ from pybridge.solver import (
     choose_engine,
     make_solution,
     run,
+    search_options,
 )
 from pybridge.solver import check_seed as _check_seed
 
@@ -69,10 +71,6 @@ GRACE_SECONDS = 5.0  # past the time limit, how long a stream may take to say so
 # before the other streams would take CPU from it (on a busy machine, a
 # second process of ours slows the first by up to half) or need replacing.
 STAGGER_SECONDS = 0.5
-# wdeg's search runs two streams of its own, from seeds N and N + 1
-# (docs/search.md#two-streams): a portfolio's streams step by two.
-SEED_STEP = {"wdeg": 2}
-
 # ---------------------------------------------------------------- streams
 
 
@@ -91,9 +89,10 @@ def streams(strategy: str, seed: int | None, jobs: int) -> list[Stream]:
     `seed` + i x step (from 0 without a seed), the step being the number of
     seeds one search of the strategy draws from. A strategy without a seed
     makes the same search every time: it gets one stream, whatever `jobs`."""
-    if not registry.strategy(strategy).seeded:
+    chosen = registry.strategy(strategy)
+    if not chosen.seeded:
         return [Stream(0, strategy, seed)]
-    step = SEED_STEP.get(strategy, 1)
+    step = chosen.seeds  # wdeg's search draws from seeds N and N + 1: its streams step by two
     first = seed or 0
     return [Stream(0, strategy, seed)] + [
         Stream(i, strategy, first + i * step) for i in range(1, jobs)
@@ -120,12 +119,13 @@ def end_with_parent(parent: int) -> None:
 @dataclass(frozen=True)
 class _Task:
     """A search for a worker: the puzzle (without its words when they are
-    the dictionary the worker holds), the options of pybridge.run, and the
-    deadline on the monotonic clock, which every process reads alike."""
+    the dictionary the worker holds), the options of pybridge.run (the time
+    limit apart), and the deadline on the monotonic clock, which every
+    process reads alike."""
 
     puzzle: Puzzle
     held_words: bool
-    options: dict[str, Any]
+    options: SearchOptions
     deadline: float | None
 
 
@@ -170,7 +170,7 @@ def _answer(task: _Task, words: tuple[str, ...]) -> _Answer | BaseException:
     if task.deadline is not None:
         timeout = max(task.deadline - time.monotonic(), _LEAST_SECONDS)
     try:
-        outcome = run(puzzle, timeout=timeout, **task.options)
+        outcome = run(puzzle, replace(task.options, timeout=timeout))
     except CrosswordError as err:
         return err if not isinstance(err, InputError) else EngineError(str(err))
     except Exception as err:  # a bug: told to the parent, which stops every stream
@@ -263,53 +263,40 @@ class Portfolio:
     def run(
         self,
         puzzle: Puzzle,
+        options: SearchOptions | None = None,
         *,
-        strategy: str | None = None,
-        seed: int | None = None,
-        limit: int | None = 1,
-        count: bool = False,
-        unique: bool = False,
-        timeout: float | None = None,
         progress: Watch | None = None,
-        maximize: Objective | None = None,
         on_better: Callable[[BetterFill], None] | None = None,
+        **keywords: Any,
     ) -> Outcome:
         """pybridge.run's answer for `puzzle`, from the first of the
         streams to settle it (see streams()); its `winner` names that
-        stream. `timeout` counts from this call, workers' start included.
-        One stream (one job, or a strategy without a seed) runs here, and
-        only then is `progress` told of the search's counters (the workers'
-        searches tell no one). With `maximize` one stream runs here too: a
-        branch and bound's better fills and bound belong to one search."""
+        stream. The options (a SearchOptions, or keywords as for
+        pybridge.run) are read but for the engine, the portfolio's own, and
+        the jobs, its streams. `timeout` counts from this call, workers'
+        start included. One stream (one job, or a strategy without a seed)
+        runs here, and only then is `progress` told of the search's
+        counters (the workers' searches tell no one). With `maximize` one
+        stream runs here too: a branch and bound's better fills and bound
+        belong to one search."""
         started = time.perf_counter()
-        chosen = _strategy(puzzle, strategy, seed, maximize)
+        options = search_options(options, keywords)
+        seed, timeout = options.seed, options.timeout
+        chosen = _strategy(puzzle, options.strategy, seed, options.maximize)
         if timeout is not None and not timeout > 0:
             raise UsageError("timeout must be a positive number of seconds")
         todo = streams(chosen, seed, self.jobs)
-        options: dict[str, Any] = {
-            "engine": self.engine,
-            "limit": limit,
-            "count": count,
-            "unique": unique,
-        }
         if len(todo) == 1:  # with --maximize too: valued takes no seed
-            outcome = run(
-                puzzle,
-                strategy=chosen,
-                seed=seed,
-                timeout=timeout,
-                progress=progress,
-                maximize=maximize,
-                on_better=on_better,
-                **options,
-            )
+            here = replace(options, engine=self.engine, strategy=chosen, jobs=1)
+            outcome = run(puzzle, here, progress=progress, on_better=on_better)
             return outcome if self.jobs == 1 else _won(outcome, todo[0], 1, started)
         deadline = None if timeout is None else time.monotonic() + timeout
         self.start(len(todo))
         held = bool(self.words) and (puzzle.words is self.words or puzzle.words == self.words)
         sent = replace(puzzle, words=()) if held else puzzle
+        each = replace(options, engine=self.engine, timeout=None, jobs=1)
         tasks = [
-            _Task(sent, held, {**options, "strategy": s.strategy, "seed": s.seed}, deadline)
+            _Task(sent, held, replace(each, strategy=s.strategy, seed=s.seed), deadline)
             for s in todo
         ]
         index, answer = self._first(tasks, deadline)
@@ -357,7 +344,7 @@ class Portfolio:
         if timed_out:
             first = min(timed_out)
             return first, timed_out[first]
-        stats = Stats(self.engine, str(tasks[0].options["strategy"]))
+        stats = Stats(self.engine, str(tasks[0].options.strategy))
         return 0, _Answer("timeout", [], None, None, stats, None, None)
 
     def _answer(

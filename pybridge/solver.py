@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from typing import Any
 
 from pybridge import engines, proofs
 from pybridge.bitsets import Settled
@@ -17,6 +18,7 @@ from pybridge.engines import ENGINES, choose_engine
 from pybridge.errors import UsageError
 from pybridge.layout import Layout, Site, layout_of
 from pybridge.model import Placement, Puzzle, Solution
+from pybridge.options import SearchOptions
 from pybridge.proofs import Proof
 from pybridge.scores import OBJECTIVES, Objective, Score, parse_score
 from pybridge.search import engine as python_engine
@@ -61,6 +63,7 @@ __all__ = [
     "default_strategy",
     "make_solution",
     "run",
+    "search_options",
     "solve",
 ]
 
@@ -243,36 +246,54 @@ def _no_collections() -> Iterator[None]:
             gc.enable()
 
 
+_DEFAULTS = SearchOptions()
+
+
+def search_options(
+    options: SearchOptions | None,
+    keywords: Mapping[str, Any],
+    defaults: SearchOptions = _DEFAULTS,
+) -> SearchOptions:
+    """`options`, or `defaults` with the fields the `keywords` give (the
+    keyword API of run and solve); UsageError when both are given, or for a
+    min score that is not a number; TypeError for a keyword that is no
+    field of SearchOptions."""
+    if options is not None:
+        if keywords:
+            raise UsageError("give the search options as `options` or as keywords, not both")
+        return options
+    least = keywords.get("min_score")
+    if least is not None:
+        keywords = {**keywords, "min_score": _score_number(least)}
+    return replace(defaults, **keywords)
+
+
 @_no_collections()
 def run(
     puzzle: Puzzle,
+    options: SearchOptions | None = None,
     *,
-    engine: str | None = None,
-    strategy: str | None = None,
-    limit: int | None = 1,
-    count: bool = False,
-    unique: bool = False,
-    timeout: float | None = None,
-    prove: bool = True,
-    seed: int | None = None,
     progress: Watch | None = None,
-    min_score: object = None,
-    maximize: Objective | None = None,
     on_better: Callable[[BetterFill], None] | None = None,
+    **keywords: Any,
 ) -> Outcome:
-    """Search `puzzle`: up to `limit` solutions (None: all); with `count`
-    count them all without keeping them; with `unique` stop at the second
-    solution and say whether there is exactly one. With `prove` the cheap
-    proofs of pybridge.proofs run before the search, so an unsolvable puzzle
-    is answered without a search where they can show it (else only lengths
+    """Search `puzzle` as `options` say (a SearchOptions), or as the
+    keywords say (engine, strategy, limit, count, unique, timeout, prove,
+    seed, min_score, maximize: the fields of SearchOptions, the keyword
+    API): up to `limit` solutions (None: all); with `count` count them all
+    without keeping them; with `unique` stop at the second solution and say
+    whether there is exactly one. With `prove` the cheap proofs of
+    pybridge.proofs run before the search, so an unsolvable puzzle is
+    answered without a search where they can show it (else only lengths
     are checked); only a search that quickly finds a solution on a small
-    puzzle goes first, as no proof can apply then (see _quick_result).
-    A `seed` (an integer >= 0) shuffles the domains and breaks site ties at
+    puzzle goes first, as no proof can apply then (see _quick_result). A
+    `seed` (an integer >= 0) shuffles the domains and breaks site ties at
     random; the same seed gives the same answer in both engines. `strategy`
     None is default_strategy(puzzle). `timeout` (seconds) bounds the proofs
     and the search together. `progress` is called with a Tick (the counters
     so far) about every 0.2 s while an engine searches; it does not change
-    the search.
+    the search. `jobs` is not read here: one search runs here
+    (pybridge.portfolio runs several).
 
     With scores (a scored dictionary): `min_score` keeps only the words
     that score at least that much (see at_least); `maximize` ("min": the
@@ -280,15 +301,26 @@ def run(
     the valued strategy, calling `on_better` with each better fill as it is
     found; the outcome's solution is the best, `score` says whether it is
     optimal, `improvements` lists them all (docs/search.md#valued)."""
-    if min_score is not None:
-        puzzle = at_least(puzzle, min_score)
+    return _run(puzzle, search_options(options, keywords), progress, on_better)
+
+
+def _run(
+    puzzle: Puzzle,
+    options: SearchOptions,
+    progress: Watch | None,
+    on_better: Callable[[BetterFill], None] | None,
+) -> Outcome:
+    if options.min_score is not None:
+        puzzle = at_least(puzzle, options.min_score)
+    maximize, count, unique, limit = options.maximize, options.count, options.unique, options.limit
     if maximize is not None and (count or unique or limit not in (1, None)):
         raise UsageError(
             "--maximize finds one best fill: leave out --all, --count, --limit and --unique"
         )
-    strategy = _checked(puzzle, strategy, seed, maximize)
+    timeout, seed, prove = options.timeout, options.seed, options.prove
+    strategy = _checked(puzzle, options.strategy, seed, maximize)
     _check_timeout(timeout)
-    chosen = choose_engine(engine)
+    chosen = choose_engine(options.engine)
     stats = Stats(chosen, strategy)
     started = time.perf_counter()
     try:
@@ -496,16 +528,13 @@ def _prolog_better(
         raise TimeoutError(f"no further solution found within {timeout} s")
 
 
+_SOLVE_KEYWORDS = frozenset(
+    {"engine", "strategy", "timeout", "limit", "seed", "min_score", "maximize"}
+)
+
+
 def solve(
-    puzzle: Puzzle,
-    *,
-    engine: str | None = None,
-    strategy: str | None = None,
-    timeout: float | None = None,
-    limit: int | None = None,
-    seed: int | None = None,
-    min_score: object = None,
-    maximize: Objective | None = None,
+    puzzle: Puzzle, options: SearchOptions | None = None, **keywords: Any
 ) -> Iterator[Solution]:
     """The solutions of `puzzle`, in the engine's order (up to `limit`; all
     by default). The Python engine produces them lazily. The Prolog engine
@@ -515,12 +544,19 @@ def solve(
     twice the searches of one. Raises TimeoutError when one search takes
     longer than `timeout` seconds. `strategy`, `seed` and `min_score` as for
     run(); with `maximize`, each better fill in turn, the last the best (the
-    Prolog engine gives them when its search ends)."""
-    if min_score is not None:
-        puzzle = at_least(puzzle, min_score)
-    strategy = _checked(puzzle, strategy, seed, maximize)
+    Prolog engine gives them when its search ends). The options are a
+    SearchOptions (its engine, strategy, timeout, limit, seed, min_score and
+    maximize are read), or keywords of those names."""
+    unknown = set(keywords) - _SOLVE_KEYWORDS
+    if unknown:
+        raise TypeError(f"solve() got an unexpected keyword argument {sorted(unknown)[0]!r}")
+    options = search_options(options, keywords, SearchOptions(limit=None))
+    if options.min_score is not None:
+        puzzle = at_least(puzzle, options.min_score)
+    timeout, limit, seed, maximize = options.timeout, options.limit, options.seed, options.maximize
+    strategy = _checked(puzzle, options.strategy, seed, maximize)
     _check_timeout(timeout)
-    chosen = choose_engine(engine)
+    chosen = choose_engine(options.engine)
     if chosen == "prolog" and maximize is not None:
         yield from _prolog_better(puzzle, strategy, timeout, limit, maximize)
         return

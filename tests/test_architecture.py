@@ -78,6 +78,33 @@ def test_prolog_knows_exactly_the_registered_strategies() -> None:
     assert tuple(bridge.strategies()) == registry.STRATEGIES
 
 
+def _names(text: str) -> tuple[str, ...]:
+    """The strategy names of a list written `a|b|c`, `a,b,c` or with links."""
+    return tuple(re.findall(r"[a-z][a-z0-9]*", text))
+
+
+def test_the_docs_name_exactly_the_registered_strategies() -> None:
+    search = (ROOT / "docs" / "search.md").read_text(encoding="utf-8")
+    cli_md = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    contents = re.search(r"strategies\s+((?:\[\w+\]\(#\w+\),?\s*)+)·", search)
+    assert contents is not None, "docs/search.md's contents list no strategies"
+    assert tuple(re.findall(r"\[(\w+)\]", contents.group(1))) == registry.STRATEGIES
+    headings = re.findall(r"^## (\S+)$", search, re.MULTILINE)
+    assert tuple(h for h in headings if h in registry.REGISTRY) == registry.STRATEGIES
+    synopsis = re.search(r"crossword solve FILE .*?\[--strategy ([a-z0-9|]+)\]", cli_md, re.S)
+    assert synopsis is not None
+    assert _names(synopsis.group(1)) == registry.STRATEGIES
+    bench = re.search(r"`--strategies S,…` \| comma-separated, from `([a-z0-9,]+)`", cli_md)
+    assert bench is not None
+    assert _names(bench.group(1)) == registry.LEXICON_STRATEGIES
+    seeded = re.search(r"with `--seed`: `([a-z0-9,]+)`", cli_md)
+    assert seeded is not None
+    assert _names(seeded.group(1)) == registry.SEEDED_STRATEGIES
+    exact_only = " and ".join(f"`{name}`" for name in registry.EXACT_ONLY_STRATEGIES)
+    assert f"{exact_only} need a word list" in cli_md
+    assert f"{exact_only} place listed words one by one" in search
+
+
 def test_registry_modes_and_seeds() -> None:
     assert registry.strategies_for("exact") == registry.STRATEGIES
     assert registry.strategies_for("lexicon") == registry.LEXICON_STRATEGIES

@@ -15,6 +15,7 @@ from puzzlegen import puzzles
 
 from pybridge.errors import UsageError
 from pybridge.model import Puzzle
+from pybridge.search import registry
 from pybridge.solver import Outcome, run
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is missing")
@@ -68,7 +69,7 @@ def test_a_word_is_used_at_most_once() -> None:
         assert sorted(s.grid for s in outcome.solutions) == [("aa", "b#"), ("ab", "a#")]
 
 
-@pytest.mark.parametrize("strategy", ["given", "sorted"])
+@pytest.mark.parametrize("strategy", registry.EXACT_ONLY_STRATEGIES)
 def test_word_driven_strategies_need_exact_mode(strategy: str) -> None:
     puzzle = Puzzle(("aa", "ab"), ("..", ".#"), format="grid", mode="lexicon")
     with pytest.raises(UsageError, match="does not apply to a lexicon puzzle"):

@@ -310,7 +310,7 @@ def test_reading_time_counts_against_the_limit() -> None:
     reading left of it, each later grid of the file the whole limit."""
     import argparse
 
-    from pybridge.commands.common import LEAST_SECONDS, timeout_left
+    from pybridge.service.puzzles import LEAST_SECONDS, timeout_left
 
     args = argparse.Namespace(timeout=10.0, reading_seconds=4.0)
     assert timeout_left(args) == pytest.approx(6.0)

@@ -312,7 +312,7 @@ def test_the_page_and_its_assets_are_local(served: Served) -> None:
     page = served.client.get("/").text
     assert "/static/app.js" in page
     assert "/static/app.css" in page
-    for asset in ("/static/app.js", "/static/app.css", "/"):
+    for asset in ("/static/app.js", "/static/store.js", "/static/work.js", "/static/app.css", "/"):
         text = served.client.get(asset).text
         assert "http://" not in text
         assert "https://" not in text
@@ -324,6 +324,25 @@ def test_unknown_routes_and_methods_answer_json(served: Served) -> None:
     assert missing.status_code == 404
     assert missing.json()["error"] == "crossword: error: Not Found: GET /api/nothing"
     assert served.client.get("/api/solve").status_code == 405
+
+
+def test_refusals_as_200_for_the_page(served: Served) -> None:
+    """The page asks for its refusals with status 200 (the browser logs no
+    error for them), the real status in a header; others get the status."""
+    asked = {"x-crossword-errors": "ok-status"}
+    body = {"size": "3x3", "blocks": "many"}
+    plain = served.client.post("/api/pattern", json=body)
+    refused = served.client.post("/api/pattern", json=body, headers=asked)
+    assert plain.status_code == 400
+    assert "x-crossword-status" not in plain.headers
+    assert refused.status_code == 200
+    assert refused.headers["x-crossword-status"] == "400"
+    assert refused.json() == plain.json()
+    missing = served.client.get("/api/fill/nothing", headers=asked)
+    assert (missing.status_code, missing.headers["x-crossword-status"]) == (200, "404")
+    fine = served.client.get("/api/info", headers=asked)
+    assert fine.status_code == 200
+    assert "x-crossword-status" not in fine.headers
 
 
 def test_info(served: Served) -> None:
@@ -482,6 +501,16 @@ def test_candidates_fit_the_letters_and_carry_the_proofs_marks(served: Served) -
     assert [c["word"] for c in answer["candidates"]][-1] == "CUP"  # the ruled out last
     assert answer["alive"] == 2
     assert answer["verdict"] is None
+
+
+def test_candidates_count_every_entrys_words(served: Served) -> None:
+    body = {"grid": ["C..", "...", "..."], "row": 0, "col": 0, "dict": ["square.txt"]}
+    found = served.post("/api/candidates", body).json()
+    counts = {(s["number"], s["direction"]): (s["fitting"], s["alive"]) for s in found["sites"]}
+    assert len(counts) == 6
+    assert counts[(1, "across")] == (found["fitting"], found["alive"])  # the entry's own
+    assert counts[(1, "across")] == (3, 2)  # CAT, COW, CUP; CUP ruled out
+    assert all(alive is not None and alive <= fitting for fitting, alive in counts.values())
 
 
 def test_scored_candidates_come_best_first() -> None:
@@ -685,6 +714,86 @@ def test_export(served: Served) -> None:
         doc["placements"]
     )
     assert served.post("/api/export", {**grid, "kind": "pdf"}).status_code == 400
+
+
+PAGE_TEXTS = {
+    "title": "Pets",
+    "author": "A. Setter",
+    "clues": [
+        {"number": 1, "direction": "across", "clue": "Feline"},
+        {"number": 1, "direction": "down", "clue": "Bovine"},
+        {"number": 2, "direction": "down", "clue": ""},  # no clue: a placeholder
+    ],
+}
+
+
+def reopened(served: Served, content: bytes, name: str) -> Any:
+    body = {"puzzle_base64": base64.b64encode(content).decode(), "name": name}
+    return served.post("/api/open", body).json()["grids"][0]
+
+
+def test_exports_carry_the_pages_title_author_and_clues(served: Served) -> None:
+    page = {"grid": ["CAT", "O#R", "WED"], **PAGE_TEXTS}
+    doc = served.post("/api/export", {**page, "kind": "json"}).json()
+    assert (doc["title"], doc["author"]) == ("Pets", "A. Setter")
+    clues = {(p["number"], p["direction"]): p["clue"] for p in doc["placements"]}
+    assert clues == {
+        (1, "across"): "Feline",
+        (1, "down"): "Bovine",
+        (2, "down"): "",
+        (3, "across"): "",
+    }
+    for kind in ("puz", "ipuz"):
+        exported = served.post("/api/export", {**page, "kind": kind})
+        opened = reopened(served, exported.content, f"pets.{kind}")
+        assert (opened["title"], opened["author"]) == ("Pets", "A. Setter")
+        assert opened["clues"] == [
+            {"number": 1, "direction": "across", "clue": "Feline"},
+            {"number": 1, "direction": "down", "clue": "Bovine"},
+            {"number": 2, "direction": "down", "clue": "2-Down"},
+            {"number": 3, "direction": "across", "clue": "3-Across"},
+        ]
+        assert opened["solution"] == ["CAT", "O#R", "WED"]  # what was exported
+        assert opened["rows"] == ["...", ".#.", "..."]  # a solver's grid, empty
+
+
+def test_exports_with_the_letters_as_a_solvers_progress(served: Served) -> None:
+    page = {"grid": ["CA.", "O#.", "W.."], "progress": True}
+    for kind in ("puz", "ipuz"):
+        exported = served.post("/api/export", {**page, "kind": kind})
+        opened = reopened(served, exported.content, f"progress.{kind}")
+        assert opened["rows"] == ["CA.", "O#.", "W.."]  # the player's grid holds them
+    ipuz = json.loads(served.post("/api/export", {**page, "kind": "ipuz"}).text)
+    assert ipuz["saved"] == [["C", "A", 0], ["O", "#", 0], ["W", 0, 0]]
+    bad = served.post("/api/export", {**page, "kind": "puz", "progress": "yes"})
+    assert bad.status_code == 400
+    assert bad.json()["error"] == 'crossword: error: "progress" must be true or false'
+    bad = served.post("/api/export", {**page, "kind": "json", "clues": [{"number": 1}]})
+    assert bad.status_code == 400
+    assert '"clues" must be a list of' in bad.json()["error"]
+
+
+def test_a_check_runs_as_a_fill_does(served: Served) -> None:
+    body = {"puzzle": THREE_S.read_text(encoding="utf-8"), "name": "three-s.dat"}
+    view = wait_for(served, start(served, {**body, "check": True})["id"])
+    assert (view["state"], view["exit_code"]) == ("done", 1)
+    checked = served.post("/api/check", body).json()
+    assert without_seconds(view["answer"]) == without_seconds(checked)
+    refused = served.post("/api/fill", {**body, "check": True, "region": [[0, 0]], "page": "r"})
+    assert refused.status_code == 400
+    assert (
+        refused.json()["error"]
+        == 'crossword: error: a check is of the whole grid: leave out "region"'
+    )
+
+
+def test_a_fills_view_shows_the_time_limit_it_runs_under(served: Served) -> None:
+    body = {"puzzle": DEMO.read_text(encoding="utf-8"), "engine": "python"}
+    for timeout, limit in ((7, 7), (None, 30), (100, 30)):
+        asked = body if timeout is None else {**body, "timeout": timeout}
+        view = start(served, asked, page=f"page-{timeout}")
+        assert view["time_limit"] == limit
+        wait_for(served, view["id"])
 
 
 # ---------------------------------------------------------------- the command

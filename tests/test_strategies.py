@@ -21,13 +21,14 @@ from puzzlegen import Grid, puzzles
 from pybridge.cli import main
 from pybridge.errors import UsageError
 from pybridge.model import Puzzle
+from pybridge.search import registry
 from pybridge.search.kernel import Lcg
 from pybridge.solver import LEXICON_STRATEGIES, STRATEGIES, Outcome, run
 from pybridge.verify import problems
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is missing")
 
-DOMAIN_STRATEGIES = ("mrv", "ac3", "lcv", "cs50", "cbj", "wdeg")
+DOMAIN_STRATEGIES = registry.SEEDED_STRATEGIES  # the strategies with domains (and a seed)
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 DEMO = str(Path(__file__).resolve().parents[1] / "data" / "demo.dat")
 SEEDS = st.one_of(st.none(), st.integers(0, 2**70))  # past 2**64: the seed is taken mod 2**64
@@ -217,7 +218,7 @@ def test_a_seed_is_an_integer_at_least_zero(seed: Any) -> None:
         run(crossing_pair(("ab", "bc")), strategy="mrv", seed=seed)
 
 
-@pytest.mark.parametrize("strategy", ["given", "sorted"])
+@pytest.mark.parametrize("strategy", registry.EXACT_ONLY_STRATEGIES)
 def test_word_driven_strategies_take_no_seed(strategy: str) -> None:
     with pytest.raises(UsageError, match="takes no seed"):
         run(crossing_pair(("ab", "bc")), strategy=strategy, seed=1)

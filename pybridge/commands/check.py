@@ -12,25 +12,25 @@ from pybridge.commands.common import (
     EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
+    Terminal,
     add_progress_options,
     add_puzzle_arguments,
     check_picture_path,
-    checked_puzzles,
     draw,
     drawn_lines,
     json_document,
     numbered,
     out,
-    progress_line,
-    timeout_left,
     worst,
     write_crossword,
 )
-from pybridge.errors import shown
 from pybridge.model import Puzzle
-from pybridge.progress import Progress
+from pybridge.options import OutputOptions
 from pybridge.render import blocks_text
-from pybridge.solver import Outcome, run
+from pybridge.service import jobs
+from pybridge.service.jobs import Solved
+from pybridge.service.requests import output_options, puzzle_options, search_options
+from pybridge.solver import Outcome
 
 CHECK_EPILOG = """\
 Proof layers, cheapest first: length (word and site lengths differ), no-fit
@@ -70,53 +70,32 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def check_command(args: argparse.Namespace) -> int:
+    values = vars(args)
+    output = output_options(values)
     check_picture_path(args)
-    puzzles = checked_puzzles(args)
-    return worst([check_one(puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles])
+    search = search_options(values)
+    listener = Terminal(args, headers=output.kind != "json")
+    checked = jobs.check(puzzle_options(values), search, listener)
+    return worst([show_checked(each, output, search.timeout) for each in checked])
 
 
-def check_one(puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
-    kind, path = args.output
-    if many and kind != "json":
-        out(f"== {puzzle.source}")
-    with progress_line(args, f"check {shown(puzzle.source)}", timeout=args.timeout) as line:
-        outcome = check_outcome(puzzle, args, line)
+def show_checked(checked: Solved, output: OutputOptions, timeout: float | None) -> int:
+    """Print (or write) one puzzle's verdict as --output says; its exit code."""
+    puzzle, outcome, many = checked.puzzle, checked.outcome, checked.many
+    kind, path = output.kind, output.path
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
     elif kind in EXCHANGES:
+        assert path is not None
         out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
-        out(check_text(puzzle, outcome, args.timeout).splitlines()[0])
+        out(check_text(puzzle, outcome, timeout).splitlines()[0])
     elif kind in PICTURES:
+        assert path is not None
         drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
-        out("\n".join([*drawn_lines(drawn), check_text(puzzle, outcome, args.timeout)]))
+        out("\n".join([*drawn_lines(drawn), check_text(puzzle, outcome, timeout)]))
     else:
-        out(check_text(puzzle, outcome, args.timeout, blocks=kind == "blocks"))
+        out(check_text(puzzle, outcome, timeout, blocks=kind == "blocks"))
     return EXIT_BY_STATUS[outcome.status]
-
-
-def check_outcome(puzzle: Puzzle, args: argparse.Namespace, line: Progress) -> Outcome:
-    """Search for one solution; when there is none, explain why with a
-    minimal core (in the time the search left over)."""
-    timeout = timeout_left(args)
-    outcome = run(
-        puzzle,
-        engine=args.engine,
-        strategy=args.strategy,
-        timeout=timeout,
-        seed=args.seed,
-        progress=line.watch,
-    )
-    if outcome.status != "unsolvable":
-        return outcome
-    # the verdict stands; the core is shrunk only within a budget (issue 34)
-    line.start("unsolvable: shrinking the core")
-    left = None if timeout is None else timeout - outcome.stats.seconds
-    seconds = proofs.shrink_seconds(outcome.stats.seconds, left)
-    assert outcome.proof is not None  # an unsolvable outcome always carries its proof
-    proof = proofs.shrink(outcome.puzzle or puzzle, outcome.proof, seconds=seconds)
-    outcome.proof = proof
-    outcome.reason = proof.reason if proof.layer == "length" else proofs.proof_sentence(proof)
-    return outcome
 
 
 def check_text(

@@ -7,75 +7,57 @@ from __future__ import annotations
 import argparse
 import codecs
 import functools
-import math
 import os
 import sys
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import replace
-from decimal import Decimal
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pybridge import acrosslite, ipuzfile
-from pybridge.errors import (
-    CrosswordError,
-    EngineError,
-    InputError,
-    MissingDependency,
-    OutputError,
-    UsageError,
-    shown,
-)
+from pybridge.construct import Try
+from pybridge.errors import MissingDependency, OutputError, UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS
-from pybridge.lexicon import GRID_FORMATS, load_dictionary, load_grid
 from pybridge.model import Cell, Puzzle
 from pybridge.progress import Progress, shown_on
-from pybridge.readers import FORMATS, load, require_site
-from pybridge.render import outcome_json
-from pybridge.scores import DEFAULT_SCORE, OBJECTIVES, parse_score, score_text
-from pybridge.solver import (
-    DEFAULT_LEXICON_STRATEGY,
-    DEFAULT_STRATEGY,
-    ENGINES,
-    SEEDED_STRATEGIES,
-    STRATEGIES,
-    Outcome,
-    at_least,
-    check_seed,
-    check_strategy,
+from pybridge.scores import score_text
+from pybridge.service import fields
+from pybridge.service.answers import (
+    EXIT_BAD_INPUT,
+    EXIT_BROKEN_PIPE,
+    EXIT_BY_STATUS,
+    EXIT_ENGINE_FAILED,
+    EXIT_INTERNAL_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_SOLVED,
+    EXIT_TIMEOUT,
+    EXIT_UNSOLVABLE,
+    error_text,
+    internal_error_text,
+    json_document,
+    worst,
 )
+from pybridge.service.fields import Field
+from pybridge.service.jobs import Listener
+from pybridge.solver import BetterFill, Outcome
+from pybridge.wording import plural
+
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_BROKEN_PIPE",
+    "EXIT_BY_STATUS",
+    "EXIT_ENGINE_FAILED",
+    "EXIT_INTERNAL_ERROR",
+    "EXIT_INTERRUPTED",
+    "EXIT_SOLVED",
+    "EXIT_TIMEOUT",
+    "EXIT_UNSOLVABLE",
+    "error_text",
+    "internal_error_text",
+    "json_document",
+    "worst",
+]
 
 T = TypeVar("T")
-
-EXIT_SOLVED = 0
-EXIT_UNSOLVABLE = 1
-EXIT_BAD_INPUT = 2
-EXIT_TIMEOUT = 3
-EXIT_INTERNAL_ERROR = 4  # an engine failed, or the program has a bug: no input explains it
-EXIT_ENGINE_FAILED = EXIT_INTERNAL_ERROR  # the former name, kept for callers
-EXIT_INTERRUPTED = 130
-EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell reports a program killed by it
-EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE, "timeout": EXIT_TIMEOUT}
-
-# ---------------------------------------------------------------- messages
-
-
-def error_text(err: CrosswordError) -> str:
-    """The message of a CrosswordError as the commands print it (and the
-    HTTP API returns it)."""
-    # An InputError already starts with "file:line:col: error:" (and is made
-    # safe to show by its __str__); other messages are escaped here.
-    return str(err) if isinstance(err, InputError) else f"crossword: error: {shown(str(err), 1600)}"
-
-
-def internal_error_text(err: BaseException) -> str:
-    """One line for an exception no input explains: its kind and first line."""
-    cause = str(err).strip().split("\n", 1)[0]
-    if not isinstance(err, EngineError):
-        cause = f"{type(err).__name__}: {cause}" if cause else type(err).__name__
-    return f"crossword: internal error: {shown(cause, 300)} (please report it, with the command)"
-
 
 # ---------------------------------------------------------------- output
 
@@ -146,43 +128,51 @@ def written(what: str, path: str, write: Callable[[], object]) -> None:
 # ---------------------------------------------------------------- argument types
 
 
+def argument_type(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """An argparse type from a reader of the library that raises UsageError
+    (argparse then reports the message as a usage error, exit code 2)."""
+
+    def parsed(text: str) -> T:
+        try:
+            return parse(text)
+        except UsageError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    parsed.__name__ = parse.__name__  # argparse names the type in its messages
+    return parsed
+
+
 def whole_number(least: int) -> Callable[[str], int]:
     """An argument type for a whole number of at least `least`."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"must be at least {least}, got {value}")
-        return value
-
-    return parse
+    return argument_type(fields.whole_number(least))
 
 
-positive_int = whole_number(1)
+positive_int = argument_type(fields.positive_int)
+seed_number = argument_type(fields.seed_number)
+positive_seconds = argument_type(fields.positive_seconds)
 
 
-seed_number = whole_number(0)
-
-
-def positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
-    return value
-
-
-def score_number(text: str) -> Decimal:
-    """An argument type for a score (--min-score): a number, as in a scored list."""
-    number = parse_score(text.strip())
-    if number is None:
-        raise argparse.ArgumentTypeError(f"expected a score such as 40 or 0.5, got {text!r}")
-    return number
+def add_fields(parser: argparse.ArgumentParser, options: Iterable[Field]) -> None:
+    """The options (pybridge.service.fields), as argparse options of `parser`;
+    those of one group exclude each other."""
+    groups: dict[str, Any] = {}
+    for field in options:
+        target: Any = parser
+        if field.group is not None:
+            if field.group not in groups:
+                groups[field.group] = parser.add_mutually_exclusive_group()
+            target = groups[field.group]
+        settings: dict[str, Any] = {"help": field.help, "dest": field.key}
+        if field.read is None:
+            settings["action"] = "store_true"
+        else:
+            settings.update(type=argument_type(field.read), metavar=field.metavar)
+            settings.update(choices=field.choices, default=field.default)
+            if field.repeat:
+                settings["action"] = "append"
+        if field.required:
+            settings["required"] = True
+        target.add_argument(f"--{field.name}", **settings)
 
 
 def choice_list(allowed: Sequence[str]) -> Callable[[str], tuple[str, ...]]:
@@ -221,48 +211,8 @@ EXCHANGES = EXCHANGE_FORMATS  # --output kinds that write a crossword file
 FILE_OUTPUTS = PICTURES + EXCHANGES
 
 
-STRATEGY_HELP = (
-    "search order: given (words in listed order), sorted (rare lengths first), mrv (the site "
-    "with the fewest fitting words next, forward checking), ac3 (mrv after arc consistency), "
-    "lcv (mrv, least constraining word first), cs50 (ac3 + lcv), cbj (mrv with "
-    "conflict-directed backjumping), wdeg (bitset domains, dom/wdeg with restarts, for big "
-    "dictionaries), valued (best-scored words first; branch and bound with --maximize); "
-    "given and sorted need a word list, not --dict (default: "
-    f"{DEFAULT_STRATEGY}, or {DEFAULT_LEXICON_STRATEGY} with --dict, valued with --maximize)"
-)
-
-
-MAXIMIZE_HELP = (
-    "find the best fill from a scored dictionary: min (its lowest word score) or sum "
-    "(their total), by branch and bound with the valued strategy; each better fill is "
-    "told on stderr as it is found, and whether the last is optimal"
-)
-
-
-SEED_HELP = (
-    "random tie-breaks and shuffled domains; same seed, same answer in both engines "
-    f"(an integer >= 0; for {', '.join(SEEDED_STRATEGIES)}; default: no randomness)"
-)
-
-
 def add_seed(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=seed_number, metavar="N", help=SEED_HELP)
-
-
-def add_min_score(parser: argparse.ArgumentParser) -> None:
-    """--min-score N: the quality floor of solve, check and make."""
-    parser.add_argument(
-        "--min-score",
-        type=score_number,
-        metavar="N",
-        help="leave out the dictionary words scoring below N (a scored dictionary: "
-        f"WORD;score lines; a word without a score counts {score_text(DEFAULT_SCORE)})",
-    )
-
-
-def add_maximize(parser: argparse.ArgumentParser, help: str = MAXIMIZE_HELP) -> None:
-    """--maximize min|sum: the objective of solve and make."""
-    parser.add_argument("--maximize", choices=OBJECTIVES, help=help)
+    parser.add_argument("--seed", type=seed_number, metavar="N", help=fields.SEED_HELP)
 
 
 class OutputAction(argparse.Action):
@@ -302,35 +252,12 @@ def add_output(parser: argparse.ArgumentParser, help: str = OUTPUT_HELP) -> None
     )
 
 
-def argument_type(parse: Callable[[str], T]) -> Callable[[str], T]:
-    """An argparse type from a parser of the library that raises UsageError
-    (argparse then reports the message as a usage error, exit code 2)."""
-
-    def parsed(text: str) -> T:
-        try:
-            return parse(text)
-        except UsageError as err:
-            raise argparse.ArgumentTypeError(str(err)) from None
-
-    parsed.__name__ = parse.__name__  # argparse names the type in its messages
-    return parsed
-
-
 # ---------------------------------------------------------------- progress
 
 
 def add_progress_options(parser: argparse.ArgumentParser) -> None:
     """--progress and --quiet: whether long work shows a progress line on stderr."""
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument(
-        "--progress",
-        action="store_true",
-        help="show the progress line on stderr even when it is not a terminal "
-        "(by default it is shown on a terminal, once the work has lasted half a second)",
-    )
-    group.add_argument(
-        "--quiet", action="store_true", help="no progress line (errors are still printed)"
-    )
+    add_fields(parser, fields.PROGRESS)
 
 
 def progress_line(
@@ -340,6 +267,43 @@ def progress_line(
     --progress and --quiet say."""
     shown = shown_on(sys.stderr, args.progress, args.quiet)
     return Progress(shown, what, total=total, timeout=timeout)
+
+
+class Terminal(Listener):
+    """What the command line shows of a job under way: its progress line on
+    stderr (as --progress and --quiet say), each better fill found (with
+    `objective`, --maximize) and each pattern make tried, told above the
+    line; and with `headers` the source of each of several grids, on
+    stdout before its answer."""
+
+    def __init__(
+        self, args: argparse.Namespace, objective: str | None = None, headers: bool = False
+    ) -> None:
+        self.args = args
+        self.objective = objective
+        self.headers = headers
+
+    def line(self, what: str, timeout: float | None) -> Progress:
+        return progress_line(self.args, what, timeout=timeout)
+
+    def puzzle(self, puzzle: Puzzle, many: bool) -> None:
+        if many and self.headers:
+            out(f"== {puzzle.source}")
+
+    def better(self, found: BetterFill, line: Progress) -> None:
+        if self.objective is None:
+            return
+        with line.paused():
+            print(
+                f"better: {self.objective} {score_text(found.value)} after "
+                f"{found.seconds:.2f} s, {plural(found.nodes, 'node')}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def tried(self, number: int, trial: Try, line: Progress) -> None:
+        with line.paused():
+            print(f"try {number}: {trial.summary()}", file=sys.stderr)
 
 
 # ---------------------------------------------------------------- puzzles
@@ -353,140 +317,14 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
         help="the puzzle (P-99 .dat, fill-in grid, a grid with --dict, or a .puz or .ipuz "
         "crossword with --answers or --dict)",
     )
-    parser.add_argument("--words", metavar="FILE", help="the word list of a fill-in puzzle")
-    parser.add_argument(
-        "--answers",
-        action="store_true",
-        help="fill a .puz or .ipuz crossword with its own solution's entries, each placed once",
-    )
-    parser.add_argument(
-        "--dict",
-        action="append",
-        dest="dicts",
-        metavar="FILE",
-        help="fill the grid from this dictionary (lexicon mode: each site a different word, "
-        "most unused); repeat to merge several",
-    )
-    parser.add_argument(
-        "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
-    )
-    add_min_score(parser)
-    parser.add_argument(
-        "--grid",
-        type=positive_int,
-        metavar="N",
-        help="the N-th grid of an RP 2016 file (default: every grid in turn)",
-    )
-    parser.add_argument(
-        "--format",
-        choices=FORMATS + GRID_FORMATS + EXCHANGE_FORMATS,
-        help="the puzzle format (default: sniffed); cs50, rp2016 and grid go with --dict, "
-        "puz and ipuz with --answers or --dict",
-    )
-    parser.add_argument(
-        "--engine",
-        choices=ENGINES,
-        help="search engine (default: prolog when SWI-Prolog loads, else python)",
-    )
-    parser.add_argument(
-        "--strategy",
-        choices=STRATEGIES,
-        help=STRATEGY_HELP,
-    )
-    add_seed(parser)
-    parser.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        metavar="SECONDS",
-        help="give up after this many seconds (exit code 3)",
-    )
+    add_fields(parser, fields.PUZZLE)
     add_output(parser)
-
-
-def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
-    """The puzzle named on the command line; with --dict, every grid of the
-    file (or the --grid one) with the merged dictionaries as its words.
-    The time it takes counts against --timeout (see timeout_left)."""
-    started = time.perf_counter()
-    puzzles = _read_puzzles(args)
-    args.reading_seconds = time.perf_counter() - started
-    return puzzles
-
-
-LEAST_SECONDS = 0.001  # a search left no time still starts, to time out at once
-
-
-def timeout_left(args: argparse.Namespace) -> float | None:
-    """The time limit of the next puzzle's run: --timeout, less the time the
-    files took to read for the first one (each later grid of a file gets the
-    whole limit)."""
-    if args.timeout is None:
-        return None
-    spent: float = getattr(args, "reading_seconds", 0.0)
-    args.reading_seconds = 0.0
-    limit: float = args.timeout
-    return max(limit - spent, LEAST_SECONDS)
-
-
-def _read_puzzles(args: argparse.Namespace) -> list[Puzzle]:
-    if not args.dicts:
-        if args.grid is not None or args.encoding is not None or args.min_score is not None:
-            raise UsageError("--grid, --encoding and --min-score go with --dict")
-        if args.format in GRID_FORMATS:
-            raise UsageError(f"a {args.format} grid is filled from a dictionary: add --dict FILE")
-        answers = getattr(args, "answers", False)
-        return [require_site(load(args.file, args.words, args.format, answers))]
-    if args.words is not None:
-        raise UsageError("--words (words to place exactly once) and --dict exclude each other")
-    if getattr(args, "answers", False):
-        raise UsageError("--answers (the file's own answers) and --dict exclude each other")
-    if args.format in FORMATS:
-        raise UsageError(
-            f"--dict fills a grid ({', '.join(GRID_FORMATS)}), not a {args.format} file"
-        )
-    dictionary = load_dictionary(args.dicts, args.encoding)
-    if dictionary.skipped:
-        print(f"dictionary: {dictionary.summary()}", file=sys.stderr)
-    grids = [
-        require_site(grid) for grid in load_grid(args.file, grid=args.grid, format=args.format)
-    ]
-    puzzles = [replace(grid, words=dictionary.words, scores=dictionary.scores) for grid in grids]
-    if args.min_score is not None:
-        puzzles = [at_least(puzzle, args.min_score) for puzzle in puzzles]
-    return puzzles
-
-
-def checked_puzzles(args: argparse.Namespace) -> list[Puzzle]:
-    """load_puzzles, with the strategy and seed checked against every puzzle:
-    what solve and check do before any search."""
-    puzzles = load_puzzles(args)
-    for puzzle in puzzles:
-        check_strategy(puzzle, args.strategy)
-    check_seed(args.strategy, args.seed)
-    return puzzles
 
 
 def check_picture_path(args: argparse.Namespace) -> None:
     kind, path = args.output
     if kind in FILE_OUTPUTS:
         check_writable(path, f"--output {kind}")
-
-
-def worst(codes: Sequence[int]) -> int:
-    """One exit code for several grids: a time-out, else an unsolvable one, else 0."""
-    for code in (EXIT_TIMEOUT, EXIT_UNSOLVABLE):
-        if code in codes:
-            return code
-    return EXIT_SOLVED
-
-
-def json_document(puzzle: Puzzle, outcome: Outcome, many: bool) -> dict[str, Any]:
-    """The JSON contract; with several grids, one document each (JSON lines
-    would break `json.load`, so each is printed whole, tagged by source)."""
-    doc = outcome_json(outcome)
-    if many:
-        doc = {"source": puzzle.source, **doc}
-    return doc
 
 
 def numbered(path: str, puzzle: Puzzle) -> str:

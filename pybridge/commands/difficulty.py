@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from pybridge import bench
 from pybridge.commands.common import EXIT_SOLVED, EXIT_UNSOLVABLE, out
-from pybridge.difficulty import Estimate, estimate
-from pybridge.errors import UsageError
-from pybridge.lexicon import load_dictionary
+from pybridge.difficulty import Estimate
 from pybridge.reports import aligned_line, column_widths
+from pybridge.service import jobs
+from pybridge.service.jobs import Listener
+from pybridge.service.requests import dictionary_options
 
 DIFFICULTY_EPILOG = """\
 The difficulty is on the scale of log10 of the nodes the default strategy
@@ -73,31 +72,16 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def difficulty_command(args: argparse.Namespace) -> int:
-    grids = bench.load_suite(args.grids)
-    words: tuple[str, ...] = ()
-    if args.dicts:
-        dictionary = load_dictionary(args.dicts, args.encoding)
-        if dictionary.skipped or dictionary.weighted:
-            print(f"dictionary: {dictionary.summary()}", file=sys.stderr)
-        words = dictionary.words
-    elif args.encoding is not None:
-        raise UsageError("--encoding goes with --dict")
-    rated = [(grid, estimate(grid.puzzle, words)) for grid in grids]
-    if args.sort:
-        rated.sort(key=lambda pair: _order(pair[1]))
+    rated = jobs.difficulty(args.grids, dictionary_options(vars(args)), args.sort, Listener())
     if args.output == "json":
-        docs = [{"source": g.puzzle.source, **e.to_json()} for g, e in rated]
-        out(json.dumps(rated[0][1].to_json() if len(rated) == 1 else docs, indent=2))
+        docs = [{"source": r.grid.puzzle.source, **r.estimate.to_json()} for r in rated]
+        out(json.dumps(rated[0].estimate.to_json() if len(rated) == 1 else docs, indent=2))
     elif len(rated) == 1:
-        out(estimate_text(rated[0][1]))
+        out(estimate_text(rated[0].estimate))
     else:
-        out(table_text([(g.name, e) for g, e in rated], bool(words)))
-    unfillable = any(e.difficulty is None for _, e in rated)
+        out(table_text([(r.grid.name, r.estimate) for r in rated], bool(args.dicts)))
+    unfillable = any(r.estimate.difficulty is None for r in rated)
     return EXIT_UNSOLVABLE if unfillable else EXIT_SOLVED
-
-
-def _order(e: Estimate) -> float:
-    return float("inf") if e.difficulty is None else e.difficulty
 
 
 def _value(value: Any) -> str:

@@ -9,34 +9,19 @@ import sys
 from pathlib import Path
 
 from pybridge.commands.common import (
+    EXIT_BY_STATUS,
     EXIT_SOLVED,
-    EXIT_TIMEOUT,
-    EXIT_UNSOLVABLE,
     PICTURES,
+    add_fields,
     add_output,
-    argument_type,
     check_picture_path,
     out,
-    positive_int,
-    positive_seconds,
-    seed_number,
-    whole_number,
     written,
 )
-from pybridge.patterns import (
-    DEFAULT_ATTEMPTS,
-    DEFAULT_MIN_LENGTH,
-    DEFAULT_SYMMETRY,
-    PATTERN_SECONDS,
-    SYMMETRIES,
-    ImpossiblePattern,
-    Pattern,
-    PatternNotFound,
-    generate,
-    parse_blocks,
-    parse_size,
-)
+from pybridge.patterns import Pattern
 from pybridge.render import BLOCK_GLYPH
+from pybridge.service import fields, jobs
+from pybridge.service.requests import output_options, pattern_options
 
 GRID_EPILOG = """\
 rules (unless --rp): every word (a run of two or more open cells) has at
@@ -59,70 +44,6 @@ exit codes:
 """
 
 
-size = argument_type(parse_size)
-blocks = argument_type(parse_blocks)
-
-
-def add_pattern_arguments(parser: argparse.ArgumentParser, default_blocks: str) -> None:
-    """The options of a pattern: shared by grid and make."""
-    parser.add_argument(
-        "--size",
-        type=size,
-        default=(15, 15),
-        metavar="RxC",
-        help="rows x columns (default: 15x15)",
-    )
-    parser.add_argument(
-        "--blocks",
-        type=blocks,
-        metavar="N|F",
-        help=f"blocked cells: a count, or a fraction below 1 of the cells (default: "
-        f"{default_blocks}; rounded to a count the symmetry can make)",
-    )
-    parser.add_argument(
-        "--symmetry",
-        choices=SYMMETRIES,
-        help=f"rot180 and rot90: rotations (rot90 needs a square); mirror-lr and mirror-tb: "
-        f"reflections left-right and top-bottom (default: {DEFAULT_SYMMETRY}, none with --rp)",
-    )
-    parser.add_argument(
-        "--min-length",
-        type=whole_number(2),
-        metavar="N",
-        help=f"shortest word (default: {DEFAULT_MIN_LENGTH}, American style; 2 for RP style)",
-    )
-    parser.add_argument(
-        "--allow-unchecked",
-        action="store_true",
-        help="let an open cell be in one word only (default: every cell in two)",
-    )
-    parser.add_argument(
-        "--max-length", type=whole_number(2), metavar="N", help="longest word (default: any)"
-    )
-    parser.add_argument(
-        "--rp",
-        action="store_true",
-        help="RP 2016 mode: exactly N random blocks, no rules (default symmetry: none)",
-    )
-    parser.add_argument(
-        "--attempts",
-        type=positive_int,
-        default=DEFAULT_ATTEMPTS,
-        metavar="N",
-        help=f"attempts per pattern before giving up (default: {DEFAULT_ATTEMPTS})",
-    )
-
-
-def add_pattern_timeout(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        default=PATTERN_SECONDS,
-        metavar="SECONDS",
-        help=f"give up after this many seconds (exit code 3; default: {PATTERN_SECONDS:g})",
-    )
-
-
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "grid",
@@ -132,14 +53,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=GRID_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_pattern_arguments(parser, "1/6")
-    add_pattern_timeout(parser)
-    parser.add_argument(
-        "--seed",
-        type=seed_number,
-        metavar="N",
-        help="the same seed makes the same pattern (default: a random one, told on stderr)",
-    )
+    add_fields(parser, fields.GRID)
     add_output(
         parser,
         "text (rows of . and #), blocks (█ for blocks), json "
@@ -149,36 +63,15 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=grid_command)
 
 
-def pattern_from(args: argparse.Namespace, seed: int | None) -> Pattern:
-    """The pattern the command line asks for (ImpossiblePattern and
-    PatternNotFound pass to the caller)."""
-    rows, cols = args.size
-    return generate(
-        rows,
-        cols,
-        args.blocks,
-        symmetry=args.symmetry,
-        min_length=args.min_length,
-        allow_unchecked=args.allow_unchecked,
-        max_length=args.max_length,
-        seed=seed,
-        rp=args.rp,
-        attempts=args.attempts,
-        timeout=args.timeout,
-    )
-
-
 def grid_command(args: argparse.Namespace) -> int:
+    values = vars(args)
+    output = output_options(values)
     check_picture_path(args)
-    try:
-        pattern = pattern_from(args, args.seed)
-    except ImpossiblePattern as err:
-        print(f"crossword grid: {err}", file=sys.stderr)
-        return EXIT_UNSOLVABLE
-    except PatternNotFound as err:
-        print(f"crossword grid: {err}", file=sys.stderr)
-        return EXIT_TIMEOUT
-    kind, path = args.output
+    made = jobs.pattern(pattern_options(values))
+    if made.pattern is None:
+        print(f"crossword grid: {made.reason}", file=sys.stderr)
+        return EXIT_BY_STATUS[made.status]
+    pattern, kind, path = made.pattern, output.kind, output.path
     if args.seed is None and kind != "json":
         print(
             f"seed {pattern.seed} (--seed {pattern.seed} makes this pattern again)", file=sys.stderr
@@ -186,6 +79,7 @@ def grid_command(args: argparse.Namespace) -> int:
     if kind == "json":
         out(json.dumps(pattern.to_json(), indent=2))
     elif kind in PICTURES:
+        assert path is not None
         write_pattern_picture(pattern, path)
         out(f"wrote {path}")
     elif kind == "blocks":

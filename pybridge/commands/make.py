@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from pybridge.commands.common import (
@@ -15,37 +15,22 @@ from pybridge.commands.common import (
     EXIT_TIMEOUT,
     EXIT_UNSOLVABLE,
     PICTURES,
-    STRATEGY_HELP,
-    add_maximize,
-    add_min_score,
+    Terminal,
+    add_fields,
     add_output,
     add_progress_options,
-    argument_type,
     check_picture_path,
     draw,
     drawn_lines,
     out,
-    positive_int,
-    positive_seconds,
-    progress_line,
-    seed_number,
 )
-from pybridge.commands.grid import add_pattern_arguments
-from pybridge.commands.solve import score_lines, stats_text, tell
-from pybridge.construct import (
-    DEFAULT_BLOCKS,
-    DEFAULT_TRIES,
-    DEFAULT_TRY_TIMEOUT,
-    Construction,
-    Try,
-    make,
-    parse_range,
-)
-from pybridge.lexicon import Dictionary, load_dictionary
+from pybridge.commands.solve import score_lines, stats_text
+from pybridge.construct import Construction
+from pybridge.options import OutputOptions
 from pybridge.patterns import ImpossiblePattern, PatternNotFound
-from pybridge.progress import Progress
 from pybridge.render import blocks_text, outcome_json
-from pybridge.solver import ENGINES, LEXICON_STRATEGIES
+from pybridge.service import fields, jobs
+from pybridge.service.requests import dictionary_options, make_options, output_options
 
 MAKE_EPILOG = """\
 Each pattern tried is reported on stderr as its fill ends: its seed, slots,
@@ -70,9 +55,6 @@ exit codes:
 """
 
 
-difficulty_range = argument_type(parse_range)
-
-
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "make",
@@ -82,142 +64,40 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=MAKE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--dict",
-        action="append",
-        dest="dicts",
-        required=True,
-        metavar="FILE",
-        help="fill from this dictionary (repeat to merge several)",
-    )
-    parser.add_argument(
-        "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
-    )
-    add_min_score(parser)
-    add_pattern_arguments(parser, f"{DEFAULT_BLOCKS:g}, more than `grid`'s: quicker fills")
-    parser.add_argument(
-        "--seed",
-        type=seed_number,
-        metavar="N",
-        help="the first pattern's seed, then N+1, ... (default: a random one); the same seed "
-        "makes the same crossword unless a fill's time runs out",
-    )
-    parser.add_argument(
-        "--difficulty",
-        type=difficulty_range,
-        metavar="LOW:HIGH",
-        help="fill only patterns whose estimated difficulty is in this range (e.g. 2:2.5, "
-        ":2.5, 3:); others are passed over",
-    )
-    parser.add_argument(
-        "--tries",
-        type=positive_int,
-        default=DEFAULT_TRIES,
-        metavar="N",
-        help=f"patterns to try filling (default: {DEFAULT_TRIES})",
-    )
-    parser.add_argument(
-        "--try-timeout",
-        type=positive_seconds,
-        default=DEFAULT_TRY_TIMEOUT,
-        metavar="SECONDS",
-        help=f"time for each fill, then the next pattern (default: {DEFAULT_TRY_TIMEOUT:g})",
-    )
-    parser.add_argument(
-        "--timeout",
-        type=positive_seconds,
-        metavar="SECONDS",
-        help="time for the whole command (default: none)",
-    )
-    parser.add_argument(
-        "--engine",
-        choices=ENGINES,
-        help="search engine (default: prolog when SWI-Prolog loads, else python)",
-    )
-    parser.add_argument("--strategy", choices=LEXICON_STRATEGIES, help=STRATEGY_HELP)
-    add_maximize(parser)
+    add_fields(parser, fields.MAKE)
     add_output(
         parser,
         "text (the filled grid), blocks (█ for blocks), json (solve's document with "
         "the pattern and the tries), or png FILE / svg FILE; default: text",
     )
-    parser.add_argument(
-        "--stats", action="store_true", help="print the fill's statistics to stderr"
-    )
+    add_fields(parser, [replace(fields.STATS, help="print the fill's statistics to stderr")])
     add_progress_options(parser)
     parser.set_defaults(handler=make_command)
 
 
 def make_command(args: argparse.Namespace) -> int:
+    values = vars(args)
+    output = output_options(values)
     check_picture_path(args)
-    dictionary = load_dictionary(args.dicts, args.encoding)
-    if dictionary.skipped or dictionary.weighted:
-        print(f"dictionary: {dictionary.summary()}", file=sys.stderr)
-    rows, cols = args.size
-    line = progress_line(args, "make", timeout=args.try_timeout)
+    options = make_options(values)
+    maximize = options.search.maximize
+    listener = Terminal(args, maximize if output.kind != "json" else None)
     try:
-        with line:
-            made = _make(args, rows, cols, dictionary, line)
+        made = jobs.make(options, dictionary_options(values), listener)
     except ImpossiblePattern as err:
         print(f"crossword make: {err}", file=sys.stderr)
         return EXIT_UNSOLVABLE
     except PatternNotFound as err:
         print(f"crossword make: {err}", file=sys.stderr)
         return EXIT_TIMEOUT
-    if made.status == "solved" or args.output[0] == "json":  # else stdout says it
+    if made.status == "solved" or output.kind == "json":  # else stdout says it
         print(f"crossword make: {made.summary()}", file=sys.stderr)
-    _show(made, args)
+    _show(made, output, maximize)
     return EXIT_BY_STATUS[made.status]
 
 
-def _make(
-    args: argparse.Namespace, rows: int, cols: int, dictionary: Dictionary, line: Progress
-) -> Construction:
-    told = None if args.output[0] == "json" or args.maximize is None else tell(args.maximize, line)
-    return make(
-        rows,
-        cols,
-        dictionary.words,
-        blocks=DEFAULT_BLOCKS if args.blocks is None else args.blocks,
-        symmetry=args.symmetry,
-        min_length=args.min_length,
-        allow_unchecked=args.allow_unchecked,
-        max_length=args.max_length,
-        rp=args.rp,
-        attempts=args.attempts,
-        seed=args.seed,
-        engine=args.engine,
-        strategy=args.strategy,
-        tries=args.tries,
-        try_timeout=args.try_timeout,
-        timeout=args.timeout,
-        difficulty=args.difficulty,
-        report=_reporter(line),
-        progress=line.watch,
-        scores=dictionary.scores,
-        min_score=args.min_score,
-        maximize=args.maximize,
-        on_better=told,
-    )
-
-
-def _reporter(line: Progress) -> Callable[[Try], None]:
-    """Each try's line on stderr (the progress line cleared meanwhile)."""
-    count = 0
-    line.start("try 1")
-
-    def report(trial: Try) -> None:
-        nonlocal count
-        count += 1
-        with line.paused():
-            print(f"try {count}: {trial.summary()}", file=sys.stderr)
-        line.start(f"try {count + 1}")
-
-    return report
-
-
-def _show(made: Construction, args: argparse.Namespace) -> None:
-    kind, path = args.output
+def _show(made: Construction, output: OutputOptions, maximize: str | None) -> None:
+    kind, path = output.kind, output.path
     outcome = made.outcome
     if kind == "json":
         doc: dict[str, Any] = {"status": made.status}
@@ -231,11 +111,12 @@ def _show(made: Construction, args: argparse.Namespace) -> None:
     if made.status != "solved" or outcome is None:
         out("no crossword: " + made.summary())
         return
-    scored = score_lines(outcome, args.maximize)  # the score, and whether it is optimal
+    scored = score_lines(outcome, maximize)  # the score, and whether it is optimal
     if kind in PICTURES:
+        assert path is not None
         out("\n".join(drawn_lines(draw(outcome.solutions[0].puzzle, outcome, path)) + scored))
     else:
         show = blocks_text if kind == "blocks" else str
         out("\n\n".join([show(outcome.solutions[0]), *(["\n".join(scored)] if scored else [])]))
-    if args.stats:
+    if output.stats:
         print(stats_text(outcome.stats), file=sys.stderr)

@@ -6,36 +6,30 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 
 from pybridge.commands.common import (
     EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
-    add_maximize,
-    add_progress_options,
+    Terminal,
+    add_fields,
     add_puzzle_arguments,
     check_picture_path,
-    checked_puzzles,
     draw,
     drawn_lines,
     json_document,
     numbered,
     out,
-    positive_int,
-    progress_line,
-    timeout_left,
     worst,
     write_crossword,
 )
-from pybridge.errors import shown
-from pybridge.model import Puzzle
-from pybridge.portfolio import Portfolio
-from pybridge.progress import Progress
+from pybridge.options import OutputOptions
 from pybridge.render import blocks_text
 from pybridge.scores import Score, score_text
-from pybridge.search.kernel import Watch
-from pybridge.solver import BetterFill, Outcome, Stats, run
+from pybridge.service import fields, jobs
+from pybridge.service.jobs import Solved
+from pybridge.service.requests import output_options, puzzle_options, search_options
+from pybridge.solver import Outcome, Stats
 from pybridge.wording import plural
 
 SOLVE_EPILOG = """\
@@ -63,98 +57,46 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_puzzle_arguments(solve)
-    how_many = solve.add_mutually_exclusive_group()
-    how_many.add_argument("--all", action="store_true", help="print every solution")
-    how_many.add_argument("--count", action="store_true", help="count the solutions")
-    how_many.add_argument(
-        "--limit", type=positive_int, metavar="N", help="print up to N solutions (default: 1)"
-    )
-    how_many.add_argument(
-        "--unique",
-        action="store_true",
-        help="stop at the second solution and say whether exactly one exists",
-    )
-    add_maximize(solve)
-    solve.add_argument(
-        "--stats", action="store_true", help="print search statistics to stderr (always in json)"
-    )
-    solve.add_argument(
-        "--jobs",
-        type=positive_int,
-        default=1,
-        metavar="N",
-        help="search with N streams at once, each in a process of its own (a portfolio of "
-        "seeds): the first to fill the puzzle or prove it unsolvable wins, the others stop; "
-        "which one wins depends on timing (default: 1, one search, reproducible)",
-    )
-    add_progress_options(solve)
+    add_fields(solve, fields.SOLVE)
+    add_fields(solve, fields.PROGRESS)
     solve.set_defaults(handler=solve_command)
 
 
 def solve_command(args: argparse.Namespace) -> int:
+    values = vars(args)
+    output = output_options(values)
     check_picture_path(args)
-    puzzles = checked_puzzles(args)
-    words = puzzles[0].words if puzzles[0].mode == "lexicon" else ()  # a dictionary: held once
-    with Portfolio(args.jobs, args.engine, words) as portfolio:
-        codes = [solve_one(portfolio, puzzle, args, many=len(puzzles) > 1) for puzzle in puzzles]
-    return worst(codes)
+    search = search_options(values)
+    told = output.kind != "json"  # JSON says nothing before its document
+    listener = Terminal(args, search.maximize if told else None, headers=told)
+    solved = jobs.solve(puzzle_options(values), search, listener)
+    return worst([show_solved(each, output, search.maximize, search.timeout) for each in solved])
 
 
-def solve_one(portfolio: Portfolio, puzzle: Puzzle, args: argparse.Namespace, many: bool) -> int:
-    if many and args.output[0] != "json":
-        out(f"== {puzzle.source}")
-    timeout = timeout_left(args)
-    kind, path = args.output
-    maximize = args.maximize
-    with progress_line(args, f"solve {shown(puzzle.source)}", timeout=timeout) as line:
-        told = None if kind == "json" or maximize is None else tell(maximize, line)
-        outcome = solve_outcome(puzzle, args, timeout, line.watch, told, portfolio)
+def show_solved(
+    solved: Solved, output: OutputOptions, maximize: str | None, timeout: float | None
+) -> int:
+    """Print (or write) one puzzle's answer as --output says; its exit code."""
+    puzzle, outcome, many = solved.puzzle, solved.outcome, solved.many
+    kind, path = output.kind, output.path
     scored = score_lines(outcome, maximize)
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
     elif kind in EXCHANGES:
+        assert path is not None
         out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
-        verdict = [] if outcome.status == "solved" else verdict_lines(outcome, args.timeout)
+        verdict = [] if outcome.status == "solved" else verdict_lines(outcome, timeout)
         if lines := scored + verdict:
             out("\n".join(lines))
     elif kind in PICTURES:
+        assert path is not None
         drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
-        out("\n".join(drawn_lines(drawn) + scored + verdict_lines(outcome, args.timeout)))
+        out("\n".join(drawn_lines(drawn) + scored + verdict_lines(outcome, timeout)))
     else:
-        out(outcome_text(outcome, args.timeout, blocks=kind == "blocks", maximize=maximize))
-    if args.stats and kind != "json":
+        out(outcome_text(outcome, timeout, blocks=kind == "blocks", maximize=maximize))
+    if output.stats and kind != "json":
         print(stats_text(outcome.stats), file=sys.stderr)
     return EXIT_BY_STATUS[outcome.status]
-
-
-def solve_outcome(
-    puzzle: Puzzle,
-    args: argparse.Namespace,
-    timeout: float | None,
-    progress: Watch | None = None,
-    on_better: Callable[[BetterFill], None] | None = None,
-    portfolio: Portfolio | None = None,
-) -> Outcome:
-    """The search `args` ask for, within `timeout`: up to --limit solutions
-    (1 by default), all, their count, or whether there is exactly one, or
-    with --maximize the best fill (`on_better` hears of each better one);
-    `progress` hears how the search goes. With a `portfolio`, its streams
-    search (--jobs); without one, a single search runs here."""
-    limit = None if args.all else (args.limit or 1)
-    options = {
-        "strategy": args.strategy,
-        "limit": limit,
-        "count": args.count,
-        "unique": args.unique,
-        "timeout": timeout,
-        "seed": args.seed,
-        "progress": progress,
-        "maximize": getattr(args, "maximize", None),
-        "on_better": on_better,
-    }
-    if portfolio is None:
-        return run(puzzle, engine=args.engine, **options)
-    return portfolio.run(puzzle, **options)
 
 
 def verdict_lines(outcome: Outcome, timeout: float | None) -> list[str]:
@@ -184,21 +126,6 @@ def outcome_text(
     if verdict:
         parts.append("\n".join(verdict))
     return "\n\n".join(parts)
-
-
-def tell(objective: str, line: Progress) -> Callable[[BetterFill], None]:
-    """Each better fill, told on stderr as it is found (above the progress line)."""
-
-    def told(better: BetterFill) -> None:
-        with line.paused():
-            print(
-                f"better: {objective} {score_text(better.value)} after {better.seconds:.2f} s, "
-                f"{plural(better.nodes, 'node')}",
-                file=sys.stderr,
-                flush=True,
-            )
-
-    return told
 
 
 SCORES = ("min", "sum", "mean")

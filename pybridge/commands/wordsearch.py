@@ -22,9 +22,9 @@ from pybridge.commands.common import (
 )
 from pybridge.engines import ENGINES
 from pybridge.errors import UsageError
-from pybridge.wordsearch import maker, reading
-from pybridge.wordsearch.finder import find
-from pybridge.wordsearch.model import DEFAULT_LEVEL, DIRECTIONS, LEVELS, Shape, directions_of
+from pybridge.options import WordSearchOptions
+from pybridge.service import jobs
+from pybridge.wordsearch.model import DEFAULT_LEVEL, DIRECTIONS, LEVELS
 from pybridge.wordsearch.render import (
     found_json,
     found_text,
@@ -182,24 +182,23 @@ def make_command(args: argparse.Namespace) -> int:
         from pybridge.wordsearch.pictures import key_path
 
         check_writable(str(key_path(path)), f"--output {kind} (the answer key)")
-    words = reading.load_words(args.words)
-    avoid = reading.load_words(args.avoid, "word to avoid") if args.avoid else ()
-    shape = _shape(args)
-    letters = reading.parse_letters(args.letters) if args.letters is not None else None
-    request = maker.request_of(
-        words,
-        shape,
-        directions=directions_of(args.directions),
-        overlap=args.overlap,
-        seed=args.seed,
-        avoid=avoid,
-        letters=letters,
-        timeout=args.timeout,
+    options = WordSearchOptions(
+        args.words,
+        args.size,
+        args.mask,
+        args.directions,
+        args.overlap,
+        args.avoid,
+        args.letters,
+        args.seed,
+        args.engine,
+        args.timeout,
     )
+    request = jobs.wordsearch_request(options)
     if args.seed is None and kind != "json":
         again = f"--seed {request.seed} makes this puzzle again"
         print(f"seed {request.seed} ({again})", file=sys.stderr)
-    made = maker.make(request, args.engine)
+    made = jobs.wordsearch_make(request, options.engine)
     if kind == "json":
         _print_json(made_json(made))
     elif kind in PICTURES and path is not None:
@@ -214,14 +213,6 @@ def make_command(args: argparse.Namespace) -> int:
     return EXIT_BY_STATUS[made.status]
 
 
-def _shape(args: argparse.Namespace) -> Shape | None:
-    if args.mask is not None:
-        return reading.load_mask(args.mask)
-    if args.size is not None:
-        return Shape.rectangle(*reading.parse_size(args.size))
-    return None
-
-
 def _pictures(grid: tuple[str, ...], words: tuple[str, ...], path: str, answers: Any) -> None:
     from pybridge.wordsearch.pictures import key_path, write_picture
 
@@ -233,9 +224,8 @@ def _pictures(grid: tuple[str, ...], words: tuple[str, ...], path: str, answers:
 
 def solve_command(args: argparse.Namespace) -> int:
     kind, path = _output(args)
-    grid = reading.load_grid(args.grid)
-    words = reading.load_words(args.words)
-    found = find(grid, words)
+    searched = jobs.wordsearch_solve(args.grid, args.words)
+    grid, words, found = searched.grid, searched.words, searched.found
     if kind == "json":
         _print_json(found_json(found))
     elif kind in PICTURES and path is not None:

@@ -23,10 +23,17 @@ OPTIONS = {
     "cbj": (False, False),  # mrv's choices, with conflict-directed backjumping
 }
 STRATEGIES = (
-    Strategy("mrv", "domains", EVERY_MODE, True, "forward checking, smallest domain first"),
-    Strategy("ac3", "domains", EVERY_MODE, True, "mrv after making the domains arc consistent"),
+    Strategy(
+        "mrv",
+        "domains",
+        EVERY_MODE,
+        True,
+        "the site with the fewest fitting words next, forward checking",
+        default_in=frozenset({"exact"}),
+    ),
+    Strategy("ac3", "domains", EVERY_MODE, True, "mrv after arc consistency"),
     Strategy("lcv", "domains", EVERY_MODE, True, "mrv, least constraining word first"),
-    Strategy("cs50", "domains", EVERY_MODE, True, "ac3's domains, then lcv's search"),
+    Strategy("cs50", "domains", EVERY_MODE, True, "ac3 + lcv"),
     Strategy("cbj", "domains", EVERY_MODE, True, "mrv with conflict-directed backjumping"),
 )
 

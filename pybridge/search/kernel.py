@@ -28,12 +28,26 @@ EVERY_MODE: frozenset[Mode] = frozenset({"exact", "lexicon"})
 T = TypeVar("T")
 
 
+Reads = Literal["listed", "dictionary", "ranked"]
+
+
 @dataclass(frozen=True)
 class Strategy:
-    """A strategy as its family registers it: its name, the family (the
-    module in pybridge.search and its twin in prolog/), the puzzle modes it
-    can search, whether it takes a seed, and whether it reads the crossings
-    (the layout's arcs, found before its search starts)."""
+    """A strategy as its family registers it, describing itself: its name,
+    the family (the module in pybridge.search and its twin in prolog/), the
+    puzzle modes it can search, whether it takes a seed, its summary (the
+    CLI's help says it), and whether it reads the crossings (the layout's
+    arcs, found before its search starts).
+
+    `reads`: what it searches with, which says how the Prolog engine gets
+    the words - "listed": the puzzle's words, sent with each search;
+    "dictionary": the words as bitset tables, sent once per process and
+    named by a key (and their scores, when there are some, by another);
+    "ranked": the words ranked by score, and the scores, sent once.
+    `optimises`: it finds the best fill (--maximize) by branch and bound.
+    `default_in`: the modes whose puzzles it searches when none is asked
+    for. `seeds`: how many seeds one search draws from (N, N + 1, ...), so
+    that a portfolio's streams step by that many (docs/search.md#portfolio)."""
 
     name: str
     family: str
@@ -41,6 +55,15 @@ class Strategy:
     seeded: bool
     summary: str
     crossings: bool = True
+    reads: Reads = "listed"
+    optimises: bool = False
+    default_in: frozenset[Mode] = frozenset()
+    seeds: int = 1
+
+    @property
+    def reads_dictionary(self) -> bool:
+        """Whether the Prolog engine holds its words from one search to the next."""
+        return self.reads != "listed"
 
 
 class Tick(NamedTuple):

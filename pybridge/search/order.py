@@ -14,12 +14,8 @@ from pybridge.model import Cell
 from pybridge.search.kernel import EXACT_ONLY, Board, Counters, Request, Strategy
 
 STRATEGIES = (
-    Strategy(
-        "given", "order", EXACT_ONLY, False, "words in listed order, sites in site order", False
-    ),
-    Strategy(
-        "sorted", "order", EXACT_ONLY, False, "words and sites by length, rarest first", False
-    ),
+    Strategy("given", "order", EXACT_ONLY, False, "words in listed order", crossings=False),
+    Strategy("sorted", "order", EXACT_ONLY, False, "rare lengths first", crossings=False),
 )
 
 

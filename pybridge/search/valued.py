@@ -35,7 +35,9 @@ STRATEGIES = (
         "valued",
         EVERY_MODE,
         False,
-        "best-scored words first, arc consistency; branch and bound with --maximize",
+        "best-scored words first; branch and bound with --maximize",
+        reads="ranked",
+        optimises=True,
     ),
 )
 

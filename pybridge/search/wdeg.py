@@ -26,7 +26,10 @@ STRATEGIES = (
         "wdeg",
         EVERY_MODE,
         True,
-        "bitset domains, dom/wdeg, look-ahead, regions, restarts (dictionaries)",
+        "bitset domains, dom/wdeg with restarts, for big dictionaries",
+        reads="dictionary",
+        default_in=frozenset({"lexicon"}),
+        seeds=2,  # its two streams draw from seeds N and N + 1 (docs/search.md#two-streams)
     ),
 )
 FIRST_LIMIT_EXTRA = 10

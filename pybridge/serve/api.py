@@ -2,22 +2,21 @@
 (docs/serve.md): no HTTP here, so they are tested and reused (by the fill
 workers) without a server.
 
-/api/solve and /api/check run the commands' own code: the body's options
-become the command line `crossword solve|check FILE --option value ...`,
-parsed by the commands' own parsers, the puzzle is read by load_puzzles, and
-the answer is the document of `--output json` with the exit code's meaning
-as the HTTP status (Answer). An uploaded puzzle is written to a private
-temporary folder and read from there, so that every reader, limit and
-message is the CLI's; messages then name the upload (`name`), never the
-temporary file, and a file under --root by its path relative to the root.
+/api/solve and /api/check run the jobs the commands run (pybridge.service):
+the body's options are read by the rules of the command line's (the same
+pybridge.service.fields, with the same messages) into the same option
+objects, the puzzle is read by the service, and the answer is the document
+of `--output json` with the exit code's meaning as the HTTP status (Answer).
+An uploaded puzzle is written to a private temporary folder and read from
+there, so that every reader, limit and message is the CLI's; messages then
+name the upload (`name`), never the temporary file, and a file under --root
+by its path relative to the root.
 """
 
 from __future__ import annotations
 
-import argparse
 import base64
 import binascii
-import io
 import os
 import re
 import tempfile
@@ -25,24 +24,9 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from functools import cache
 from pathlib import Path, PurePosixPath
 from typing import Any, cast
 
-from pybridge.commands import check as check_command
-from pybridge.commands import grid as grid_command
-from pybridge.commands import solve as solve_command
-from pybridge.commands.common import (
-    EXIT_BAD_INPUT,
-    EXIT_BY_STATUS,
-    EXIT_INTERNAL_ERROR,
-    checked_puzzles,
-    error_text,
-    internal_error_text,
-    json_document,
-    timeout_left,
-    worst,
-)
 from pybridge.errors import (
     CrosswordError,
     EngineError,
@@ -54,7 +38,7 @@ from pybridge.errors import (
 from pybridge.exchange import EXCHANGE_FORMATS, with_answers
 from pybridge.lexicon import GRID_FORMATS, load_grid
 from pybridge.model import Format, Puzzle
-from pybridge.patterns import ImpossiblePattern, PatternNotFound
+from pybridge.options import DictionaryOptions, PuzzleOptions, SearchOptions
 from pybridge.progress import Progress, tick_text
 from pybridge.readers import (
     FORMATS,
@@ -68,7 +52,19 @@ from pybridge.readers import (
 from pybridge.render import better_json
 from pybridge.search.kernel import Tick
 from pybridge.serve.files import Files, NotFound, Refused
-from pybridge.solver import BetterFill, Outcome
+from pybridge.service import fields, jobs
+from pybridge.service.answers import (
+    EXIT_BAD_INPUT,
+    EXIT_BY_STATUS,
+    EXIT_INTERNAL_ERROR,
+    error_text,
+    internal_error_text,
+    json_document,
+    worst,
+)
+from pybridge.service.puzzles import Puzzles, read_puzzles
+from pybridge.service.requests import pattern_options, search_options
+from pybridge.solver import BetterFill
 
 Better = Callable[[dict[str, Any]], None]  # hears of each better fill, as `improvements` lists it
 
@@ -77,8 +73,13 @@ PUZZLE_KEYS = frozenset(
     {"puzzle", "puzzle_base64", "name", "path", "words", "words_base64", "words_name"}
     | {"words_path", "dict"}
 )
-# Options the API does not take: it always answers JSON, with the stats.
-NOT_OPTIONS = frozenset({"--help", "--output", "--stats", "--words", "--dict"})
+# The options of each route, as the command's (those a JSON body may give:
+# it always answers JSON, with the stats).
+ROUTE_FIELDS = {
+    "solve": fields.PUZZLE + fields.SOLVE + fields.PROGRESS,
+    "check": fields.PUZZLE + fields.PROGRESS,
+    "grid": fields.GRID,
+}
 HTTP_BY_EXIT = {0: 200, 1: 200, 3: 200, EXIT_BAD_INPUT: 400, EXIT_INTERNAL_ERROR: 500}
 
 
@@ -115,67 +116,11 @@ def answered(work: Callable[[], Answer]) -> Answer:
 # ---------------------------------------------------------------- the options
 
 
-class _Parser(argparse.ArgumentParser):
-    """The commands' parsers, raising UsageError instead of exiting."""
-
-    def error(self, message: str) -> Any:
-        raise UsageError(message)
-
-    def print_help(self, file: Any = None) -> None:  # never to the server's stdout
-        super().print_help(io.StringIO())
-
-
-@cache
-def _parser() -> _Parser:
-    parser = _Parser(prog="crossword", add_help=False)
-    # the subcommands' parsers are _Parsers too (parser_class is the parent's)
-    commands = cast(
-        "argparse._SubParsersAction[argparse.ArgumentParser]",
-        parser.add_subparsers(dest="command", required=True),
-    )
-    solve_command.add_parser(commands)
-    check_command.add_parser(commands)
-    grid_command.add_parser(commands)
-    return parser
-
-
-@cache
-def options(command: str) -> tuple[str, ...]:
-    """The long options of `command` that a request body may give, by name."""
-    subparsers = next(
-        action
-        for action in _parser()._actions
-        if isinstance(action, argparse._SubParsersAction)  # the one way to reach them
-    )
-    sub = subparsers.choices[command]
-    return tuple(
-        option[2:]
-        for action in sub._actions
-        for option in action.option_strings
-        if option.startswith("--") and option not in NOT_OPTIONS
-    )
-
-
-def option_argv(command: str, body: Mapping[str, Any]) -> list[str]:
-    """The command-line options a request body gives (every key but the
-    puzzle's): `"timeout": 5` is `--timeout=5`, `"count": true` is `--count`."""
-    argv = []
-    allowed = options(command)
-    for key, value in body.items():
-        if key in PUZZLE_KEYS:
-            continue
-        if key not in allowed:
-            known = ", ".join(sorted({*allowed, *PUZZLE_KEYS}))
-            raise UsageError(f"unknown key {shown(repr(key))}: /api/{command} takes {known}")
-        if value is None or value is False:
-            continue
-        if value is True:
-            argv.append(f"--{key}")
-        elif isinstance(value, (int, float, str)):
-            argv.append(f"--{key}={value}")  # `=`: a value never reads as an option
-        else:
-            raise UsageError(f'"{key}" must be a number, a string, true or false')
-    return argv
+def option_values(command: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a request body gives (every key but the puzzle's), read
+    as the command line reads them: `"timeout": 5` as `--timeout=5`,
+    `"count": true` as `--count` (see fields.json_values)."""
+    return fields.json_values(ROUTE_FIELDS[command], body, f"/api/{command}", PUZZLE_KEYS)
 
 
 # ---------------------------------------------------------------- the puzzle files
@@ -278,22 +223,31 @@ def sources(body: Mapping[str, Any], files: Files) -> Iterator[Sources]:
             raise found.explained(err) from None
 
 
-def command_args(
+def request_options(
     command: str, body: Mapping[str, Any], found: Sources, files: Files, time_limit: float
-) -> argparse.Namespace:
-    """The command line a request body stands for, parsed by the command's
-    own parser; the time limit is at most the server's."""
-    argv = [command, found.puzzle]
-    if found.words is not None:
-        argv += ["--words", found.words]
-    for path in files.dictionary_paths(body.get("dict", [])):
-        argv.append(f"--dict={path}")
+) -> tuple[PuzzleOptions, SearchOptions]:
+    """The puzzle and the search a request body asks for (the served
+    dictionaries it names, at the server's encoding unless it gives one);
+    the time limit is at most the server's. One search runs: `jobs` is
+    taken, as the command takes it, and not used."""
+    values = option_values(command, body)
+    paths = tuple(os.fspath(path) for path in files.dictionary_paths(body.get("dict", [])))
+    encoding = values["encoding"]
     if files.encoding is not None and "encoding" not in body:
-        argv.append(f"--encoding={files.encoding}")
-    args = _parser().parse_args(argv + option_argv(command, body))
-    if args.timeout is None or args.timeout > time_limit:
-        args.timeout = time_limit
-    return args
+        encoding = files.encoding
+    source = PuzzleOptions(
+        found.puzzle,
+        found.words,
+        values["answers"],
+        DictionaryOptions(paths, encoding),
+        values["grid"],
+        values["format"],
+    )
+    search = search_options(values)
+    timeout = search.timeout
+    if timeout is None or timeout > time_limit:
+        timeout = time_limit
+    return source, replace(search, timeout=timeout, jobs=1)
 
 
 # ---------------------------------------------------------------- solve and check
@@ -322,18 +276,33 @@ class Told(Progress):
         return time.perf_counter() - self.started
 
 
-def _outcome(
-    command: str, puzzle: Puzzle, args: argparse.Namespace, line: Told, better: Better | None
-) -> Outcome:
-    if command == "check":
-        return check_command.check_outcome(puzzle, args, line)
-    on_better = None
-    if better is not None and args.maximize is not None:
+class Page(jobs.Listener):
+    """What the workbench hears of a job: each search's progress told to
+    `tell` (Told, as "searching: ..."), each better fill to `better`, as the
+    answer's `improvements` lists it."""
 
-        def on_better(found: BetterFill) -> None:
-            better(better_json(found))
+    def __init__(
+        self, tell: Callable[[str], None] | None = None, better: Better | None = None
+    ) -> None:
+        self.tell = tell
+        self.told_better = better
 
-    return solve_command.solve_outcome(puzzle, args, timeout_left(args), line.watch, on_better)
+    def line(self, what: str, timeout: float | None) -> Progress:
+        return Told(self.tell, "searching")
+
+    def better(self, found: BetterFill, line: Progress) -> None:
+        if self.told_better is not None:
+            self.told_better(better_json(found))
+
+
+def read_request(
+    command: str, body: Mapping[str, Any], found: Sources, files: Files, time_limit: float
+) -> tuple[Puzzles, SearchOptions]:
+    """The puzzles of a request (named as the client knows them), checked
+    as the command checks them before any search, and the search."""
+    source, search = request_options(command, body, found, files, time_limit)
+    read = read_puzzles(source, search, jobs.QUIET.notice)
+    return replace(read, puzzles=[found.renamed(p) for p in read.puzzles]), search
 
 
 def run_command(
@@ -352,29 +321,31 @@ def run_command(
 
     def work() -> Answer:
         with sources(body, files) as found:
-            args = command_args(command, body, found, files, time_limit)
-            puzzles = [found.renamed(p) for p in checked_puzzles(args)]
-            many = len(puzzles) > 1
+            read, search = read_request(command, body, found, files, time_limit)
+            page = Page(tell, better)
+            if command == "check":
+                answers = jobs.check_read(read, search, page)
+            else:
+                answers = jobs.solve_read(read, search, page, streams=False)
             docs, codes = [], []
-            for puzzle in puzzles:
-                line = Told(tell, "searching")
-                with line:
-                    outcome = _outcome(command, puzzle, args, line, better)
-                docs.append(json_document(puzzle, outcome, many))
-                codes.append(EXIT_BY_STATUS[outcome.status])
+            for solved in answers:
+                docs.append(json_document(solved.puzzle, solved.outcome, solved.many))
+                codes.append(EXIT_BY_STATUS[solved.outcome.status])
             code = worst(codes)
-            return Answer(HTTP_BY_EXIT[code], docs if many else docs[0], code)
+            return Answer(HTTP_BY_EXIT[code], docs if len(docs) > 1 else docs[0], code)
 
     return answered(work)
 
 
-def precheck(body: Mapping[str, Any], files: Files, time_limit: float) -> Answer | None:
-    """The failure that /api/solve would answer `body` with before any
-    search (bad input, bad options, a file not served), or None."""
+def precheck(
+    body: Mapping[str, Any], files: Files, time_limit: float, command: str = "solve"
+) -> Answer | None:
+    """The failure that /api/solve (or /api/`command`) would answer `body`
+    with before any search (bad input, bad options, a file not served), or None."""
 
     def work() -> Answer:
         with sources(body, files) as found:
-            checked_puzzles(command_args("solve", body, found, files, time_limit))
+            read_request(command, body, found, files, time_limit)
         return Answer(200, None, 0)
 
     answer = answered(work)
@@ -393,15 +364,12 @@ def pattern(body: Mapping[str, Any], time_limit: float) -> Answer:
     the answer's header, as for solve."""
 
     def work() -> Answer:
-        args = _parser().parse_args(["grid", *option_argv("grid", body)])
-        args.timeout = min(args.timeout, time_limit)
-        try:
-            made = grid_command.pattern_from(args, args.seed)
-        except ImpossiblePattern as err:
-            return Answer(200, {"grid": None, "reason": str(err)}, EXIT_BY_STATUS["unsolvable"])
-        except PatternNotFound as err:
-            return Answer(200, {"grid": None, "reason": str(err)}, EXIT_BY_STATUS["timeout"])
-        return Answer(200, made.to_json(), 0)
+        options = pattern_options(option_values("grid", body))
+        limit = time_limit if options.timeout is None else min(options.timeout, time_limit)
+        made = jobs.pattern(replace(options, timeout=limit))
+        if made.pattern is None:
+            return Answer(200, {"grid": None, "reason": made.reason}, EXIT_BY_STATUS[made.status])
+        return Answer(200, made.pattern.to_json(), 0)
 
     return answered(work)
 
@@ -459,6 +427,9 @@ def _opened(found: Sources, fmt: Format | None, answers: bool) -> list[Puzzle]:
 
 
 def _grid_json(puzzle: Puzzle) -> dict[str, Any]:
+    """A grid for the page; from a .puz or ipuz file, what it publishes too:
+    its title, author and clues, and its solution's rows (null when it has
+    none that can be used), so that an export opens as it was written."""
     exact = puzzle.mode == "exact" and bool(puzzle.words)  # a crossword alone has no words
     published = puzzle.published
     return {
@@ -469,4 +440,12 @@ def _grid_json(puzzle: Puzzle) -> dict[str, Any]:
         "words": list(puzzle.words) if exact else None,
         "title": published.title if published else None,
         "answers": published is not None and published.solution is not None,
+        "author": published.author if published else None,
+        "clues": None
+        if published is None
+        else [
+            {"number": clue.number, "direction": clue.direction, "clue": clue.text}
+            for clue in published.clues
+        ],
+        "solution": list(published.solution) if published and published.solution else None,
     }

@@ -20,7 +20,7 @@ import json
 import socket
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -40,7 +40,7 @@ from pybridge.errors import UsageError
 from pybridge.serve import api, grids
 from pybridge.serve.candidates import DEFAULT_LIMIT, candidate_list
 from pybridge.serve.files import Files
-from pybridge.serve.fills import Busy, Fills, Job, check_job
+from pybridge.serve.fills import Busy, Fills, Job, check_job, fill_time_limit
 from pybridge.solver import ENGINES, STRATEGIES
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -149,6 +149,36 @@ class _SecurityHeaders:
         await self.app(scope, receive, sending)
 
 
+class _RefusalsAsOk:
+    """A request that says `X-Crossword-Errors: ok-status` (the page's do) gets
+    a refusal (a status of 400 or more) as HTTP 200, its real status in
+    `X-Crossword-Status` and the same body: the page shows the message
+    itself, and the browser then logs no error for an answer it expected."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        asked = scope["type"] == "http" and any(
+            name.lower() == b"x-crossword-errors" and value.strip().lower() == b"ok-status"
+            for name, value in scope["headers"]
+        )
+        if not asked:
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] >= 400:
+                headers = [
+                    *message.get("headers", []),
+                    (b"x-crossword-status", b"%d" % message["status"]),
+                ]
+                message = {**message, "status": 200, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
 def _version() -> str:
     try:
         return metadata.version("crossword-pybridge")
@@ -241,11 +271,15 @@ def create_app(settings: Settings) -> Starlette:
             page = request.client.host  # a client that names no page is one page
 
         def work() -> api.Answer:
-            job = Job(body, files, settings.time_limit, grids.cells(body.pop("region", None)))
+            command = "check" if grids.flag(body, "check") else "solve"
+            body.pop("check", None)
+            region = grids.cells(body.pop("region", None))
+            job = Job(body, files, settings.time_limit, region, command=command)
             check_job(job)
-            check = api.precheck(job.body, files, settings.time_limit)
+            check = api.precheck(job.body, files, settings.time_limit, command)
             if check is not None:
                 return check
+            job = replace(job, time_limit=fill_time_limit(job.body, settings.time_limit))
             try:
                 fill = fills.start(page, job)
             except Busy as busy:
@@ -297,6 +331,7 @@ def create_app(settings: Settings) -> Starlette:
     middleware = [
         Middleware(_SecurityHeaders),
         Middleware(TrustedHostMiddleware, allowed_hosts=hosts),
+        Middleware(_RefusalsAsOk),
     ]
     app = Starlette(
         routes=routes,

@@ -145,8 +145,38 @@ def candidate_list(
         "alive": None if proof is None and settled is None else alive.bit_count(),
         "candidates": listed[:limit],
         "verdict": None if proof is None else verdict_json(proof),
+        "sites": _counts(puzzle, layout, proof, settled),
         "seconds": round(time.perf_counter() - started, 4),
     }
+
+
+def _counts(
+    puzzle: Puzzle, layout: Layout, proof: proofs.Proof | None, settled: Settled | None
+) -> list[dict[str, Any]]:
+    """Every site with the number of words that fit its letters and of
+    those some fill can still use (null when the proof layers ran out of
+    time, or proved the grid unfillable and the site is not in the core):
+    the page shades the entries with few."""
+    found = (settled.tables if settled else tables(tuple(puzzle.words))) if layout.sites else {}
+    core = set() if proof is None else {(s.number, s.direction) for s in proof.core}
+    counts = []
+    for site in layout.sites:
+        fitting = (
+            settled.start[site.index] if settled else _fitting(found.get(site.length), puzzle, site)
+        )
+        alive = None if settled is None else settled.supports[site.index][0].bit_count()
+        counts.append(
+            {
+                "number": site.number,
+                "direction": site.direction,
+                "fitting": fitting.bit_count(),
+                # a proof: its core's sites have none; the others are not known
+                "alive": (0 if (site.number, site.direction) in core else None)
+                if proof is not None
+                else alive,
+            }
+        )
+    return counts
 
 
 def _site_json(puzzle: Puzzle, site: Site) -> dict[str, Any]:

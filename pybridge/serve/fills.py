@@ -24,7 +24,6 @@ the fill's view shows the best so far.
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import secrets
 import signal
@@ -39,15 +38,10 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from pybridge import engines
-from pybridge.commands.common import (
-    EXIT_BY_STATUS,
-    checked_puzzles,
-    json_document,
-    timeout_left,
-)
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import layout_of
 from pybridge.model import OPEN, Cell, Puzzle
+from pybridge.options import SearchOptions
 from pybridge.scores import Score
 from pybridge.search.kernel import Request, Watch
 from pybridge.serve.api import (
@@ -55,12 +49,15 @@ from pybridge.serve.api import (
     Better,
     Told,
     answered,
-    command_args,
     failure,
+    option_values,
+    read_request,
     run_command,
     sources,
 )
 from pybridge.serve.files import Files, NotFound
+from pybridge.service.answers import EXIT_BY_STATUS, json_document
+from pybridge.service.puzzles import timeout_left
 from pybridge.solver import Outcome, Stats, default_strategy, make_solution
 from pybridge.wording import plural
 
@@ -88,13 +85,16 @@ class Job:
     list of cells), the files it may read and the time limit; `deadline`
     (on the monotonic clock, which every process reads alike) is set when
     a worker is handed the job: the time limit counts from then, the
-    worker's warming included."""
+    worker's warming included. `command` is "check" for a check run as a
+    fill is (its progress seen, Cancel stopping it): the answer /api/check
+    gives."""
 
     body: Mapping[str, Any]
     files: Files
     time_limit: float
     region: tuple[Cell, ...] | None = None
     deadline: float | None = None
+    command: str = "solve"
 
     def time_left(self) -> float:
         """The time limit left to the worker (a little, when none is left:
@@ -354,10 +354,20 @@ def warm(files: Files) -> None:
 def fill_answer(job: Job, tell: Callable[[str], None], better: Better | None = None) -> Answer:
     """The fill's answer: /api/solve's, or the region's fill. `better`
     hears of each better fill (with maximize)."""
+    if job.command == "check":
+        tell(f"checking (time limit {job.time_limit:g} s)")
+        return run_command("check", job.body, job.files, job.time_left(), tell)
     if job.region is None:
         tell(f"filling (time limit {job.time_limit:g} s)")
         return run_command("solve", job.body, job.files, job.time_left(), tell, better)
     return answered(lambda: _region_answer(job, tell))
+
+
+def fill_time_limit(body: Mapping[str, Any], server_limit: float) -> float:
+    """A fill's time limit: the body's `timeout` when it is below the
+    server's, else the server's (so a fill's view shows the one chosen)."""
+    timeout = option_values("solve", body)["timeout"]
+    return server_limit if timeout is None or timeout >= server_limit else float(timeout)
 
 
 REGION_OBJECTIVE = (
@@ -367,9 +377,12 @@ REGION_OBJECTIVE = (
 
 
 def check_job(job: Job) -> None:
-    """UsageError for a job no worker should start: a region with an objective."""
+    """UsageError for a job no worker should start: a region with an
+    objective, or a check of a region."""
     if job.region is not None and job.body.get("maximize") is not None:
         raise UsageError(REGION_OBJECTIVE)
+    if job.region is not None and job.command == "check":
+        raise UsageError('a check is of the whole grid: leave out "region"')
 
 
 def _region_answer(job: Job, tell: Callable[[str], None]) -> Answer:
@@ -377,20 +390,24 @@ def _region_answer(job: Job, tell: Callable[[str], None]) -> Answer:
     check_job(job)
     with sources(job.body, job.files) as found:
         tell("reading the puzzle")
-        args = command_args("solve", job.body, found, job.files, job.time_left())
-        puzzles = checked_puzzles(args)
-        if len(puzzles) != 1:
+        read, search = read_request("solve", job.body, found, job.files, job.time_left())
+        if len(read.puzzles) != 1:
             raise UsageError('a region is filled in one grid: say which with "grid"')
-        tell(f"filling the selected region (time limit {args.timeout:g} s)")
+        tell(f"filling the selected region (time limit {search.timeout:g} s)")
         line = Told(tell, "filling the selected region")
         with line:
-            outcome = region_outcome(puzzles[0], job.region, args, line.watch)
+            timeout = timeout_left(read.budget)
+            outcome = region_outcome(read.puzzles[0], job.region, search, timeout, line.watch)
         code = EXIT_BY_STATUS[outcome.status]
-        return Answer(200, json_document(puzzles[0], outcome, False), code)
+        return Answer(200, json_document(read.puzzles[0], outcome, False), code)
 
 
 def region_outcome(
-    puzzle: Puzzle, region: Iterable[Cell], args: argparse.Namespace, progress: Watch | None = None
+    puzzle: Puzzle,
+    region: Iterable[Cell],
+    search: SearchOptions,
+    timeout: float | None,
+    progress: Watch | None = None,
 ) -> Outcome:
     """Fill only the sites with a cell in `region`, around the letters the
     grid holds; the words other sites hold whole are not used again. From a
@@ -410,8 +427,8 @@ def region_outcome(
     if held:
         left = Counter(words) - held
         words = [w for w in dict.fromkeys(words) for _ in range(left[w])]
-    chosen = engines.choose_engine(args.engine)
-    strategy = args.strategy or default_strategy(puzzle)
+    chosen = engines.choose_engine(search.engine)
+    strategy = search.strategy or default_strategy(puzzle)
     started = time.perf_counter()
     sub = layout.restricted(kept)
     scores = puzzle.scores
@@ -421,8 +438,8 @@ def region_outcome(
         strategy,
         1,
         False,
-        timeout_left(args),
-        args.seed,
+        timeout,
+        search.seed,
         progress=progress,
         scores=None if scores is None else scores.values(words),
     )

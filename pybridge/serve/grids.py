@@ -10,13 +10,14 @@ import json
 import tempfile
 import threading
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pybridge.errors import InputError, UsageError
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import Dictionary
-from pybridge.model import BLOCK, OPEN, Cell, Puzzle, fast_new
+from pybridge.model import BLOCK, OPEN, Cell, Clue, Published, Puzzle, fast_new
 from pybridge.readers import read_bytes, read_exchange, require_site, sniff_exchange
 from pybridge.scores import Scores
 from pybridge.serve.api import sources
@@ -127,7 +128,10 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
     media type and name): a picture (SVG, PNG: the marked cells shaded),
     JSON (rows and placements, as in the CLI's JSON), or a .puz or ipuz
     crossword (with the clues, title and author of the file it was opened
-    from, `original`, where its entries are that file's own answers)."""
+    from, `original`, where its entries are that file's own answers). The
+    page's own `title`, `author` and `clues` go into JSON, .puz and ipuz;
+    with `progress`, a .puz or ipuz holds the grid's letters in the
+    player's grid too (a solver's progress), not only in the solution."""
     from pybridge import acrosslite, ipuzfile, pictures
     from pybridge.layout import find_sites
 
@@ -135,10 +139,13 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
     if kind not in EXPORTS:
         raise UsageError(f'"kind" must be one of {", ".join(EXPORTS)}')
     puzzle, grid = page_picture(body)
+    texts = page_texts(body)
     name, media = f"crossword.{kind}", EXPORTS[kind]
     if kind == "json":
-        placements = [
-            {
+        clues = texts.get("clues", {})
+        placements = []
+        for site in find_sites(puzzle):
+            placement = {
                 "number": site.number,
                 "direction": site.direction,
                 "row": site.row,
@@ -146,15 +153,18 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
                 "length": site.length,
                 "word": "".join(grid[r][c] for r, c in site.cells),
             }
-            for site in find_sites(puzzle)
-        ]
-        document = {"grid": list(grid), "placements": placements}
+            if "clues" in texts:
+                placement["clue"] = clues.get((site.number, site.direction), "")
+            placements.append(placement)
+        document: dict[str, Any] = {"grid": list(grid), "placements": placements}
+        document.update({key: texts[key] for key in ("title", "author") if key in texts})
         return json.dumps(document, ensure_ascii=False, indent=2).encode(), media, name
     if kind in EXCHANGE_FORMATS:
-        puzzle = _original(body.get("original"), files, puzzle) or puzzle
+        puzzle = _published(_original(body.get("original"), files, puzzle) or puzzle, grid, texts)
+        progress = grid if flag(body, "progress") else None
         if kind == "puz":
-            return acrosslite.puz_bytes(puzzle, grid), media, name
-        return ipuzfile.ipuz_text(puzzle, grid).encode(), media, name
+            return acrosslite.puz_bytes(puzzle, grid, progress), media, name
+        return ipuzfile.ipuz_text(puzzle, grid, progress).encode(), media, name
     marked = cells(body.get("marked")) or ()
     if kind == "svg":
         return pictures.draw_svg(puzzle, grid, marked).encode(), media, name
@@ -162,6 +172,63 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
         path = Path(tmp, name)
         pictures.draw_png(puzzle, grid, path, marked)
         return path.read_bytes(), media, name
+
+
+def page_texts(body: Mapping[str, Any]) -> dict[str, Any]:
+    """The page's `title` and `author` (strings) and `clues` (a list of
+    {"number", "direction", "clue"}, as {(number, direction): text}), those
+    the body gives."""
+    texts: dict[str, Any] = {}
+    for key in ("title", "author"):
+        if body.get(key) is not None:
+            if not isinstance(body[key], str):
+                raise UsageError(f'"{key}" must be a string')
+            texts[key] = body[key]
+    given = body.get("clues")
+    if given is not None:
+        message = (
+            '"clues" must be a list of {"number": N, "direction": "across" or "down", "clue": text}'
+        )
+        if not isinstance(given, list):
+            raise UsageError(message)
+        clues = {}
+        for item in given:
+            if not (
+                isinstance(item, dict)
+                and type(item.get("number")) is int
+                and item.get("direction") in ("across", "down")
+                and isinstance(item.get("clue"), str)
+            ):
+                raise UsageError(message)
+            clues[(item["number"], item["direction"])] = item["clue"]
+        texts["clues"] = clues
+    return texts
+
+
+def _published(puzzle: Puzzle, grid: tuple[str, ...], texts: Mapping[str, Any]) -> Puzzle:
+    """`puzzle` publishing the page's title, author and clues, where the
+    page gives them: its clues are those of the grid as it is (an entry
+    without one gets the placeholder, `7-Across`)."""
+    if not texts:
+        return puzzle
+    published = puzzle.published or Published()
+    changes: dict[str, Any] = {key: texts[key] for key in ("title", "author") if key in texts}
+    if "clues" in texts:
+        changes["solution"] = grid  # the clues are for the grid's own entries
+        changes["clues"] = tuple(
+            Clue(number, direction, text)
+            for (number, direction), text in texts["clues"].items()
+            if text.strip()
+        )
+    return replace(puzzle, published=replace(published, **changes))
+
+
+def flag(body: Mapping[str, Any], key: str) -> bool:
+    """A true-or-false key of a request body (false when absent)."""
+    value = body.get(key, False)
+    if not isinstance(value, bool):
+        raise UsageError(f'"{key}" must be true or false')
+    return value
 
 
 def _original(value: object, files: Files, framework: Puzzle) -> Puzzle | None:

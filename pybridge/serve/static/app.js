@@ -1,27 +1,38 @@
 // The crossword workbench page. It talks to the server only through the
-// JSON API of docs/serve.md; everything it shows is rebuilt from the grid
-// kept here (and in localStorage, so a reload loses nothing).
-"use strict";
+// JSON API of docs/serve.md; everything it shows is rebuilt from the puzzle
+// it holds, which store.js keeps in the browser: each tab edits a puzzle of
+// its own, and a reload, a server restart or another tab loses nothing.
+import * as store from "./store.js";
+import * as work from "./work.js";
 
 const $ = (id) => document.getElementById(id);
 const PAGE = crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2);
-const STORE = "crossword-workbench";
 const BLOCK = "#";
+const MAX_SIDE = 100;  // New and Pattern: at most this many cells a side (the pattern generator's)
+const SEEDS = 1_000_000_000;  // Another fill draws its seed below this (and from 2: not the default's)
 
 // ------------------------------------------------------------------ state
 
 // A cell: {block, letter, kind}; kind is "typed", "locked" (kept by fills
 // and by typing) or "fill" (from an autofill; the next fill may change it).
-let grid = {rows: 0, cols: 0, cells: [], mode: "lexicon", words: null, source: "new grid"};
+let grid = emptyGrid(15, 15);
+// The puzzle around the grid: its id in the store, title, author, clues (by
+// "row,col,direction" of the entry's first cell), the symmetry of its blocks,
+// the .puz or ipuz file it was opened from (`original`), whether the user
+// changed it (`edited`: New, Open and Pattern replace an unchanged puzzle
+// rather than start another) and whether it is kept in the store yet.
+let puzzle = newPuzzle();
 let cursor = {r: 0, c: 0, dir: "across"};
 let selection = null;      // {r0, c0, r1, c1} while cells are selected
 let marked = new Set();    // "r,c" keys of a proof's core, shown in red
-let info = {dicts: [], time_limit: 60};
+let wide = false;          // whether the marked core is not minimal (drawn hatched)
+let info = {dicts: [], time_limit: 60, max_upload: 16 << 20};
 let undoStack = [], redoStack = [];
-let fill = null;           // {id, timer, shape} while a fill runs
+let job = null;            // the fill or check under way: {kind, puzzle, shape, ...}
 let candidateAsk = 0;      // the number of the latest candidates request
 let candidateRequest = null;  // its AbortController
-let candidateLists = 0;    // candidate lists shown (body's data-lists: for tests)
+let counts = null;         // {shape, by: Map "number-dir" -> words some fill can use}: per entry, from the last list
+let candidateLists = 0;    // candidate lists shown (body's data-lists and data-listed: for tests)
 let keyAt = 0;             // when the last key was pressed (body's data-latency: its list's delay)
 
 const key = (r, c) => `${r},${c}`;
@@ -35,10 +46,15 @@ function emptyGrid(rows, cols) {
   return {rows, cols, cells, mode: "lexicon", words: null, source: "new grid"};
 }
 
+function newPuzzle() {
+  return {id: store.newId(), title: "", author: "", clues: {}, symmetry: "rot180",
+    original: null, edited: false, kept: false};
+}
+
 function fromRows(rows, mode, words, source) {
   const cols = Math.max(...rows.map((row) => [...row].length));
   const g = emptyGrid(rows.length, cols);
-  rows.forEach((row, r) => [...row.padEnd(cols, BLOCK)].forEach((ch, c) => {
+  rows.forEach((row, r) => [...row].concat(Array(cols).fill(BLOCK)).slice(0, cols).forEach((ch, c) => {
     const cell = g.cells[r * cols + c];
     if (ch === BLOCK) cell.block = true;
     else if (ch !== ".") Object.assign(cell, {letter: ch, kind: "locked"});
@@ -64,12 +80,28 @@ function rowsOf(keep = () => true) {
 const kept = (cell) => cell.kind !== "fill";
 const shape = () => rowsOf(kept).join("\n");
 
-// The site numbering of a printed crossword (as pybridge.layout numbers them).
-function sites() {
-  const list = [], numbers = new Map();
+// The entries of the grid, numbered as a printed crossword (and as
+// pybridge.layout) numbers them, and for each open cell the entries through
+// it: {list, numbers, at: Map "r,c" -> {across: [site, i], down: [site, i]}}.
+// Worked out again only when the blocks change.
+let structureKey = "", structureMemo = null;
+
+function structure() {
+  let signature = `${grid.rows}x${grid.cols}:`;
+  for (const cell of grid.cells) signature += cell.block ? "#" : ".";
+  if (signature !== structureKey) {
+    structureMemo = structureOf(grid);
+    structureKey = signature;
+  }
+  return structureMemo;
+}
+
+function structureOf(g) {
+  const open = (r, c) => r >= 0 && c >= 0 && r < g.rows && c < g.cols && !g.cells[r * g.cols + c].block;
+  const list = [], numbers = new Map(), at = new Map();
   let n = 0;
-  for (let r = 0; r < grid.rows; r++) {
-    for (let c = 0; c < grid.cols; c++) {
+  for (let r = 0; r < g.rows; r++) {
+    for (let c = 0; c < g.cols; c++) {
       if (!open(r, c)) continue;
       const across = !open(r, c - 1) && open(r, c + 1);
       const down = !open(r - 1, c) && open(r + 1, c);
@@ -77,24 +109,34 @@ function sites() {
       numbers.set(key(r, c), ++n);
       for (const [dir, go, dr, dc] of [["across", across, 0, 1], ["down", down, 1, 0]]) {
         if (!go) continue;
-        const cells = [];
-        for (let i = r, j = c; open(i, j); i += dr, j += dc) cells.push([i, j]);
-        list.push({number: n, dir, cells});
+        const site = {number: n, dir, cells: []};
+        for (let i = r, j = c; open(i, j); i += dr, j += dc) {
+          const k = key(i, j);
+          if (!at.has(k)) at.set(k, {});
+          at.get(k)[dir] = [site, site.cells.length];
+          site.cells.push([i, j]);
+        }
+        list.push(site);
       }
     }
   }
-  return {list, numbers};
+  return {list, numbers, at};
 }
+
+const sites = () => structure().list;
 
 function slotAt(r, c, dir) {
-  const through = sites().list.filter((s) => s.cells.some(([i, j]) => i === r && j === c));
-  return through.find((s) => s.dir === dir) || through[0] || null;
+  const through = structure().at.get(key(r, c));
+  if (!through) return null;
+  return (through[dir] || through.across || through.down)[0];
 }
 
-// ------------------------------------------------------------------ undo
+const clueKey = (site) => `${site.cells[0][0]},${site.cells[0][1]},${site.dir}`;
+
+// ------------------------------------------------------------------ undo and keeping
 
 function snapshot() {
-  return JSON.stringify({rows: grid.rows, cols: grid.cols, cells: grid.cells});
+  return JSON.stringify(store.pack(grid));
 }
 
 function change(edit) {
@@ -102,19 +144,25 @@ function change(edit) {
   edit();
   if (snapshot() === before) return;
   undoStack.push(before);
-  if (undoStack.length > 500) undoStack.shift();
+  if (undoStack.length > store.HISTORY) undoStack.shift();
   redoStack = [];
+  puzzle.edited = true;
   changed();
 }
 
 function restore(from, to) {
   if (!from.length) return;
   to.push(snapshot());
-  Object.assign(grid, JSON.parse(from.pop()));
+  Object.assign(grid, store.unpack(JSON.parse(from.pop())));
+  puzzle.edited = true;
   changed();
 }
 
+// After every change of the grid: a status line about the grid as it was
+// goes (what a change has to say, it says after it), the marks and the score
+// too, and the puzzle is kept.
 function changed() {
+  say("");
   marked.clear();
   $("verdict").hidden = true;
   $("score").hidden = true;  // a fill's score is the fill's, not the edited grid's
@@ -123,9 +171,147 @@ function changed() {
   scheduleCandidates();
 }
 
+function puzzleName() {
+  return puzzle.title.trim() || grid.source;
+}
+
+// The puzzle as the store keeps it.
+function record() {
+  return {
+    version: 1, id: puzzle.id, name: puzzleName(), size: `${grid.rows}×${grid.cols}`,
+    updated: Date.now(), title: puzzle.title, author: puzzle.author, clues: puzzle.clues,
+    symmetry: $("symmetry").value, original: puzzle.original, edited: puzzle.edited,
+    grid: {...store.pack(grid), mode: grid.mode, words: grid.words, source: grid.source},
+    undo: undoStack.slice(-store.HISTORY), redo: redoStack.slice(-store.HISTORY),
+  };
+}
+
+let storageFull = false;
+
 function save() {
-  const state = {grid, symmetry: $("symmetry").value, dicts: chosenDicts()};
-  try { localStorage.setItem(STORE, JSON.stringify(state)); } catch (e) { /* full: no matter */ }
+  puzzle.kept = true;
+  const ok = store.keep(record());
+  if (!ok && !storageFull) say("The browser's storage is full: this puzzle is not kept here. Save it as a file (Save, Alt+S).", "bad");
+  storageFull = !ok;
+  showPuzzleList();
+}
+
+// Show a kept puzzle (from the store, or from another tab's change to it).
+function adopt(kept, fresh = true) {
+  const {grid: packed} = kept;
+  grid = Object.assign(store.unpack(packed), {mode: packed.mode, words: packed.words, source: packed.source});
+  puzzle = {id: kept.id, title: kept.title || "", author: kept.author || "", clues: kept.clues || {},
+    symmetry: kept.symmetry || "rot180", original: kept.original || null, edited: !!kept.edited, kept: true};
+  undoStack = kept.undo || [];
+  redoStack = kept.redo || [];
+  $("symmetry").value = puzzle.symmetry;
+  if (fresh || !inside(cursor.r, cursor.c)) cursor = firstCursor();
+  if (fresh) {
+    selection = null;
+    marked.clear();
+    $("verdict").hidden = true;
+    $("score").hidden = true;
+    showGrids([]);
+  }
+  showPuzzleFields();
+  render();
+  scheduleCandidates();
+}
+
+// Start a puzzle on `g`: in place of the puzzle shown when the user has not
+// changed it, else as a new puzzle (the one shown stays in the list).
+function startPuzzle(g, {title = "", author = "", clues = {}, original = null, symmetry = null} = {}) {
+  if (puzzle.edited || puzzle.title || puzzle.author || Object.keys(puzzle.clues).length) {
+    puzzle = newPuzzle();
+    undoStack = [];
+  } else {
+    undoStack.push(snapshot());  // an unchanged puzzle: its grid can come back with Undo
+  }
+  redoStack = [];
+  Object.assign(puzzle, {title, author, clues, original, edited: false});
+  if (symmetry) $("symmetry").value = symmetry;
+  puzzle.symmetry = $("symmetry").value;
+  grid = g;
+  cursor = firstCursor();
+  selection = null;
+  store.show(puzzle.id);
+  store.setTabPuzzle(puzzle.id);
+  showPuzzleFields();
+  changed();
+}
+
+// The cursor of a grid just shown: the first cell of its first entry (never a block).
+function firstCursor() {
+  const first = sites()[0];
+  if (first) return {r: first.cells[0][0], c: first.cells[0][1], dir: first.dir};
+  for (let r = 0; r < grid.rows; r++) {
+    for (let c = 0; c < grid.cols; c++) if (open(r, c)) return {r, c, dir: "across"};
+  }
+  return {r: 0, c: 0, dir: "across"};
+}
+
+// ------------------------------------------------------------------ the list of puzzles
+
+function showPuzzleList() {
+  const choice = $("puzzles");
+  const list = store.recent();
+  if (!list.some((p) => p.id === puzzle.id)) {
+    list.unshift({id: puzzle.id, name: puzzleName(), size: `${grid.rows}×${grid.cols}`});
+  }
+  choice.replaceChildren(...list.map((p) => {
+    const option = document.createElement("option");
+    option.value = p.id;
+    option.textContent = `${p.name} (${p.size})`;
+    option.selected = p.id === puzzle.id;
+    return option;
+  }));
+}
+
+async function switchPuzzle(id) {
+  if (id === puzzle.id) return;
+  const kept = store.load(id);
+  if (!kept) {
+    showPuzzleList();
+    return say("That puzzle is no longer kept in this browser.", "bad");
+  }
+  if (puzzle.kept) save();
+  store.show(id);
+  store.setTabPuzzle(id);
+  adopt(kept);
+  const elsewhere = await store.shownElsewhere();
+  say(elsewhere.has(id)
+    ? `Opened ${puzzleName()}: another tab shows it too, and the two keep in step.`
+    : `Opened ${puzzleName()}.`);
+}
+
+function forgetPuzzle() {
+  const name = puzzleName();
+  if (!window.confirm(`Remove “${name}” from this browser? (Save it as a file first to keep it.)`)) return;
+  store.forget(puzzle.id);
+  const next = store.recent()[0];
+  if (next) {
+    store.show(next.id);
+    store.setTabPuzzle(next.id);
+    adopt(store.load(next.id));
+  } else {
+    puzzle = newPuzzle();
+    grid = emptyGrid(15, 15);
+    undoStack = [];
+    redoStack = [];
+    cursor = firstCursor();
+    store.show(puzzle.id);
+    store.setTabPuzzle(puzzle.id);
+    showPuzzleFields();
+    render();
+    scheduleCandidates();
+  }
+  showPuzzleList();
+  say(`Removed ${name}.`);
+}
+
+function showPuzzleFields() {
+  if (document.activeElement !== $("puzzle-title")) $("puzzle-title").value = puzzle.title;
+  if (document.activeElement !== $("puzzle-author")) $("puzzle-author").value = puzzle.author;
 }
 
 // ------------------------------------------------------------------ drawing
@@ -135,31 +321,54 @@ let cellViews = [], builtShape = "";
 function build() {
   const board = $("grid");
   board.replaceChildren();
-  board.style.gridTemplateColumns = `repeat(${grid.cols}, var(--cell))`;
   cellViews = [];
   builtShape = `${grid.rows}x${grid.cols}`;
+  board.setAttribute("aria-rowcount", String(grid.rows));
+  board.setAttribute("aria-colcount", String(grid.cols));
   for (let r = 0; r < grid.rows; r++) {
+    const row = document.createElement("div");
+    row.className = "row";
+    row.setAttribute("role", "row");
     for (let c = 0; c < grid.cols; c++) {
       const view = document.createElement("div");
       view.className = "cell";
+      view.id = `cell-${r}-${c}`;
       view.dataset.r = r;
       view.dataset.c = c;
       view.setAttribute("role", "gridcell");
       const number = document.createElement("span");
       number.className = "number";
+      number.setAttribute("aria-hidden", "true");
       const letter = document.createElement("span");
       letter.className = "letter";
+      letter.setAttribute("aria-hidden", "true");
       view.append(number, letter);
-      board.append(view);
+      row.append(view);
       cellViews.push(view);
     }
+    board.append(row);
   }
+  fitGrid();
+}
+
+// What a screen reader says of a cell: "3-Across, letter 2 of 5, E" (the
+// entry in the cursor's direction when the cell has one), "block, row 1,
+// column 4"; with "locked" or "filled" for such letters.
+function cellLabel(r, c, cell, through) {
+  if (cell.block) return `block, row ${r + 1}, column ${c + 1}`;
+  const letter = cell.letter || "empty";
+  const how = cell.kind === "locked" ? ", locked" : cell.kind === "fill" ? ", filled" : "";
+  const entry = through && (through[cursor.dir] || through.across || through.down);
+  if (!entry) return `row ${r + 1}, column ${c + 1}, ${letter}${how}`;
+  const [site, i] = entry;
+  return `${slotName(site)}, letter ${i + 1} of ${site.cells.length}, ${letter}${how}`;
 }
 
 function render() {
   if (builtShape !== `${grid.rows}x${grid.cols}`) build();
-  const {numbers} = sites();
+  const {numbers, at} = structure();
   const slot = slotAt(cursor.r, cursor.c, cursor.dir);
+  const few = fewness(at);
   const inSlot = new Set(slot ? slot.cells.map(([i, j]) => key(i, j)) : []);
   for (let r = 0; r < grid.rows; r++) {
     for (let c = 0; c < grid.cols; c++) {
@@ -167,19 +376,83 @@ function render() {
       view.classList.toggle("block", cell.block);
       view.classList.toggle("cursor", r === cursor.r && c === cursor.c);
       view.classList.toggle("slot", inSlot.has(k));
-      view.classList.toggle("core", marked.has(k));
-      view.classList.toggle("selected", selected(r, c));
+      view.classList.toggle("core", marked.has(k) && !wide);
+      view.classList.toggle("wide-core", marked.has(k) && wide);
+      const isSelected = selected(r, c);
+      view.classList.toggle("selected", isSelected);
+      view.classList.toggle("few", few.get(k) === 1);
+      view.classList.toggle("fewest", few.get(k) === 0);
       for (const kind of ["typed", "locked", "fill"]) view.classList.toggle(kind, cell.kind === kind);
       view.children[0].textContent = numbers.get(k) || "";
       view.children[1].textContent = cell.block ? "" : cell.letter;
+      const label = cellLabel(r, c, cell, at.get(k));
+      if (view.dataset.label !== label) {
+        view.setAttribute("aria-label", label);
+        view.dataset.label = label;
+      }
+      if (isSelected) view.setAttribute("aria-selected", "true");
+      else view.removeAttribute("aria-selected");
     }
   }
+  $("grid").setAttribute("aria-activedescendant", `cell-${cursor.r}-${cursor.c}`);
+  $("grid").setAttribute("aria-label", `the grid, ${grid.rows} by ${grid.cols}`);
   $("slot-title").textContent = slot ? slotName(slot) : "–";
+  $("stats").textContent = statistics();
   $("title").textContent = `${grid.source} · ${grid.rows}×${grid.cols} · ` +
     (grid.mode === "exact" ? `${grid.words.length} listed words` : "filled from the dictionaries");
   $("undo").disabled = !undoStack.length;
   $("redo").disabled = !redoStack.length;
-  $("fill-region").disabled = !selection || !!fill;
+  $("fill-region").disabled = !selection || !!job;
+  renderClues(slot);
+}
+
+// Entries with few words left are shaded (when asked): per cell, 0 when an
+// entry through it has at most FEWEST words some fill can use, 1 at most FEW.
+const FEWEST = 3, FEW = 20;
+
+function fewness(at) {
+  const few = new Map();
+  if (!counts || counts.shape !== rowsOf().join("\n") || !$("shade-few").checked) return few;
+  for (const [k, through] of at) {
+    for (const [site] of Object.values(through)) {
+      const left = counts.by.get(`${site.number}-${site.dir}`);
+      if (left === undefined || left === null) continue;
+      const level = left <= FEWEST ? 0 : left <= FEW ? 1 : 2;
+      if (level < 2) few.set(k, Math.min(level, few.has(k) ? few.get(k) : 2));
+    }
+  }
+  return few;
+}
+
+// The grid's figures, as the pattern generator gives them: "78 words, 37
+// blocks (2 cheaters), mean word length 4.82". A cheater block is one whose
+// opening, alone, would leave the number of words as it is.
+function statistics() {
+  const {list} = structure();
+  let blocks = 0, cheaters = 0;
+  for (let r = 0; r < grid.rows; r++) {
+    for (let c = 0; c < grid.cols; c++) {
+      if (!cellAt(r, c).block) continue;
+      blocks++;
+      const [across, down] = [wordChange(r, c, 0, 1), wordChange(r, c, 1, 0)];
+      if (across + down === 0) cheaters++;
+    }
+  }
+  const letters = list.reduce((sum, site) => sum + site.cells.length, 0);
+  const mean = list.length ? (letters / list.length).toFixed(2) : "0.00";
+  const plural = (n, word) => `${n.toLocaleString()} ${word}${n === 1 ? "" : "s"}`;
+  return `${plural(list.length, "word")}, ${plural(blocks, "block")} ` +
+    `(${plural(cheaters, "cheater")}), mean word length ${mean}`;
+}
+
+// How the number of words changes along (dr, dc) if the block at (r, c)
+// opened: -1 it joins two words, +1 it makes one, 0 it lengthens one or none.
+function wordChange(r, c, dr, dc) {
+  const before = open(r - dr, c - dc), after = open(r + dr, c + dc);
+  const longBefore = before && open(r - 2 * dr, c - 2 * dc);
+  const longAfter = after && open(r + 2 * dr, c + 2 * dc);
+  if (longBefore && longAfter) return -1;
+  return (before || after) && !longBefore && !longAfter ? 1 : 0;
 }
 
 function slotName(slot) {
@@ -192,6 +465,24 @@ function selected(r, c) {
   return r >= Math.min(r0, r1) && r <= Math.max(r0, r1) && c >= Math.min(c0, c1) && c <= Math.max(c0, c1);
 }
 
+// The size of a cell: the grid fits the width of its column (at 400 px a
+// 15x15 grid is whole) and, while the cells stay legible, the height of the
+// window below it with room for the status lines (at 1280x800 a 21x21 grid
+// leaves its status in view). From 14 to 34 px; a grid larger than that
+// scrolls within its frame.
+const CELL_MOST = 34, CELL_LEAST = 14, CELL_LEGIBLE = 20, STATUS_ROOM = 110;
+
+function fitGrid() {
+  const frame = $("grid-frame");
+  const across = (frame.clientWidth - 4) / grid.cols;
+  const top = frame.getBoundingClientRect().top + window.scrollY;
+  const down = (window.innerHeight - top - STATUS_ROOM) / grid.rows;
+  let size = Math.min(CELL_MOST, across);
+  if (down >= CELL_LEGIBLE) size = Math.min(size, down);
+  size = Math.max(CELL_LEAST, Math.floor(size));
+  $("grid").style.setProperty("--cell", `${size}px`);
+}
+
 function say(text, kind = "") {
   $("status").textContent = text;
   $("status").className = kind;
@@ -199,20 +490,36 @@ function say(text, kind = "") {
 
 // ------------------------------------------------------------------ the API
 
+// Every request asks the server to answer its refusals with HTTP 200 and
+// their status in X-Crossword-Status (docs/serve.md): the page shows the
+// message itself, and the browser then logs no error for it.
 async function api(path, body, method = "POST", signal = undefined) {
-  const options = {method, headers: {}, signal};
+  const response = await request(path, body, method, signal);
+  const data = await response.json().catch(() => ({error: `${response.status} ${response.statusText}`}));
+  if (response.refused) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+async function request(path, body, method = "POST", signal = undefined) {
+  const options = {method, headers: {"X-Crossword-Errors": "ok-status"}, signal};
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
   const response = await fetch(path, options);
-  const data = await response.json().catch(() => ({error: `${response.status} ${response.statusText}`}));
-  if (!response.ok && response.status !== 202) throw new Error(data.error || response.statusText);
-  return data;
+  const status = Number(response.headers.get("X-Crossword-Status") || response.status);
+  response.refused = status >= 400;
+  return response;
 }
 
 function chosenDicts() {
   return [...document.querySelectorAll("#dicts input:checked")].map((box) => box.value);
+}
+
+// The time limit of a fill or check: the one chosen, at most the server's.
+function chosenLimit() {
+  const chosen = Number($("timeout").value);
+  return chosen > 0 ? Math.min(chosen, info.time_limit) : info.time_limit;
 }
 
 // The quality options of a grid filled from the dictionaries, by the CLI's
@@ -265,16 +572,18 @@ function scheduleCandidates() {
 async function askCandidates() {
   const slot = slotAt(cursor.r, cursor.c, cursor.dir);
   const ask = ++candidateAsk;
-  if (!slot) return showSlot(null);
+  if (candidateRequest) candidateRequest.abort();  // its list would come too late
+  candidateRequest = null;
+  if (!slot) return showSlot(null, null, open(cursor.r, cursor.c) ? "no entry runs through this cell" : "a block");
   const body = {grid: rowsOf(), row: cursor.r, col: cursor.c, direction: slot.dir, limit: 100};
   if (grid.mode === "exact") body.words = grid.words;
   else if (!chosenDicts().length) return showSlot(slot, null, "choose a dictionary to see the words that fit");
   else Object.assign(body, {dict: chosenDicts()}, qualityOptions(false));
-  if (candidateRequest) candidateRequest.abort();  // its list would come too late
   candidateRequest = new AbortController();
   try {
     const answer = await api("/api/candidates", body, "POST", candidateRequest.signal);
-    if (ask === candidateAsk) showSlot(slot, answer);
+    answer.grid = body.grid.join("\n");  // the grid its counts are for
+    if (ask === candidateAsk) { showSlot(slot, answer); render(); }
   } catch (error) {
     if (ask === candidateAsk && error.name !== "AbortError") showSlot(slot, null, error.message);
   }
@@ -286,11 +595,19 @@ function showSlot(slot, answer = null, note = "") {
   $("slot-info").textContent = note;
   $("slot-info").className = note ? "note" : "";
   if (!answer) return;
+  if (answer.sites) {
+    const by = new Map(answer.sites.map((s) => [`${s.number}-${s.direction}`, s.alive ?? s.fitting]));
+    counts = {shape: answer.grid || rowsOf().join("\n"), by};
+  }
   document.body.dataset.lists = String(++candidateLists);
+  document.body.dataset.listed = slotName(slot);  // whose list is shown (for tests)
   document.body.dataset.latency = String(Math.round(performance.now() - keyAt));
   const possible = answer.alive === null ? "" : `, ${answer.alive.toLocaleString()} possible`;
+  const count = answer.candidates.length, scored = answer.candidates.some((c) => c.score !== undefined);
+  // the list is cut at 100: say so, and which come first
+  const shown = count < answer.fitting ? ` · the ${scored ? "best" : "first"} ${count} shown` : "";
   $("slot-info").textContent =
-    `${answer.site.pattern} · ${answer.fitting.toLocaleString()} fit${possible}`;
+    `${answer.site.pattern} · ${answer.fitting.toLocaleString()} fit${possible}${shown}`;
   for (const candidate of answer.candidates) {
     const item = document.createElement("li");
     const button = document.createElement("button");
@@ -304,13 +621,18 @@ function showSlot(slot, answer = null, note = "") {
     if (candidate.dead) {
       item.className = "dead";
       button.title = `ruled out: ${candidate.why}`;
+      button.setAttribute("aria-label", `${candidate.word}, ruled out: ${candidate.why}`);
     }
     button.addEventListener("click", () => place(answer.site.cells, candidate.word));
     item.append(button);
     list.append(item);
   }
-  if (answer.verdict) showVerdict(answer.verdict.reason, answer.verdict.cells, "The grid cannot be filled as it is");
-  else if (!$("verdict").dataset.sticky) clearVerdict();
+  if (answer.verdict) {
+    const {reason, cells, minimal} = answer.verdict;
+    showVerdict(reason, cells, "The grid cannot be filled as it is", false, minimal !== false);
+  } else if (!$("verdict").dataset.sticky) {
+    clearVerdict();
+  }
 }
 
 function place(cells, word) {
@@ -321,10 +643,114 @@ function place(cells, word) {
   $("grid").focus();
 }
 
+// ------------------------------------------------------------------ clues
+
+let cluesBuilt = "";
+
+// The clue pane: a field per entry, Across then Down, each with its number
+// and letters; entries without a clue are marked and counted.
+function renderClues(current) {
+  const {list} = structure();
+  if (cluesBuilt !== structureKey) buildClues(list);
+  let missing = 0;
+  for (const site of list) {
+    const item = $(`clue-${clueKey(site).replaceAll(",", "-")}`);
+    if (!item) continue;
+    const pattern = site.cells.map(([r, c]) => cellAt(r, c).letter || "·").join("");
+    const text = puzzle.clues[clueKey(site)] || "";
+    item.querySelector(".pattern").textContent = pattern;
+    const field = item.querySelector("input");
+    if (document.activeElement !== field && field.value !== text) field.value = text;
+    item.classList.toggle("unclued", !text.trim());
+    item.classList.toggle("current", current === site);
+    if (!text.trim()) missing++;
+  }
+  $("clue-count").textContent = !list.length ? "no entries"
+    : missing ? `${missing} of ${list.length} entries without a clue` : `all ${list.length} entries clued`;
+}
+
+function buildClues(list) {
+  cluesBuilt = structureKey;
+  for (const dir of ["across", "down"]) {
+    const items = list.filter((site) => site.dir === dir).map((site) => {
+      const item = document.createElement("li");
+      const id = `clue-${clueKey(site).replaceAll(",", "-")}`;
+      item.id = id;
+      const label = document.createElement("label");
+      label.htmlFor = `${id}-text`;
+      const number = document.createElement("span");
+      number.className = "clue-number";
+      number.textContent = String(site.number);
+      const pattern = document.createElement("span");
+      pattern.className = "pattern";
+      label.append(number, " ", pattern);
+      const field = document.createElement("input");
+      field.id = `${id}-text`;
+      field.type = "text";
+      field.placeholder = "no clue yet";
+      field.setAttribute("aria-label", `clue of ${slotName(site)}, ${site.cells.length} letters`);
+      field.addEventListener("focus", () => moveTo(site.cells[0][0], site.cells[0][1], site.dir));
+      field.addEventListener("input", () => {
+        const text = field.value;
+        if (text.trim()) puzzle.clues[clueKey(site)] = text;
+        else delete puzzle.clues[clueKey(site)];
+        puzzle.edited = true;
+        save();
+        renderClues(slotAt(cursor.r, cursor.c, cursor.dir));
+      });
+      field.addEventListener("keydown", (event) => onClueKey(event, site));
+      item.append(label, field);
+      return item;
+    });
+    $(`clues-${dir}`).replaceChildren(...items);
+  }
+}
+
+// Keys in a clue's field: Enter goes to the next clue, Esc back to the grid.
+function onClueKey(event, site) {
+  if (event.key === "Escape") {
+    event.preventDefault();
+    moveTo(site.cells[0][0], site.cells[0][1], site.dir);
+    $("grid").focus();
+  } else if (event.key === "Enter") {
+    event.preventDefault();
+    const fields = [...document.querySelectorAll("#clue-pane input")];
+    const next = fields[fields.indexOf(event.target) + (event.shiftKey ? -1 : 1)];
+    if (next) next.focus();
+  }
+}
+
+function focusClue() {
+  const slot = slotAt(cursor.r, cursor.c, cursor.dir);
+  if (!slot) return say("The cursor is on no entry: move it to the entry to clue.");
+  const field = $(`clue-${clueKey(slot).replaceAll(",", "-")}-text`);
+  if (field) field.focus();
+}
+
+// The clues as the API takes them: [{number, direction, clue}] for every entry.
+function cluesList() {
+  return sites().map((site) => ({number: site.number, direction: site.dir, clue: puzzle.clues[clueKey(site)] || ""}));
+}
+
+// Clues from the API ([{number, direction, clue}]) by the first cell of
+// their entries in `g`.
+function cluesOf(g, given) {
+  const clues = {};
+  for (const site of structureOf(g).list) {
+    const found = (given || []).find((c) => c.number === site.number && c.direction === site.dir);
+    if (found && found.clue.trim() && found.clue !== slotName(site)) clues[clueKey(site)] = found.clue;
+  }
+  return clues;
+}
+
 // ------------------------------------------------------------------ verdicts
 
-function showVerdict(reason, cells, heading, sticky = false) {
+// Mark a proof's core. A core that is not minimal (a search proof names
+// every site it looked at) is drawn hatched and said to be so: some of its
+// sites may well be fillable together.
+function showVerdict(reason, cells, heading, sticky = false, minimal = true) {
   marked = new Set(cells.map(([r, c]) => key(r, c)));
+  wide = !minimal;
   const box = $("verdict");
   box.replaceChildren();
   const title = document.createElement("strong");
@@ -332,8 +758,16 @@ function showVerdict(reason, cells, heading, sticky = false) {
   const text = document.createElement("p");
   text.textContent = reason;
   box.append(title, text);
+  if (!minimal) {
+    const note = document.createElement("p");
+    note.className = "not-minimal";
+    note.textContent = `The marked sites (${cells.length} cells, hatched) are not a minimal core: ` +
+      "the proof needed them all, but fewer of them may already be impossible to fill together.";
+    box.append(note);
+  }
   box.hidden = false;
   box.dataset.sticky = sticky ? "yes" : "";
+  box.dataset.minimal = minimal ? "yes" : "no";
   render();
 }
 
@@ -347,16 +781,15 @@ function clearVerdict() {
 
 // The cells of a proof's core, from its sites' numbers and directions.
 function coreCells(proof) {
-  const {list} = sites();
   const cells = [];
   for (const site of proof.core) {
-    const found = list.find((s) => s.number === site.number && s.dir === site.direction);
+    const found = sites().find((s) => s.number === site.number && s.dir === site.direction);
     if (found) cells.push(...found.cells);
   }
   return cells;
 }
 
-// ------------------------------------------------------------------ check
+// ------------------------------------------------------------------ fills and checks
 
 function needsDictionary() {
   if (grid.mode === "exact" || chosenDicts().length) return false;
@@ -365,45 +798,107 @@ function needsDictionary() {
   return true;
 }
 
+// A fill or a check is under way: the progress bar and line, Cancel on.
+function beginJob(started) {
+  job = Object.assign(started, {puzzle: puzzle.id, shape: jobShape(started.kind), began: performance.now()});
+  $("best").hidden = true;
+  $("cancel").disabled = false;
+  $("fill").disabled = true;
+  $("another").disabled = true;
+  $("check").disabled = true;
+  $("progress").hidden = false;
+  showProgress("starting", 0);
+  render();
+}
+
+function showProgress(phase, elapsed) {
+  const limit = chosenLimit();
+  $("progress-bar").value = Math.min(elapsed / limit, 1);
+  $("phase").textContent = `${phase} · ${elapsed.toFixed(1)} s of at most ${limit} s`;
+}
+
+function endJob() {
+  if (job && job.timer) clearTimeout(job.timer);
+  job = null;
+  $("cancel").disabled = true;
+  $("fill").disabled = false;
+  $("another").disabled = false;
+  $("check").disabled = false;
+  $("progress").hidden = true;
+  $("best").hidden = true;
+  render();
+}
+
+// The grid as a job reads it: a fill keeps all letters but a fill's, a
+// check takes them all.
+function jobShape(kind) {
+  return kind === "check" ? rowsOf().join("\n") : shape();
+}
+
+// Whether the grid a job started on is still the one shown, as it was.
+function stillShown(started) {
+  return started.puzzle === puzzle.id && jobShape(started.kind) === started.shape;
+}
+
+async function cancelJob() {
+  if (!job) return;
+  const ended = job;
+  endJob();
+  say(ended.kind === "check" ? "Check cancelled." : "Fill cancelled.");
+  try { await api(`/api/fill/${ended.id}`, undefined, "DELETE"); } catch (error) { say(error.message, "bad"); }
+}
+
+// Check runs in a worker process as a fill does (POST /api/fill with
+// "check"): its progress shows, and Cancel stops it at once.
 async function check() {
-  if (needsDictionary()) return;
-  say("checking…");
+  if (job || needsDictionary()) return;
+  const body = Object.assign(puzzleBody(), {page: PAGE, check: true});
   try {
-    const answer = await api("/api/check", puzzleBody());
-    if (answer.status === "solved") {
-      clearVerdict();
-      say(`This grid can be filled (a fill was found in ${answer.stats.nodes} nodes).`, "good");
-    } else if (answer.status === "unsolvable") {
-      const heading = `Cannot be filled (proof: ${answer.proof.layer})`;
-      showVerdict(answer.reason, coreCells(answer.proof), heading, true);
-      say("The core, the sites that cannot all be filled, is marked on the grid.", "bad");
-    } else {
-      say(`No verdict within the time limit of ${answer.stats.seconds.toFixed(1)} s.`, "bad");
-    }
+    const view = await api("/api/fill", body);
+    beginJob({kind: "check", id: view.id});
+    say("checking…");
+    pollFill();
   } catch (error) {
     say(error.message, "bad");
   }
 }
 
-// ------------------------------------------------------------------ fills
+function finishCheck(answer, started, elapsed) {
+  if (!stillShown(started)) return say("The grid changed while it was being checked: check it again.", "bad");
+  const seconds = elapsed.toFixed(1);
+  if (answer.status === "solved") {
+    clearVerdict();
+    say(`This grid can be filled (a fill was found in ${answer.stats.nodes} nodes, ${seconds} s).`, "good");
+  } else if (answer.status === "unsolvable") {
+    const heading = `Cannot be filled (proof: ${answer.proof.layer}, ${seconds} s)`;
+    const minimal = answer.proof.minimal !== false;
+    showVerdict(answer.reason, coreCells(answer.proof), heading, true, minimal);
+    say(minimal ? "The core, the sites that cannot all be filled, is marked on the grid."
+      : "No fill exists; the sites the proof needed are marked (not a minimal core).", "bad");
+  } else {
+    say(`No verdict within the time limit of ${answer.stats.seconds.toFixed(1)} s.`, "bad");
+  }
+}
 
-async function startFill(region) {
-  if (fill || needsDictionary()) return;
+async function startFill(region, seed = null) {
+  if (job || needsDictionary()) return;
   const body = puzzleBody(kept, true);
   body.page = PAGE;
+  if (seed !== null) body.seed = seed;
   if (region) body.region = regionCells();
   try {
     const view = await api("/api/fill", body);
-    fill = {id: view.id, shape: shape(), region, objective: body.maximize || null};
-    $("best").hidden = true;
-    $("cancel").disabled = false;
-    $("fill").disabled = true;
-    $("progress").hidden = false;
-    say(region ? "filling the selection…" : "filling…");
+    beginJob({kind: "fill", id: view.id, region, objective: body.maximize || null, seed});
+    say(region ? "filling the selection…" : seed !== null ? `filling again (seed ${seed})…` : "filling…");
     pollFill();
   } catch (error) {
     say(error.message, "bad");
   }
+}
+
+// Another fill: the same fill with a new seed (a different search order).
+function anotherFill() {
+  startFill(false, 2 + Math.floor(Math.random() * (SEEDS - 2)));
 }
 
 function regionCells() {
@@ -415,27 +910,28 @@ function regionCells() {
 }
 
 async function pollFill() {
-  if (!fill) return;
+  const started = job;
+  if (!started) return;
   let view;
   try {
-    view = await api(`/api/fill/${fill.id}`, undefined, "GET");
+    view = await api(`/api/fill/${started.id}`, undefined, "GET");
   } catch (error) {
-    endFill();
+    if (job !== started) return;
+    endJob();
     return say(error.message, "bad");
   }
-  if (!fill) return;
-  $("progress-bar").value = Math.min(view.elapsed / view.time_limit, 1);
-  $("phase").textContent = `${view.phase} · ${view.elapsed.toFixed(1)} s of at most ${view.time_limit} s`;
-  if (view.best) showBest(view.best, view.better_fills, fill.objective);
+  if (job !== started) return;
+  showProgress(view.phase, view.elapsed);
+  if (view.best) showBest(view.best, view.better_fills, started.objective);
   if (view.state === "running") {
-    fill.timer = setTimeout(pollFill, 200);
+    started.timer = setTimeout(pollFill, 200);
     return;
   }
-  const started = fill;
-  endFill();
-  if (view.state === "cancelled") return say("Fill cancelled.");
+  endJob();
+  if (view.state === "cancelled") return say(started.kind === "check" ? "Check cancelled." : "Fill cancelled.");
   if (view.status >= 400) return say(view.answer ? view.answer.error : view.phase, "bad");
-  finishFill(view.answer, started, view.elapsed);
+  if (started.kind === "check") finishCheck(view.answer, started, view.elapsed);
+  else finishFill(view.answer, started, view.elapsed);
 }
 
 // The best fill so far of a fill that maximizes, as the worker tells it.
@@ -447,7 +943,7 @@ function showBest(best, count, objective) {
 }
 
 function finishFill(answer, started, elapsed) {
-  if (shape() !== started.shape) {
+  if (!stillShown(started)) {
     return say("The grid changed while it was being filled: the fill was not applied.", "bad");
   }
   if (answer.solutions.length) {  // solved, or with maximize the best fill found in the time
@@ -458,13 +954,14 @@ function finishFill(answer, started, elapsed) {
         Object.assign(cell, {letter: ch, kind: "fill"});
       }
     })));
-    const how = `${answer.stats.strategy}, ${answer.stats.engine} engine, ${answer.stats.nodes} nodes`;
+    const seed = started.seed !== null ? `, seed ${started.seed}` : "";
+    const how = `${answer.stats.strategy}, ${answer.stats.engine} engine, ${answer.stats.nodes} nodes${seed}`;
     if (answer.status === "solved") say(`Filled in ${elapsed.toFixed(1)} s (${how}).`, "good");
     else say(`The time limit was reached: the best fill found is shown (${how}).`, "good");
     showScore(answer.score, started.objective, started.region);
   } else if (answer.status === "unsolvable") {
     const cells = answer.proof ? coreCells(answer.proof) : [];
-    showVerdict(answer.reason, cells, "No fill exists", true);
+    showVerdict(answer.reason, cells, "No fill exists", true, !answer.proof || answer.proof.minimal !== false);
     say("No fill exists.", "bad");
   } else {
     say(`No fill found within the time limit (${elapsed.toFixed(1)} s).`, "bad");
@@ -491,24 +988,6 @@ function showScore(score, objective, region) {
   }
   box.textContent = text;
   box.hidden = false;
-}
-
-function endFill() {
-  if (fill && fill.timer) clearTimeout(fill.timer);
-  fill = null;
-  $("cancel").disabled = true;
-  $("fill").disabled = false;
-  $("progress").hidden = true;
-  $("best").hidden = true;
-  render();
-}
-
-async function cancelFill() {
-  if (!fill) return;
-  const id = fill.id;
-  endFill();
-  say("Fill cancelled.");
-  try { await api(`/api/fill/${id}`, undefined, "DELETE"); } catch (error) { say(error.message, "bad"); }
 }
 
 // ------------------------------------------------------------------ editing
@@ -538,7 +1017,7 @@ function toggleBlock(r, c) {
 
 function typeLetter(ch) {
   const cell = cellAt(cursor.r, cursor.c);
-  if (cell.block) return;
+  if (cell.block) return say("This is a block: press . to open it, or move to an open cell.");
   if (cell.kind === "locked") return say("This letter is locked: Enter unlocks its entry.");
   let letter = ch;
   const words = grid.mode === "exact" ? grid.words.join("") : "";
@@ -582,15 +1061,33 @@ function moveTo(r, c, dir = cursor.dir) {
   scheduleCandidates();
 }
 
+// The entries in reading order, Across then Down; Tab goes to the next,
+// Shift+Tab to the previous. Past the last (or before the first) the key is
+// the browser's again: the focus leaves the grid.
 function nextSlot(by) {
-  const list = sites().list;
-  if (!list.length) return;
+  const list = sites();
+  if (!list.length) return false;
   const order = [...list.filter((s) => s.dir === "across"), ...list.filter((s) => s.dir === "down")];
   const now = slotAt(cursor.r, cursor.c, cursor.dir);
-  let i = now ? order.findIndex((s) => s.number === now.number && s.dir === now.dir) : -1;
-  i = (i + by + order.length) % order.length;
+  const i = (now ? order.indexOf(now) : -1) + by;
+  if (i < 0 || i >= order.length) return false;
   const [r, c] = order[i].cells.find(([i2, j]) => !cellAt(i2, j).letter) || order[i].cells[0];
   moveTo(r, c, order[i].dir);
+  return true;
+}
+
+// Esc clears the selection and the marks; with nothing to clear, it leaves
+// the grid for the candidate list (Esc there comes back), or else the clue
+// of the entry.
+function escape() {
+  if (selection || marked.size) {
+    selection = null;
+    clearVerdict();
+    return render();
+  }
+  const first = document.querySelector("#candidates button");
+  if (first) first.focus();
+  else focusClue();
 }
 
 function onKey(event) {
@@ -605,16 +1102,44 @@ function onKey(event) {
     const [dir, by] = arrows[k];
     if (dir !== cursor.dir) moveTo(cursor.r, cursor.c, dir);
     else step(by, true);
-  } else if (k === "Tab") nextSlot(event.shiftKey ? -1 : 1);
-  else if (k === " ") moveTo(cursor.r, cursor.c, cursor.dir === "across" ? "down" : "across");
+  } else if (k === "Tab") {
+    if (!nextSlot(event.shiftKey ? -1 : 1)) return;  // out of the grid
+  } else if (k === " ") moveTo(cursor.r, cursor.c, cursor.dir === "across" ? "down" : "across");
   else if (k === "Backspace") erase(true);
   else if (k === "Delete") erase(false);
   else if (k === "." || k === "#") toggleBlock(cursor.r, cursor.c);
   else if (k === "Enter") toggleLock();
-  else if (k === "Escape") { selection = null; clearVerdict(); render(); }
+  else if (k === "Escape") escape();
   else if ([...k].length === 1 && /[\p{L}\p{N}]/u.test(k)) typeLetter(k);
   else return;
   event.preventDefault();
+}
+
+// Shortcuts for the main actions, anywhere on the page: Alt and a letter
+// (by the key's place, so that they work with any keyboard layout).
+const SHORTCUTS = {
+  KeyO: () => openDialog(),
+  KeyN: () => newGrid(),
+  KeyP: () => newPattern(),
+  KeyS: () => exportAs("json"),
+  KeyA: (event) => (event.shiftKey ? anotherFill() : startFill(false)),
+  KeyR: () => { if (selection) startFill(true); },
+  KeyC: () => check(),
+  KeyX: () => cancelJob(),
+  KeyG: () => $("grid").focus(),
+  KeyL: () => focusClue(),
+};
+
+function onShortcut(event) {
+  if ($("open-dialog").open) return;
+  const ctrl = event.ctrlKey || event.metaKey;
+  if (ctrl && !event.altKey && event.code === "KeyS") {  // Ctrl+S saves too, as in editors
+    event.preventDefault();
+    return exportAs("json");
+  }
+  if (!event.altKey || ctrl || !SHORTCUTS[event.code]) return;
+  event.preventDefault();
+  SHORTCUTS[event.code](event);
 }
 
 // ------------------------------------------------------------------ the mouse
@@ -661,9 +1186,38 @@ async function base64Of(file) {
   return btoa(binary);
 }
 
+// The largest file the server takes: a request of at most max_upload bytes
+// carries it in base64 (4 bytes for every 3), with a little room for the rest.
+function largestFile() {
+  return Math.floor((info.max_upload - 4096) * 3 / 4);
+}
+
+function tooLarge(file) {
+  if (!file || file.size <= largestFile()) return null;
+  return `${file.name} is ${file.size.toLocaleString()} bytes: this server takes files of at most ` +
+    `${largestFile().toLocaleString()} bytes (sent in base64 within its limit of ` +
+    `${info.max_upload.toLocaleString()} bytes a request, --max-upload).`;
+}
+
+function openDialog() {
+  $("open-error").textContent = "";
+  if (!$("open-dialog").open) $("open-dialog").showModal();
+}
+
 async function openPuzzle(event) {
   event.preventDefault();
   const upload = $("open-upload").files[0], words = $("open-words-upload").files[0];
+  const large = tooLarge(upload) || tooLarge(words);
+  if (large) return ($("open-error").textContent = large);
+  if (upload && !words && !$("open-format").value) {
+    let opened = null;
+    try {
+      opened = work.read(await upload.text(), upload.name);
+    } catch (error) {
+      return ($("open-error").textContent = error.message);
+    }
+    if (opened) return openWork(opened, upload.name);
+  }
   const body = {};
   // Files go as their bytes, so that every format (.puz too) and encoding
   // reaches the readers as the CLI would read it.
@@ -680,30 +1234,60 @@ async function openPuzzle(event) {
     // a .puz or ipuz file goes with its exports, which keep its clues and title
     const original = ["puz", "ipuz"].includes(answer.grids[0].format) ? body : null;
     if (original) { delete original.words_base64; delete original.words_path; delete original.answers; }
-    showGrids(answer.grids, original);
-    useGrid(answer.grids[0], original);
     const first = answer.grids[0];
+    useGrid(first, original, true);
+    showGrids(answer.grids, original);
     const more = answer.grids.length > 1 ? ` (grid 1 of ${answer.grids.length}: choose another above the grid)` : "";
-    const own = first.answers && first.mode !== "exact"
-      ? " It has its own answers: open it with “its own answers” to place them." : "";
+    const own = first.solution ? " Its solution is shown as a fill (in blue)." : "";
     say(`Opened ${first.source}${first.title ? ` (${first.title})` : ""}${more}.${own}`);
   } catch (error) {
     $("open-error").textContent = error.message;
   }
 }
 
-function useGrid(opened, original = null) {
-  undoStack.push(snapshot());
-  redoStack = [];
-  grid = fromRows(opened.rows, opened.mode, opened.words, opened.source);
-  grid.original = original;
-  // the size fields (for New and Pattern) start from the grid opened
-  $("new-rows").value = String(opened.rows.length);
-  $("new-cols").value = String(opened.rows[0].length);
-  cursor = {r: 0, c: 0, dir: "across"};
-  selection = null;
-  changed();
+// A work file (work.js) as a puzzle, with its letters, their kinds, clues and title.
+function openWork(opened, name) {
+  $("open-dialog").close();
+  const g = Object.assign(store.unpack(opened.grid, "typed"),
+    {mode: opened.grid.mode, words: opened.grid.words, source: opened.grid.source});
+  startPuzzle(g, {title: opened.title, author: opened.author, clues: opened.clues,
+    symmetry: opened.symmetry || null});
   $("grid").focus();
+  say(`Opened ${name}${opened.title ? ` (${opened.title})` : ""}.`);
+}
+
+// Show a grid that was opened: as a puzzle of its own (`fresh`), or in
+// place of the grid shown (another grid of the same file).
+function useGrid(opened, original = null, fresh = false) {
+  const g = fromRows(opened.rows, opened.mode, opened.words, opened.source);
+  withSolution(g, opened.solution);
+  if (fresh) {
+    startPuzzle(g, {title: opened.title || "", author: opened.author || "", original,
+      clues: cluesOf(g, opened.clues)});
+  } else {
+    undoStack.push(snapshot());
+    redoStack = [];
+    grid = g;
+    puzzle.original = original;
+    cursor = firstCursor();
+    selection = null;
+    changed();
+  }
+  // the size fields (for New and Pattern) start from the grid opened
+  $("new-rows").value = String(grid.rows);
+  $("new-cols").value = String(grid.cols);
+  $("grid").focus();
+}
+
+// A .puz or ipuz file's solution (an export of this page's, say) shows in
+// the squares its player's grid leaves empty, as a fill: what was exported
+// opens as it was.
+function withSolution(g, solution) {
+  if (!solution) return;
+  solution.forEach((row, r) => [...row].forEach((ch, c) => {
+    const cell = r < g.rows && c < g.cols ? g.cells[r * g.cols + c] : null;
+    if (cell && !cell.block && !cell.letter && ch !== "." && ch !== BLOCK) Object.assign(cell, {letter: ch, kind: "fill"});
+  }));
 }
 
 // A file of several grids (RP 2016): a choice of them above the grid.
@@ -722,14 +1306,10 @@ function showGrids(grids, original = null) {
 
 function newGrid() {
   const rows = Number($("new-rows").value), cols = Number($("new-cols").value);
-  if (!(rows >= 2 && cols >= 2 && rows <= 50 && cols <= 50)) return say("A grid is 2 to 50 cells a side.", "bad");
-  undoStack.push(snapshot());
-  redoStack = [];
-  grid = emptyGrid(rows, cols);
-  cursor = {r: 0, c: 0, dir: "across"};
-  selection = null;
+  const fits = (n) => Number.isInteger(n) && n >= 2 && n <= MAX_SIDE;
+  if (!fits(rows) || !fits(cols)) return say(`A grid is 2 to ${MAX_SIDE} cells a side.`, "bad");
+  startPuzzle(emptyGrid(rows, cols));
   showGrids([]);
-  changed();
   $("grid").focus();
 }
 
@@ -742,7 +1322,7 @@ async function newPattern() {
   try {
     const made = await api("/api/pattern", body);
     if (!made.grid) return say(`No pattern: ${made.reason}`, "bad");
-    useGrid({rows: made.grid, mode: "lexicon", words: null, source: `pattern ${made.size} (seed ${made.seed})`});
+    useGrid({rows: made.grid, mode: "lexicon", words: null, source: `pattern ${made.size} (seed ${made.seed})`}, null, true);
     showGrids([]);
     say(`A ${made.size} pattern with ${made.blocks} blocks and ${made.slots} entries ` +
       `(seed ${made.seed}, ${made.symmetry}).`);
@@ -751,22 +1331,42 @@ async function newPattern() {
   }
 }
 
+// A file name from the puzzle's name.
+function fileName(kind) {
+  const base = puzzleName().normalize("NFKD").replace(/[^\w.-]+/gu, "-").replace(/^-+|-+$/gu, "");
+  return `${base.slice(0, 60) || "crossword"}.${kind}`;
+}
+
+// Download the grid as `kind`; JSON is the work file (work.js), which Open reads back.
 async function exportAs(kind) {
-  const body = {grid: rowsOf(), kind};
+  const body = {grid: rowsOf(), kind, title: puzzle.title, author: puzzle.author, clues: cluesList()};
   if (marked.size) body.marked = [...marked].map((k) => k.split(",").map(Number));
-  if (grid.original && (kind === "puz" || kind === "ipuz")) body.original = grid.original;
-  const response = await fetch("/api/export", {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
-  });
-  if (!response.ok) {
-    const data = await response.json().catch(() => ({}));
-    return say(data.error || response.statusText, "bad");
+  if (kind === "puz" || kind === "ipuz") {
+    if (puzzle.original) body.original = puzzle.original;
+    body.progress = $("export-progress").checked;
+  }
+  let blob;
+  try {
+    const response = await request("/api/export", body);
+    if (response.refused) {
+      const data = await response.json().catch(() => ({}));
+      return say(data.error || response.statusText, "bad");
+    }
+    if (kind === "json") {
+      const saved = work.document(await response.json(), puzzle, grid, store.pack(grid));
+      blob = new Blob([JSON.stringify(saved, null, 2) + "\n"], {type: "application/json"});
+    } else {
+      blob = await response.blob();
+    }
+  } catch (error) {
+    return say(error.message, "bad");
   }
   const link = document.createElement("a");
-  link.href = URL.createObjectURL(await response.blob());
-  link.download = `crossword.${kind}`;
+  link.href = URL.createObjectURL(blob);
+  link.download = fileName(kind);
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  if (kind === "json") say(`Saved as ${link.download}: Open reads it back.`, "good");
 }
 
 // ------------------------------------------------------------------ start
@@ -779,13 +1379,35 @@ function addOptions(select, values) {
   }
 }
 
+function savePrefs() {
+  store.savePrefs({...store.prefs(), dicts: chosenDicts()});
+}
+
+// The puzzle this tab shows: the one it showed before a reload; else the
+// last changed puzzle that no other tab shows; else a new empty grid.
+async function firstPuzzle() {
+  const own = store.load(store.tabPuzzle());
+  if (own) return own;
+  if (store.tabPuzzle()) return null;  // this tab's grid was never changed: a new one again
+  const elsewhere = await store.shownElsewhere();
+  const free = store.recent().find((p) => !elsewhere.has(p.id) && store.load(p.id));
+  return free ? store.load(free.id) : null;
+}
+
 async function start() {
-  const saved = JSON.parse(localStorage.getItem(STORE) || "null");
+  store.adoptLegacy((old, symmetry) => {
+    grid = old;
+    grid.source = grid.source || "grid";
+    $("symmetry").value = symmetry || "rot180";
+    puzzle.edited = true;
+    return record();
+  });
   try {
     info = await api("/api/info", undefined, "GET");
   } catch (error) {
     say(`The server does not answer: ${error.message}`, "bad");
   }
+  const prefs = store.prefs();
   addOptions($("engine"), info.engines || []);
   addOptions($("strategy"), info.strategies || []);
   addOptions($("open-format"), info.formats || []);
@@ -796,8 +1418,8 @@ async function start() {
     const box = document.createElement("input");
     box.type = "checkbox";
     box.value = dict.name;
-    box.checked = saved && saved.dicts ? saved.dicts.includes(dict.name) : i === 0;
-    box.addEventListener("change", () => { save(); scheduleCandidates(); });
+    box.checked = prefs.dicts ? prefs.dicts.includes(dict.name) : i === 0;
+    box.addEventListener("change", () => { savePrefs(); scheduleCandidates(); });
     const scored = dict.scored ? ", scored" : "";
     label.append(box, ` ${dict.name} (${dict.words.toLocaleString()} words${scored})`);
     $("dicts").append(label);
@@ -808,13 +1430,19 @@ async function start() {
     addOptions($("open-words-path"), files);
     $("open-served").hidden = false;
   }
-  if (saved && saved.grid && saved.grid.cells) {
-    grid = saved.grid;
-    $("symmetry").value = saved.symmetry || "rot180";
+  const kept = await firstPuzzle();
+  if (kept) {
+    adopt(kept);
   } else {
+    puzzle = newPuzzle();
     grid = emptyGrid(15, 15);
+    cursor = firstCursor();
   }
+  store.show(puzzle.id);
+  store.setTabPuzzle(puzzle.id);
   wire();
+  showPuzzleList();
+  showPuzzleFields();
   render();
   scheduleCandidates();
   $("grid").focus();
@@ -826,29 +1454,53 @@ function wire() {
   board.addEventListener("keydown", onKey);
   board.addEventListener("mousedown", onMouseDown);
   board.addEventListener("mouseover", onMouseOver);
+  document.addEventListener("keydown", onShortcut);
   document.addEventListener("mouseup", () => { dragFrom = null; render(); });
+  window.addEventListener("resize", fitGrid);
+  window.addEventListener("storage", (event) => {
+    if (event.key === store.puzzleKey(puzzle.id) && event.newValue) adopt(JSON.parse(event.newValue), false);
+    else if (store.isIndexKey(event.key)) showPuzzleList();
+  });
   $("undo").addEventListener("click", () => restore(undoStack, redoStack));
   $("redo").addEventListener("click", () => restore(redoStack, undoStack));
   $("block-mode").addEventListener("click", (event) => {
     const on = event.currentTarget.getAttribute("aria-pressed") !== "true";
     event.currentTarget.setAttribute("aria-pressed", String(on));
   });
-  $("symmetry").addEventListener("change", save);
+  $("symmetry").addEventListener("change", () => { puzzle.symmetry = $("symmetry").value; if (puzzle.kept) save(); });
   $("min-score").addEventListener("change", scheduleCandidates);
+  $("shade-few").checked = store.prefs().shade !== false;
+  $("shade-few").addEventListener("change", () => {
+    store.savePrefs({...store.prefs(), shade: $("shade-few").checked});
+    render();
+  });
   $("lock").addEventListener("click", () => { toggleLock(); board.focus(); });
   $("fill").addEventListener("click", () => startFill(false));
+  $("another").addEventListener("click", anotherFill);
   $("fill-region").addEventListener("click", () => startFill(true));
-  $("cancel").addEventListener("click", cancelFill);
+  $("cancel").addEventListener("click", cancelJob);
   $("check").addEventListener("click", check);
   $("new-button").addEventListener("click", newGrid);
   $("pattern-button").addEventListener("click", newPattern);
-  $("open-button").addEventListener("click", () => { $("open-error").textContent = ""; $("open-dialog").showModal(); });
+  $("open-button").addEventListener("click", openDialog);
+  $("puzzles").addEventListener("change", (event) => switchPuzzle(event.target.value));
+  $("forget").addEventListener("click", forgetPuzzle);
+  for (const field of ["title", "author"]) {
+    $(`puzzle-${field}`).addEventListener("input", (event) => {
+      puzzle[field] = event.target.value;
+      puzzle.edited = true;
+      save();
+    });
+  }
   $("open-form").addEventListener("submit", (event) => {
     if (event.submitter && event.submitter.value === "open") openPuzzle(event);
   });
   for (const button of document.querySelectorAll("[data-export]")) {
     button.addEventListener("click", () => exportAs(button.dataset.export));
   }
+  $("candidates").addEventListener("keydown", (event) => {
+    if (event.key === "Escape") { event.preventDefault(); board.focus(); }
+  });
 }
 
 start();

@@ -1,0 +1,160 @@
+"""The options of a job, as typed values: built once per command (from the
+command line by pybridge.commands, from a JSON body by pybridge.serve, by
+pybridge.service.requests in both cases) and passed down whole, instead of
+one keyword argument per option through every signature.
+
+Each class is a frozen dataclass whose defaults are the commands' defaults;
+a field None means "the default, chosen where it is used" (the engine, the
+strategy, a seed drawn at random...). They hold plain values only and check
+nothing: the library checks a value where it uses it, with the message the
+command line has always given (so the order of the checks, and with it the
+message a bad request gets, is the library's, whoever built the options).
+
+Adding an option end to end (docs/api.md#options): a field here, an entry in
+pybridge.service.fields (its flag, its help and how its text is read: the
+command line and the JSON API then both take it), the line of
+pybridge.service.requests that sets the field, and the code that reads it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Literal
+
+from pybridge.scores import Objective
+
+Symmetry = Literal["none", "rot180", "rot90", "mirror-lr", "mirror-tb"]
+SYMMETRIES: tuple[Symmetry, ...] = ("none", "rot180", "rot90", "mirror-lr", "mirror-tb")
+
+DEFAULT_ATTEMPTS = 100  # attempts per pattern before giving up
+DEFAULT_TRIES = 10  # patterns make tries to fill
+DEFAULT_TRY_TIMEOUT = 2.0  # seconds per fill: most that succeed take well under one
+DEFAULT_MAKE_BLOCKS = 0.2  # more blocks than a pattern's default: 15x15 fills in about a second
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """How to search one puzzle (pybridge.run): the engine and strategy
+    (None: the defaults), the seed, the time limit in seconds, how many
+    solutions (`limit`, None for all; `count` counts them all; `unique`
+    stops at the second), whether the cheap proofs run first, the quality
+    floor and objective of a scored dictionary, and the streams of a
+    portfolio (`jobs`, `crossword solve --jobs`)."""
+
+    engine: str | None = None
+    strategy: str | None = None
+    seed: int | None = None
+    timeout: float | None = None
+    limit: int | None = 1
+    count: bool = False
+    unique: bool = False
+    prove: bool = True
+    min_score: Decimal | None = None
+    maximize: Objective | None = None
+    jobs: int = 1
+
+
+@dataclass(frozen=True)
+class DictionaryOptions:
+    """The dictionaries a grid is filled from (merged, in order), and their
+    encoding (None: UTF-8, else cp1252, per file)."""
+
+    paths: tuple[str, ...] = ()
+    encoding: str | None = None
+
+
+@dataclass(frozen=True)
+class PuzzleOptions:
+    """The puzzle a solve or check reads: its file, and either a fill-in
+    word list (`words`), its own answers (`answers`, a .puz or ipuz file),
+    or dictionaries to fill it from; `grid` picks one grid of an RP 2016
+    file, `format` overrides the sniffing."""
+
+    file: str
+    words: str | None = None
+    answers: bool = False
+    dictionary: DictionaryOptions = DictionaryOptions()
+    grid: int | None = None
+    format: str | None = None
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What a grid pattern must obey (pybridge.patterns): words of
+    `min_length` letters or more (and at most `max_length`), every open cell
+    in two words when `checked`. The RP 2016 mode obeys none."""
+
+    min_length: int = 3
+    checked: bool = True
+    max_length: int | None = None
+
+
+@dataclass(frozen=True)
+class PatternOptions:
+    """A random grid pattern (`crossword grid`): the size, the blocked cells
+    (a count, or a fraction below 1 of the cells; None: the default), the
+    symmetry (None: rot180, none with `rp`), the rules (None: the default
+    rules; with `rp`, none at all), the seed (None: drawn), the attempts
+    and the time limit in seconds."""
+
+    rows: int = 15
+    cols: int = 15
+    blocks: int | float | None = None
+    symmetry: Symmetry | None = None
+    rules: Rules | None = None
+    rp: bool = False
+    seed: int | None = None
+    attempts: int = DEFAULT_ATTEMPTS
+    timeout: float | None = None
+
+
+@dataclass(frozen=True)
+class MakeOptions:
+    """A crossword from nothing (`crossword make`): the patterns to try
+    (their seed the first pattern's, then the next ones), how each is
+    filled (`search`: the engine, strategy, min score and objective; its
+    timeout is the whole command's), the fills to try, the time of each,
+    and the range of difficulty a pattern must fall in."""
+
+    pattern: PatternOptions = field(
+        default_factory=lambda: PatternOptions(blocks=DEFAULT_MAKE_BLOCKS)
+    )
+    search: SearchOptions = SearchOptions()
+    tries: int = DEFAULT_TRIES
+    try_timeout: float | None = DEFAULT_TRY_TIMEOUT
+    difficulty: tuple[float, float] | None = None
+
+
+OutputKind = Literal["text", "blocks", "json", "png", "svg", "puz", "ipuz"]
+
+
+@dataclass(frozen=True)
+class OutputOptions:
+    """What a command prints or writes: `kind` (text, blocks, json, or a
+    file: png, svg, puz, ipuz) and its `path`, and whether the search
+    statistics go to stderr."""
+
+    kind: OutputKind = "text"
+    path: str | None = None
+    stats: bool = False
+
+
+@dataclass(frozen=True)
+class WordSearchOptions:
+    """A word search to make (`crossword wordsearch make`): the word list
+    file, the shape (`size` as text, or a `mask` file; None: chosen from the
+    words), the directions (a level or a list), whether words may share
+    cells, words to avoid (a file), the filler's letters, the seed, the
+    engine and the time limit in seconds."""
+
+    words: str
+    size: str | None = None
+    mask: str | None = None
+    directions: str = "hard"  # all 8 (pybridge.wordsearch.model.LEVELS)
+    overlap: Literal["allow", "forbid"] = "allow"
+    avoid: str | None = None
+    letters: str | None = None
+    seed: int | None = None
+    engine: str | None = None
+    timeout: float | None = None

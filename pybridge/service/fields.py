@@ -1,0 +1,417 @@
+"""The options of the jobs that the command line and the JSON API both take,
+each declared once: its name (`--name` on the command line, `"name"` in a
+JSON body), its help, how its text is read, its choices and default, and
+the options it excludes. pybridge.commands builds its argparse options from
+these (commands.common.add_fields); pybridge.serve reads a JSON body with
+json_values, which takes the same options by the same rules and gives the
+same messages ("argument --timeout: expected a number of seconds, got
+'soon'"), without argparse. Either way the result is a dict of values by
+`Field.key`, which pybridge.service.requests turns into the option objects.
+
+A reader takes the option's text and raises UsageError with the message
+that follows "argument --name: ".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import Any
+
+from pybridge.construct import parse_range
+from pybridge.engines import ENGINES
+from pybridge.errors import UsageError, shown
+from pybridge.exchange import EXCHANGE_FORMATS
+from pybridge.lexicon import GRID_FORMATS
+from pybridge.options import DEFAULT_ATTEMPTS, DEFAULT_TRIES, DEFAULT_TRY_TIMEOUT, SYMMETRIES
+from pybridge.patterns import (
+    DEFAULT_MIN_LENGTH,
+    DEFAULT_SYMMETRY,
+    PATTERN_SECONDS,
+    parse_blocks,
+    parse_size,
+)
+from pybridge.readers import FORMATS
+from pybridge.scores import DEFAULT_SCORE, OBJECTIVES, parse_score, score_text
+from pybridge.search.registry import (
+    LEXICON_STRATEGIES,
+    SEEDED_STRATEGIES,
+    STRATEGIES,
+    help_text,
+)
+
+# ---------------------------------------------------------------- readers
+
+
+def whole_number(least: int) -> Callable[[str], int]:
+    """A reader of a whole number of at least `least`."""
+
+    def whole_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise UsageError(f"expected a whole number, got {text!r}") from None
+        if value < least:
+            raise UsageError(f"must be at least {least}, got {value}")
+        return value
+
+    return whole_number
+
+
+positive_int = whole_number(1)
+seed_number = whole_number(0)
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise UsageError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
+def score_number(text: str) -> Decimal:
+    """A score (--min-score): a number, as in a scored list."""
+    number = parse_score(text.strip())
+    if number is None:
+        raise UsageError(f"expected a score such as 40 or 0.5, got {text!r}")
+    return number
+
+
+# ---------------------------------------------------------------- fields
+
+
+@dataclass(frozen=True)
+class Field:
+    """One option. `read` turns its text into its value (None: a switch,
+    true when given); `repeat`: it may be given again, its values making a
+    list; options of one `group` exclude each other; `api`: a JSON body may
+    give it (else it is the command line's alone)."""
+
+    name: str
+    help: str
+    read: Callable[[str], Any] | None = str
+    choices: tuple[str, ...] | None = None
+    metavar: str | None = None
+    default: Any = None
+    dest: str | None = None
+    group: str | None = None
+    repeat: bool = False
+    required: bool = False
+    api: bool = True
+
+    @property
+    def key(self) -> str:
+        """Where its value goes: the argparse `dest`, the key of the values."""
+        return self.dest or self.name.replace("-", "_")
+
+    @property
+    def switch(self) -> bool:
+        return self.read is None
+
+    def initial(self) -> Any:
+        """Its value when it is not given."""
+        return False if self.switch else self.default
+
+
+STRATEGY_HELP = help_text()
+
+MAXIMIZE_HELP = (
+    "find the best fill from a scored dictionary: min (its lowest word score) or sum "
+    "(their total), by branch and bound with the valued strategy; each better fill is "
+    "told on stderr as it is found, and whether the last is optimal"
+)
+
+SEED_HELP = (
+    "random tie-breaks and shuffled domains; same seed, same answer in both engines "
+    f"(an integer >= 0; for {', '.join(SEEDED_STRATEGIES)}; default: no randomness)"
+)
+
+ENCODING = Field("encoding", "the dictionaries' encoding (default: UTF-8, else cp1252, per file)")
+MIN_SCORE = Field(
+    "min-score",
+    "leave out the dictionary words scoring below N (a scored dictionary: "
+    f"WORD;score lines; a word without a score counts {score_text(DEFAULT_SCORE)})",
+    score_number,
+    metavar="N",
+)
+ENGINE = Field(
+    "engine",
+    "search engine (default: prolog when SWI-Prolog loads, else python)",
+    choices=ENGINES,
+)
+STRATEGY = Field("strategy", STRATEGY_HELP, choices=STRATEGIES)
+SEED = Field("seed", SEED_HELP, seed_number, metavar="N")
+TIMEOUT = Field(
+    "timeout",
+    "give up after this many seconds (exit code 3)",
+    positive_seconds,
+    metavar="SECONDS",
+)
+MAXIMIZE = Field("maximize", MAXIMIZE_HELP, choices=OBJECTIVES)
+STATS = Field("stats", "print search statistics to stderr (always in json)", None, api=False)
+
+# The puzzle of solve and check, and how to search it (the puzzle file
+# itself, and --output, are the commands' own).
+PUZZLE = (
+    Field("words", "the word list of a fill-in puzzle", metavar="FILE", api=False),
+    Field(
+        "answers",
+        "fill a .puz or .ipuz crossword with its own solution's entries, each placed once",
+        None,
+    ),
+    Field(
+        "dict",
+        "fill the grid from this dictionary (lexicon mode: each site a different word, "
+        "most unused); repeat to merge several",
+        metavar="FILE",
+        dest="dicts",
+        repeat=True,
+        api=False,
+    ),
+    ENCODING,
+    MIN_SCORE,
+    Field(
+        "grid",
+        "the N-th grid of an RP 2016 file (default: every grid in turn)",
+        positive_int,
+        metavar="N",
+    ),
+    Field(
+        "format",
+        "the puzzle format (default: sniffed); cs50, rp2016 and grid go with --dict, "
+        "puz and ipuz with --answers or --dict",
+        choices=FORMATS + GRID_FORMATS + EXCHANGE_FORMATS,
+    ),
+    ENGINE,
+    STRATEGY,
+    SEED,
+    TIMEOUT,
+)
+
+# How many solutions solve finds, its objective, its statistics and streams.
+SOLVE = (
+    Field("all", "print every solution", None, group="how many"),
+    Field("count", "count the solutions", None, group="how many"),
+    Field(
+        "limit",
+        "print up to N solutions (default: 1)",
+        positive_int,
+        metavar="N",
+        group="how many",
+    ),
+    Field(
+        "unique",
+        "stop at the second solution and say whether exactly one exists",
+        None,
+        group="how many",
+    ),
+    MAXIMIZE,
+    STATS,
+    Field(
+        "jobs",
+        "search with N streams at once, each in a process of its own (a portfolio of "
+        "seeds): the first to fill the puzzle or prove it unsolvable wins, the others stop; "
+        "which one wins depends on timing (default: 1, one search, reproducible)",
+        positive_int,
+        metavar="N",
+        default=1,
+    ),
+)
+
+# Whether long work shows a progress line on stderr (the JSON API takes
+# them, and shows none).
+PROGRESS = (
+    Field(
+        "progress",
+        "show the progress line on stderr even when it is not a terminal "
+        "(by default it is shown on a terminal, once the work has lasted half a second)",
+        None,
+        group="progress",
+    ),
+    Field("quiet", "no progress line (errors are still printed)", None, group="progress"),
+)
+
+
+def pattern_fields(default_blocks: str) -> tuple[Field, ...]:
+    """The options of a pattern: shared by grid and make (whose default
+    number of blocks differs)."""
+    return (
+        Field(
+            "size", "rows x columns (default: 15x15)", parse_size, metavar="RxC", default=(15, 15)
+        ),
+        Field(
+            "blocks",
+            "blocked cells: a count, or a fraction below 1 of the cells (default: "
+            f"{default_blocks}; rounded to a count the symmetry can make)",
+            parse_blocks,
+            metavar="N|F",
+        ),
+        Field(
+            "symmetry",
+            "rot180 and rot90: rotations (rot90 needs a square); mirror-lr and mirror-tb: "
+            f"reflections left-right and top-bottom (default: {DEFAULT_SYMMETRY}, none with --rp)",
+            choices=SYMMETRIES,
+        ),
+        Field(
+            "min-length",
+            f"shortest word (default: {DEFAULT_MIN_LENGTH}, American style; 2 for RP style)",
+            whole_number(2),
+            metavar="N",
+        ),
+        Field(
+            "allow-unchecked",
+            "let an open cell be in one word only (default: every cell in two)",
+            None,
+        ),
+        Field("max-length", "longest word (default: any)", whole_number(2), metavar="N"),
+        Field(
+            "rp",
+            "RP 2016 mode: exactly N random blocks, no rules (default symmetry: none)",
+            None,
+        ),
+        Field(
+            "attempts",
+            f"attempts per pattern before giving up (default: {DEFAULT_ATTEMPTS})",
+            positive_int,
+            metavar="N",
+            default=DEFAULT_ATTEMPTS,
+        ),
+    )
+
+
+# `crossword grid` and POST /api/pattern (--output is the command's own).
+GRID = (
+    *pattern_fields("1/6"),
+    Field(
+        "timeout",
+        f"give up after this many seconds (exit code 3; default: {PATTERN_SECONDS:g})",
+        positive_seconds,
+        metavar="SECONDS",
+        default=PATTERN_SECONDS,
+    ),
+    Field(
+        "seed",
+        "the same seed makes the same pattern (default: a random one, told on stderr)",
+        seed_number,
+        metavar="N",
+    ),
+)
+
+# `crossword make` (its --output is the command's own).
+MAKE = (
+    Field(
+        "dict",
+        "fill from this dictionary (repeat to merge several)",
+        metavar="FILE",
+        dest="dicts",
+        repeat=True,
+        required=True,
+        api=False,
+    ),
+    ENCODING,
+    MIN_SCORE,
+    *pattern_fields("0.2, more than `grid`'s: quicker fills"),
+    Field(
+        "seed",
+        "the first pattern's seed, then N+1, ... (default: a random one); the same seed "
+        "makes the same crossword unless a fill's time runs out",
+        seed_number,
+        metavar="N",
+    ),
+    Field(
+        "difficulty",
+        "fill only patterns whose estimated difficulty is in this range (e.g. 2:2.5, "
+        ":2.5, 3:); others are passed over",
+        parse_range,
+        metavar="LOW:HIGH",
+    ),
+    Field(
+        "tries",
+        f"patterns to try filling (default: {DEFAULT_TRIES})",
+        positive_int,
+        metavar="N",
+        default=DEFAULT_TRIES,
+    ),
+    Field(
+        "try-timeout",
+        f"time for each fill, then the next pattern (default: {DEFAULT_TRY_TIMEOUT:g})",
+        positive_seconds,
+        metavar="SECONDS",
+        default=DEFAULT_TRY_TIMEOUT,
+    ),
+    Field(
+        "timeout",
+        "time for the whole command (default: none)",
+        positive_seconds,
+        metavar="SECONDS",
+    ),
+    ENGINE,
+    replace(STRATEGY, choices=LEXICON_STRATEGIES),
+    MAXIMIZE,
+)
+
+# ---------------------------------------------------------------- a JSON body
+
+
+def json_values(
+    fields: Sequence[Field], body: Mapping[str, Any], route: str, other: frozenset[str]
+) -> dict[str, Any]:
+    """The values of `fields` that a JSON body gives (every key but those
+    of `other`), read as the command line reads the same options: `"timeout":
+    5` as `--timeout=5`, `"count": true` as `--count`; false or null as not
+    given. UsageError for a key that is not an option of `route`, and with
+    the command line's message for a value it would refuse."""
+    by_name = {field.name: field for field in fields if field.api}
+    given: list[tuple[Field, str | None]] = []
+    for key, value in body.items():
+        if key in other:
+            continue
+        field = by_name.get(key)
+        if field is None:
+            known = ", ".join(sorted({*by_name, *other}))
+            raise UsageError(f"unknown key {shown(repr(key))}: {route} takes {known}")
+        if value is None or value is False:
+            continue
+        if value is True:
+            given.append((field, None))
+        elif isinstance(value, (int, float, str)):
+            given.append((field, str(value)))
+        else:
+            raise UsageError(f'"{key}" must be a number, a string, true or false')
+    values = {field.key: field.initial() for field in fields}
+    seen: dict[str, Field] = {}
+    for field, text in given:
+        values[field.key] = _value(field, text)
+        if field.group is not None:
+            other_field = seen.setdefault(field.group, field)
+            if other_field is not field:
+                raise UsageError(
+                    f"argument --{field.name}: not allowed with argument --{other_field.name}"
+                )
+    return values
+
+
+def _value(field: Field, text: str | None) -> Any:
+    """The value of `field` given `text` (None: given alone), as argparse
+    would take `--name=text` (or `--name`)."""
+    where = f"argument --{field.name}"
+    if field.switch:
+        if text is not None:
+            raise UsageError(f"{where}: ignored explicit argument {text!r}")
+        return True
+    if text is None:
+        raise UsageError(f"{where}: expected one argument")
+    assert field.read is not None
+    try:
+        value = field.read(text)
+    except UsageError as err:
+        raise UsageError(f"{where}: {err}") from None
+    if field.choices is not None and value not in field.choices:
+        choices = ", ".join(map(repr, field.choices))
+        raise UsageError(f"{where}: invalid choice: {value!r} (choose from {choices})")
+    return [value] if field.repeat else value

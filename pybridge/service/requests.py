@@ -1,0 +1,103 @@
+"""The option objects (pybridge.options) from the values of a request: the
+values by Field.key that the command line's parser (`vars(args)`) or a JSON
+body (fields.json_values) gave. Each option object is built here and only
+here, so a new field is set in one line whoever asks for it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, cast
+
+from pybridge.options import (
+    DEFAULT_MAKE_BLOCKS,
+    DictionaryOptions,
+    MakeOptions,
+    OutputKind,
+    OutputOptions,
+    PatternOptions,
+    PuzzleOptions,
+    SearchOptions,
+)
+from pybridge.patterns import asked_rules
+
+Values = Mapping[str, Any]
+
+
+def dictionary_options(values: Values) -> DictionaryOptions:
+    """--dict (repeated) and --encoding."""
+    return DictionaryOptions(tuple(values.get("dicts") or ()), values.get("encoding"))
+
+
+def puzzle_options(values: Values) -> PuzzleOptions:
+    """The puzzle of solve and check: FILE, --words, --answers, the
+    dictionaries, --grid and --format."""
+    return PuzzleOptions(
+        values["file"],
+        values.get("words"),
+        bool(values.get("answers")),
+        dictionary_options(values),
+        values.get("grid"),
+        values.get("format"),
+    )
+
+
+def search_options(values: Values) -> SearchOptions:
+    """How solve and check search: --engine, --strategy, --seed, --timeout,
+    how many solutions (--all, --count, --limit, --unique), --min-score,
+    --maximize and --jobs."""
+    limit = None if values.get("all") else (values.get("limit") or 1)
+    return SearchOptions(
+        engine=values.get("engine"),
+        strategy=values.get("strategy"),
+        seed=values.get("seed"),
+        timeout=values.get("timeout"),
+        limit=limit,
+        count=bool(values.get("count")),
+        unique=bool(values.get("unique")),
+        min_score=values.get("min_score"),
+        maximize=values.get("maximize"),
+        jobs=values.get("jobs") or 1,
+    )
+
+
+def pattern_options(values: Values, default_blocks: int | float | None = None) -> PatternOptions:
+    """The pattern of grid and make: --size, --blocks (None: `default_blocks`),
+    --symmetry, the rules (--min-length, --allow-unchecked, --max-length),
+    --rp, --seed, --attempts and --timeout."""
+    rows, cols = values["size"]
+    rules = asked_rules(
+        values.get("min_length"), bool(values.get("allow_unchecked")), values.get("max_length")
+    )
+    chosen = values.get("blocks")
+    return PatternOptions(
+        rows,
+        cols,
+        default_blocks if chosen is None else chosen,
+        values.get("symmetry"),
+        rules,
+        bool(values.get("rp")),
+        values.get("seed"),
+        values["attempts"],
+        values.get("timeout"),
+    )
+
+
+def make_options(values: Values) -> MakeOptions:
+    """`crossword make`: the patterns (their time limits are make's own),
+    how each is filled (the search's timeout is the whole command's),
+    --tries, --try-timeout and --difficulty."""
+    pattern = pattern_options({**values, "timeout": None}, DEFAULT_MAKE_BLOCKS)
+    return MakeOptions(
+        pattern,
+        replace(search_options(values), seed=None),  # --seed is the first pattern's
+        values["tries"],
+        values["try_timeout"],
+        values.get("difficulty"),
+    )
+
+
+def output_options(values: Values) -> OutputOptions:
+    """--output KIND [FILE] (stored as a pair) and --stats."""
+    kind, path = values.get("output") or ("text", None)
+    return OutputOptions(cast(OutputKind, kind), path, bool(values.get("stats")))
