@@ -37,7 +37,8 @@ MAX_DIGITS = 30  # digits before or after the point in a score
 # engines' integers and the figures shown are the scores as written.
 EXACT = Context(prec=4 * MAX_DIGITS + 40)
 
-NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+# ASCII digits only: `\d` alone would read a fullwidth or an Arabic-Indic five (U+FF15, U+0665) as 5
+NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
 
 
 def parse_score(text: str) -> Decimal | None:
