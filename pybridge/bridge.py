@@ -18,6 +18,7 @@ import ctypes
 import ctypes.util
 import hashlib
 import os
+import resource
 import signal
 import threading
 import time
@@ -836,7 +837,11 @@ def _stack_limit() -> int:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         return MIN_STACK_LIMIT
-    return max(MIN_STACK_LIMIT, memory // STACK_SHARE)
+    limit = max(MIN_STACK_LIMIT, memory // STACK_SHARE)
+    # a process whose address space is limited (a server's worker) keeps
+    # half of it for its stacks: past that, a resource error, not a crash
+    room, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return limit if room == resource.RLIM_INFINITY else min(limit, room // 2)
 
 
 def _error_text(error: int) -> str:

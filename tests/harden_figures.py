@@ -12,8 +12,16 @@ a person to read; not a test:
   `valued` and `--maximize` have scores), the time solver.run takes against
   the limit it was given.
 
+- server: `crossword serve --dict scowl55.txt`, then issue 39 item 1's
+  request (every fill of an open 2x7 grid, timeout 20): the answer's
+  solutions, bytes and time, and the peak RSS of the server and of the
+  worker that searched; then item 4's dropped request (a search of 30 s,
+  the client gone after 3 s): the CPU-seconds of search after it left,
+  per engine.
+
     .venv/bin/python tests/harden_figures.py check [--grids N]
     .venv/bin/python tests/harden_figures.py overshoot [--timeout SECONDS] [--engines E,E]
+    .venv/bin/python tests/harden_figures.py server
 
 Each grid or cell runs in a process of its own, after a warm-up run in it
 (loading SWI-Prolog and sending the dictionary are not the search's).
@@ -157,6 +165,91 @@ def overshoot_figures(args: argparse.Namespace) -> None:
             print(f"{engine:7} {strategy:10} {got['status']:8} {got['seconds']:8.2f} {over:9.1f}%")
 
 
+def _status(pid: int, field: str) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(field))
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _cpu(pid: int, waited: bool = False) -> float:
+    stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    first = 13 if waited else 11
+    return (int(stat[first]) + int(stat[first + 1])) / os.sysconf("SC_CLK_TCK")
+
+
+def _post(port: int, body: dict[str, object]) -> tuple[int, bytes]:
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    connection.request("POST", "/api/solve", json.dumps(body), {"Content-Type": "application/json"})
+    answer = connection.getresponse()
+    return answer.status, answer.read()
+
+
+def server_figures(args: argparse.Namespace) -> None:
+    import socket
+
+    command = [sys.executable, "-m", "pybridge", "serve", "--port", "0", "--dict", str(SCOWL)]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        port = int(server.stdout.readline().split(" at ", 1)[1].split()[0].rsplit(":", 1)[1][:-1])
+        time.sleep(args.warm)
+        print(f"# {time.strftime('%Y-%m-%d %H:%M')}, load {os.getloadavg()[0]:.1f}")
+        base = _status(server.pid, "VmHWM")
+        body = {"puzzle": "...#...\n...#...\n", "dict": ["scowl55.txt"], "all": True}
+        started = time.perf_counter()
+        status, answer = _post(port, {**body, "timeout": 20})
+        seconds = time.perf_counter() - started
+        doc = json.loads(answer)
+        workers = {pid: _status(pid, "VmHWM") for pid in _children(server.pid)}
+        print(
+            f"item 1: HTTP {status}, {len(doc['solutions'])} solutions, truncated "
+            f"{doc.get('truncated')}, {len(answer):,} bytes, {seconds:.2f} s; server peak RSS "
+            f"{_status(server.pid, 'VmHWM') / 1024:.0f} MiB (before: {base / 1024:.0f} MiB); "
+            f"workers' peak RSS {', '.join(f'{k / 1024:.0f}' for k in workers.values())} MiB"
+        )
+        grid = (HARD).read_text(encoding="utf-8")
+        for engine in ("prolog", "python"):
+            search = {"puzzle": grid, "dict": ["scowl55.txt"], "timeout": 30, "engine": engine,
+                      "strategy": "cbj"}  # fmt: skip
+            data = json.dumps(search).encode()
+            head = (
+                f"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: "
+                f"application/json\r\nContent-Length: {len(data)}\r\n\r\n"
+            ).encode()
+            client = socket.create_connection(("127.0.0.1", port))
+            client.sendall(head + data)
+            time.sleep(3)
+            busy = {pid: _cpu(pid) for pid in _children(server.pid)}
+            reaped = _cpu(server.pid, waited=True)
+            client.close()
+            time.sleep(5)
+            alive = {pid: _cpu(pid) for pid in _children(server.pid) if pid in busy}
+            gone = [pid for pid in busy if pid not in alive]
+            after = _cpu(server.pid, waited=True) - reaped - sum(busy[pid] for pid in gone)
+            after += sum(alive[pid] - busy[pid] for pid in alive)
+            print(
+                f"item 4, {engine}: client gone after 3 s of a 30 s search: {after:.2f} "
+                f"CPU-seconds after it left; its worker {'stopped' if gone else 'still there'}"
+            )
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     figures = parser.add_subparsers(dest="figures", required=True)
@@ -167,6 +260,9 @@ def main() -> None:
     over.add_argument("--timeout", type=float, default=10.0)
     over.add_argument("--engines", default="prolog,python")
     over.set_defaults(run=overshoot_figures)
+    server = figures.add_parser("server")
+    server.add_argument("--warm", type=float, default=10.0, help="seconds for the workers to load")
+    server.set_defaults(run=server_figures)
     args = parser.parse_args()
     if not SHARED.is_dir():
         sys.exit(f"harden_figures: the reference data {SHARED} is absent")

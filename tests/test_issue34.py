@@ -170,3 +170,56 @@ def test_issue34_2_the_core_is_shrunk_within_the_verdicts_time(
     assert proofs.shrink_seconds(7.0, None) == 7.0
     assert proofs.shrink_seconds(7.0, 2.5) == 2.5
     assert proofs.shrink_seconds(0.01, None) == proofs.SHRINK_LEAST_SECONDS
+
+
+# ---------------------------------------------------------------- item 8: the server
+
+
+def test_issue34_8_an_oversize_upload_is_refused_before_its_body(tmp_path: Path) -> None:
+    """Item 8: a 20 MB upload took 5.8 s to be refused, and the message
+    quoted 16,777,216 bytes though a file in base64 takes a third more.
+    The refusal now comes from the declared length alone, closes the
+    connection, and names the largest file that fits; /api/info gives it."""
+    import http.client
+    import subprocess
+    import sys
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "pybridge", "serve", "--port", "0", "--max-upload", "1"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        address = server.stdout.readline().split(" at ", 1)[1].split()[0]
+        port = int(address.rsplit(":", 1)[1].strip("/"))
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.putrequest("POST", "/api/solve")
+        connection.putheader("Content-Type", "application/json")
+        connection.putheader("Content-Length", str(20 << 20))
+        connection.endheaders(b'{"puzzle": "')  # and nothing more: the body never comes
+        answer = connection.getresponse()
+        error = json.loads(answer.read())["error"]
+        assert answer.status == 413
+        assert answer.getheader("connection") == "close"
+        assert "base64" in error
+        assert "783,360 bytes fit" in error  # (1 MiB - 4096) * 3 / 4
+        connection.close()
+        info = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        info.request("GET", "/api/info")
+        assert json.loads(info.getresponse().read())["max_file"] == 783_360
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
+
+
+def test_issue34_8_open_with_no_browser_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 8: `serve --open` with no browser said nothing."""
+    import webbrowser
+
+    from pybridge.commands import serve
+
+    monkeypatch.setattr(webbrowser, "open", lambda address: False)
+    assert serve._opened("http://127.0.0.1:8000/") is False

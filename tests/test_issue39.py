@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -278,3 +279,381 @@ def test_issue39_7_grid_keeps_the_shortest_time_limit(capsys: pytest.CaptureFixt
     by trying every choice of blocks, never looked at the clock."""
     assert main(["grid", "--size", "5x5", "--timeout", "1e-300", "--seed", "1"]) == 3
     assert "within 1e-300 s" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the server, for real
+
+
+class Server:
+    """`crossword serve` in a child process, on a free port: its printed
+    address and the requests made to it (http.client: the headers are the
+    test's own)."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "pybridge", "serve", "--port", "0", *args],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert "the workbench is at" in line, line + self.process.stderr.read()
+        self.address = line.split(" at ", 1)[1].split(" ", 1)[0]
+        parts = __import__("urllib.parse").parse.urlsplit(self.address)
+        self.host, self.port = parts.hostname or "", parts.port or 80
+        self.token = __import__("urllib.parse").parse.parse_qs(parts.query).get("token", [None])[0]
+
+    def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        import http.client
+
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        sent = {"Host": f"{self.host}:{self.port}", **(headers or {})}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode("utf-8")
+            sent["Content-Type"] = "application/json"
+        connection.request(method, path, body=data, headers=sent)
+        answer = connection.getresponse()
+        got = answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+        connection.close()
+        return got
+
+    def close(self) -> str:
+        """Stop the server; its stderr."""
+        self.process.send_signal(__import__("signal").SIGINT)
+        try:
+            _, err = self.process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            _, err = self.process.communicate()
+        return err
+
+
+@pytest.fixture
+def open_server() -> Any:
+    """A server that listens on every address: it has a token."""
+    server = Server("--host", "0.0.0.0")
+    yield server
+    server.close()
+
+
+def test_issue39_3_a_server_open_to_the_network_keeps_its_host_allowlist(
+    open_server: Server,
+) -> None:
+    """Item 3: with --host 0.0.0.0 the Host check was off: `Host: evil.com`
+    got 200 on /api/info and /api/solve (DNS rebinding on top of the exposure)."""
+    token = {"Authorization": f"token {open_server.token}"}
+    status, headers, body = open_server.request("GET", "/api/info", headers=token)
+    assert status == 200
+    for method, path in (("GET", "/api/info"), ("POST", "/api/solve")):
+        puzzle = {"puzzle": "AB\nCD\n\nA_\n__\n"} if method == "POST" else None
+        status, headers, body = open_server.request(
+            method, path, puzzle, {**token, "Host": "evil.com"}
+        )
+        assert status == 400
+        assert headers["content-type"] == "application/json"
+        assert "evil.com" in json.loads(body)["error"]
+
+
+def test_issue39_3_a_server_open_to_the_network_asks_for_its_token(open_server: Server) -> None:
+    """Item 3: a server that other machines can reach had no password; it
+    now prints its address with a token, and asks for it."""
+    assert open_server.token is not None
+    assert len(open_server.token) >= 32
+    status, _, body = open_server.request("GET", "/api/info")
+    assert status == 403
+    assert "token" in json.loads(body)["error"]
+    status, _, _ = open_server.request("GET", "/api/info", headers={"X-Crossword-Token": "wrong"})
+    assert status == 403
+    status, headers, _ = open_server.request("GET", f"/?token={open_server.token}")
+    assert status == 200
+    cookie = headers["set-cookie"].split(";")[0]
+    assert "HttpOnly" in headers["set-cookie"]
+    assert "SameSite=Strict" in headers["set-cookie"]
+    status, _, _ = open_server.request("GET", "/api/info", headers={"Cookie": cookie})
+    assert status == 200
+
+
+def test_issue39_3_state_changing_requests_from_another_site_are_refused() -> None:
+    """Item 3: a POST with the Origin of another site (a page's form or
+    fetch) is refused; the server's own page is not."""
+    server = Server()
+    try:
+        body = {"puzzle": (REPO / "data" / "demo.dat").read_text(encoding="utf-8")}
+        for origin, expected in (
+            ("http://evil.example", 403),
+            ("null", 403),
+            (f"http://127.0.0.1:{server.port + 1}", 403),
+            (f"http://127.0.0.1:{server.port}", 200),
+            (f"http://localhost:{server.port}", 200),
+        ):
+            status, _, answer = server.request("POST", "/api/solve", body, {"Origin": origin})
+            assert status == expected, (origin, answer)
+        status, _, _ = server.request("POST", "/api/solve", body, {"Sec-Fetch-Site": "cross-site"})
+        assert status == 403
+    finally:
+        server.close()
+
+
+def test_issue39_3_a_loopback_address_answers_to_its_own_url() -> None:
+    """Item 3: `--host 127.0.0.2` refused its own printed URL (400, in plain
+    text); on loopback there is no token."""
+    server = Server("--host", "127.0.0.2")
+    try:
+        assert server.host == "127.0.0.2"
+        assert server.token is None
+        status, headers, body = server.request("GET", "/api/info")
+        assert status == 200, body
+        status, headers, body = server.request("GET", "/api/info", headers={"Host": "evil.com"})
+        assert status == 400
+        assert headers["content-type"] == "application/json"
+    finally:
+        server.close()
+
+
+# ---------------------------------------------------------------- item 1: caps
+
+
+def memory_kib(pid: int | str, field: str = "VmHWM") -> int:
+    """A process's peak (VmHWM) or present (VmRSS) resident memory, from /proc (KiB)."""
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(field))
+
+
+def test_issue39_1_one_small_request_is_capped_in_solutions_bytes_and_memory(
+    shared: Path,
+) -> None:
+    """Item 1: `{"puzzle": "...#...\\n...#...\\n", "dict": ["scowl55.txt"],
+    "all": true}` took the server to 5,238 MB and answered 431 MB. The answer
+    now holds 1,000 solutions and says it was cut; the search ran in a worker
+    process; the peak RSS of the server and of the worker are measured."""
+    from starlette.testclient import TestClient
+
+    from pybridge.serve import limits
+    from pybridge.serve.app import Settings, create_app
+    from pybridge.serve.files import Files
+
+    files = Files.make(None, [str(shared / "bench" / "dicts" / "scowl55.txt")])
+    app = create_app(Settings(files=files, time_limit=60))
+    before = memory_kib("self", "VmRSS")
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        body = {"puzzle": "...#...\n...#...\n", "dict": ["scowl55.txt"], "all": True, "timeout": 5}
+        answer = client.post("/api/solve", json=body)
+        assert answer.status_code == 200
+        doc = answer.json()
+        [worker] = app.state.pool.pids()
+        worker_peak = memory_kib(worker)
+        server_growth = memory_kib("self", "VmRSS") - before
+    assert doc["status"] == "solved"
+    assert len(doc["solutions"]) == limits.MAX_SOLUTIONS
+    assert doc["truncated"] is True
+    assert len(answer.content) <= limits.MAX_ANSWER_BYTES
+    assert server_growth < 100_000, server_growth  # KiB
+    assert worker_peak < 1_000_000, worker_peak  # KiB: the 5 GB search never happens
+
+
+def test_issue39_1_the_answer_bytes_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 1: past MAX_ANSWER_BYTES, solutions are left out from the end
+    and the answer says `truncated`."""
+    from pybridge.serve import api
+
+    monkeypatch.setattr(api, "MAX_ANSWER_BYTES", 2000)
+    solution = {"grid": ["ABCDEFGHIJ"] * 5, "placements": []}
+    docs = [{"status": "solved", "solutions": [dict(solution) for _ in range(50)], "stats": {}}]
+    api.capped(docs)
+    assert 0 < len(docs[0]["solutions"]) < 50
+    assert docs[0]["truncated"] is True
+    assert len(json.dumps(docs[0])) <= 2000
+
+
+# ---------------------------------------------------------------- item 4: abandoned requests
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is `pid`."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def cpu_seconds(pid: int, waited: bool = False) -> float:
+    """A process's CPU time (user + system), or with `waited` its reaped
+    children's, from /proc (clock ticks)."""
+    import os
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    first = 13 if waited else 11  # utime, stime at 14-15; cutime, cstime at 16-17 (1-based)
+    return (int(fields[first]) + int(fields[first + 1])) / os.sysconf("SC_CLK_TCK")
+
+
+def long_search_body(shared: Path) -> dict[str, Any]:
+    grid = (shared / "bench" / "grids" / "vanbeek" / "g21.10.txt").read_text(encoding="utf-8")
+    return {"puzzle": grid, "dict": ["scowl55.txt"], "timeout": 30, "strategy": "cbj"}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_issue39_4_a_dropped_request_stops_its_search(shared: Path, engine: str) -> None:
+    """Item 4: a client that disconnected after 3 s left 27 CPU-seconds of
+    search behind (timeout 30), in both engines. The CPU time the search
+    takes after the client has gone is measured: a fraction of a second."""
+    import socket
+    import time
+
+    server = Server("--dict", str(shared / "bench" / "dicts" / "scowl55.txt"))
+    try:
+        time.sleep(3)  # the workers started at launch load Prolog and the dictionary
+        body = json.dumps({**long_search_body(shared), "engine": engine}).encode("utf-8")
+        head = (
+            f"POST /api/solve HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        before = children(server.process.pid)
+        client = socket.create_connection((server.host, server.port))
+        client.sendall(head + body)
+        time.sleep(4)  # searching by now
+        searching = [pid for pid in children(server.process.pid) if cpu_seconds(pid) > 0.5]
+        spent = {pid: cpu_seconds(pid) for pid in searching}
+        reaped = cpu_seconds(server.process.pid, waited=True)
+        client.close()  # the client goes away
+        time.sleep(4)
+        left = [pid for pid in searching if pid in children(server.process.pid)]
+        assert not left, "the search's worker outlived its client"
+        after = cpu_seconds(server.process.pid, waited=True) - reaped - sum(spent.values())
+        assert after < 1.5, f"{after:.2f} CPU-seconds of search after the client left"
+        assert before  # the workers were there before the request
+    finally:
+        log = server.close()
+    assert "POST /api/solve 499" in log  # the access log
+
+
+def test_issue39_4_the_queue_is_bounded(shared: Path) -> None:
+    """Item 4: the queue of searches was unbounded; past its length a
+    request is now refused at once with 503 and Retry-After."""
+    import threading
+
+    server = Server("--dict", str(shared / "bench" / "dicts" / "scowl55.txt"), "--queue", "1")
+    try:
+        body = {**long_search_body(shared), "timeout": 15}
+        answers: list[int] = []
+        hold = [
+            threading.Thread(
+                target=lambda: answers.append(server.request("POST", "/api/solve", body)[0])
+            )
+            for _ in range(3)  # two search, one waits
+        ]
+        for thread in hold:
+            thread.start()
+            __import__("time").sleep(3)  # read, checked and handed to the pool (or queued)
+        status, headers, answer = server.request("POST", "/api/solve", body)
+        assert status == 503, answer
+        assert headers["retry-after"] == "5"
+        assert "try again" in json.loads(answer)["error"]
+        status, _, _ = server.request("GET", "/api/info")
+        assert status == 200  # the server still answers the rest
+        for thread in hold:
+            thread.join()
+        assert answers == [200, 200, 200]
+    finally:
+        server.close()
+
+
+def test_issue39_4_a_request_head_must_arrive_in_time() -> None:
+    """Item 4: connections whose headers never ended were held for ever
+    (1,500 of them, slowloris); each is now closed HEAD_SECONDS after it
+    opened, while whole requests are answered as ever."""
+    import socket
+    import time
+
+    from pybridge.serve.limits import HEAD_SECONDS
+
+    server = Server()
+    try:
+        slow = []
+        for _ in range(20):
+            connection = socket.create_connection((server.host, server.port))
+            connection.sendall(b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            slow.append(connection)
+        started = time.monotonic()
+        for connection in slow:
+            connection.settimeout(HEAD_SECONDS + 20)
+        while time.monotonic() - started < HEAD_SECONDS + 15:
+            for connection in slow:
+                with __import__("contextlib").suppress(OSError):
+                    connection.sendall(b"a")  # a byte at a time: never the end of the head
+            status, _, _ = server.request("GET", "/api/info")
+            assert status == 200
+            closed = 0
+            for connection in slow:
+                connection.setblocking(False)
+                try:
+                    closed += connection.recv(1) == b""
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    closed += 1
+            if closed == len(slow):
+                break
+            time.sleep(1)
+        assert closed == len(slow)
+        assert time.monotonic() - started < HEAD_SECONDS + 15
+    finally:
+        server.close()
+
+
+# ---------------------------------------------------------------- item 9: the rest
+
+
+def test_issue39_9_the_pattern_route_names_its_own_keys(tmp_path: Path) -> None:
+    """Item 9: /api/pattern's errors named keys it does not take ("/api/grid
+    takes ... dict, name, path, puzzle")."""
+    from starlette.testclient import TestClient
+
+    from pybridge.serve.app import Settings, create_app
+
+    with TestClient(create_app(Settings()), base_url="http://127.0.0.1") as client:
+        error = client.post("/api/pattern", json={"size": "5x5", "puzzle": "x"}).json()["error"]
+    assert "/api/pattern takes" in error
+    assert "/api/grid" not in error
+    assert "puzzle" not in error.split("takes", 1)[1]
+    assert "size" in error
+
+
+def test_issue39_9_a_solve_refuses_jobs_it_would_ignore(tmp_path: Path) -> None:
+    """Item 9: /api/solve accepted `jobs` and ignored it."""
+    from starlette.testclient import TestClient
+
+    from pybridge.serve.app import Settings, create_app
+
+    demo = (REPO / "data" / "demo.dat").read_text(encoding="utf-8")
+    with TestClient(create_app(Settings()), base_url="http://127.0.0.1") as client:
+        answer = client.post("/api/solve", json={"puzzle": demo, "jobs": 2})
+    assert answer.status_code == 400
+    assert "'jobs'" in answer.json()["error"]
+
+
+def test_issue39_9_a_hard_link_under_the_root_is_not_served(tmp_path: Path) -> None:
+    """Item 9: a hard link under --root served a file from outside it."""
+    import os
+
+    from pybridge.serve.files import Files, Refused
+
+    outside = write(tmp_path / "secret.txt", "..\n..\n")
+    root = tmp_path / "root"
+    root.mkdir()
+    os.link(outside, root / "linked.txt")
+    write(root / "plain.txt", "..\n..\n")
+    files = Files.make(str(root), [])
+    with pytest.raises(Refused, match="hard links"):
+        files.under_root("linked.txt")
+    assert files.listing() == ["plain.txt"]

@@ -220,6 +220,7 @@ SOLVE = (
         positive_int,
         metavar="N",
         default=1,
+        api=False,  # the server runs one search per request (issue 39: it took and ignored it)
     ),
 )
 
