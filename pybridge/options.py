@@ -31,6 +31,12 @@ DEFAULT_ATTEMPTS = 100  # attempts per pattern before giving up
 DEFAULT_TRIES = 10  # patterns make tries to fill
 DEFAULT_TRY_TIMEOUT = 2.0  # seconds per fill: most that succeed take well under one
 DEFAULT_MAKE_BLOCKS = 0.2  # more blocks than a pattern's default: 15x15 fills in about a second
+# The time limit of the long commands when none is given (issue 34: `solve
+# --maximize` of a 5x5 ran 789 s, `check` 11 minutes): solve, check, make
+# and wordsearch make stop there with exit code 3 and what they have
+# (docs/cli.md#default-bounds); `--timeout none` lifts it. The library
+# (pybridge.run) has none.
+DEFAULT_COMMAND_SECONDS = 300.0
 
 
 @dataclass(frozen=True)

@@ -82,11 +82,13 @@ def test_issue34_7_the_complete_search_agrees_with_brute_force(
         assert found is None or found in symmetric
 
 
-def test_issue34_7_a_request_too_big_to_settle_says_so() -> None:
+def test_issue34_7_a_request_too_big_to_settle_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     """When the complete search cannot finish in its time, the answer is
-    still "may exist" (PatternNotFound, exit 3), saying it did not settle."""
+    still "may exist" (PatternNotFound, exit 3), saying it did not settle
+    (its time made nil here, so that no machine settles it)."""
+    monkeypatch.setattr(patterns, "COMPLETE_SECONDS", 0.0)
     with pytest.raises(patterns.PatternNotFound, match="did not settle"):
-        generate(40, 40, 700, symmetry="none", attempts=1, timeout=0.5, seed=1)
+        generate(40, 40, 700, symmetry="none", attempts=1, seed=1)
 
 
 def test_issue34_7_impossible_is_a_usage_error_subclass() -> None:
@@ -223,3 +225,155 @@ def test_issue34_8_open_with_no_browser_says_so(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(webbrowser, "open", lambda address: False)
     assert serve._opened("http://127.0.0.1:8000/") is False
+
+
+# ---------------------------------------------------------------- item 1: default bounds
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["solve", "FILE"],
+        ["check", "FILE"],
+        ["make", "--size", "5x5", "--dict", "d.txt"],
+        ["wordsearch", "make", "--size", "5x5", "FILE"],
+    ],
+)
+def test_issue34_1_every_long_command_has_a_default_bound(command: list[str]) -> None:
+    """Item 1: `solve --maximize` ran 789 s and `check` 11 minutes with no
+    --timeout: solve, check, make and wordsearch make now stop at
+    DEFAULT_COMMAND_SECONDS by default, and `--timeout none` lifts it."""
+    from pybridge.cli import build_parser
+    from pybridge.options import DEFAULT_COMMAND_SECONDS
+
+    parser = build_parser()
+    assert parser.parse_args(command).timeout == DEFAULT_COMMAND_SECONDS
+    assert parser.parse_args([*command, "--timeout", "none"]).timeout is None
+
+
+def test_issue34_1_what_is_answered_when_the_default_fires() -> None:
+    """When the default bound fires: exit code 3 (status timeout), the
+    solutions found so far, and a line saying it was the default limit and
+    how to change it (not when the limit was another)."""
+    from pybridge.commands.check import check_text
+    from pybridge.commands.solve import verdict_lines
+    from pybridge.options import DEFAULT_COMMAND_SECONDS
+    from pybridge.readers import load
+    from pybridge.solver import Outcome
+
+    timed_out = Outcome("timeout", [], None)
+    [line] = verdict_lines(timed_out, DEFAULT_COMMAND_SECONDS)
+    assert line.startswith("time limit of 300 s reached after 0 solutions")
+    assert "--timeout none" in line
+    assert "--timeout" not in verdict_lines(timed_out, 20.0)[0]
+    puzzle = load(REPO / "data" / "demo.dat")
+    assert "the default limit" in check_text(puzzle, timed_out, DEFAULT_COMMAND_SECONDS)
+
+
+# ---------------------------------------------------------------- items 3 and 5: wrong kinds
+
+
+def _kinds(folder: Path) -> dict[str, Path]:
+    """One file of each kind a user may give by mistake."""
+    made = {
+        "word list": "apple\nbanana\ncherry\ndate\n",
+        "grid": "..#\n...\n#..\n",
+    }
+    files = {kind: folder / f"{kind.replace(' ', '-')}.txt" for kind in made}
+    for kind, text in made.items():
+        files[kind].write_text(text, encoding="utf-8")
+    files["png"] = folder / "picture.png"
+    files["png"].write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4)
+    files["pdf"] = folder / "sheet.pdf"
+    files["pdf"].write_bytes(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n\x00\x01\x02")
+    files["puz"] = folder / "four.puz"
+    assert main(["solve", str(REPO / "data" / "four.ipuz"), "--answers",
+                 "--output", "puz", str(files["puz"])]) == 0  # fmt: skip
+    files["ipuz"] = REPO / "data" / "four.ipuz"
+    return files
+
+
+# (command with {grid}, {words}, {dict}, {file} slots, the slot fed the wrong
+# kind, the kinds that are wrong there, and what the message must name)
+WRONG = [
+    (["solve", "{file}", "--dict", "{dict}"], {"word list": "word list"}),
+    (["difficulty", "{file}", "--dict", "{dict}"], {"word list": "word list"}),
+    (["solve", "{grid}", "--dict", "{file}"],
+     {"png": "PNG", "pdf": "PDF", "puz": ".puz", "grid": "grid", "ipuz": "ipuz"}),
+    (["make", "--size", "5x5", "--dict", "{file}"], {"png": "PNG", "puz": ".puz", "grid": "grid"}),
+    (["bench", "{grid}", "--dict", "{file}"], {"png": "PNG", "pdf": "PDF"}),
+    (["solve", "{fillin}", "--words", "{file}"],
+     {"png": "PNG", "puz": ".puz", "grid": "grid", "ipuz": "ipuz"}),
+    (["wordsearch", "make", "{file}", "--size", "5x5"],
+     {"png": "PNG", "puz": ".puz", "grid": "grid", "pdf": "PDF", "ipuz": "ipuz"}),
+    (["solve", "{file}"], {"png": "PNG", "pdf": "PDF"}),
+    (["check", "{file}"], {"png": "PNG"}),
+]  # fmt: skip
+
+
+def test_issue34_3_each_command_names_the_wrong_kind_of_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Items 3 and 5: a word list given as a grid was answered "no solution"
+    (exit 1); a picture as --dict echoed its bytes and suggested --encoding;
+    a picture as a word search's word list said "not a puzzle". Every
+    command fed each wrong kind of file now exits 2 naming what it is."""
+    files = _kinds(tmp_path)
+    capsys.readouterr()
+    grid = tmp_path / "empty.txt"
+    grid.write_text("..\n..\n", encoding="utf-8")
+    fillin = tmp_path / "fillin.txt"
+    fillin.write_text("__\n__\n", encoding="utf-8")
+    dictionary = tmp_path / "d.txt"
+    dictionary.write_text("AB\nCD\nAC\nBD\n", encoding="utf-8")
+    tried = 0
+    for command, kinds in WRONG:
+        for kind, named in kinds.items():
+            slots = {"grid": grid, "fillin": fillin, "dict": dictionary, "file": files[kind]}
+            argv = [part.format(**{k: str(v) for k, v in slots.items()}) for part in command]
+            code = main(argv)
+            err = capsys.readouterr().err
+            assert code == 2, (argv, err)
+            assert named.lower() in err.lower(), (argv, err)
+            assert "Traceback" not in err
+            assert "\\x" not in err  # no byte of it shown
+            assert "\x00" not in err
+            tried += 1
+    assert tried == sum(len(kinds) for _, kinds in WRONG)
+
+
+def test_issue34_5_a_mistyped_option_is_told_with_the_nearest_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Item 5: `solve … --dictt` showed the top-level usage without "did you
+    mean --dict"."""
+    assert main(["solve", "x.dat", "--dictt", "d.txt"]) == 2
+    err = capsys.readouterr().err
+    assert "usage: crossword solve" in err
+    assert "did you mean --dict?" in err
+
+
+def test_issue34_4_output_without_its_file_says_where_to_write(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Item 4: `--output puz` without FILE said "write the puzzle FILE
+    first" although the puzzle came first."""
+    demo = str(REPO / "data" / "demo.dat")
+    assert main(["solve", demo, "--output", "puz"]) == 2
+    err = capsys.readouterr().err
+    assert "write the puzzle FILE first" not in err
+    assert "--output puz OUTFILE.puz" in err
+
+
+# ---------------------------------------------------------------- item 6: the unique line
+
+
+def test_issue34_6_the_unique_line_is_kept_with_output_puz(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Item 6: `solve x.puz --answers --unique --output puz F` dropped the
+    "unique: exactly one solution" line that --output png keeps."""
+    four = str(REPO / "data" / "four.ipuz")
+    assert main(["solve", four, "--answers", "--unique", "--output", "puz",
+                 str(tmp_path / "f.puz")]) == 0  # fmt: skip
+    assert "unique: exactly one solution" in capsys.readouterr().out

@@ -1,5 +1,5 @@
 """Who may talk to `crossword serve`, and how long a request may take to
-arrive: the server's guards (docs/serve.md#safety), as Jupyter's server
+arrive: the server's guards (docs/serve.md#safety-and-limits), as Jupyter's server
 keeps them.
 
 - Host: every request names one of the server's own host names (an

@@ -1,4 +1,4 @@
-"""The limits of `crossword serve`, in one place (docs/serve.md#limits): a
+"""The limits of `crossword serve`, in one place (docs/serve.md#safety-and-limits): a
 request's answer, a search's memory, the requests that may wait, the time
 a request's head may take to arrive. Plain numbers: the command reads its
 defaults here without loading the server."""

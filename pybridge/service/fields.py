@@ -25,7 +25,13 @@ from pybridge.engines import ENGINES
 from pybridge.errors import UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import GRID_FORMATS
-from pybridge.options import DEFAULT_ATTEMPTS, DEFAULT_TRIES, DEFAULT_TRY_TIMEOUT, SYMMETRIES
+from pybridge.options import (
+    DEFAULT_ATTEMPTS,
+    DEFAULT_COMMAND_SECONDS,
+    DEFAULT_TRIES,
+    DEFAULT_TRY_TIMEOUT,
+    SYMMETRIES,
+)
 from pybridge.patterns import (
     DEFAULT_MIN_LENGTH,
     DEFAULT_SYMMETRY,
@@ -72,6 +78,13 @@ def positive_seconds(text: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise UsageError(f"must be a positive number of seconds, got {text!r}")
     return value
+
+
+def time_limit(text: str) -> float | None:
+    """A time limit: a positive number of seconds, or `none` (no limit)."""
+    if text.strip().lower() == "none":
+        return None
+    return positive_seconds(text)
 
 
 def score_number(text: str) -> Decimal:
@@ -148,9 +161,11 @@ STRATEGY = Field("strategy", STRATEGY_HELP, choices=STRATEGIES)
 SEED = Field("seed", SEED_HELP, seed_number, metavar="N")
 TIMEOUT = Field(
     "timeout",
-    "give up after this many seconds (exit code 3)",
-    positive_seconds,
+    f"give up after this many seconds (exit code 3; default: {DEFAULT_COMMAND_SECONDS:g}; "
+    "none: no limit)",
+    time_limit,
     metavar="SECONDS",
+    default=DEFAULT_COMMAND_SECONDS,
 )
 MAXIMIZE = Field("maximize", MAXIMIZE_HELP, choices=OBJECTIVES)
 STATS = Field("stats", "print search statistics to stderr (always in json)", None, api=False)
@@ -347,9 +362,10 @@ MAKE = (
     ),
     Field(
         "timeout",
-        "time for the whole command (default: none)",
-        positive_seconds,
+        f"time for the whole command (default: {DEFAULT_COMMAND_SECONDS:g}; none: no limit)",
+        time_limit,
         metavar="SECONDS",
+        default=DEFAULT_COMMAND_SECONDS,
     ),
     ENGINE,
     replace(STRATEGY, choices=LEXICON_STRATEGIES),
