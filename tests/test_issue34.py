@@ -224,7 +224,7 @@ def test_issue34_8_open_with_no_browser_says_so(monkeypatch: pytest.MonkeyPatch)
     from pybridge.commands import serve
 
     monkeypatch.setattr(webbrowser, "open", lambda address: False)
-    assert serve._opened("http://127.0.0.1:8000/") is False
+    assert serve._opened_in_browser("http://127.0.0.1:8000/") is False
 
 
 # ---------------------------------------------------------------- item 1: default bounds

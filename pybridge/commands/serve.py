@@ -193,18 +193,18 @@ def serve_command(args: argparse.Namespace) -> int:
     sock = listen(args.host, args.port)
     address = page_address(sock, token)
     out(f"crossword serve: the workbench is at {address} (Ctrl-C stops it)")
-    if args.open and not _opened(address):
+    if args.open and not _opened_in_browser(address):
         print(
-            "crossword serve: no web browser could be started here: open the address above in one",
+            f"crossword serve: no web browser could be started here: open {address} in one",
             file=sys.stderr,
         )
     serve(settings, sock)
     return 0
 
 
-def _opened(address: str) -> bool:
-    """Whether a web browser was started on `address` (webbrowser finds none
-    on a server without a desktop, and then says nothing itself)."""
+def _opened_in_browser(address: str) -> bool:
+    """Whether a web browser was started on `address` (webbrowser finds
+    none on a machine without a display, or with a BROWSER that fails)."""
     try:
         return webbrowser.open(address)
     except webbrowser.Error:
