@@ -53,6 +53,7 @@ from pybridge.patterns import ImpossiblePattern, Pattern, PatternNotFound
 from pybridge.patterns import generate as make_pattern
 from pybridge.portfolio import Portfolio
 from pybridge.solver import ENGINES, STRATEGIES, Outcome, Stats, run, solve
+from pybridge.theme import ImpossibleTheme
 
 PathLike = str | os.PathLike[str]
 
@@ -124,6 +125,7 @@ __all__ = [
     "EngineError",
     "Estimate",
     "ImpossiblePattern",
+    "ImpossibleTheme",
     "InputError",
     "MakeOptions",
     "MissingDependency",

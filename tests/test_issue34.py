@@ -8,6 +8,7 @@ import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,14 +45,14 @@ def test_issue34_7_a_pattern_that_cannot_exist_is_proved_so(
     assert "complete search" in capsys.readouterr().err
 
 
-def every_pattern(rows: int, cols: int, rules: Rules) -> Iterator[int]:
+def every_pattern(rows: int, cols: int, law: Any) -> Iterator[int]:
     """Every grid within the rules, by brute force: its open cells as bits."""
     geo = patterns._Geometry(rows, cols)
     cells = [geo.bit(r, c) for r in range(rows) for c in range(cols)]
     for chosen in itertools.product((0, 1), repeat=len(cells)):
         open_cells = sum(bit for bit, on in zip(cells, chosen, strict=True) if on)
-        if patterns._within_rules(geo, open_cells, rules) and not patterns._too_long(
-            geo, open_cells, rules.max_length
+        if patterns._within_rules(geo, open_cells, law) and not patterns._too_long(
+            geo, open_cells, law.max_length
         ):
             yield open_cells
 
@@ -66,17 +67,20 @@ def test_issue34_7_the_complete_search_agrees_with_brute_force(
     """The complete search finds a pattern exactly when brute force over
     every 4x4 grid finds one, for every count of blocks; what it finds keeps
     the rules and the symmetry."""
+    from pybridge.symmetry import is_symmetric
+
+    law = patterns._Law.of(rules, patterns.Limits())
     geo = patterns._Geometry(4, 4)
     symmetric = [
         found
-        for found in every_pattern(4, 4, rules)
-        if patterns._symmetric(
+        for found in every_pattern(4, 4, law)
+        if is_symmetric(
             {(r, c) for r in range(4) for c in range(4) if found & geo.bit(r, c)}, 4, 4, symmetry
         )
     ]
     by_blocks = {16 - found.bit_count() for found in symmetric}
     for count in range(17):
-        search = patterns._Complete(geo, count, rules, symmetry)
+        search = patterns._Complete(geo, count, law, symmetry)
         found = search.run(Lcg(count), at=float("inf"))
         assert (found is not None) == (count in by_blocks), count
         assert found is None or found in symmetric
@@ -88,7 +92,9 @@ def test_issue34_7_a_request_too_big_to_settle_says_so(monkeypatch: pytest.Monke
     (its time made nil here, so that no machine settles it)."""
     monkeypatch.setattr(patterns, "COMPLETE_SECONDS", 0.0)
     with pytest.raises(patterns.PatternNotFound, match="did not settle"):
-        generate(40, 40, 700, symmetry="none", attempts=1, seed=1)
+        generate(
+            40, 40, 700, symmetry="none", attempts=1, seed=1, max_words="any", max_cheaters="any"
+        )
 
 
 def test_issue34_7_impossible_is_a_usage_error_subclass() -> None:
