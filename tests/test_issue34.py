@@ -383,3 +383,48 @@ def test_issue34_6_the_unique_line_is_kept_with_output_puz(
     assert main(["solve", four, "--answers", "--unique", "--output", "puz",
                  str(tmp_path / "f.puz")]) == 0  # fmt: skip
     assert "unique: exactly one solution" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- the server's bounds
+
+
+def test_issue34_every_long_request_of_the_server_has_a_bound(shared: Path) -> None:
+    """Issue 34's server test: each route that can search long answers
+    within the server's time limit (here 2 s, with a wide margin for a
+    loaded machine), with what it has; a cancelled fill stops its worker."""
+    import time
+
+    from starlette.testclient import TestClient
+
+    from pybridge.serve.app import Settings, create_app
+    from pybridge.serve.files import Files
+
+    scowl = shared / "bench" / "dicts" / "scowl55.txt"
+    hard = (shared / "bench" / "grids" / "vanbeek" / "g21.10.txt").read_text(encoding="utf-8")
+    app = create_app(Settings(files=Files.make(None, [str(scowl)]), time_limit=2))
+    long_search = {"puzzle": hard, "dict": ["scowl55.txt"], "strategy": "cbj"}
+    margin = 60.0  # the workers' start (Prolog, the dictionary) on a loaded machine
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        for route in ("solve", "check"):
+            started = time.monotonic()
+            answer = client.post(f"/api/{route}", json={**long_search, "timeout": 600})
+            assert answer.status_code == 200
+            assert answer.json()["status"] == "timeout"  # the server's 2 s, not the 600 asked
+            assert time.monotonic() - started < 2 + margin
+        started = time.monotonic()
+        hopeless = {"size": "100x100", "blocks": "9000", "max-words": "any", "max-cheaters": "any"}
+        pattern = client.post("/api/pattern", json=hopeless)
+        assert pattern.status_code == 200
+        assert time.monotonic() - started < 2 + margin
+        fill = client.post("/api/fill", json={**long_search, "page": "p"}).json()
+        pid = None
+        while pid is None and time.monotonic() - started < margin:
+            live = [f for f in app.state.fills._fills.values() if f.id == fill["id"]]
+            pid = live[0].process.pid if live else None
+        cancelled = client.delete(f"/api/fill/{fill['id']}").json()
+        assert cancelled["state"] in ("cancelled", "done")
+        assert pid is not None
+        assert (
+            not Path(f"/proc/{pid}").exists()
+            or "zombie" in Path(f"/proc/{pid}/status").read_text().lower()
+        )

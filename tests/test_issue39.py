@@ -657,3 +657,23 @@ def test_issue39_9_a_hard_link_under_the_root_is_not_served(tmp_path: Path) -> N
     with pytest.raises(Refused, match="hard links"):
         files.under_root("linked.txt")
     assert files.listing() == ["plain.txt"]
+
+
+def test_issue39_3_even_a_request_that_is_not_http_gets_json() -> None:
+    """Item 3: every error JSON, also those the HTTP layer gives before the
+    application sees the request (uvicorn's are plain text)."""
+    import socket
+
+    server = Server()
+    try:
+        with socket.create_connection((server.host, server.port), timeout=30) as raw:
+            raw.sendall(b"GARBAGE \x01\x02\r\n\r\n")
+            answer = b""
+            while chunk := raw.recv(4096):
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400")
+        assert b"application/json" in head
+        assert "not an HTTP request" in json.loads(body)["error"]
+    finally:
+        server.close()

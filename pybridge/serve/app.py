@@ -40,8 +40,8 @@ from pybridge.serve import api, grids
 from pybridge.serve.candidates import DEFAULT_LIMIT, candidate_list
 from pybridge.serve.files import Files
 from pybridge.serve.fills import Busy, Fills, Job, check_job, fill_time_limit
-from pybridge.serve.guard import LOOPBACK_NAMES, AccessLog, Guard, Guarding, head_timeout_protocol
-from pybridge.serve.limits import CONNECTIONS, MAX_SOLUTIONS, MEMORY_MB, QUEUE
+from pybridge.serve.guard import LOOPBACK_NAMES, AccessLog, Guard, Guarding, guarded_protocol
+from pybridge.serve.limits import MAX_SOLUTIONS, MEMORY_MB, QUEUE
 from pybridge.serve.workers import Full, Pool
 from pybridge.solver import ENGINES, STRATEGIES
 
@@ -402,7 +402,6 @@ def serve(settings: Settings, sock: socket.socket) -> None:
         log_level="warning",
         access_log=False,  # the app keeps its own (guard.AccessLog)
         lifespan="on",
-        http=head_timeout_protocol(H11Protocol),
-        limit_concurrency=CONNECTIONS,
+        http=guarded_protocol(H11Protocol),
     )
     uvicorn.Server(config).run(sockets=[sock])

@@ -37,7 +37,7 @@ from urllib.parse import parse_qs, urlsplit
 import h11
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pybridge.serve.limits import HEAD_SECONDS
+from pybridge.serve.limits import CONNECTIONS, HEAD_SECONDS
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 TOKEN_COOKIE = "crossword_token"
@@ -243,17 +243,41 @@ class AccessLog:
             print(line, file=self.stream or sys.stderr, flush=True)
 
 
-def head_timeout_protocol(base: type, seconds: float = HEAD_SECONDS) -> type:
+def _raw_answer(status: int, reason: str, message: str) -> bytes:
+    """A whole HTTP answer with a JSON error, for a connection refused
+    before the application sees it (its body says what, as the API's do)."""
+    body = json.dumps({"error": f"crossword: error: {message}"}).encode("utf-8")
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode("ascii") + body
+
+
+def guarded_protocol(
+    base: type, seconds: float = HEAD_SECONDS, connections: int = CONNECTIONS
+) -> type:
     """uvicorn's HTTP protocol class `base`, closing a connection whose
     request line and headers have not all arrived `seconds` after it opened
-    or after its last answer (slowloris)."""
+    or after its last answer (slowloris), refusing connections past
+    `connections` at once with 503, and answering a request it cannot read
+    with a JSON 400 (uvicorn's own are plain text)."""
 
-    class HeadTimeout(base):  # type: ignore[misc]
+    class Guarded(base):  # type: ignore[misc]
         _head_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
+            if len(self.server_state.connections) > connections:
+                message = f"the server holds {connections} connections already: try again soon"
+                transport.write(_raw_answer(503, "Service Unavailable", message))
+                transport.close()
+                return
             self._arm_head_timer()
+
+        def send_400_response(self, msg: str) -> None:
+            self.transport.write(_raw_answer(400, "Bad Request", f"not an HTTP request: {msg}"))
+            self.transport.close()
 
         def _arm_head_timer(self) -> None:
             self._disarm_head_timer()
@@ -288,4 +312,4 @@ def head_timeout_protocol(base: type, seconds: float = HEAD_SECONDS) -> type:
             self._disarm_head_timer()
             super().connection_lost(exc)
 
-    return HeadTimeout
+    return Guarded
