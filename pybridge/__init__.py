@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, cast
 
+from pybridge import compiled as compiled  # first: it picks the search's form (select)
 from pybridge import construct, lexicon, readers
 from pybridge.construct import Construction
 from pybridge.difficulty import Estimate

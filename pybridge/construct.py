@@ -32,6 +32,7 @@ from pybridge.options import (
     MakeOptions,
     SearchOptions,
 )
+from pybridge.patterns import DEFAULT_BLOCKS as PATTERN_BLOCKS
 from pybridge.patterns import PATTERN_SECONDS, SEED_BOUND, Pattern, asked_rules, pattern_for
 from pybridge.scores import Objective, Scores
 from pybridge.search.kernel import Lcg, Status, Watch
@@ -50,9 +51,12 @@ from pybridge.solver import (
 from pybridge.verify import solution_problems
 from pybridge.wording import and_list, plural
 
-DEFAULT_BLOCKS = DEFAULT_MAKE_BLOCKS
+DEFAULT_BLOCKS = DEFAULT_MAKE_BLOCKS  # None: make_blocks, by the size
+NEWSPAPER_CELLS = 13 * 13  # from this many cells, make's blocks are grid's
+SMALL_GRID_BLOCKS = 0.2
 PASSES = 100  # patterns passed over (repeats, out of range) before make gives up
 POOL = 8  # patterns drawn at a time, then tried easiest first
+EASY = 2.5  # an estimated difficulty (log10 of wdeg's nodes) that needs no ranking
 
 __all__ = [
     "DEFAULT_BLOCKS",
@@ -245,8 +249,12 @@ def construct(
     if not words:
         raise UsageError("a crossword is filled from a dictionary: no word was given")
 
+    shape = options.pattern
+    if shape.blocks is None:
+        shape = replace(shape, blocks=make_blocks(shape.rows, shape.cols))
+
     def pattern_of(seed: int | None, timeout: float) -> Pattern:
-        return pattern_for(replace(options.pattern, seed=seed, timeout=timeout))
+        return pattern_for(replace(shape, seed=seed, timeout=timeout))
 
     # the options and the cheap bounds are checked here, before the dictionary is indexed
     first = pattern_of(seed=seed, timeout=_pattern_seconds(time.perf_counter(), timeout))
@@ -256,7 +264,13 @@ def construct(
     words = _with_theme(words, first)
     check_strategy(first.puzzle(words[:1], scores), strategy, maximize)
     engine = choose_engine(search.engine)  # once: a notice, if any, is printed once
-    fill = _Fill(words, scores, engine, strategy, maximize, on_better, progress)
+    # From a list on the 0-100 scale, with nothing else asked, each pattern
+    # gets the best fill an ascent finds in its time (solver's --maximize
+    # min): a fill an editor would print, not the first that fits.
+    climb = (maximize, min_score, strategy) == (None, None, None) and bool(
+        scores is not None and scores.has_line
+    )
+    fill = _Fill(words, scores, engine, strategy, maximize, on_better, progress, climb)
     fill.prepare()
     started = time.perf_counter()
     made = Construction("unsolvable")
@@ -301,11 +315,15 @@ class _Ranked:
     settled: Try | None = None
 
     def order(self) -> tuple[int, float]:
-        """Easiest first; patterns without an estimate, then those proved
-        unfillable, last."""
+        """Easiest first, but all those estimated EASY or easier alike (in
+        the order drawn, the seed's own pattern first: a small grid has few
+        patterns, and other seeds should not all pick its easiest one);
+        patterns without an estimate, then those proved unfillable, last."""
         if self.settled is not None:
             return 2, 0.0
-        return (0, self.difficulty) if self.difficulty is not None else (1, 0.0)
+        if self.difficulty is None:
+            return 1, 0.0
+        return 0, max(self.difficulty, EASY)
 
 
 @dataclass
@@ -363,6 +381,13 @@ class _Draw:
         return self.pattern_of(seed=seed, timeout=_pattern_seconds(self.started, self.timeout))
 
 
+def make_blocks(rows: int, cols: int) -> float:
+    """make's blocks by default: grid's 1/6 from 13x13 up (newspaper sizes,
+    whose limit on words it meets), 0.2 below: a small grid has few patterns
+    with 1/6 (7x7: one), and make draws several."""
+    return SMALL_GRID_BLOCKS if rows * cols < NEWSPAPER_CELLS else PATTERN_BLOCKS
+
+
 def _with_theme(words: tuple[str, ...], pattern: Pattern) -> tuple[str, ...]:
     """The words, and after them the theme entries the dictionary lacks: a
     theme entry is a word of this crossword whatever the dictionary says."""
@@ -395,13 +420,14 @@ class _Fill:
     maximize: Objective | None
     on_better: Callable[[BetterFill], None] | None
     progress: Watch | None
+    climb: bool = False  # the best fill in the time, though no objective was asked for
 
     def prepare(self) -> None:
         """Index the dictionary, and send it to Prolog for wdeg or valued,
         once before any fill is timed: that is loading it, not filling a
         pattern."""
         tables(self.words)
-        if self.engine != "prolog":
+        if self.engine != "prolog" or self.climb:  # an ascent sends each floor's words
             return
         scores = None if self.scores is None else self.scores.values(self.words)
         default = OPTIMISING_STRATEGY if self.maximize else DEFAULT_LEXICON_STRATEGY
@@ -431,12 +457,17 @@ class _Fill:
         if timeout is not None:
             left = max(started + timeout - time.perf_counter(), 0.001)
             limit = left if limit is None else min(limit, left)
-        fill = SearchOptions(self.engine, self.strategy, timeout=limit, maximize=self.maximize)
+        objective: Objective | None = "min" if self.climb else self.maximize
+        fill = SearchOptions(self.engine, self.strategy, timeout=limit, maximize=objective)
         outcome = run(puzzle, options=fill, progress=self.progress, on_better=self.on_better)
+        if self.climb and outcome.score is not None:  # no objective was asked for
+            unfilled = outcome.score.min is None
+            outcome.score = None if unfilled else replace(outcome.score, optimal=None, bound=None)
+            outcome.improvements = []
         stats: Stats = outcome.stats
         # with an objective, the best fill found in the time fills the pattern
         status = "solved" if outcome.solutions else outcome.status
-        optimal = None if outcome.score is None else outcome.score.optimal
+        optimal = None if outcome.score is None or not self.maximize else outcome.score.optimal
         trial = Try(pattern, estimated, status, stats.seconds, stats.nodes, outcome.reason, optimal)
         return _Attempt(trial, outcome)
 
