@@ -24,7 +24,10 @@ time limit.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import signal
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -37,6 +40,7 @@ from pybridge.service.cubes import CubeTask, CubeVerdict, solve_cube
 
 POLL = 0.5  # seconds between two looks at the clock while cubes run
 PATIENCE = "300s"  # to connect to a worker or scheduler, or hear from one
+CLOSING = 30  # seconds to close the client and cluster once their workers are ended
 T = TypeVar("T")
 
 
@@ -108,6 +112,7 @@ class DaskRunner:
                 raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
         try:
             self.client.register_plugin(_engine_plugin(distributed), name="crossword-engine")
+            self.slots = max(sum(self.client.nthreads().values()), 1)
         except (OSError, TimeoutError) as err:
             self.close()
             raise EngineError(f"the Dask workers did not answer: {err}") from None
@@ -124,14 +129,31 @@ class DaskRunner:
         self.close()
 
     def close(self) -> None:
-        self.client.close()
+        """End the run's workers: a LocalCluster's at once (a cube under way
+        cannot be cancelled, and a graceful close waits for it), then the
+        client and the cluster."""
+        self._end_local_workers()
+        self.client.close(timeout=CLOSING)
         if self.cluster is not None:
-            self.cluster.close()
+            self.cluster.close(timeout=CLOSING)
+
+    def _end_local_workers(self) -> None:
+        """Kill each worker process of the LocalCluster, its nanny told first
+        not to start another (the cubes in flight were cancelled: a
+        worker's verdict would come to nobody)."""
+        if self.cluster is None:
+            return
+        for nanny in list(self.cluster.workers.values()):
+            pid = getattr(nanny, "pid", None)
+            close_gracefully = getattr(nanny, "close_gracefully", None)
+            if not pid or close_gracefully is None:
+                continue
+            close_gracefully(reason="crossword-run-ended")
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
 
     def workers(self) -> dict[str, int]:
         """Each worker's address and process id."""
-        import os
-
         return dict(self.client.run(os.getpid))
 
     def solve(
