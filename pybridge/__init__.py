@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, cast
 
-from pybridge import construct, lexicon, readers
+from pybridge import construct, gridfiles, lexicon, readers
 from pybridge.construct import Construction
 from pybridge.difficulty import Estimate
 from pybridge.difficulty import estimate as estimate_difficulty
@@ -79,11 +79,11 @@ def load(
     if words is not None or answers:
         what = "words (placed exactly once)" if words is not None else "answers"
         raise UsageError(f"{what} and dictionary exclude each other")
-    grid_formats = lexicon.GRID_FORMATS + EXCHANGE_FORMATS
+    grid_formats = gridfiles.GRID_FORMATS + EXCHANGE_FORMATS
     if format is not None and format not in grid_formats:
         raise UsageError(f"unknown grid format {format!r}: one of {grid_formats}")
-    grid_format = cast(lexicon.GridFormat, format)
-    return lexicon.load_lexicon_puzzle(
+    grid_format = cast(gridfiles.GridFormat, format)
+    return gridfiles.load_lexicon_puzzle(
         path, dictionary, grid=grid, format=grid_format, encoding=encoding
     )
 

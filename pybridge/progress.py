@@ -228,7 +228,7 @@ class Progress:
 def interruptible() -> Iterator[None]:
     """Within this block, Ctrl-C raises KeyboardInterrupt in the command, so
     that it can print the figures of the work done; a Prolog search under
-    way is stopped at once (bridge._interrupts_stop_prolog). The CLI
+    way is stopped at once (bridge.session.interrupts_stop_prolog). The CLI
     otherwise lets Ctrl-C end the process at once
     (cli._interrupt_ends_the_process). An ignored SIGINT (a background
     job) stays ignored; off the main thread, nothing changes."""

@@ -163,7 +163,7 @@ def serve_command(args: argparse.Namespace) -> int:
         warm=True,
     )
     # SWI-Prolog started from the main thread, before the request threads
-    # use it, ends cleanly with the server (see bridge._attach_thread)
+    # use it, ends cleanly with the server (see bridge.session.attach_thread)
     bridge.available()
     sock = listen(args.host, args.port)
     address = page_address(sock)

@@ -36,7 +36,7 @@ from pybridge.errors import (
     shown,
 )
 from pybridge.exchange import EXCHANGE_FORMATS, with_answers
-from pybridge.lexicon import GRID_FORMATS, load_grid
+from pybridge.gridfiles import GRID_FORMATS, load_grid
 from pybridge.model import Format, Puzzle
 from pybridge.options import DictionaryOptions, PuzzleOptions, SearchOptions
 from pybridge.progress import Progress, tick_text

@@ -24,7 +24,7 @@ from pybridge.construct import parse_range
 from pybridge.engines import ENGINES
 from pybridge.errors import UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS
-from pybridge.lexicon import GRID_FORMATS
+from pybridge.gridfiles import GRID_FORMATS
 from pybridge.options import DEFAULT_ATTEMPTS, DEFAULT_TRIES, DEFAULT_TRY_TIMEOUT, SYMMETRIES
 from pybridge.patterns import (
     DEFAULT_MIN_LENGTH,

@@ -36,7 +36,7 @@ from pybridge.service.puzzles import Puzzles, read_dictionary, read_puzzles, tim
 from pybridge.solver import BetterFill, Outcome, Status, run
 
 if TYPE_CHECKING:  # the word search, bench and the difficulty load when used
-    from pybridge.bench import Grid
+    from pybridge.bench.suite import Grid
     from pybridge.difficulty import Estimate
     from pybridge.wordsearch.model import Found, Made, Request
 
@@ -237,7 +237,7 @@ def difficulty(
     """`crossword difficulty`: every grid the paths name (files, or folders
     of *.txt grids), estimated for the dictionaries (none: the grid alone),
     from the easiest to the hardest with `sort`."""
-    from pybridge.bench import load_suite
+    from pybridge.bench.suite import load_suite
     from pybridge.difficulty import estimate
 
     grids = load_suite(paths)

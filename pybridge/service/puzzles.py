@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 from typing import Protocol, cast
 
 from pybridge.errors import UsageError
-from pybridge.lexicon import GRID_FORMATS, Dictionary, GridFormat, load_dictionary, load_grid
+from pybridge.gridfiles import GRID_FORMATS, GridFormat, load_grid
+from pybridge.lexicon import Dictionary, load_dictionary
 from pybridge.model import Format, Puzzle
 from pybridge.options import DictionaryOptions, PuzzleOptions, SearchOptions
 from pybridge.readers import FORMATS, load, require_site
