@@ -73,6 +73,37 @@ ensure_chromium() {
     say "note: Chromium is not installed (apt-get install chromium chromium-driver): the browser tests will be skipped"
 }
 
+# --- Data and tools from Debian ----------------------------------------------
+# WordNet (wordnet-base), the lexical database that `make` suggests clues
+# from; DejaVu Sans (fonts-dejavu-core), the font of the PNG pictures and PDF
+# sheets; poppler-utils, whose pdftoppm the tests render PDF pages with.
+# Without them make leaves its clues to write and the tests that need them
+# skip with a reason (.ci/run requires them).
+
+DEBIAN_DATA=(wordnet-base fonts-dejavu-core poppler-utils)
+DEBIAN_MARKS=(/usr/share/wordnet/data.noun /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/bin/pdftoppm)
+
+ensure_debian_data() {
+    local -a missing=() run=()
+    local k
+    for k in "${!DEBIAN_DATA[@]}"; do
+        [[ -e ${DEBIAN_MARKS[$k]} ]] || missing+=("${DEBIAN_DATA[$k]}")
+    done
+    [[ ${#missing[@]} -eq 0 ]] && return 0
+    if [[ $(id -u) -ne 0 ]]; then
+        command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && run=(sudo -n)
+    fi
+    if [[ $(id -u) -eq 0 || ${#run[@]} -gt 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        say "installing ${missing[*]} (Debian packages) with apt-get..."
+        if { "${run[@]}" apt-get update -qq &&
+             "${run[@]}" env DEBIAN_FRONTEND=noninteractive \
+                 apt-get install -y -qq "${missing[@]}"; } >/dev/null 2>&1; then
+            return 0
+        fi
+    fi
+    say "note: ${missing[*]} not installed (apt-get install ${missing[*]}): make will suggest no clues and some tests will be skipped"
+}
+
 # --- Python virtual environment ---------------------------------------------
 
 python_ok() {  # is "$1" a Python >= 3.11?
@@ -121,6 +152,7 @@ ensure_package() {
 
 ensure_swipl
 ensure_chromium
+ensure_debian_data
 ensure_venv
 ensure_package
 say "ready ($(swipl --version 2>/dev/null | head -n 1); $("$VENV/bin/python" -V 2>&1) in $VENV)"

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 import puz
 
 from pybridge.errors import InputError, OutputError, shown
-from pybridge.exchange import cell_letter, written_clues
+from pybridge.exchange import not_a_letter, square_letter, written_clues
 from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Cell, Clue, Published, Puzzle
 from pybridge.wording import where
@@ -141,7 +141,10 @@ def parse_puz(data: bytes, source: str = "<puz>") -> Puzzle:
         raise _damaged(message, source)
     has_solution = p.solution_state != puz.SolutionState.NotProvided
     blocks = solution if has_solution else fill
-    cells = [BLOCK if blocks[i] in _BLOCKS else _given(fill[i]) for i in range(width * height)]
+    cells = [
+        BLOCK if blocks[i] in _BLOCKS else _given(fill[i], divmod(i, width), source)
+        for i in range(width * height)
+    ]
     rows = tuple("".join(cells[r * width : (r + 1) * width]) for r in range(height))
     puzzle = Puzzle((), rows, "puz", source)
     sites = find_sites(puzzle)
@@ -168,8 +171,20 @@ def parse_puz(data: bytes, source: str = "<puz>") -> Puzzle:
     return Puzzle((), rows, "puz", source, published=published)
 
 
-def _given(ch: str) -> str:
-    return OPEN if ch in _BLOCKS or ch == _EMPTY or not ch.isprintable() else cell_letter(ch)
+def _square(ch: str) -> str | None:
+    """A square of the player's grid or the solution: OPEN (empty), a
+    letter, or None for a character no square may hold."""
+    if ch in _BLOCKS or ch == _EMPTY or not ch.isprintable():
+        return OPEN
+    return square_letter(ch)
+
+
+def _given(ch: str, cell: Cell, source: str) -> str:
+    """A square of the player's grid: OPEN or a given letter."""
+    letter = _square(ch)
+    if letter is None:
+        raise InputError(f"its player's grid shows {not_a_letter(ch, cell)}", source)
+    return letter
 
 
 def _answers(
@@ -192,10 +207,12 @@ def _answers(
             "letters in one square), and this tool places one letter per square"
         )
     width = p.width
-    letters = [
-        BLOCK if rows[i // width][i % width] == BLOCK else _given(ch)
-        for i, ch in enumerate(solution)
-    ]
+    letters = []
+    for i, ch in enumerate(solution):
+        letter = BLOCK if rows[i // width][i % width] == BLOCK else _square(ch)
+        if letter is None:
+            return None, f"its solution has {not_a_letter(ch, divmod(i, width))}"
+        letters.append(letter)
     return tuple("".join(letters[r * width : (r + 1) * width]) for r in range(p.height)), ""
 
 

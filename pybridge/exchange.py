@@ -21,13 +21,14 @@ clue written for another answer would be wrong.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal
 
-from pybridge.errors import InputError
+from pybridge.errors import InputError, shown
 from pybridge.layout import Site, find_sites
-from pybridge.model import BLOCK, OPEN, Puzzle
+from pybridge.model import BLOCK, OPEN, Clue, Puzzle
 from pybridge.wording import where
 
 ExchangeFormat = Literal["puz", "ipuz"]
@@ -40,6 +41,29 @@ def cell_letter(ch: str) -> str:
     that is one letter (a `ß` stays itself)."""
     upper = ch.upper()
     return upper if len(upper) == 1 else ch
+
+
+def square_letter(text: str) -> str | None:
+    """What a square of a .puz or ipuz grid holds, as puzzles hold it: OPEN
+    for an empty square (nothing, or only spaces), the letter or digit it
+    holds (upper-cased, NFC: a decomposed `é` is one letter), or None for
+    anything else (`_`, `~`, a lone combining mark, punctuation), which no
+    square may hold: placed as a letter, it would make answers that no text
+    output could give back."""
+    text = unicodedata.normalize("NFC", text)
+    if not text.strip():
+        return OPEN
+    if len(text) == 1 and text.isalnum():
+        return cell_letter(text)
+    return None
+
+
+def not_a_letter(text: str, cell: tuple[int, int]) -> str:
+    """Why a square holding `text` (not a letter) is refused."""
+    return (
+        f"{shown(repr(text))} at {where(cell)}, which is not a letter or a digit "
+        "(a square holds one letter or digit)"
+    )
 
 
 def entry_words(grid: Sequence[str], sites: Sequence[Site]) -> list[str]:
@@ -78,19 +102,30 @@ def with_answers(puzzle: Puzzle) -> Puzzle:
     return replace(puzzle, words=tuple(words), mode="exact")
 
 
-def written_clues(puzzle: Puzzle, grid: Sequence[str]) -> list[tuple[Site, str]]:
-    """Each site of `puzzle` with the clue to write for the word `grid` puts
-    there: the file's own clue when the word is the file's own answer, else
-    the placeholder (the site's label, `1-Across`)."""
+def entry_clues(puzzle: Puzzle, grid: Sequence[str]) -> list[Clue | None]:
+    """The clue the puzzle publishes for each of its sites as `grid` fills
+    it: its published clue when the word `grid` puts there is the published
+    answer for that site, else None (a clue written for another word would
+    be wrong)."""
     sites = find_sites(puzzle)
     published = puzzle.published
-    known: dict[tuple[int, str], str] = {}
-    answers: list[str | None] = [None] * len(sites)
-    if published is not None and published.solution is not None:
-        known = {(clue.number, clue.direction): clue.text for clue in published.clues}
-        answers = list(entry_words(published.solution, sites))
-    clues = []
-    for site, word, answer in zip(sites, entry_words(grid, sites), answers, strict=True):
-        text = known.get((site.number, site.direction))
-        clues.append((site, text if text is not None and word == answer else site.label))
-    return clues
+    if published is None or published.solution is None or not published.clues:
+        return [None] * len(sites)
+    known = {(clue.number, clue.direction): clue for clue in published.clues}
+    answers = entry_words(published.solution, sites)
+    return [
+        known.get((site.number, site.direction)) if word == answer else None
+        for site, word, answer in zip(sites, entry_words(grid, sites), answers, strict=True)
+    ]
+
+
+def written_clues(puzzle: Puzzle, grid: Sequence[str]) -> list[tuple[Site, str]]:
+    """Each site of `puzzle` with the clue to write for the word `grid` puts
+    there: the published clue when the word is the published answer (see
+    entry_clues), else the placeholder (the site's label, `1-Across`)."""
+    sites = find_sites(puzzle)
+    clues = entry_clues(puzzle, grid)
+    return [
+        (site, clue.text if clue is not None else site.label)
+        for site, clue in zip(sites, clues, strict=True)
+    ]

@@ -34,7 +34,7 @@ from typing import Any
 import ipuz
 
 from pybridge.errors import InputError, shown
-from pybridge.exchange import cell_letter, written_clues
+from pybridge.exchange import square_letter, written_clues
 from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Cell, Clue, Direction, Published, Puzzle
 from pybridge.wording import where
@@ -136,13 +136,14 @@ class _Cells:
     def _given(self, cell: Cell, given: Any) -> str:
         if not isinstance(given, str) or given in ("", self.block) or given == self.empty:
             return OPEN
-        if len(given) != 1 or not given.isprintable():
+        letter = square_letter(given)
+        if letter is None:
             message = (
                 f"the square at {where(cell)} shows {shown(repr(given))}: a given square "
-                "holds one letter (rebus givens are not supported)"
+                "holds one letter or digit (rebus givens are not supported)"
             )
             raise InputError(message, self.source)
-        return cell_letter(given)
+        return letter
 
 
 def _is_number(value: Any) -> bool:
@@ -202,9 +203,12 @@ def _answer(value: Any, cells: _Cells) -> str | tuple[str]:
         return ("several values in one square",)
     if not isinstance(value, str) or value in ("", cells.empty):
         return OPEN
+    letter = square_letter(value) if value.isprintable() else OPEN
+    if letter is not None:
+        return letter
     if len(value) > 1:
         return (f"the rebus square {shown(repr(value))} (several letters in one square)",)
-    return cell_letter(value) if value.isprintable() else OPEN
+    return (f"{shown(repr(value))}, which is not a letter or a digit,",)
 
 
 def _clues(doc: Mapping[str, Any], puzzle: Puzzle, labels: Mapping[int, Cell]) -> tuple[Clue, ...]:

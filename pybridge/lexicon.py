@@ -101,7 +101,7 @@ BAD_SCORE = "with a score that is not a number"
 # What crosswords drop from an entry: hyphens, apostrophes, spaces.
 JOINERS = ("-", "'", "\u2019", " ")
 
-_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:E[-+]?\d+)?"
+_NUMBER = r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:E[-+]?[0-9]+)?"  # ASCII digits only
 _WEIGHTED_LINE = re.compile(rf"[ \t]*(\S+)[ \t]+({_NUMBER})[ \t]*")
 
 

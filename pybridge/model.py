@@ -57,17 +57,25 @@ def fast_new(cls: type[T], **fields: object) -> T:
     return made
 
 
+ClueSource = Literal["file", "clues", "wordnet"]
+
+
 class Clue(NamedTuple):
-    """The clue of one entry: its number and direction, as a printed crossword has them."""
+    """The clue of one entry: its number and direction, as a printed
+    crossword has them, its text, and where it came from: the puzzle's own
+    file, a clue file (`--clues`), or a suggestion from WordNet."""
 
     number: int
     direction: Direction
     text: str
+    source: ClueSource = "file"
 
 
 @dataclass(frozen=True)
 class Published:
-    """What a .puz or .ipuz file publishes beside its grid (pybridge.exchange).
+    """What a crossword publishes beside its grid: read from a .puz or
+    .ipuz file (pybridge.exchange), or given to a filled grid with its clues
+    (pybridge.clues).
 
     `solution` is the published answer grid (rows of the puzzle's width, `#`
     for a blocked cell), None when the file has none that can be used, and

@@ -140,18 +140,37 @@ class BenchOptions:
     maximize: Objective | None = None
 
 
-OutputKind = Literal["text", "blocks", "json", "png", "svg", "puz", "ipuz"]
+OutputKind = Literal["text", "blocks", "json", "png", "svg", "puz", "ipuz", "pdf"]
+Paper = Literal["letter", "a4"]
 
 
 @dataclass(frozen=True)
 class OutputOptions:
     """What a command prints or writes: `kind` (text, blocks, json, or a
-    file: png, svg, puz, ipuz) and its `path`, and whether the search
-    statistics go to stderr."""
+    file: png, svg, puz, ipuz, pdf) and its `path`, whether the search
+    statistics go to stderr, a PDF's `paper` and a PNG's `dpi` (None: the
+    pictures' default)."""
 
     kind: OutputKind = "text"
     path: str | None = None
     stats: bool = False
+    paper: Paper = "letter"
+    dpi: int | None = None
+
+
+@dataclass(frozen=True)
+class ClueOptions:
+    """Where a filled grid's clues come from (pybridge.clues): a clue file
+    (`clues`), suggestions from WordNet (`suggest`; None: the command's
+    default, on for make, off for solve), and the title, author, copyright
+    and notes to publish (None: the puzzle's own, if any)."""
+
+    clues: str | None = None
+    suggest: bool | None = None
+    title: str | None = None
+    author: str | None = None
+    copyright: str | None = None
+    notes: str | None = None
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,15 @@ if TYPE_CHECKING:
 
     Font = FreeTypeFont | ImageFont
 
-CELL = 40
+CELL = 40  # pixels at DPI dots per inch: 7 mm on paper
+DPI = 144
+
+
+def scaled(pixels: int, dpi: int) -> int:
+    """A length of `pixels` at DPI, at `dpi` instead (so that paper sizes stay)."""
+    return max(4, round(pixels * dpi / DPI))
+
+
 INK = "#000000"
 PAPER = "#ffffff"
 MARK = "#ffaaaa"
@@ -266,10 +274,14 @@ def draw_png(
     grid: Sequence[str],
     path: Path | str,
     marked: Collection[Cell] = frozenset(),
-    cell: int = CELL,
+    cell: int | None = None,
     legend: str | None = None,
+    dpi: int | None = None,
 ) -> None:
-    """Write the picture to `path` as a PNG, `cell` pixels per cell; needs Pillow."""
+    """Write the picture to `path` as a PNG, `cell` pixels per cell (by
+    default a cell 7 mm wide at `dpi`, DPI by default); needs Pillow."""
+    dpi = dpi or DPI
+    cell = cell or scaled(CELL, dpi)
     require_pillow()
     from PIL import Image, ImageDraw
 
@@ -287,7 +299,7 @@ def draw_png(
         width=layout.frame,
     )
     _png_legend(pen, layout, legend_lines, bool(marked))
-    image.save(path, format="PNG")
+    image.save(path, format="PNG", dpi=(dpi, dpi))
 
 
 def _png_square(pen: ImageDraw, layout: Layout, square: Square) -> None:
@@ -404,13 +416,15 @@ def write_picture(
     path: Path | str,
     marked: Collection[Cell] = frozenset(),
     legend: str | None = None,
+    dpi: int | None = None,
 ) -> Path:
-    """Write a PNG or an SVG picture, as the suffix of `path` says; returns the path."""
+    """Write a PNG (at `dpi`) or an SVG picture, as the suffix of `path`
+    says; returns the path."""
     target = Path(path)
     if picture_suffix(target) == ".svg":
         target.write_text(draw_svg(puzzle, grid, marked, legend), encoding="utf-8")
     else:
-        draw_png(puzzle, grid, target, marked, legend=legend)
+        draw_png(puzzle, grid, target, marked, legend=legend, dpi=dpi)
     return target
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pybridge.exchange import entry_clues
+from pybridge.layout import find_sites
 from pybridge.model import BLOCK, Placement, Solution
 from pybridge.proofs import proof_json
 from pybridge.scores import Score, json_number
@@ -35,11 +37,34 @@ def _placement_json(placement: Placement) -> dict[str, Any]:
 
 
 def _solution_json(solution: Solution) -> dict[str, Any]:
-    width = solution.puzzle.width
-    return {
-        "grid": [row.ljust(width, BLOCK) for row in solution.grid],
-        "placements": [_placement_json(p) for p in solution.placements],
-    }
+    """The grid and placements; for a puzzle that publishes clues (a .puz or
+    ipuz crossword, or clues given), each placement's `clue` and
+    `clue_source` too (null for an entry without a clue)."""
+    puzzle = solution.puzzle
+    width = puzzle.width
+    placements = [_placement_json(p) for p in solution.placements]
+    if puzzle.published is not None:
+        rows = [row.ljust(width, BLOCK) for row in solution.grid]
+        sites = find_sites(puzzle)
+        clues = {
+            (site.number, site.direction): clue
+            for site, clue in zip(sites, entry_clues(puzzle, rows), strict=True)
+        }
+        for doc, placement in zip(placements, solution.placements, strict=True):
+            clue = clues.get((placement.number, placement.direction))
+            doc["clue"] = None if clue is None else clue.text
+            doc["clue_source"] = None if clue is None else clue.source
+    return {"grid": [row.ljust(width, BLOCK) for row in solution.grid], "placements": placements}
+
+
+def details_json(outcome: Outcome) -> dict[str, str]:
+    """The first solution's puzzle's title, author, copyright and notes, where set."""
+    puzzle = outcome.solutions[0].puzzle if outcome.solutions else outcome.puzzle
+    published = puzzle.published if puzzle is not None else None
+    if published is None:
+        return {}
+    fields = ("title", "author", "copyright", "notes")
+    return {name: getattr(published, name) for name in fields if getattr(published, name)}
 
 
 def score_json(score: Score) -> dict[str, Any]:
@@ -68,6 +93,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "status": outcome.status,
         "solutions": [_solution_json(s) for s in outcome.solutions],
     }
+    doc.update(details_json(outcome))
     if outcome.count is not None:
         doc["count"] = outcome.count
     if outcome.reason is not None:

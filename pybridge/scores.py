@@ -31,7 +31,8 @@ KEPT_VALUES = 4
 DEFAULT_SCORE = Decimal(50)  # an entry without a score: the middle of the usual 0-100 scale
 MAX_DIGITS = 30  # digits before or after the point in a score
 
-NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+# ASCII digits only: `\d` alone would read a fullwidth or an Arabic-Indic five (U+FF15, U+0665) as 5
+NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
 
 
 def parse_score(text: str) -> Decimal | None:

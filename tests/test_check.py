@@ -169,7 +169,7 @@ def test_several_solutions_make_numbered_pictures(
 
 
 @pytest.mark.parametrize(
-    "output", [["png"], ["json", "x.json"], ["png", "x.svg"], ["pdf", "x.pdf"]]
+    "output", [["png"], ["json", "x.json"], ["png", "x.svg"], ["pdf", "x.png"], ["bogus"]]
 )
 def test_bad_output_requests_are_usage_errors(
     output: list[str], capsys: pytest.CaptureFixture[str]

@@ -147,7 +147,7 @@ def test_make_times_out_with_exit_3(tmp_path: Path, capsys: pytest.CaptureFixtur
         (["--size", "0x4"], "expected a size like 15x15"),
         (["--directions", "UP"], "unknown directions"),
         (["--letters", "ab1"], "--letters takes letters only"),
-        (["--output", "blocks"], "a word search prints text, json"),
+        (["--output", "blocks"], "cannot write 'blocks': text, json, png FILE, svg FILE, pdf FILE"),
         (["--output", "png", "/no/such/folder/p.png"], "does not exist"),
     ],
 )

@@ -9,10 +9,12 @@ from dataclasses import replace
 
 from pybridge import proofs
 from pybridge.commands.common import (
+    CHECK_OUTPUTS,
     EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
     Terminal,
+    add_fields,
     add_progress_options,
     add_puzzle_arguments,
     check_picture_path,
@@ -27,7 +29,7 @@ from pybridge.commands.common import (
 from pybridge.model import Puzzle
 from pybridge.options import OutputOptions
 from pybridge.render import blocks_text
-from pybridge.service import jobs
+from pybridge.service import fields, jobs
 from pybridge.service.jobs import Solved
 from pybridge.service.requests import output_options, puzzle_options, search_options
 from pybridge.solver import Outcome
@@ -64,7 +66,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=CHECK_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_puzzle_arguments(check)
+    add_puzzle_arguments(check, CHECK_OUTPUTS)
+    add_fields(check, [fields.DPI])
     add_progress_options(check)
     check.set_defaults(handler=check_command)
 
@@ -91,7 +94,7 @@ def show_checked(checked: Solved, output: OutputOptions, timeout: float | None) 
         out(check_text(puzzle, outcome, timeout).splitlines()[0])
     elif kind in PICTURES:
         assert path is not None
-        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
+        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path, output.dpi)
         out("\n".join([*drawn_lines(drawn), check_text(puzzle, outcome, timeout)]))
     else:
         out(check_text(puzzle, outcome, timeout, blocks=kind == "blocks"))

@@ -200,15 +200,26 @@ def plot_file(text: str) -> str:
 
 OUTPUT_HELP = (
     "text (the filled puzzle in its own notation), blocks (text with █ for blocked cells), "
+    "json, png FILE / svg FILE (a picture like a printed crossword), puz FILE / ipuz FILE "
+    "(an Across Lite or ipuz crossword file), or pdf FILE (a sheet to print: the puzzle "
+    "with its clues, then the solution); put the puzzle FILE before --output; default: text"
+)
+CHECK_OUTPUT_HELP = (
+    "text (the filled puzzle in its own notation), blocks (text with █ for blocked cells), "
     "json, png FILE / svg FILE (a picture like a printed crossword), or puz FILE / ipuz FILE "
-    "(an Across Lite or ipuz crossword file; put the puzzle FILE before --output); "
+    "(an Across Lite or ipuz crossword file); put the puzzle FILE before --output; "
     "default: text"
 )
+PUZZLE_FIRST = "write the puzzle FILE first: `crossword solve FILE --output KIND OUTFILE`"
 
 
 PICTURES = ("png", "svg")
 EXCHANGES = EXCHANGE_FORMATS  # --output kinds that write a crossword file
-FILE_OUTPUTS = PICTURES + EXCHANGES
+SHEETS = ("pdf",)  # --output kinds that write a printable sheet
+FILE_OUTPUTS = PICTURES + EXCHANGES + SHEETS
+TEXT_OUTPUTS = ("text", "blocks", "json")
+SOLVE_OUTPUTS = TEXT_OUTPUTS + FILE_OUTPUTS  # solve, make and grid
+CHECK_OUTPUTS = TEXT_OUTPUTS + PICTURES + EXCHANGES
 
 
 def add_seed(parser: argparse.ArgumentParser) -> None:
@@ -216,7 +227,21 @@ def add_seed(parser: argparse.ArgumentParser) -> None:
 
 
 class OutputAction(argparse.Action):
-    """--output text|blocks|json, or --output png|svg FILE: stored as (kind, file)."""
+    """--output text|blocks|json, or --output png|svg|puz|ipuz|pdf FILE: stored
+    as (kind, file); `kinds` are those the command writes, `after` (when
+    the command reads a puzzle FILE) says to put that FILE first."""
+
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str,
+        kinds: Sequence[str] = SOLVE_OUTPUTS,
+        after: str = "",
+        **rest: Any,
+    ) -> None:
+        super().__init__(option_strings, dest, **rest)
+        self.kinds = tuple(kinds)
+        self.after = after
 
     def __call__(
         self,
@@ -227,20 +252,26 @@ class OutputAction(argparse.Action):
     ) -> None:
         kind, *rest = [str(v) for v in (values or [])]
         wanted = 1 if kind in FILE_OUTPUTS else 0
-        if kind not in ("text", "blocks", "json", *FILE_OUTPUTS):
-            parser.error(
-                f"--output: unknown kind {kind!r}: text, blocks, json, png FILE, svg FILE, "
-                "puz FILE, ipuz FILE"
-            )
+        if kind not in self.kinds:
+            named = ", ".join(k + (" FILE" if k in FILE_OUTPUTS else "") for k in self.kinds)
+            known = kind in TEXT_OUTPUTS + FILE_OUTPUTS
+            what = "this command cannot write" if known else "unknown kind"
+            parser.error(f"--output: {what} {kind!r}: {named}")
         if len(rest) != wanted:
             what = f"{kind} takes one FILE" if wanted else f"{kind} takes no FILE"
-            parser.error(f"--output {what}, got {len(rest)} (write the puzzle FILE first)")
+            hint = f" ({self.after})" if self.after and wanted else ""
+            parser.error(f"--output {what}, got {len(rest)}{hint}")
         if rest and not rest[0].lower().endswith(f".{kind}"):
             parser.error(f"--output {kind}: the file name must end in .{kind}, got {rest[0]!r}")
         setattr(namespace, self.dest, (kind, rest[0] if rest else None))
 
 
-def add_output(parser: argparse.ArgumentParser, help: str = OUTPUT_HELP) -> None:
+def add_output(
+    parser: argparse.ArgumentParser,
+    help: str = OUTPUT_HELP,
+    kinds: Sequence[str] = SOLVE_OUTPUTS,
+    after: str = "",
+) -> None:
     """--output KIND [FILE] (see OutputAction), default text."""
     parser.add_argument(
         "--output",
@@ -249,6 +280,8 @@ def add_output(parser: argparse.ArgumentParser, help: str = OUTPUT_HELP) -> None
         default=("text", None),
         metavar=("KIND", "FILE"),
         help=help,
+        kinds=kinds,
+        after=after,
     )
 
 
@@ -309,7 +342,9 @@ class Terminal(Listener):
 # ---------------------------------------------------------------- puzzles
 
 
-def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
+def add_puzzle_arguments(
+    parser: argparse.ArgumentParser, kinds: Sequence[str] = SOLVE_OUTPUTS
+) -> None:
     """The puzzle, how to search it and what to print: shared by solve and check."""
     parser.add_argument(
         "file",
@@ -318,7 +353,7 @@ def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
         "crossword with --answers or --dict)",
     )
     add_fields(parser, fields.PUZZLE)
-    add_output(parser)
+    add_output(parser, OUTPUT_HELP if "pdf" in kinds else CHECK_OUTPUT_HELP, kinds, PUZZLE_FIRST)
 
 
 def check_picture_path(args: argparse.Namespace) -> None:
@@ -338,7 +373,7 @@ def with_number(path: str, number: int | str) -> str:
     return f"{stem}-{number}{dot}{suffix}"
 
 
-def draw(puzzle: Puzzle, outcome: Outcome, path: str) -> list[Path]:
+def draw(puzzle: Puzzle, outcome: Outcome, path: str, dpi: int | None = None) -> list[Path]:
     """The pictures of `outcome`: one per solution (numbered out-1.png,
     out-2.png, ... when there are several), or, when there is none, the
     framework with the proof's core shaded and a legend saying so."""
@@ -357,7 +392,9 @@ def draw(puzzle: Puzzle, outcome: Outcome, path: str) -> list[Path]:
     drawn = []
     for grid, target, cells, caption in todo:
         check_writable(target, "--output")  # a numbered picture
-        write = functools.partial(pictures.write_picture, puzzle, grid, target, cells, caption)
+        write = functools.partial(
+            pictures.write_picture, puzzle, grid, target, cells, caption, dpi=dpi
+        )
         written("the picture", target, write)
         drawn.append(Path(target))
     return drawn
@@ -376,11 +413,12 @@ def write_crossword(kind: str, puzzle: Puzzle, outcome: Outcome, path: str) -> s
     the clues of pybridge.exchange.written_clues; what to print about it."""
     if not outcome.solutions:
         return f"nothing written to {path}: there is no solution to write"
-    grid = outcome.solutions[0].grid
+    first = outcome.solutions[0]  # its puzzle publishes its clues (pybridge.clues)
+    grid = first.grid
     if kind == "puz":
-        data = acrosslite.puz_bytes(puzzle, grid)
+        data = acrosslite.puz_bytes(first.puzzle, grid)
     else:
-        data = ipuzfile.ipuz_text(puzzle, grid).encode("utf-8")
+        data = ipuzfile.ipuz_text(first.puzzle, grid).encode("utf-8")
     check_writable(path, f"--output {kind}")  # a numbered file of several grids
     written(f"the {kind} file", path, lambda: Path(path).write_bytes(data))
     found = len(outcome.solutions)

@@ -9,15 +9,19 @@ import sys
 from pathlib import Path
 
 from pybridge.commands.common import (
+    EXCHANGES,
     EXIT_BY_STATUS,
     EXIT_SOLVED,
     PICTURES,
+    SHEETS,
+    SOLVE_OUTPUTS,
     add_fields,
     add_output,
     check_picture_path,
     out,
     written,
 )
+from pybridge.commands.publish import write_pdf
 from pybridge.patterns import Pattern
 from pybridge.render import BLOCK_GLYPH
 from pybridge.service import fields, jobs
@@ -56,9 +60,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_output(
         parser,
         "text (rows of . and #), blocks (█ for blocks), json "
-        '({"grid": [rows], "seed": N, "slots": n, "blocks": n, ...}), or png FILE / svg FILE '
-        "(a picture with the slots numbered); default: text",
+        '({"grid": [rows], "seed": N, "slots": n, "blocks": n, ...}), png FILE / svg FILE '
+        "(a picture with the slots numbered), puz FILE / ipuz FILE (the empty grid as a "
+        "crossword file, its clues to write) or pdf FILE (the numbered grid to print); "
+        "default: text",
+        SOLVE_OUTPUTS,
     )
+    add_fields(parser, (fields.PAPER, fields.DPI))
     parser.set_defaults(handler=grid_command)
 
 
@@ -79,8 +87,11 @@ def grid_command(args: argparse.Namespace) -> int:
         out(json.dumps(pattern.to_json(), indent=2))
     elif kind in PICTURES:
         assert path is not None
-        write_pattern_picture(pattern, path)
+        write_pattern_picture(pattern, path, output.dpi)
         out(f"wrote {path}")
+    elif kind in EXCHANGES + SHEETS:
+        assert path is not None
+        out(write_pattern_file(pattern, kind, path, output.paper))
     elif kind == "blocks":
         out(str(pattern).replace("#", BLOCK_GLYPH))
     else:
@@ -88,8 +99,25 @@ def grid_command(args: argparse.Namespace) -> int:
     return EXIT_SOLVED
 
 
-def write_pattern_picture(pattern: Pattern, path: str) -> None:
+def write_pattern_picture(pattern: Pattern, path: str, dpi: int | None = None) -> None:
     from pybridge import pictures
 
     puzzle = pattern.puzzle()
-    written("the picture", path, lambda: pictures.write_picture(puzzle, puzzle.grid, Path(path)))
+    draw = lambda: pictures.write_picture(puzzle, puzzle.grid, Path(path), dpi=dpi)  # noqa: E731
+    written("the picture", path, draw)
+
+
+def write_pattern_file(pattern: Pattern, kind: str, path: str, paper: str) -> str:
+    """The empty pattern as a .puz, an ipuz (no letters in its solution, a
+    placeholder clue per entry) or a PDF sheet (the numbered grid)."""
+    from pybridge import acrosslite, ipuzfile
+
+    puzzle = pattern.puzzle()
+    if kind == "pdf":
+        return write_pdf(puzzle, puzzle.grid, path, paper, solved=False)
+    if kind == "puz":
+        data = acrosslite.puz_bytes(puzzle, puzzle.grid)
+    else:
+        data = ipuzfile.ipuz_text(puzzle, puzzle.grid).encode("utf-8")
+    written(f"the {kind} file", path, lambda: Path(path).write_bytes(data))
+    return f"wrote {path}"

@@ -11,10 +11,13 @@ from dataclasses import replace
 from typing import Any
 
 from pybridge.commands.common import (
+    EXCHANGES,
     EXIT_BY_STATUS,
     EXIT_TIMEOUT,
     EXIT_UNSOLVABLE,
     PICTURES,
+    SHEETS,
+    SOLVE_OUTPUTS,
     Terminal,
     add_fields,
     add_output,
@@ -23,14 +26,23 @@ from pybridge.commands.common import (
     draw,
     drawn_lines,
     out,
+    write_crossword,
 )
+from pybridge.commands.publish import tell_clues, write_pdf
 from pybridge.commands.solve import score_lines, stats_text
 from pybridge.construct import Construction
 from pybridge.options import OutputOptions
 from pybridge.patterns import ImpossiblePattern, PatternNotFound
 from pybridge.render import blocks_text, outcome_json
 from pybridge.service import fields, jobs
-from pybridge.service.requests import dictionary_options, make_options, output_options
+from pybridge.service.clueing import clueing, publish
+from pybridge.service.requests import (
+    clue_options,
+    dictionary_options,
+    make_options,
+    output_options,
+)
+from pybridge.solver import Outcome
 
 MAKE_EPILOG = """\
 Each pattern tried is reported on stderr as its fill ends: its seed, slots,
@@ -68,8 +80,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_output(
         parser,
         "text (the filled grid), blocks (█ for blocks), json (solve's document with "
-        "the pattern and the tries), or png FILE / svg FILE; default: text",
+        "the pattern, the tries and the clues), png FILE / svg FILE (a picture of the fill), "
+        "puz FILE / ipuz FILE (the crossword: a blank grid, its clues and its solution), or "
+        "pdf FILE (a sheet to print: the puzzle with its clues, then the solution); "
+        "default: text",
+        SOLVE_OUTPUTS,
     )
+    add_fields(parser, (*fields.MAKE_CLUES, fields.PAPER, fields.DPI))
     add_fields(parser, [replace(fields.STATS, help="print the fill's statistics to stderr")])
     add_progress_options(parser)
     parser.set_defaults(handler=make_command)
@@ -82,6 +99,7 @@ def make_command(args: argparse.Namespace) -> int:
     options = make_options(values)
     maximize = options.search.maximize
     listener = Terminal(args, maximize if output.kind != "json" else None)
+    how = clueing(clue_options(values), True, "make", listener)
     try:
         made = jobs.make(options, dictionary_options(values), listener)
     except ImpossiblePattern as err:
@@ -92,13 +110,21 @@ def make_command(args: argparse.Namespace) -> int:
         return EXIT_TIMEOUT
     if made.status == "solved" or output.kind == "json":  # else stdout says it
         print(f"crossword make: {made.summary()}", file=sys.stderr)
-    _show(made, output, maximize)
+    outcome = made.outcome
+    if made.status == "solved" and outcome is not None:
+        outcome = publish(outcome, how)
+        if output.kind != "json":
+            tell_clues(outcome)
+    _show(made, outcome, output, maximize)
     return EXIT_BY_STATUS[made.status]
 
 
-def _show(made: Construction, output: OutputOptions, maximize: str | None) -> None:
+def _show(
+    made: Construction, outcome: Outcome | None, output: OutputOptions, maximize: str | None
+) -> None:
+    """What make prints and writes: `outcome` is the last fill's, its
+    solution publishing its clues."""
     kind, path = output.kind, output.path
-    outcome = made.outcome
     if kind == "json":
         doc: dict[str, Any] = {"status": made.status}
         if outcome is not None:
@@ -112,9 +138,16 @@ def _show(made: Construction, output: OutputOptions, maximize: str | None) -> No
         out("no crossword: " + made.summary())
         return
     scored = score_lines(outcome, maximize)  # the score, and whether it is optimal
+    first = outcome.solutions[0]
     if kind in PICTURES:
         assert path is not None
-        out("\n".join(drawn_lines(draw(outcome.solutions[0].puzzle, outcome, path)) + scored))
+        out("\n".join(drawn_lines(draw(first.puzzle, outcome, path, output.dpi)) + scored))
+    elif kind in EXCHANGES:
+        assert path is not None
+        out("\n".join([write_crossword(kind, first.puzzle, outcome, path), *scored]))
+    elif kind in SHEETS:
+        assert path is not None
+        out("\n".join([write_pdf(first.puzzle, first.grid, path, output.paper), *scored]))
     else:
         show = blocks_text if kind == "blocks" else str
         out("\n\n".join([show(outcome.solutions[0]), *(["\n".join(scored)] if scored else [])]))

@@ -11,6 +11,7 @@ from pybridge.commands.common import (
     EXCHANGES,
     EXIT_BY_STATUS,
     PICTURES,
+    SHEETS,
     Terminal,
     add_fields,
     add_puzzle_arguments,
@@ -23,12 +24,19 @@ from pybridge.commands.common import (
     worst,
     write_crossword,
 )
+from pybridge.commands.publish import tell_clues, write_pdf
 from pybridge.options import OutputOptions
 from pybridge.render import blocks_text
 from pybridge.scores import Score, score_text
 from pybridge.service import fields, jobs
+from pybridge.service.clueing import Clueing, clueing, publish
 from pybridge.service.jobs import Solved
-from pybridge.service.requests import output_options, puzzle_options, search_options
+from pybridge.service.requests import (
+    clue_options,
+    output_options,
+    puzzle_options,
+    search_options,
+)
 from pybridge.solver import Outcome, Stats
 from pybridge.wording import plural
 
@@ -58,6 +66,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_puzzle_arguments(solve)
     add_fields(solve, fields.SOLVE)
+    add_fields(solve, (*fields.SOLVE_CLUES, fields.PAPER, fields.DPI))
     add_fields(solve, fields.PROGRESS)
     solve.set_defaults(handler=solve_command)
 
@@ -69,28 +78,45 @@ def solve_command(args: argparse.Namespace) -> int:
     search = search_options(values)
     told = output.kind != "json"  # JSON says nothing before its document
     listener = Terminal(args, search.maximize if told else None, headers=told)
+    how = clueing(clue_options(values), False, "solve", listener)
     solved = jobs.solve(puzzle_options(values), search, listener)
-    return worst([show_solved(each, output, search.maximize, search.timeout) for each in solved])
+    return worst(
+        [show_solved(each, output, search.maximize, search.timeout, how) for each in solved]
+    )
 
 
 def show_solved(
-    solved: Solved, output: OutputOptions, maximize: str | None, timeout: float | None
+    solved: Solved,
+    output: OutputOptions,
+    maximize: str | None,
+    timeout: float | None,
+    how: Clueing | None = None,
 ) -> int:
-    """Print (or write) one puzzle's answer as --output says; its exit code."""
+    """Print (or write) one puzzle's answer as --output says; its exit code.
+    `how`: the clues its solutions get (--clues, --suggest, --title...)."""
     puzzle, outcome, many = solved.puzzle, solved.outcome, solved.many
     kind, path = output.kind, output.path
+    if how is not None and (how.asked or kind in SHEETS):
+        outcome = publish(outcome, how)
+        if how.asked and kind != "json":
+            tell_clues(outcome)
     scored = score_lines(outcome, maximize)
     if kind == "json":
         out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
-    elif kind in EXCHANGES:
+    elif kind in EXCHANGES + SHEETS:
         assert path is not None
-        out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))
+        target = numbered(path, puzzle) if many else path
+        if kind in SHEETS and outcome.solutions:
+            first = outcome.solutions[0]
+            out(write_pdf(first.puzzle, first.grid, target, output.paper))
+        else:
+            out(write_crossword(kind, puzzle, outcome, target))
         verdict = [] if outcome.status == "solved" else verdict_lines(outcome, timeout)
         if lines := scored + verdict:
             out("\n".join(lines))
     elif kind in PICTURES:
         assert path is not None
-        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path)
+        drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path, output.dpi)
         out("\n".join(drawn_lines(drawn) + scored + verdict_lines(outcome, timeout)))
     else:
         out(outcome_text(outcome, timeout, blocks=kind == "blocks", maximize=maximize))

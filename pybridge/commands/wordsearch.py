@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from pybridge.commands.common import (
@@ -13,6 +14,7 @@ from pybridge.commands.common import (
     EXIT_SOLVED,
     EXIT_UNSOLVABLE,
     PICTURES,
+    add_fields,
     add_output,
     check_writable,
     out,
@@ -21,9 +23,8 @@ from pybridge.commands.common import (
     written,
 )
 from pybridge.engines import ENGINES
-from pybridge.errors import UsageError
 from pybridge.options import WordSearchOptions
-from pybridge.service import jobs
+from pybridge.service import fields, jobs
 from pybridge.wordsearch.model import DEFAULT_LEVEL, DIRECTIONS, LEVELS
 from pybridge.wordsearch.render import (
     found_json,
@@ -72,6 +73,13 @@ OUTPUT_HELP = (
     "text, json, or png FILE / svg FILE (the puzzle sheet, and its answer key in "
     "FILE-key.png or .svg; for solve the grid with the words found outlined); default: text"
 )
+MAKE_OUTPUT_HELP = (
+    "text, json, png FILE / svg FILE (the puzzle sheet, and its answer key in "
+    "FILE-key.png or .svg), or pdf FILE (a sheet to print: the title, what to look for, "
+    "the grid and the word list, then the answer key); default: text"
+)
+MAKE_OUTPUTS = ("text", "json", *PICTURES, "pdf")
+SOLVE_OUTPUTS = ("text", "json", *PICTURES)
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -146,7 +154,11 @@ def _add_make(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="SECONDS",
         help="give up after this many seconds (exit code 3)",
     )
-    add_output(make, OUTPUT_HELP)
+    add_output(make, MAKE_OUTPUT_HELP, MAKE_OUTPUTS)
+    make.add_argument(
+        "--title", metavar="TEXT", help="the title of the PDF sheet (default: Word search)"
+    )
+    add_fields(make, (fields.PAPER, fields.DPI))
     make.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )
@@ -163,15 +175,14 @@ def _add_solve(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     solve.add_argument("grid", metavar="GRID", help="the letter grid, a row per line")
     solve.add_argument("words", metavar="WORDS", help="the words to find, one per line")
-    add_output(solve, OUTPUT_HELP)
+    add_output(solve, OUTPUT_HELP, SOLVE_OUTPUTS)
+    add_fields(solve, [fields.DPI])
     solve.set_defaults(handler=solve_command)
 
 
 def _output(args: argparse.Namespace) -> tuple[str, str | None]:
     kind, path = args.output
-    if kind == "blocks":
-        raise UsageError("--output: a word search prints text, json, png FILE or svg FILE")
-    if kind in PICTURES:
+    if kind in (*PICTURES, "pdf"):
         check_writable(path, f"--output {kind}")
     return kind, path
 
@@ -201,11 +212,13 @@ def make_command(args: argparse.Namespace) -> int:
     made = jobs.wordsearch_make(request, options.engine)
     if kind == "json":
         _print_json(made_json(made))
-    elif kind in PICTURES and path is not None:
-        if made.status == "solved":
-            _pictures(made.grid, made.request.words, path, made.placements)
-        else:
+    elif kind in (*PICTURES, "pdf") and path is not None:
+        if made.status != "solved":
             out(made_text(made))
+        elif kind == "pdf":
+            _sheet(made, path, args.title or "Word search", args.paper)
+        else:
+            _pictures(made.grid, made.request.words, path, made.placements, args.dpi)
     else:
         out(made_text(made))
     if args.stats and kind != "json":
@@ -213,13 +226,31 @@ def make_command(args: argparse.Namespace) -> int:
     return EXIT_BY_STATUS[made.status]
 
 
-def _pictures(grid: tuple[str, ...], words: tuple[str, ...], path: str, answers: Any) -> None:
+def _pictures(
+    grid: tuple[str, ...], words: tuple[str, ...], path: str, answers: Any, dpi: int | None
+) -> None:
     from pybridge.wordsearch.pictures import key_path, write_picture
 
     key = key_path(path)
-    written("the picture", path, lambda: write_picture(grid, words, path))
-    written("the answer key", str(key), lambda: write_picture(grid, words, key, answers))
+    written("the picture", path, lambda: write_picture(grid, words, path, dpi=dpi))
+    written("the answer key", str(key), lambda: write_picture(grid, words, key, answers, dpi))
     out(f"wrote {path}\nwrote {key}")
+
+
+def _sheet(made: Any, path: str, title: str, paper: str) -> None:
+    """--output pdf FILE: the puzzle page and the answer key page."""
+    from pybridge.sheets import wordsearch_pdf
+
+    data = wordsearch_pdf(
+        made.grid,
+        made.request.words,
+        made.placements,
+        made.request.directions,
+        title,
+        "a4" if paper == "a4" else "letter",
+    )
+    written("the pdf file", path, lambda: Path(path).write_bytes(data))
+    out(f"wrote {path}")
 
 
 def solve_command(args: argparse.Namespace) -> int:
@@ -231,7 +262,9 @@ def solve_command(args: argparse.Namespace) -> int:
     elif kind in PICTURES and path is not None:
         from pybridge.wordsearch.pictures import write_picture
 
-        written("the picture", path, lambda: write_picture(grid, words, path, found.found))
+        written(
+            "the picture", path, lambda: write_picture(grid, words, path, found.found, args.dpi)
+        )
         out(f"wrote {path}")
         if found.missing:
             out(f"missing: {', '.join(found.missing)}")

@@ -355,6 +355,72 @@ MAKE = (
     MAXIMIZE,
 )
 
+# The clues of a filled grid and what it publishes beside them (solve, make).
+DETAILS = tuple(
+    Field(
+        name, f"{what} written with the puzzle (.puz, ipuz, JSON, PDF)", metavar="TEXT", api=False
+    )
+    for name, what in (
+        ("title", "the title"),
+        ("author", "the author"),
+        ("copyright", "the copyright line"),
+        ("notes", "the notes"),
+    )
+)
+CLUES = Field(
+    "clues",
+    "the clues: a clue file of WORD<TAB>clue lines (several lines per word allowed); they come "
+    "before the puzzle file's own clues and suggestions",
+    metavar="FILE",
+    api=False,
+)
+SOLVE_CLUES = (
+    CLUES,
+    Field(
+        "suggest",
+        "suggest a clue from WordNet for each entry without one (a start for the "
+        "constructor, not finished clues)",
+        None,
+        api=False,
+    ),
+    *DETAILS,
+)
+MAKE_CLUES = (
+    CLUES,
+    Field(
+        "no-suggest",
+        "suggest no clues (by default each entry without a clue gets one from WordNet)",
+        None,
+        api=False,
+    ),
+    *DETAILS,
+)
+
+
+def dpi_number(text: str) -> int:
+    """A PNG's resolution: a whole number of dots per inch, 10 to 2400."""
+    value = whole_number(10)(text)
+    if value > 2400:
+        raise UsageError(f"must be at most 2400 dots per inch, got {value}")
+    return value
+
+
+PAPER = Field(
+    "paper",
+    "the PDF's paper (default: letter)",
+    choices=("letter", "a4"),
+    default="letter",
+    api=False,
+)
+DPI = Field(
+    "dpi",
+    "a PNG's resolution in dots per inch, written in the file: its cells are 7 mm wide on "
+    "paper at any resolution (default: 144)",
+    dpi_number,
+    metavar="N",
+    api=False,
+)
+
 # ---------------------------------------------------------------- a JSON body
 
 

@@ -11,10 +11,12 @@ from typing import Any, cast
 
 from pybridge.options import (
     DEFAULT_MAKE_BLOCKS,
+    ClueOptions,
     DictionaryOptions,
     MakeOptions,
     OutputKind,
     OutputOptions,
+    Paper,
     PatternOptions,
     PuzzleOptions,
     SearchOptions,
@@ -98,6 +100,22 @@ def make_options(values: Values) -> MakeOptions:
 
 
 def output_options(values: Values) -> OutputOptions:
-    """--output KIND [FILE] (stored as a pair) and --stats."""
+    """--output KIND [FILE] (stored as a pair), --stats, --paper and --dpi."""
     kind, path = values.get("output") or ("text", None)
-    return OutputOptions(cast(OutputKind, kind), path, bool(values.get("stats")))
+    paper: Paper = "a4" if values.get("paper") == "a4" else "letter"
+    return OutputOptions(
+        cast(OutputKind, kind), path, bool(values.get("stats")), paper, values.get("dpi")
+    )
+
+
+def clue_options(values: Values) -> ClueOptions:
+    """--clues, --suggest or --no-suggest (None: neither), and the details."""
+    suggest = True if values.get("suggest") else False if values.get("no_suggest") else None
+    return ClueOptions(
+        values.get("clues"),
+        suggest,
+        values.get("title"),
+        values.get("author"),
+        values.get("copyright"),
+        values.get("notes"),
+    )

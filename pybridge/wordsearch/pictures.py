@@ -155,28 +155,31 @@ def draw_png(
     words: Sequence[str],
     path: Path | str,
     answers: Sequence[WordPlacement] = (),
+    dpi: int | None = None,
 ) -> None:
-    """Write the sheet (with `answers`, the key) to `path` as a PNG."""
+    """Write the sheet (with `answers`, the key) to `path` as a PNG at `dpi`
+    (a cell of 32 pixels at the crossword pictures' default, 5.6 mm)."""
     pictures.require_pillow()  # the crossword pictures' check, and their fonts below
     from PIL import Image, ImageDraw
 
-    sheet = Sheet(tuple(grid), tuple(words))
+    dpi = dpi or pictures.DPI
+    sheet = Sheet(tuple(grid), tuple(words), pictures.scaled(CELL, dpi))
     image = Image.new("RGB", sheet.size, PAPER)
     pen = ImageDraw.Draw(image)
     gw, gh = sheet.grid_size
     m = sheet.margin
     pen.rectangle((m, m, m + gw, m + gh), outline=FRAME, width=1)
     for k, placement in enumerate(answers):
-        points = _capsule_points(*capsule(sheet, placement))
+        points = capsule_points(*capsule(sheet, placement))
         pen.polygon(points, outline=OUTLINES[k % len(OUTLINES)], width=2)
     for x, y, ch in sheet.letters():
         pictures.draw_text(pen, (x, y), ch, sheet.letter_size, False, "mm")
     for k, word in enumerate(words):
         pictures.draw_text(pen, sheet.word_spot(k), word, sheet.word_size, False, "lm")
-    image.save(path, format="PNG")
+    image.save(path, format="PNG", dpi=(dpi, dpi))
 
 
-def _capsule_points(
+def capsule_points(
     x: float, y: float, length: float, tall: float, angle: float
 ) -> list[tuple[float, float]]:
     """The outline of a capsule as a polygon: two half circles joined."""
@@ -206,11 +209,12 @@ def write_picture(
     words: Sequence[str],
     path: Path | str,
     answers: Sequence[WordPlacement] = (),
+    dpi: int | None = None,
 ) -> Path:
-    """A PNG or an SVG, as the suffix of `path` says; returns the path."""
+    """A PNG (at `dpi`) or an SVG, as the suffix of `path` says; returns the path."""
     target = Path(path)
     if pictures.picture_suffix(target) == ".svg":
         target.write_text(draw_svg(grid, words, answers), encoding="utf-8")
     else:
-        draw_png(grid, words, target, answers)
+        draw_png(grid, words, target, answers, dpi)
     return target

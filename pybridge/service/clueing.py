@@ -1,0 +1,72 @@
+"""The clues of a job's fill (pybridge.clues): a clue file, the puzzle
+file's own, and suggestions from WordNet (pybridge.suggest), as
+ClueOptions ask, with the title, author, copyright and notes; the same for
+the command line and the workbench."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from pybridge import suggest
+from pybridge.clues import ClueFile, Details, Suggest, clued, load_clue_file
+from pybridge.errors import MissingDependency
+from pybridge.options import ClueOptions
+from pybridge.service.jobs import QUIET, Listener
+from pybridge.solver import Outcome
+
+
+@dataclass(frozen=True)
+class Clueing:
+    """The clue sources and details a request asks for, made ready."""
+
+    clue_file: ClueFile | None = None
+    suggest: Suggest | None = None
+    details: Details = field(default_factory=Details)
+
+    @property
+    def asked(self) -> bool:
+        return self.clue_file is not None or self.suggest is not None or self.details != Details()
+
+
+def clueing(
+    options: ClueOptions, suggest_default: bool, command: str, listener: Listener = QUIET
+) -> Clueing:
+    """The clue file (read now, so that its errors come before any search),
+    the suggester (WordNet, loaded when a fill is there to clue) and the
+    details. A missing WordNet is an error when suggestions were asked for,
+    a notice to `listener` when they are the command's default."""
+    clue_file = load_clue_file(options.clues) if options.clues else None
+    wanted = options.suggest if options.suggest is not None else suggest_default
+    suggester: Suggest | None = None
+    if wanted:
+        if suggest.available():
+            suggester = _wordnet
+        elif options.suggest:
+            raise MissingDependency(suggest.INSTALL_HINT)
+        else:
+            listener.notice(f"crossword {command}: no clue suggestions: {suggest.INSTALL_HINT}")
+    details = Details(options.title, options.author, options.copyright, options.notes)
+    return Clueing(clue_file, suggester, details)
+
+
+def _wordnet(word: str) -> str | None:
+    return suggest.wordnet()(word)
+
+
+def publish(outcome: Outcome, how: Clueing) -> Outcome:
+    """`outcome` whose solutions' puzzles publish them with their clues (see
+    pybridge.clues.clued), so that every writer finds them there."""
+    solutions = [
+        replace(
+            solution,
+            puzzle=clued(
+                solution.puzzle,
+                solution.grid,
+                clue_file=how.clue_file,
+                suggest=how.suggest,
+                details=how.details,
+            ),
+        )
+        for solution in outcome.solutions
+    ]
+    return replace(outcome, solutions=solutions)
