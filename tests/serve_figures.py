@@ -6,7 +6,10 @@ against `crossword serve` with the 201k-word list of ../shared:
 - fill: a 15x15 grid of ../shared/bench/grids/xwords-rs opened in the
   page, from the click on Autofill to every cell filled;
 - keystroke: on that grid, from a letter typed to the candidate list of its
-  entry shown (the browser's view), and the server's own time for it.
+  entry shown (the browser's view), and the server's own time for it;
+- verdict: issue 37's unfillable grid (the 15x15 pattern of seed
+  1798454547, STRAND typed at 8-Across, filled from scowl55), from the click
+  on Check to the verdict shown (`--strand-dict`; skipped when absent).
 
     .venv/bin/python tests/serve_figures.py [--runs N] [--grid FILE] [--dict FILE]
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -30,6 +34,8 @@ from conftest import SHARED
 GRID = SHARED / "bench" / "grids" / "xwords-rs" / "20201005_empty.txt"
 WORDS = SHARED / "bench" / "dicts" / "xwords-rs-wordlist.txt"
 WORD = "ALLEVIATED"  # typed into 20-Across, row 4 of the grid
+STRAND_DICT = SHARED / "bench" / "dicts" / "scowl55.txt"
+STRAND_SEED = 1798454547  # issue 37: this 15x15 pattern with STRAND at 8-Across has no fill
 
 
 def page_seconds(chromium: Any, address: str) -> float:
@@ -83,6 +89,37 @@ def server_keystroke_seconds(address: str) -> list[float]:
     return times
 
 
+def strand_seconds(chromium: Any, address: str, folder: Path) -> tuple[float, str]:
+    """From the click on Check to the verdict shown, on issue 37's STRAND
+    grid; and the status line then."""
+    import httpx2 as httpx
+
+    body = {"size": "15x15", "seed": STRAND_SEED, "symmetry": "rot180"}
+    rows = httpx.post(f"{address}/api/pattern", json=body).json()["grid"]
+    path = folder / "strand.txt"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    page = browser.new_page(chromium)
+    browser.open_page(page, address)
+    browser.open_file(page, path)
+    start = page.evaluate(
+        """() => [...document.querySelectorAll('#clues-across li')]
+              .find((li) => li.querySelector('.clue-number').textContent === '8').id"""
+    )
+    _, r, c, _ = start.split("-")
+    page.click(f".cell[data-r='{r}'][data-c='{c}']")
+    page.keyboard.type("STRAND")
+    page.wait_for_function("document.body.dataset.listed === '8-Across'")
+    started = time.perf_counter()
+    page.click("#check")
+    page.wait_for_function(
+        "['bad', 'good'].includes(document.querySelector('#status').className)", timeout=300_000
+    )
+    seconds = time.perf_counter() - started
+    said = str(page.inner_text("#status"))
+    page.context.close()
+    return seconds, said
+
+
 def show(name: str, values: list[float]) -> None:
     runs = " ".join(f"{v:.3f}" for v in values)
     print(f"{name}: median {statistics.median(values):.3f} s over {len(values)} ({runs})")
@@ -93,6 +130,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--grid", type=Path, default=GRID)
     parser.add_argument("--dict", type=Path, default=WORDS)
+    parser.add_argument("--strand-dict", type=Path, default=STRAND_DICT)
     args = parser.parse_args()
     reason = browser.missing()
     if reason:
@@ -113,6 +151,11 @@ def main() -> int:
         show("autofill click to filled grid", fills)
         show("candidate list per keystroke, in the browser", keys)
         show("candidate list per keystroke, server time", server_keystroke_seconds(address))
+    if args.strand_dict.is_file():
+        served = browser.server(["--dict", str(args.strand_dict)])
+        with served as address, browser.chromium() as chromium, tempfile.TemporaryDirectory() as f:
+            seconds, said = strand_seconds(chromium, address, Path(f))
+        print(f"STRAND grid, Check to verdict: {seconds:.1f} s ({said})")
     return 0
 
 

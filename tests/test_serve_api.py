@@ -312,7 +312,7 @@ def test_the_page_and_its_assets_are_local(served: Served) -> None:
     page = served.client.get("/").text
     assert "/static/app.js" in page
     assert "/static/app.css" in page
-    for asset in ("/static/app.js", "/static/store.js", "/static/work.js", "/static/app.css", "/"):
+    for asset in ("/static/app.js", "/static/store.js", "/static/app.css", "/"):
         text = served.client.get(asset).text
         assert "http://" not in text
         assert "https://" not in text
@@ -771,6 +771,77 @@ def test_exports_with_the_letters_as_a_solvers_progress(served: Served) -> None:
     bad = served.post("/api/export", {**page, "kind": "json", "clues": [{"number": 1}]})
     assert bad.status_code == 400
     assert '"clues" must be a list of' in bad.json()["error"]
+
+
+def test_the_work_file_round_trip(served: Served) -> None:
+    workbench = {"version": 1, "kinds": ["lll", "f#f", "tt."], "mode": "lexicon"}
+    page = {"grid": ["CAT", "O#R", "WE."], "kind": "json", **PAGE_TEXTS, "workbench": workbench}
+    saved = served.post("/api/export", page)
+    assert saved.json()["workbench"] == workbench
+    [opened] = served.post("/api/open", {"puzzle": saved.text, "name": "pets.json"}).json()["grids"]
+    assert opened["format"] == "work"
+    assert (opened["source"], opened["rows"], opened["kinds"]) == (
+        "pets.json",
+        ["CAT", "O#R", "WE."],
+        ["lll", "f#f", "tt."],
+    )
+    assert (opened["title"], opened["author"]) == ("Pets", "A. Setter")
+    assert opened["clues"] == PAGE_TEXTS["clues"][:2]  # the empty one is no clue
+    # a plain JSON export of the API opens too (its letters as givens); a damaged one says why
+    plain = served.post("/api/export", {"grid": ["CAT", "O#R", "WE."], "kind": "json"}).text
+    [opened] = served.post("/api/open", {"puzzle": plain, "name": "plain.json"}).json()["grids"]
+    assert (opened["rows"], opened["kinds"]) == (["CAT", "O#R", "WE."], None)
+    bad = served.post("/api/open", {"puzzle": '{"grid": ["CA?"]}', "name": "broken.json"})
+    assert bad.status_code == 400
+    assert bad.json()["error"] == (
+        "broken.json: error: row 1, column 3 of \"grid\": expected '#' (a block), '.' (empty) "
+        'or a letter, found "?"'
+    )
+    refused = served.post("/api/export", {**page, "workbench": {"kinds": ["l"]}})
+    assert refused.status_code == 400
+    assert refused.json()["error"].startswith('crossword: error: "workbench": "workbench.kinds"')
+
+
+def test_a_damaged_puz_is_blamed_on_the_file_with_or_without_its_answers(served: Served) -> None:
+    from pybridge import acrosslite
+    from pybridge.readers import load
+
+    four = load(DATA / "four.ipuz", answers=True)
+    assert four.published is not None
+    assert four.published.solution is not None
+    cut = acrosslite.puz_bytes(four, four.published.solution)[:60]
+    for answers in (False, True):
+        body = {"puzzle_base64": base64.b64encode(cut).decode(), "name": "four.puz"}
+        answer = served.post("/api/open", {**body, "answers": answers})
+        assert answer.status_code == 400
+        assert answer.json()["error"].startswith("four.puz: error: damaged .puz file: ")
+
+
+def test_open_says_so_when_no_browser_can_start(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    env = {**os.environ, "BROWSER": str(tmp_path / "no-such-browser"), "DISPLAY": ""}
+    command = [sys.executable, "-m", "pybridge", "serve", "--port", "0", "--open"]
+    server = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert server.stdout is not None
+        assert server.stderr is not None
+        assert "the workbench is at http://127.0.0.1:" in server.stdout.readline()
+        note = server.stderr.readline()
+        assert note.startswith("crossword serve: no web browser could be started here: open http")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_a_text_that_is_no_puzzle_is_said_to_be_none(served: Served) -> None:
+    readme = (DATA.parent / "README.md").read_text(encoding="utf-8")
+    answer = served.post("/api/open", {"puzzle": readme, "name": "README.md"})
+    assert answer.status_code == 400
+    assert answer.json()["error"].startswith("README.md: error: this does not read as a puzzle")
 
 
 def test_a_check_runs_as_a_fill_does(served: Served) -> None:

@@ -298,8 +298,9 @@ def test_a_damaged_work_file_is_named_in_the_error(page: Any, tmp_path: Path) ->
     path = tmp_path / "broken.json"
     path.write_text(json.dumps({"grid": ["CA?"]}), encoding="utf-8")
     open_upload(page, path)
+    page.wait_for_function("document.querySelector('#open-error').textContent !== ''")
     error = page.inner_text("#open-error")
-    assert error.startswith("broken.json: row 1, column 3: expected")
+    assert error.startswith('broken.json: error: row 1, column 3 of "grid": expected')
     assert page.locator("#open-dialog").is_visible()
 
 

@@ -23,6 +23,7 @@ Its rooms, each using those above it:
 
 from pybridge.bridge.engine import (
     call,
+    call_wdeg,
     load_dictionary,
     load_ranked,
     preload,
@@ -36,6 +37,7 @@ __all__ = [
     "INSTALL_HINT",
     "available",
     "call",
+    "call_wdeg",
     "dictionary_key",
     "load_dictionary",
     "load_ranked",

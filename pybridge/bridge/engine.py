@@ -262,6 +262,37 @@ def call(
         session.lock.release()
 
 
+def call_wdeg(
+    module: str, name: str, request: Request, controls: Sequence[str], timeout: float | None
+) -> str | None:
+    """module:name(Strategy, Controls..., TimeLimit, SitesText, GivensText,
+    Answer) for an entry point that searches as wdeg does (prolog/cubes.pl):
+    Strategy is wdeg(Key) or wdeg(Key, ScoreKey), the request's dictionary
+    (and scores) sent first if this thread does not have them; the layout
+    goes as solve/8's texts. None when the engine was not free within
+    `timeout`."""
+    started = time.perf_counter()
+    layout = request.layout
+    texts = [wire.sites_text(layout.cells), wire.givens_text(layout.givens)]
+    if not session.lock.acquire(timeout=-1 if timeout is None else max(timeout, 0.0)):
+        return None
+    try:
+        with session.engine_errors():
+            prolog = session.engine()
+        with session.engine_errors(), session.interrupts_stop_prolog():
+            session.attach_thread()
+            strategy, _ = _strategy_term(prolog, registry.strategy("wdeg"), request)
+            if timeout is not None:
+                timeout -= time.perf_counter() - started
+                if timeout <= 0:
+                    return None
+                timeout = max(timeout, MIN_TIME_LIMIT)
+            arguments = [strategy, *controls, wire.time_limit(timeout)]
+            return ffi.once(module.encode(), name.encode(), arguments, [*texts, None])
+    finally:
+        session.lock.release()
+
+
 @contextmanager
 def watching(watch: Watch | None) -> Iterator[None]:
     """Within this block, searches are watched by `watch` (None: not at

@@ -168,7 +168,19 @@ def serve_command(args: argparse.Namespace) -> int:
     sock = listen(args.host, args.port)
     address = page_address(sock)
     out(f"crossword serve: the workbench is at {address} (Ctrl-C stops it)")
-    if args.open:
-        webbrowser.open(address)
+    if args.open and not _opened_in_browser(address):
+        print(
+            f"crossword serve: no web browser could be started here: open {address} in one",
+            file=sys.stderr,
+        )
     serve(settings, sock)
     return 0
+
+
+def _opened_in_browser(address: str) -> bool:
+    """Whether a web browser was started on `address` (webbrowser finds
+    none on a machine without a display, or with a BROWSER that fails)."""
+    try:
+        return webbrowser.open(address)
+    except webbrowser.Error:
+        return False

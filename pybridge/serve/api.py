@@ -51,6 +51,7 @@ from pybridge.readers import (
 )
 from pybridge.render import better_json
 from pybridge.search.kernel import Tick
+from pybridge.serve import workfile
 from pybridge.serve.files import Files, NotFound, Refused
 from pybridge.service import fields, jobs
 from pybridge.service.answers import (
@@ -401,11 +402,32 @@ def open_puzzles(body: Mapping[str, Any], files: Files) -> Answer:
         if unknown:
             raise UsageError(f"unknown key {shown(repr(sorted(unknown)[0]))} for /api/open")
         with sources(body, files) as found:
+            work = None if fmt is not None else workfile.document(read_bytes(found.puzzle))
+            if work is not None:  # the page's own work file (or JSON export)
+                name = found.name(found.puzzle)
+                return Answer(200, {"grids": [workfile.read_work(work, name).grid_json()]}, 0)
             puzzles = _opened(found, cast("Format | None", fmt), body.get("answers") is True)
-            grids = [_grid_json(found.renamed(require_site(p))) for p in puzzles]
+            grids = [_grid_json(found.renamed(_has_site(p, fmt is None))) for p in puzzles]
         return Answer(200, {"grids": grids}, 0)
 
     return answered(work)
+
+
+def _has_site(puzzle: Puzzle, sniffed: bool) -> Puzzle:
+    """`puzzle`, or InputError when it has nothing to fill; a text whose
+    format was guessed as CS50 (any `_` in it) and holds no entry is most
+    likely no puzzle at all (a README, say), and the message says so."""
+    try:
+        return require_site(puzzle)
+    except InputError:
+        if not (sniffed and puzzle.format == "cs50"):
+            raise
+    message = (
+        "this does not read as a puzzle: taken for a CS50 structure file (it holds '_', which "
+        "CS50 reads as an open cell, and any other character as a block), it has no entry of "
+        "two or more open cells; if it is a puzzle, choose its format"
+    )
+    raise InputError(message, puzzle.source) from None
 
 
 def _opened(found: Sources, fmt: Format | None, answers: bool) -> list[Puzzle]:

@@ -20,6 +20,7 @@ from pybridge.lexicon import Dictionary
 from pybridge.model import BLOCK, OPEN, Cell, Clue, Published, Puzzle, fast_new
 from pybridge.readers import read_bytes, read_exchange, require_site, sniff_exchange
 from pybridge.scores import Scores
+from pybridge.serve import workfile
 from pybridge.serve.api import sources
 from pybridge.serve.candidates import WordScore
 from pybridge.serve.files import Files
@@ -129,7 +130,8 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
     JSON (rows and placements, as in the CLI's JSON), or a .puz or ipuz
     crossword (with the clues, title and author of the file it was opened
     from, `original`, where its entries are that file's own answers). The
-    page's own `title`, `author` and `clues` go into JSON, .puz and ipuz;
+    page's own `title`, `author` and `clues` go into JSON, .puz and ipuz
+    (and into JSON its `workbench`: a work file, pybridge.serve.workfile);
     with `progress`, a .puz or ipuz holds the grid's letters in the
     player's grid too (a solver's progress), not only in the solution."""
     from pybridge import acrosslite, ipuzfile, pictures
@@ -158,6 +160,12 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
             placements.append(placement)
         document: dict[str, Any] = {"grid": list(grid), "placements": placements}
         document.update({key: texts[key] for key in ("title", "author") if key in texts})
+        if body.get("workbench") is not None:  # the page's state: a work file, checked as read
+            document["workbench"] = body["workbench"]
+            try:
+                workfile.read_work(document, "workbench")
+            except InputError as err:
+                raise UsageError(f'"workbench": {err.message}') from None
         return json.dumps(document, ensure_ascii=False, indent=2).encode(), media, name
     if kind in EXCHANGE_FORMATS:
         puzzle = _published(_original(body.get("original"), files, puzzle) or puzzle, grid, texts)

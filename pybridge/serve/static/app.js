@@ -3,7 +3,6 @@
 // it holds, which store.js keeps in the browser: each tab edits a puzzle of
 // its own, and a reload, a server restart or another tab loses nothing.
 import * as store from "./store.js";
-import * as work from "./work.js";
 
 const $ = (id) => document.getElementById(id);
 const PAGE = crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2);
@@ -51,15 +50,12 @@ function newPuzzle() {
     original: null, edited: false, kept: false};
 }
 
-function fromRows(rows, mode, words, source) {
-  const cols = Math.max(...rows.map((row) => [...row].length));
-  const g = emptyGrid(rows.length, cols);
-  rows.forEach((row, r) => [...row].concat(Array(cols).fill(BLOCK)).slice(0, cols).forEach((ch, c) => {
-    const cell = g.cells[r * cols + c];
-    if (ch === BLOCK) cell.block = true;
-    else if (ch !== ".") Object.assign(cell, {letter: ch, kind: "locked"});
-  }));
-  return Object.assign(g, {mode, words, source});
+// A grid from rows ('#' a block, '.' empty, a letter); its letters are
+// locked (the givens of a puzzle file) unless `kinds` (a work file's: t
+// typed, l locked, f filled) says otherwise.
+function fromRows(rows, mode, words, source, kinds = null) {
+  const packed = {rows: rows.length, cols: Math.max(...rows.map((row) => [...row].length)), letters: rows, kinds};
+  return Object.assign(store.unpack(packed), {mode, words, source});
 }
 
 // The rows the API reads: '#' blocked, '.' open, letters; `keep` says which
@@ -1209,15 +1205,6 @@ async function openPuzzle(event) {
   const upload = $("open-upload").files[0], words = $("open-words-upload").files[0];
   const large = tooLarge(upload) || tooLarge(words);
   if (large) return ($("open-error").textContent = large);
-  if (upload && !words && !$("open-format").value) {
-    let opened = null;
-    try {
-      opened = work.read(await upload.text(), upload.name);
-    } catch (error) {
-      return ($("open-error").textContent = error.message);
-    }
-    if (opened) return openWork(opened, upload.name);
-  }
   const body = {};
   // Files go as their bytes, so that every format (.puz too) and encoding
   // reaches the readers as the CLI would read it.
@@ -1231,7 +1218,7 @@ async function openPuzzle(event) {
   try {
     const answer = await api("/api/open", body);
     $("open-dialog").close();
-    // a .puz or ipuz file goes with its exports, which keep its clues and title
+    // a .puz or ipuz file goes with its exports, which keep what it publishes
     const original = ["puz", "ipuz"].includes(answer.grids[0].format) ? body : null;
     if (original) { delete original.words_base64; delete original.words_path; delete original.answers; }
     const first = answer.grids[0];
@@ -1245,25 +1232,14 @@ async function openPuzzle(event) {
   }
 }
 
-// A work file (work.js) as a puzzle, with its letters, their kinds, clues and title.
-function openWork(opened, name) {
-  $("open-dialog").close();
-  const g = Object.assign(store.unpack(opened.grid, "typed"),
-    {mode: opened.grid.mode, words: opened.grid.words, source: opened.grid.source});
-  startPuzzle(g, {title: opened.title, author: opened.author, clues: opened.clues,
-    symmetry: opened.symmetry || null});
-  $("grid").focus();
-  say(`Opened ${name}${opened.title ? ` (${opened.title})` : ""}.`);
-}
-
 // Show a grid that was opened: as a puzzle of its own (`fresh`), or in
 // place of the grid shown (another grid of the same file).
 function useGrid(opened, original = null, fresh = false) {
-  const g = fromRows(opened.rows, opened.mode, opened.words, opened.source);
+  const g = fromRows(opened.rows, opened.mode, opened.words, opened.source, opened.kinds);
   withSolution(g, opened.solution);
   if (fresh) {
     startPuzzle(g, {title: opened.title || "", author: opened.author || "", original,
-      clues: cluesOf(g, opened.clues)});
+      clues: cluesOf(g, opened.clues), symmetry: opened.symmetry || null});
   } else {
     undoStack.push(snapshot());
     redoStack = [];
@@ -1337,9 +1313,14 @@ function fileName(kind) {
   return `${base.slice(0, 60) || "crossword"}.${kind}`;
 }
 
-// Download the grid as `kind`; JSON is the work file (work.js), which Open reads back.
+// Download the grid as `kind`; JSON is the work file, which Open reads back:
+// the API's export with the page's state (docs/serve.md#the-work-file).
 async function exportAs(kind) {
   const body = {grid: rowsOf(), kind, title: puzzle.title, author: puzzle.author, clues: cluesList()};
+  if (kind === "json") {
+    body.workbench = {version: 1, kinds: store.pack(grid).kinds, mode: grid.mode,
+      words: grid.mode === "exact" ? grid.words : null, symmetry: $("symmetry").value};
+  }
   if (marked.size) body.marked = [...marked].map((k) => k.split(",").map(Number));
   if (kind === "puz" || kind === "ipuz") {
     if (puzzle.original) body.original = puzzle.original;
@@ -1352,12 +1333,7 @@ async function exportAs(kind) {
       const data = await response.json().catch(() => ({}));
       return say(data.error || response.statusText, "bad");
     }
-    if (kind === "json") {
-      const saved = work.document(await response.json(), puzzle, grid, store.pack(grid));
-      blob = new Blob([JSON.stringify(saved, null, 2) + "\n"], {type: "application/json"});
-    } else {
-      blob = await response.blob();
-    }
+    blob = await response.blob();
   } catch (error) {
     return say(error.message, "bad");
   }
