@@ -60,13 +60,13 @@ from typing import Any, Literal, NamedTuple
 from lark import Lark, Token, Transformer, Tree, UnexpectedInput, UnexpectedToken
 from lark.exceptions import VisitError
 
-from pybridge import acrosslite, ipuzfile
 from pybridge.errors import InputError, UsageError, shown
 from pybridge.exchange import (
     EXCHANGE_FORMATS,
     KIND_NAMES,
     ExchangeFormat,
     fill_it_how,
+    has_magic,
     with_answers,
 )
 from pybridge.model import BLOCK, OPEN, Format, Puzzle
@@ -217,7 +217,7 @@ def binary_error(data: bytes, source: str, at: int, format: str | None = None) -
     """The error for binary data read as a puzzle text: what it looks like
     and what was expected, without a byte of it."""
     found = f"byte {at} is 0x{data[at]:02x}"
-    if acrosslite.has_magic(data):
+    if has_magic(data):
         expected = _FORMAT_NAMES.get(format or "", "a text")
         message = (
             f"this is an Across Lite .puz file (binary: {found}), not {expected}: "
@@ -614,7 +614,7 @@ def sniff_exchange(data: bytes) -> ExchangeFormat | None:
     """The exchange format of a file's bytes: "puz" when they hold the .puz
     magic string, "ipuz" for a JSON object (or JSONP) that names an ipuz.org
     kind, else None (a text format)."""
-    if acrosslite.has_magic(data):
+    if has_magic(data):
         return "puz"
     head = data[:100_000].lstrip(b"\xef\xbb\xbf \t\r\n")
     if (head.startswith(b"{") or _JSONP.match(head)) and b"ipuz.org/" in head:
@@ -630,9 +630,14 @@ def sniff_file(path: str | os.PathLike[str]) -> Format:
 
 def read_exchange(data: bytes, source: str, format: ExchangeFormat) -> Puzzle:
     """The .puz or ipuz puzzle in a file's bytes, with no words: its grid and
-    what it published (pybridge.exchange says how to fill it)."""
+    what it published (pybridge.exchange says how to fill it). Their
+    readers (and the puz and ipuz libraries) load when such a file comes."""
     if format == "puz":
+        from pybridge import acrosslite
+
         return acrosslite.parse_puz(data, source)
+    from pybridge import ipuzfile
+
     return ipuzfile.parse_ipuz(decode_text(data, source, format), source)
 
 

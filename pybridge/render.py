@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pybridge.exchange import entry_clues
 from pybridge.layout import find_sites
-from pybridge.model import BLOCK, Placement, Solution
+from pybridge.model import BLOCK, Placement, Puzzle, Solution
 from pybridge.proofs import proof_json
 from pybridge.scores import Score, json_number
 
@@ -123,4 +123,13 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
             "seed": won.seed,
             "seconds": won.seconds,
         }
+    return doc
+
+
+def json_document(puzzle: Puzzle, outcome: Outcome, many: bool) -> dict[str, Any]:
+    """The JSON contract; with several grids, one document each (JSON lines
+    would break `json.load`, so each is printed whole, tagged by source)."""
+    doc = outcome_json(outcome)
+    if many:
+        doc = {"source": puzzle.source, **doc}
     return doc

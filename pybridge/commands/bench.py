@@ -53,10 +53,10 @@ exit codes:
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     parser = commands.add_parser(
         "bench",
-        help="fill a suite of grids from a dictionary and tabulate the runs",
+        help=summary,
         description=(
             "Fill every grid from the dictionary with every engine and strategy under a time\n"
             "limit; print one row per grid and the solved count and median time per column."

@@ -68,10 +68,10 @@ exit codes:
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     parser = commands.add_parser(
         "make",
-        help="make a crossword: a pattern and its fill",
+        help=summary,
         description="Make a crossword from nothing: a random pattern (see `crossword grid`)\n"
         "filled from a dictionary, trying other patterns until one fills.",
         epilog=MAKE_EPILOG,

@@ -49,7 +49,7 @@ from pybridge.readers import (
     require_site,
     sniff_exchange,
 )
-from pybridge.render import better_json
+from pybridge.render import better_json, json_document
 from pybridge.search.kernel import Tick
 from pybridge.serve import workfile
 from pybridge.serve.files import Files, NotFound, Refused
@@ -60,7 +60,6 @@ from pybridge.service.answers import (
     EXIT_INTERNAL_ERROR,
     error_text,
     internal_error_text,
-    json_document,
     worst,
 )
 from pybridge.service.puzzles import Puzzles, read_puzzles

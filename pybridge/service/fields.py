@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from pybridge.construct import parse_range
+from pybridge.difficulty import parse_range
 from pybridge.engines import ENGINES
 from pybridge.errors import UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS

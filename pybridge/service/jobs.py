@@ -17,7 +17,6 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from pybridge import proofs
-from pybridge.construct import Construction, Try, construct
 from pybridge.errors import UsageError, shown
 from pybridge.lexicon import Dictionary
 from pybridge.model import Puzzle
@@ -35,8 +34,9 @@ from pybridge.progress import CubesProgress, Progress
 from pybridge.service.puzzles import Puzzles, read_dictionary, read_puzzles, timeout_left
 from pybridge.solver import BetterFill, Outcome, Status, run
 
-if TYPE_CHECKING:  # the word search, bench and the difficulty load when used
+if TYPE_CHECKING:  # make, the word search, bench and the difficulty load when used
     from pybridge.bench.suite import Grid
+    from pybridge.construct import Construction, Try
     from pybridge.difficulty import Estimate
     from pybridge.wordsearch.model import Found, Made, Request
 
@@ -200,6 +200,8 @@ def make(
     """`crossword make`: patterns filled from the dictionaries until one
     fills (the listener hears of each try as it ends). ImpossiblePattern and
     PatternNotFound pass to the caller: no pattern could be tried."""
+    from pybridge.construct import construct
+
     words = _dictionary(dictionary, listener)
     tried = 0
     with listener.line("make", options.try_timeout) as line:
