@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "pybridge"
 README = ROOT / "README.md"
 
+# The package itself (its API) and `python -m pybridge`: the top layer.
+TOP = ("pybridge", "pybridge.__main__")
 # The one crossing of the front doors: the serve command starts the server.
 FRONT_DOORS = ("pybridge.commands", "pybridge.serve")
 CROSSING = ("pybridge.commands.serve", "pybridge.serve")
@@ -74,9 +76,10 @@ def _covered(token: str) -> list[str]:
 
 
 def layer_of_each(layers: list[tuple[str, list[str]]]) -> tuple[dict[str, int], list[str]]:
-    """Each module's layer (0 the bottom), and what the drawing gets wrong:
-    a name that is no module, a module in two layers."""
-    rank: dict[str, int] = {}
+    """Each module's layer (0 the bottom; the package and its __main__ the
+    top one), and what the drawing gets wrong: a name that is no module, a
+    module in two layers."""
+    rank: dict[str, int] = dict.fromkeys(TOP, len(layers) - 1)
     wrong: list[str] = []
     for place, (layer, tokens) in enumerate(reversed(layers)):
         for token in tokens:
