@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
+from pybridge import compiled as compiled  # first: it picks the search's form (select)
 from pybridge.errors import (
     CrosswordError,
     EngineError,
@@ -56,6 +57,7 @@ if TYPE_CHECKING:  # loaded when first used: see __getattr__
     from pybridge.patterns import generate as make_pattern
     from pybridge.portfolio import Portfolio
     from pybridge.solver import ENGINES, STRATEGIES, Outcome, Stats, run, solve
+    from pybridge.theme import ImpossibleTheme
 
 # The API but its exceptions, by the module each name is loaded from when
 # first used, so that `import pybridge` (and so every command's start) loads
@@ -90,6 +92,7 @@ _LAZY = {
     "Pattern": ("pybridge.patterns", "Pattern"),
     "PatternNotFound": ("pybridge.patterns", "PatternNotFound"),
     "make_pattern": ("pybridge.patterns", "generate"),
+    "ImpossibleTheme": ("pybridge.theme", "ImpossibleTheme"),
 }
 
 
@@ -178,6 +181,7 @@ __all__ = [
     "EngineError",
     "Estimate",
     "ImpossiblePattern",
+    "ImpossibleTheme",
     "InputError",
     "MakeOptions",
     "MissingDependency",

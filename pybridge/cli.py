@@ -94,7 +94,9 @@ class _Version(argparse.Action):
         values: object,
         option_string: str | None = None,
     ) -> None:
-        print(f"{parser.prog} {_version()}")
+        from pybridge import compiled
+
+        print(f"{parser.prog} {_version()}; {compiled.form()}")
         parser.exit()
 
 
