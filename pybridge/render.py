@@ -15,6 +15,7 @@ from pybridge.proofs import proof_json
 from pybridge.scores import ACCEPTABLE, Score, json_number
 
 if TYPE_CHECKING:
+    from pybridge.construct import Construction
     from pybridge.solver import BetterFill, Outcome
 
 BLOCK_GLYPH = "█"
@@ -148,4 +149,19 @@ def json_document(puzzle: Puzzle, outcome: Outcome, many: bool) -> dict[str, Any
     doc = outcome_json(outcome)
     if many:
         doc = {"source": puzzle.source, **doc}
+    return doc
+
+
+def construction_json(made: Construction, outcome: Outcome | None = None) -> dict[str, Any]:
+    """`make --output json`'s document (a batch's files hold it too): the
+    last fill's document (`outcome`, where given, is that fill with its
+    clues published), its status the construction's, then the pattern and
+    the tries."""
+    doc: dict[str, Any] = {"status": made.status}
+    fill = made.outcome if outcome is None else outcome
+    if fill is not None:
+        doc.update(outcome_json(fill))
+        doc["status"] = made.status
+    doc["pattern"] = made.pattern.to_json() if made.pattern else None
+    doc["tries"] = [t.to_json() for t in made.tries]
     return doc

@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "pybridge"
 README = ROOT / "README.md"
+SEARCH_MD = ROOT / "docs" / "search.md"
 
 # The package itself (its API) and `python -m pybridge`: the top layer.
 TOP = ("pybridge", "pybridge.__main__")
@@ -232,6 +233,37 @@ def test_an_import_upwards_is_caught() -> None:
     assert not check({}, [], [Edge("pybridge.commands.serve", "pybridge.serve.app")])
     assert "pybridge.solver" in imports_of("pybridge.service.jobs")
     assert "pybridge.layout" not in imports_of("pybridge.search.kernel")  # TYPE_CHECKING only
+
+
+def listed_modules(text: str) -> set[str]:
+    """The modules docs/search.md's "Modules" names: a line indented under
+    a package's own line (`search/` alone) names a module of that package;
+    a package named on a line with its description stands for all of it."""
+    section = text.split("\n## Modules\n", 1)[1]
+    block = section.split("```text\n", 1)[1].split("```", 1)[0]
+    listed: set[str] = set()
+    parent = ""
+    for line in block.splitlines():
+        tokens = _TOKEN.findall(_ASIDE.sub("", line))
+        indent = len(line) - len(line.lstrip())
+        if indent == 2 and line.strip().endswith("/") and len(tokens) == 1:
+            parent = tokens[0]  # a package's own line: its modules follow
+            listed.add("pybridge." + parent.rstrip("/").replace("/", "."))
+            continue
+        if indent == 2:
+            parent = ""
+        prefix = parent if indent == 4 else ""
+        for token in tokens:
+            listed.update(_covered(prefix + token))
+    return listed
+
+
+def test_docs_modules_name_every_module() -> None:
+    """docs/search.md's "Modules" leaves no module of pybridge/ out."""
+    listed = listed_modules(SEARCH_MD.read_text(encoding="utf-8"))
+    assert "pybridge.search.wdeg" in listed and "pybridge.bridge.ffi" in listed
+    missing = sorted(set(MODULES) - listed)
+    assert not missing, f"docs/search.md's Modules leaves out {', '.join(missing)}"
 
 
 if __name__ == "__main__":
