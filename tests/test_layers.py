@@ -261,7 +261,8 @@ def listed_modules(text: str) -> set[str]:
 def test_docs_modules_name_every_module() -> None:
     """docs/search.md's "Modules" leaves no module of pybridge/ out."""
     listed = listed_modules(SEARCH_MD.read_text(encoding="utf-8"))
-    assert "pybridge.search.wdeg" in listed and "pybridge.bridge.ffi" in listed
+    assert "pybridge.search.wdeg" in listed
+    assert "pybridge.bridge.ffi" in listed
     missing = sorted(set(MODULES) - listed)
     assert not missing, f"docs/search.md's Modules leaves out {', '.join(missing)}"
 
