@@ -19,6 +19,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from pybridge.errors import CrosswordError, EngineError, OutputError, ResourceLimit
 from pybridge.service.answers import (
@@ -121,7 +122,36 @@ def build_parser(only: str | None = ALL) -> argparse.ArgumentParser:
             importlib.import_module(f"pybridge.commands.{name}").add_parser(commands, summary)
         else:
             commands.add_parser(name, help=summary)
+    for subparser in commands.choices.values():
+        subparser.set_defaults(command_parser=subparser)
+        for nested in _subparsers(subparser):  # wordsearch make, wordsearch solve
+            for inner in nested.choices.values():
+                inner.set_defaults(command_parser=inner)
     return parser
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> list[argparse._SubParsersAction[Any]]:
+    return [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """parser.parse_args, but an option the command does not know is told by
+    the command's own parser (its usage, not the top level's), with the
+    nearest option it has: `solve … --dictt` asks "did you mean --dict?"."""
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        import difflib
+
+        command: argparse.ArgumentParser = getattr(args, "command_parser", parser)
+        known = [name for name in command._option_string_actions if name.startswith("--")]
+        guesses = []
+        for extra in extras:
+            if extra.startswith("-"):
+                near = difflib.get_close_matches(extra.split("=", 1)[0], known, n=1, cutoff=0.6)
+                guesses += [f"did you mean {near[0]}?"] if near else []
+        message = f"unrecognized arguments: {' '.join(extras)}"
+        command.error(f"{message} ({'; '.join(guesses)})" if guesses else message)
+    return args
 
 
 def _debugging() -> bool:
@@ -158,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(given[0] if given and given[0] in COMMANDS else None)
     try:
-        args = parser.parse_args(given)
+        args = _parse(parser, given)
     except SystemExit as done:  # --help, --version, or a usage error (code 2)
         return done.code if isinstance(done.code, int) else EXIT_BAD_INPUT
     handler: Callable[[argparse.Namespace], int] = args.handler

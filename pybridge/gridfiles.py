@@ -55,6 +55,7 @@ from pybridge.readers import (
     check_line,
     decode_text,
     describe_char,
+    is_plain_row,
     line_content,
     line_text,
     looks_like_p99,
@@ -64,6 +65,7 @@ from pybridge.readers import (
     read_bytes,
     read_exchange,
     sniff_exchange,
+    text_kind,
 )
 
 GridFormat = Literal["cs50", "rp2016", "grid"]
@@ -92,6 +94,14 @@ def sniff_grid(text: str, source: str = "<grid>") -> GridFormat:
             "'.'/'#' grid, CS50, RP 2016, .puz or .ipuz)"
         )
         raise InputError(message, source)
+    blank = OPEN not in text and BLOCK not in text and "_" not in text
+    if blank and (text_kind(text) or "").startswith("a word list"):
+        message = (
+            "this looks like a word list (a word a line), not a grid to fill: a grid has "
+            "'.' open cells and '#' blocks (give a word list with --dict; a filled grid "
+            "without a block is read with --format grid)"
+        )
+        raise InputError(message, source)
     if "_" not in text:
         return "grid"
     if OPEN in text and _plain_but_underscores(text):
@@ -112,7 +122,7 @@ def _plain_but_underscores(text: str) -> bool:
     (A CS50 file with spaces or other marks among its blocked cells is plainly
     CS50.)"""
     rows = text.split("\n")[:-1]
-    return all(_is_plain_row(row.replace("_", "").rstrip(" \t")) for row in rows)
+    return all(is_plain_row(row.replace("_", "").rstrip(" \t")) for row in rows)
 
 
 def _cs50_rows(text: str, source: str) -> list[str]:
@@ -126,11 +136,6 @@ def _cs50_rows(text: str, source: str) -> list[str]:
     return lines
 
 
-def _is_plain_row(text: str) -> bool:
-    given = text.replace(OPEN, "").replace(BLOCK, "")
-    return given == "" or given.isalpha()
-
-
 class _PlainGridBuilder(Transformer[Token, Any]):
     """Checks every cell of a plain grid and upper-cases its given letters."""
 
@@ -142,7 +147,7 @@ class _PlainGridBuilder(Transformer[Token, Any]):
         expected = "'.' (open), '#' (blocked) or a letter (given)"
         return [
             self._upper(
-                line, check_line(line, line_content(line), _is_plain_row, expected, self.source)
+                line, check_line(line, line_content(line), is_plain_row, expected, self.source)
             )
             for line in lines
         ]

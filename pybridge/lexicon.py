@@ -55,8 +55,11 @@ from decimal import Decimal
 from pybridge import cache
 from pybridge.errors import InputError, UsageError, shown
 from pybridge.readers import (
+    binary_error,
+    binary_offset,
     describe_char,
     read_bytes,
+    text_kind,
     unify_newlines,
 )
 from pybridge.scores import Scores, parse_score
@@ -143,6 +146,9 @@ def _decode(data: bytes, codec: str | None, source: str) -> tuple[str, str]:
             return data.decode(encoding), encoding
         except UnicodeDecodeError as err:
             failure = err
+            binary = None if codec else binary_offset(data, text=False)
+            if binary is not None:  # not UTF-8 and full of controls: not a text at all
+                raise binary_error(data, source, binary, expected=DICTIONARY) from None
     raise _decoding_error(data, failure, candidates[-1], codec is not None, source)
 
 
@@ -250,7 +256,10 @@ def _count_duplicates(lines: list[str], distinct: int, skipped: Counter[str]) ->
         skipped[DUPLICATE] += duplicates
 
 
-def _no_entry(source: str, skipped: Counter[str]) -> InputError:
+def _no_entry(source: str, skipped: Counter[str], text: str = "") -> InputError:
+    kind = text_kind(text)
+    if kind is not None and not kind.startswith("a word list"):
+        return InputError(f"this looks like {kind}, not {DICTIONARY}", source)
     message = "no usable entry in this dictionary: expected one word per line"
     if skipped:
         reasons = ", ".join(f"{n} {reason}" for reason, n in skipped.most_common())
@@ -271,7 +280,13 @@ class _FileWords:
     scores: tuple[str, ...] = ()
 
 
+DICTIONARY = "a dictionary (a text, a word a line, or WORD;score)"
+
+
 def _normalised(data: bytes, codec: str | None, source: str) -> _FileWords:
+    binary = binary_offset(data, text=True)
+    if binary is not None:  # cp1252 would decode it: never read a picture as words
+        raise binary_error(data, source, binary, expected=DICTIONARY)
     text, used = _decode(data, codec, source)
     text = unicodedata.normalize("NFC", unify_newlines(text).upper())
     skipped: Counter[str] = Counter()
@@ -279,11 +294,11 @@ def _normalised(data: bytes, codec: str | None, source: str) -> _FileWords:
     if scored is None:
         entries = _entries(text, skipped)
         if not entries:
-            raise _no_entry(source, skipped)
+            raise _no_entry(source, skipped, text)
         return _FileWords(tuple(entries), skipped, used, False)
     with_scores = _scored_entries(*scored, skipped)
     if not with_scores:
-        raise _no_entry(source, skipped)
+        raise _no_entry(source, skipped, text)
     return _FileWords(tuple(with_scores), skipped, used, True, tuple(with_scores.values()))
 
 
@@ -365,16 +380,25 @@ def _file_words(source: str, codec: str | None, cached: bool = True) -> _FileWor
     if not cached:
         return _normalised(data, codec, source)
     name = _entry_name(data, codec)
-    found = _cached(name)
+    found = _cached(name, _most_entry_bytes(data))
     if found is None:
         found = _normalised(data, codec, source)
         _store(name, found)
     return found
 
 
-def _cached(name: str) -> _FileWords | None:
-    """The file words kept in a cache entry; None if it is missing or bad."""
-    kept = cache.read(name)
+def _most_entry_bytes(data: bytes) -> int:
+    """The largest entry the words of a file of `data` make: a character
+    upper-cases to at most three (in UTF-8, at most four times its bytes in
+    cp1252), a score is copied as written, and the header counts at most a
+    reason per character."""
+    return 8 * len(data) + (64 << 10)
+
+
+def _cached(name: str, most: int) -> _FileWords | None:
+    """The file words kept in a cache entry of at most `most` bytes; None
+    if it is missing or bad."""
+    kept = cache.read(name, most)
     if kept is None:
         return None
     meta, body = kept

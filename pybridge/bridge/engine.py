@@ -55,6 +55,7 @@ def search(request: Request) -> Result:
         with session.engine_errors(), watching(request.progress), session.interrupts_stop_prolog():
             session.attach_thread()
             strategy, listed = _strategy_term(prolog, chosen, request)
+            words = wire.words_text(listed)  # before the clock is read: it takes a while
             if timeout is not None:
                 timeout -= time.perf_counter() - started
                 if timeout <= 0:
@@ -66,9 +67,7 @@ def search(request: Request) -> Result:
                 wire.mode(request.limit, request.count),
                 wire.time_limit(timeout),
             ]
-            answer = ffi.once(
-                b"crossword", b"solve", controls, [wire.words_text(listed), *texts, None]
-            )
+            answer = ffi.once(b"crossword", b"solve", controls, [words, *texts, None])
     finally:
         session.lock.release()
     head, *lines = answer.split("\n")

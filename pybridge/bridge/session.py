@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import resource
 import signal
 import threading
 from collections.abc import Iterator
@@ -102,7 +103,11 @@ def stack_limit() -> int:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         return MIN_STACK_LIMIT
-    return max(MIN_STACK_LIMIT, memory // STACK_SHARE)
+    limit = max(MIN_STACK_LIMIT, memory // STACK_SHARE)
+    # a process whose address space is limited (a server's worker) keeps
+    # half of it for its stacks: past that, a resource error, not a crash
+    room, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return limit if room == resource.RLIM_INFINITY else min(limit, room // 2)
 
 
 WATCHER = "python_watcher"  # the foreign predicate kernel:watch/2 is given
