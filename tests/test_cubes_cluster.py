@@ -110,6 +110,31 @@ def test_a_worker_killed_in_the_middle_loses_no_cube(shared_dir: Path) -> None:
     assert conquest.tally.refuted == len(found.cubes)
 
 
+def test_cubes_the_scheduler_drops_are_run_again(shared_dir: Path) -> None:
+    from distributed import Future
+
+    from pybridge.service.cluster import DaskRunner
+
+    puzzle = vanbeek(shared_dir, "g15.04", "scowl35")  # no fill: every cube must be refuted
+    found = cubes.split(puzzle, 1, engine="prolog")
+    dropped: list[str] = []
+    with DaskRunner(2) as runner:
+
+        def told(tally: Tally, verdict: CubeVerdict | None) -> None:
+            if verdict is None or dropped:
+                return  # after the first verdict, the scheduler forgets the cubes under way
+            dropped.extend(k for k in runner.client.futures if str(k).startswith("cube-"))
+            runner.client.cancel([Future(k, runner.client) for k in dropped], force=True)
+
+        search = SearchOptions(engine="prolog", timeout=240)
+        options = CubeOptions(depth=1, whole=False)
+        conquest = conquer(puzzle, found, search, options, runner, told=told)
+    assert dropped
+    assert runner.lost == []
+    assert sorted(conquest.verdicts) == [c.number for c in found.cubes]
+    assert conquest.outcome.status == "unsolvable"
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

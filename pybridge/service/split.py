@@ -107,8 +107,9 @@ def solve_split(
         lost = [n for n in getattr(chosen, "lost", []) if n != WHOLE]
         if lost:
             listener.notice(
-                f"crossword: {len(lost)} cubes lost their worker again and again and are not "
-                f"settled (cubes {', '.join(map(str, lost[:10]))}); --resume runs them again"
+                f"crossword: {len(lost)} cubes lost their worker (or the scheduler dropped "
+                f"them) again and again and are not settled (cubes "
+                f"{', '.join(map(str, lost[:10]))}); --resume runs them again"
             )
         return conquest
 
