@@ -144,6 +144,20 @@ class MakeOptions:
     difficulty: tuple[float, float] | None = None
 
 
+@dataclass(frozen=True)
+class BenchOptions:
+    """How `crossword bench` runs each cell of a suite: the time limit of a
+    run in seconds, the seed, the cells run at once (`jobs`) or the streams
+    of each (`portfolio`, one cell at a time), and the objective of a best
+    fill (`maximize`)."""
+
+    timeout: float = 10.0
+    seed: int | None = None
+    jobs: int = 1
+    portfolio: int = 1
+    maximize: Objective | None = None
+
+
 OutputKind = Literal["text", "blocks", "json", "png", "svg", "puz", "ipuz", "pdf"]
 Paper = Literal["letter", "a4"]
 
@@ -206,7 +220,9 @@ class CubeOptions:
     `cube_timeout` seconds; every verdict recorded in the `journal` file,
     which `resume` continues. With `sample`, only that many cubes, spread
     evenly over the split, are solved (all of them, to estimate the
-    whole's time)."""
+    whole's time). With `whole` (the default) and two workers or more, one
+    of them runs the unsplit search alongside the cubes (the first to
+    answer answers)."""
 
     depth: int | None = None
     at_least: int | None = None
@@ -216,3 +232,4 @@ class CubeOptions:
     journal: str | None = None
     resume: bool = False
     sample: int | None = None
+    whole: bool = True

@@ -20,11 +20,11 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from pybridge.construct import parse_range
+from pybridge.difficulty import parse_range
 from pybridge.engines import ENGINES
 from pybridge.errors import UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS
-from pybridge.lexicon import GRID_FORMATS
+from pybridge.gridfiles import GRID_FORMATS
 from pybridge.options import (
     DEFAULT_ATTEMPTS,
     DEFAULT_COMMAND_SECONDS,
@@ -328,6 +328,13 @@ CUBES = (
     Field(
         "resume",
         "with --split --journal FILE: go on with the journal's run, redoing no cube it settled",
+        None,
+        api=False,
+    ),
+    Field(
+        "cubes-only",
+        "with --split: give every worker to the cubes (by default, with 2 workers or more, one "
+        "runs the unsplit search alongside them, and whichever answers first answers)",
         None,
         api=False,
     ),
