@@ -247,6 +247,8 @@ class Scorer:
         # a phrase of WordNet's that no crossword has used is mostly a
         # taxonomy (BEAR OAK, SEA MAT): correct, but dull
         score = self._rarest(content) - (0 if entry in self.answers else 12)
+        if any(len(word) == 1 for word in words[1:]):
+            score -= 25  # a numeral or a letter after a name: LEO I, HSV I
         return score - 5 * max(0, len(words) - 2)
 
     def _unvouched(self, entry: str, words: tuple[str, ...]) -> float:
