@@ -219,7 +219,8 @@ def test_the_shipped_list_comes_with_its_default_ban_list_unless_opted_out() -> 
     assert shipped.paths == (str(LIST_PATH),)
     assert shipped.ban == (str(BANNED_PATH), "ERNE")
     kept = or_shipped(DictionaryOptions(default_ban=False))
-    assert kept.paths == (str(LIST_PATH),) and kept.ban == ()
+    assert kept.paths == (str(LIST_PATH),)
+    assert kept.ban == ()
     own = or_shipped(DictionaryOptions(paths=("mine.txt",)))
     assert own.ban == ()  # a list of one's own has no default ban list
     for command in ("solve", "make", "serve"):
