@@ -444,8 +444,6 @@ ASCENT_STRATEGY = DEFAULT_LEXICON_STRATEGY
 BOUND_SHARE = 0.2  # of the time left when the ascent starts a fill: kept for the bound
 BOUND_SECONDS = 10.0  # ... at most this much
 FIRST_STRIDE = 4  # score levels from one floor to the next, at first
-PROBE_FACTOR = 3.0  # a probe's time: this many times the slowest fill so far...
-PROBE_SECONDS = 0.5  # ... and at least this much
 
 
 def _climbs(puzzle: Puzzle, options: SearchOptions) -> bool:
@@ -532,14 +530,11 @@ def _climb(
     step: SearchOptions,
     progress: Watch | None,
 ) -> tuple[bool, Outcome | None]:
-    """wdeg's fills at rising floors. The first fill gets all the time.
-    Then floors above the best fill's min are probed, galloping: `stride`
-    score levels higher, the stride doubling after a fill; a probe gets a
-    short time (PROBE_FACTOR times the slowest fill so far), and one that
-    is not filled in it halves the stride and sends the next probe halfway
-    back (bisection, the half step first). The floor one level above the
-    best fill gets all the time left but the bound's share, even if a probe
-    of it failed: only a proof (unsolvable) closes a floor for good.
+    """wdeg's fills at rising floors, galloping: from the last fill's min,
+    the next floor is `stride` score levels higher, the stride doubling
+    after a fill and halving after a floor that is not filled (proved so,
+    or not in the half of the time left that it gets); a floor one level
+    above the best fill gets all the time left but the bound's share.
     Whether the best is proved (that floor cannot be filled: min only), and
     the last run's outcome."""
     scores = climb.puzzle.scores
@@ -547,9 +542,8 @@ def _climb(
     levels = scores.levels
     last = None
     stride = FIRST_STRIDE
-    closed = len(levels)  # the lowest level proved not to be filled
-    missed = len(levels)  # the lowest level a probe did not fill in its time
-    slowest = 0.0  # the longest a fill took, in seconds
+    ceiling = len(levels)  # the lowest level known not to be filled (in its time)
+    proved_ceiling = False
     at = None if floor is None else bisect.bisect_left(levels, floor)
     if at == len(levels):  # no word scores so much
         at = None if floor_chosen else at
@@ -559,13 +553,10 @@ def _climb(
         if left is not None and left <= 0:
             return False, last
         asked = puzzle if at is None else at_least(puzzle, floor if base < 0 else levels[at])
-        final = climb.best is None or at == base + 1  # a first fill, or the last step up
-        limit = _share(left, None if final else slowest)
-        started = time.perf_counter()
+        limit = left if climb.best is None else _share(left, stride)  # a first fill: all the time
         last = _run(asked, replace(step, timeout=limit), progress, None)
         climb.count(last)
         if last.status == "solved":
-            slowest = max(slowest, time.perf_counter() - started)
             solution = last.solutions[0]
             if climb.offer(solution, climb.nodes):
                 climb.best = last
@@ -578,35 +569,24 @@ def _climb(
                 at = None  # nothing reaches the acceptable line: the best fill below it
                 continue
             return False, last
-        elif last.status == "unsolvable":
-            assert at is not None  # a floor failed after a fill: an ascent's floor
-            closed, stride = at, max(1, stride // 2)
-        elif final:  # the last step up, in all the time there was
-            return False, last
         else:
-            assert at is not None
-            missed, stride = min(missed, at), max(1, stride // 2)
-        if base + 1 >= closed:  # nothing left between the best and what cannot be filled
-            return climb.objective == "min", last
-        if base + 1 >= len(levels):  # the best fill's min is the top score
-            return climb.objective == "min", last
-        upper = min(closed, missed)
-        if missed <= base:
-            missed = len(levels)  # a fill went past what a probe missed
-            upper = closed
-        at = base + stride if upper >= len(levels) else min(base + stride, (base + upper) // 2)
+            assert at is not None  # a floor failed after a fill: an ascent's floor
+            ceiling, proved_ceiling = at, last.status == "unsolvable"
+            stride = max(1, stride // 2)
+        if base + 1 >= ceiling:  # nothing left between the best and what failed
+            proved = proved_ceiling or ceiling == len(levels)
+            return proved and climb.objective == "min", last
+        at = min(base + stride, (base + ceiling) // 2) if ceiling < len(levels) else base + stride
         at = min(max(at, base + 1), len(levels) - 1)
 
 
-def _share(left: float | None, slowest: float | None) -> float | None:
-    """The time of one floor's fill: a probe's (`slowest`: the slowest
-    fill so far) PROBE_FACTOR times the slowest fill, at least PROBE_SECONDS
-    and at most half of what is left; the last step up's (None) all but
-    the bound's share."""
+def _share(left: float | None, stride: int) -> float | None:
+    """The time of one floor's fill: half of what is left while the floors
+    still gallop, all but the bound's share for the last step up."""
     if left is None:
-        return None if slowest is None else max(PROBE_FACTOR * slowest, PROBE_SECONDS)
-    if slowest is not None:
-        return max(min(left / 2, max(PROBE_FACTOR * slowest, PROBE_SECONDS)), 0.001)
+        return None
+    if stride > 1:
+        return max(left / 2, 0.001)
     return max(left - min(left * BOUND_SHARE, BOUND_SECONDS), 0.001)
 
 
