@@ -67,9 +67,10 @@ def read_dictionary(options: DictionaryOptions, notice: Notice | None = None) ->
     dictionary = load_dictionary(options.paths, options.encoding)
     if dictionary.skipped and notice is not None:
         notice(f"dictionary: {dictionary.summary()}")
-    if options.ban or options.prefer:
-        banned = banned_words(options.ban, options.encoding)
-        dictionary = curated(dictionary, banned, preferred_words(options.prefer, options.encoding))
+    if options.ban or options.prefer or options.banned or options.preferred:
+        banned = banned_words(options.ban, options.encoding) + options.banned
+        preferred = preferred_words(options.prefer, options.encoding) + options.preferred
+        dictionary = curated(dictionary, banned, preferred)
     return dictionary
 
 
@@ -107,6 +108,8 @@ def _read(source: PuzzleOptions, search: SearchOptions, notice: Notice) -> list[
             or search.min_score is not None
             or dictionary.ban
             or dictionary.prefer
+            or dictionary.banned
+            or dictionary.preferred
         ):
             raise UsageError(
                 "--grid, --encoding, --min-score, --ban and --prefer go with a grid filled "
