@@ -214,7 +214,7 @@ def test_a_request_bans_and_prefers_words_for_its_fill_only(served: Served) -> N
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("C4T", '"ban": \'C4T\' is not a word'),
+        ("C4T", "\"ban\": 'C4T' is not a word"),
         ([1, 2], '"ban" must be a list of words'),
         (["../etc/passwd"], "is not a word"),
     ],
