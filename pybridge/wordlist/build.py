@@ -92,13 +92,19 @@ ROMAN = re.compile(r"m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
 # is a species or a unit (MARSH TEA, LEAD TREE, ACRE INCH), rarely fill
 TAXONOMY = frozenset({"noun.plant", "noun.animal", "noun.quantity"})
 ANSWERS_ONLY = 22  # the most a phrase scores that only the crossword answers hold
+SHORT = 5  # letters: a rare or unknown word this short is mostly crosswordese (LADE, DOST)
+# A longer phrase of common words that a crossword list holds is mostly a
+# phrase (TOUGH COOKIE, THREE CHEERS, LOCKED HORNS): (letters, bonus, cap)
+LONG_ANSWER = (9, 10, 32)
 # ... unless WordNet's glosses use it once (EVE ATE) or more (GOOD THING):
 # (times, bonus, cap)
 IN_GLOSSES = ((2, 15, 40), (1, 5, 30))
-# A form far rarer than its word (30 times: 1.5 on the Zipf scale) is one
+# A form far rarer than its word (100 times: 2 on the Zipf scale) is one
 # that no one writes, the plural of a mass noun or a made-up past: SAMES,
-# MAGICS, GOS, CASTED, SHIES (SWIVELED, 1.2 below swivel, is only rare).
-ODD_FORM_GAP = 1.5
+# MAGICS, GOS, CASTED, SHIES (SWIVELED, 1.2 below swivel, and STONIER, 1.8
+# below stony, are only rare).
+ODD_FORM_GAP = 2.0
+ODD_SHORT_FORM_GAP = 1.5  # ... 30 times for a short one (SWUM, WEER, LAMES)
 # What the rules above miss, held below the line by hand (score 20), each
 # with the reason an editor gives. Crosswordese: short words met only in
 # crosswords; unpleasant: words that fail the breakfast test (not offensive
@@ -399,9 +405,9 @@ class Scorer:
 
     def _own_score(self, word: str) -> float:
         score = self._listed_score(word)
-        if word not in self.wordnet_known:  # DOST, NAE, RTE, SWUM, ANDS
-            score -= 10
-        if self._base_gap(word) > ODD_FORM_GAP:  # SAMES, MAGICS, CASTED
+        if word not in self.wordnet_known and len(word) <= SHORT:  # DOST, NAE, RTE, SWUM
+            score -= 10  # (a longer one is mostly a derived form: OBLIVIOUSLY, REENTERED)
+        if self._odd_form(word):  # SAMES, MAGICS, CASTED
             score -= 25
         if word in self.core:
             return score
@@ -417,12 +423,17 @@ class Scorer:
         bases = self.sources.wordnet.lemmas.get(word, ())
         return max([self.zipf(base) for base in bases], default=0.0) - self.zipf(word)
 
+    def _odd_form(self, word: str) -> bool:
+        """Whether `word` is a form no one writes (see ODD_FORM_GAP)."""
+        gap = ODD_SHORT_FORM_GAP if len(word) <= SHORT else ODD_FORM_GAP
+        return self._base_gap(word) > gap
+
     def _effective_zipf(self, word: str) -> float:
         """A word's frequency, or nearly its word's for a form that text
         seldom writes (SWIVELED, SEDATING: swivel, sedate) but not one it
         never writes (SAMES)."""
         gap = self._base_gap(word)
-        if gap > ODD_FORM_GAP:
+        if self._odd_form(word):
             return self.zipf(word)
         return max(self.zipf(word), self.zipf(word) + gap - 0.5)
 
@@ -431,8 +442,8 @@ class Scorer:
             if not self.zipf(word):
                 return 15
             zipf = self._effective_zipf(word)
-            if zipf < 2.5:  # the core's rare words: LADE
-                return 15 + 10 * zipf - 12
+            if zipf < 2.5:  # the core's rare words: LADE, and CHASTER, CLEFTING
+                return 15 + 10 * zipf - (12 if len(word) <= SHORT else 6)
             return max(15 + 10 * zipf, 30)
         # Short tokens are frequent in text as abbreviations and foreign
         # words (SAE, SEI, WAT, TUN, SETT): outside the core they need more
@@ -488,7 +499,8 @@ class Scorer:
         # a phrase of WordNet's that no crossword has used is mostly a
         # taxonomy (BEAR OAK, SEA MAT) or a term (STAT MI, MOT TEST):
         # correct, but dull; a species or a unit is, even if one has
-        score = self._rarest(content) - (0 if entry in self.answers else 25)
+        unused = 25 if len(entry) <= 7 else 18  # (short ones are mostly terms: RED TAI)
+        score = self._rarest(content) - (0 if entry in self.answers else unused)
         if " ".join(words) in self.sources.wordnet.taxonomy:
             score -= 10
         if any(len(word) == 1 for word in words[1:]):
@@ -520,12 +532,15 @@ class Scorer:
             score -= 5
         if len(entry) <= 5:
             score -= 10  # short splits are mostly partials and abbreviations
+        most = ANSWERS_ONLY
+        if len(entry) >= LONG_ANSWER[0] and content == list(words):
+            score, most = score + LONG_ANSWER[1], LONG_ANSWER[2]
         # (content words only: glosses say SO RARE, ONE LOT in passing)
         used = self.sources.in_glosses.get(" ".join(words), 0) if content == list(words) else 0
         for times, bonus, cap in IN_GLOSSES:
             if used >= times:
-                return min(score + bonus, cap)
-        return min(score, ANSWERS_ONLY)
+                return min(score + bonus, max(cap, most))
+        return min(score, most)
 
     def _rarest(self, words: Iterable[str]) -> float:
         return min(10 + 10 * self.zipf(word) for word in words)
