@@ -30,6 +30,7 @@ from pybridge.options import (
     DEFAULT_COMMAND_SECONDS,
     DEFAULT_TRIES,
     DEFAULT_TRY_TIMEOUT,
+    MAXIMIZE_SECONDS,
     SYMMETRIES,
     Unlimited,
 )
@@ -180,7 +181,8 @@ STRATEGY = Field("strategy", STRATEGY_HELP, choices=STRATEGIES)
 SEED = Field("seed", SEED_HELP, seed_number, metavar="N")
 TIMEOUT = Field(
     "timeout",
-    f"give up after this many seconds (exit code 3; default: {DEFAULT_COMMAND_SECONDS:g}; "
+    f"give up after this many seconds (exit code 3; default: {DEFAULT_COMMAND_SECONDS:g}, "
+    f"{MAXIMIZE_SECONDS:g} with --maximize; "
     "none: no limit)",
     time_limit,
     metavar="SECONDS",
