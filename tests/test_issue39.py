@@ -353,20 +353,15 @@ def test_issue39_7_bench_ends_its_workers_at_ctrl_c(shared: Path) -> None:
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
 
-    def workers() -> list[str]:
-        listed = subprocess.run(["pgrep", "-P", str(child.pid)], capture_output=True, text=True)
-        return listed.stdout.split()
-
     try:
         ends = time.monotonic() + 120
-        while len(workers()) < 2 and time.monotonic() < ends:
+        while len(_processes(parent=child.pid)) < 2 and time.monotonic() < ends:
             time.sleep(0.2)
         time.sleep(2)  # the runs are under way (each would take 600 s)
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=120)  # far less than the runs' 600 s
         time.sleep(1)
-        group = subprocess.run(["pgrep", "-g", str(child.pid)], capture_output=True, text=True)
-        left = [pid for pid in group.stdout.split() if _running(pid)]
+        left = _processes(group=child.pid)
     finally:
         with __import__("contextlib").suppress(ProcessLookupError):
             os.killpg(child.pid, signal.SIGKILL)
@@ -375,14 +370,22 @@ def test_issue39_7_bench_ends_its_workers_at_ctrl_c(shared: Path) -> None:
     assert left == []
 
 
-def _running(pid: str) -> bool:
-    """Whether process `pid` still runs (not ended, nor a zombie: a container's
-    first process may never reap multiprocessing's resource tracker)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+def _processes(parent: int | None = None, group: int | None = None) -> list[int]:
+    """The running processes (not zombies: a container's first process may
+    never reap multiprocessing's resource tracker) whose parent is `parent`
+    or whose process group is `group`, read from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        state, ppid, pgrp = fields[0], int(fields[1]), int(fields[2])
+        if state != "Z" and (ppid == parent or pgrp == group):
+            found.append(int(entry.name))
+    return found
 
 
 # ---------------------------------------------------------------- the server, for real
