@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from pybridge import bridge, proofs
@@ -34,7 +35,7 @@ from pybridge.options import (
 )
 from pybridge.patterns import DEFAULT_BLOCKS as PATTERN_BLOCKS
 from pybridge.patterns import PATTERN_SECONDS, SEED_BOUND, Pattern, asked_rules, pattern_for
-from pybridge.scores import Objective, Scores
+from pybridge.scores import ACCEPTABLE, Objective, Scores
 from pybridge.search.kernel import Lcg, Status, Watch
 from pybridge.solver import (
     DEFAULT_LEXICON_STRATEGY,
@@ -329,7 +330,8 @@ class _Ranked:
 @dataclass
 class _Draw:
     """The patterns make tries, drawn POOL at a time and each pool tried
-    easiest first by the estimated difficulty with the dictionary: a
+    easiest first by the estimated difficulty with the words the fill starts
+    from (the dictionary, or its acceptable words for an ascent): a
     pattern estimated easy is far likelier to fill in its time (21x21 with
     the shipped list's acceptable words: the 5 easiest of 40 patterns
     filled, 1 of 4 drawn at random). The first pattern's seed is make's;
@@ -433,9 +435,23 @@ class _Fill:
         default = OPTIMISING_STRATEGY if self.maximize else DEFAULT_LEXICON_STRATEGY
         bridge.preload(self.strategy or default, self.words, scores)
 
+    @cached_property
+    def first_words(self) -> tuple[str, ...]:
+        """The words the fill starts from: an ascent's first floor is the
+        acceptable line (solver._ascend), else all of them."""
+        if not self.climb or self.scores is None:
+            return self.words
+        return self.scores.keeping(self.words, ACCEPTABLE)
+
     def rank(self, pattern: Pattern) -> _Ranked:
-        """The pattern with its estimated difficulty, or the try a proof
-        settles when a slot has no word at all (no search needed)."""
+        """The pattern with its estimated difficulty with the words its fill
+        starts from, or the try a proof settles when a slot has no word at
+        all (no search needed)."""
+        first = self.first_words
+        if first is not self.words:  # an ascent's first floor: estimated there
+            estimated = estimate(pattern.puzzle(first, self.scores), first).difficulty
+            if estimated is not None:  # else the ascent goes below the line at once
+                return _Ranked(pattern, estimated)
         puzzle = pattern.puzzle(self.words, self.scores)
         estimated = estimate(puzzle, self.words).difficulty
         if estimated is None:  # a slot without a word, or a crossing no two words agree on
