@@ -58,6 +58,8 @@ SMALL_GRID_BLOCKS = 0.2
 PASSES = 100  # patterns passed over (repeats, out of range) before make gives up
 POOL = 8  # patterns drawn at a time, then tried easiest first
 EASY = 2.5  # an estimated difficulty (log10 of wdeg's nodes) that needs no ranking
+TRY_CELLS = 15 * 15  # up to this many cells a fill gets DEFAULT_TRY_TIMEOUT by default
+LEAST_SHARE = 0.1  # of a core: by default a try lasts at most 10 times its processor time
 
 __all__ = [
     "DEFAULT_BLOCKS",
@@ -69,6 +71,7 @@ __all__ = [
     "make",
     "make_options",
     "parse_range",
+    "try_seconds",
 ]
 
 
@@ -226,10 +229,11 @@ def construct(
     """A pattern (as pybridge.patterns.pattern_for makes it from
     `options.pattern`, from its seed, then seeds drawn from it) filled from
     `words`, trying up to `options.tries` patterns, each fill given
-    `try_timeout` seconds (None: no limit) and all of it the search's
-    `timeout`. `difficulty` (low, high) passes over patterns estimated
-    outside it. `report` is called with each Try as it ends, `progress`
-    watches each fill's search (see solver.run). The fill is verified.
+    `try_timeout` seconds (None: no limit; "auto": try_seconds of
+    processor time) and all of it the search's `timeout`. `difficulty`
+    (low, high) passes over patterns estimated outside it. `report` is
+    called with each Try as it ends, `progress` watches each fill's search
+    (see solver.run). The fill is verified.
 
     `scores` are the words' scores (a scored dictionary's): each fill then
     has its score. The search's `min_score` keeps only the words scoring at
@@ -244,7 +248,7 @@ def construct(
     if tries < 1:
         raise UsageError(f"tries must be at least 1, got {tries}")
     for name, limit in (("try_timeout", try_timeout), ("timeout", timeout)):
-        if limit is not None and not limit > 0:
+        if limit is not None and limit != "auto" and not limit > 0:
             raise UsageError(f"{name} must be a positive number of seconds")
     words = tuple(words)
     if not words:
@@ -274,6 +278,7 @@ def construct(
     fill = _Fill(words, scores, engine, strategy, maximize, on_better, progress, climb)
     fill.prepare()
     started = time.perf_counter()
+    clock = _Clock()
     made = Construction("unsolvable")
     draw = _Draw(first, pattern_of, fill, difficulty, timeout, started)
     pending: list[_Ranked] = []
@@ -287,7 +292,10 @@ def construct(
                 return made
             pending = draw.pool(made)
             continue
-        attempt = fill.attempt(pending.pop(0), try_timeout, timeout, started)
+        limit = try_timeout
+        if limit == "auto":  # processor time: on a loaded machine, more on the clock
+            limit = try_seconds(shape.rows, shape.cols) / clock.share()
+        attempt = fill.attempt(pending.pop(0), limit, timeout, started)
         fills += 1
         made.tries.append(attempt.trial)
         if report is not None:
@@ -381,6 +389,32 @@ class _Draw:
             return self.first
         seed = self.seeds.below(SEED_BOUND)
         return self.pattern_of(seed=seed, timeout=_pattern_seconds(self.started, self.timeout))
+
+
+def try_seconds(rows: int, cols: int) -> float:
+    """make's processor time per fill by default: DEFAULT_TRY_TIMEOUT up to
+    a 15x15, then growing with the square of the cells (17x17: 3.3 s,
+    21x21: 7.7 s), as a first fill's nodes grow faster than the grid (the
+    easiest of make's first 8 21x21 patterns, from the shipped list's words
+    of 25 and up: 0.8k to 72k nodes, 4 of 5 within 12.3k)."""
+    return DEFAULT_TRY_TIMEOUT * max(1.0, rows * cols / TRY_CELLS) ** 2
+
+
+@dataclass
+class _Clock:
+    """The share of a core this process got since the last look: a try's
+    processor time divided by it is the try's time on the clock."""
+
+    wall: float = field(default_factory=time.perf_counter)
+    cpu: float = field(default_factory=time.process_time)
+
+    def share(self) -> float:
+        """The share since the last look (LEAST_SHARE to 1), and look now."""
+        wall, cpu = time.perf_counter(), time.process_time()
+        spent, used = wall - self.wall, cpu - self.cpu
+        self.wall, self.cpu = wall, cpu
+        got = used / spent if spent > 0 else 1.0
+        return min(1.0, max(LEAST_SHARE, got))
 
 
 def make_blocks(rows: int, cols: int) -> float:
