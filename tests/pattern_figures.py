@@ -11,6 +11,9 @@ when no --dict is given).
     .venv/bin/python tests/pattern_figures.py make [--dict FILE] [--seeds 20] [-- MAKE OPTIONS]
 
 (--checkout DIR runs another checkout's commands, e.g. the commit before.)
+Each pattern is also checked against the default rules (rot180, words of 3
+letters or more, every cell checked, connected, the newspaper limits by
+the size), so the summary counts the patterns that break them.
 
 Not a test: it prints a line per run and the medians for a person to read.
 """
@@ -29,7 +32,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pattern_check import figures  # tests/ is not a package: from the folder on the path
+from pattern_check import (
+    figures,
+    rule_breaks,
+)  # tests/ is not a package: from the folder on the path
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,6 +44,17 @@ def cpu_of_children() -> float:
     """The user and system time of the children waited for so far."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
+
+
+def newspaper_limits(rows: int, cols: int) -> tuple[int | None, int | None]:
+    """The default limits on words and cheater blocks as docs/cli.md states
+    them (#newspaper-patterns), written here from the docs, not the
+    generator: words 78 + 62 x (cells - 225) / 216, cheaters one per 54
+    cells and at least 4, none below 81 cells."""
+    cells = rows * cols
+    if cells < 81:
+        return None, None
+    return round(78 + 62 * (cells - 225) / 216), max(4, round(cells / 54))
 
 
 def run(
@@ -82,8 +99,14 @@ def measure(
         row["min_score"], row["mean_score"] = score.get("min"), score.get("mean")
         row["below"] = score.get("below")
     if pattern and pattern.get("grid"):
-        found = figures(pattern["grid"])
+        grid = pattern["grid"]
+        found = figures(grid)
+        rows, cols = (int(n) for n in size.split("x"))
+        max_words, max_cheaters = newspaper_limits(rows, cols)
+        # the default rules (extra options that change them are not read here)
+        breaks = rule_breaks(grid, "rot180", max_words=max_words, max_cheaters=max_cheaters)
         row.update(
+            breaks=len(breaks),
             words=found.words,
             blocks=found.blocks,
             mean_length=found.mean_length,
@@ -107,6 +130,7 @@ def summary(rows: list[dict[str, Any]]) -> str:
         f"blocks {spread([r['blocks'] for r in made])}",
         f"mean length {spread([round(r['mean_length'], 2) for r in made])}",
         f"cheaters {spread([r['cheaters'] for r in made])}",
+        f"breaking the default rules {sum(r['breaks'] > 0 for r in made)}",
         f"time {spread([round(r['seconds'], 2) for r in rows])} s",
         f"CPU {spread([round(r['cpu'], 2) for r in rows])} s",
     ]
