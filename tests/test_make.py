@@ -206,8 +206,10 @@ def test_the_clock_tells_the_share_of_a_core() -> None:
     clock = construct._Clock()
     clock.wall -= 100.0  # 100 s on the clock, and far less processor time: a busy machine
     assert clock.share() == construct.LEAST_SHARE
-    sum(range(3_000_000))  # busy alone: nearly a whole core
-    assert 0.2 < clock.share() <= 1.0
+    clock.wall, clock.cpu = clock.wall - 100.0, clock.cpu - 50.0  # half a core
+    assert clock.share() == pytest.approx(0.5, abs=0.01)
+    clock.wall, clock.cpu = clock.wall - 100.0, clock.cpu - 150.0  # threads: more than a core
+    assert clock.share() == 1.0
 
 
 def test_parse_range() -> None:
