@@ -266,7 +266,7 @@ def construct(
     if min_score is not None:  # solve's rules and messages, once for every pattern
         kept = at_least(first.puzzle(words, scores), min_score)
         words, scores = kept.words, kept.scores
-    words = _with_theme(words, first)
+    words, scores = _with_theme(words, scores, first)
     check_strategy(first.puzzle(words[:1], scores), strategy, maximize)
     engine = choose_engine(search.engine)  # once: a notice, if any, is printed once
     # From a list on the 0-100 scale, with nothing else asked, each pattern
@@ -322,17 +322,21 @@ class _Ranked:
     pattern: Pattern
     difficulty: float | None
     settled: Try | None = None
+    below_line: bool = False  # an ascent's first floor cannot fill it (a proof says so)
 
     def order(self) -> tuple[int, float]:
         """Easiest first, but all those estimated EASY or easier alike (in
         the order drawn, the seed's own pattern first: a small grid has few
         patterns, and other seeds should not all pick its easiest one);
-        patterns without an estimate, then those proved unfillable, last."""
+        then those an ascent can fill only below the acceptable line (easy
+        with every word, but with junk: theme entries' crossings often
+        are), then patterns without an estimate, and those proved
+        unfillable last."""
         if self.settled is not None:
-            return 2, 0.0
+            return 3, 0.0
         if self.difficulty is None:
-            return 1, 0.0
-        return 0, max(self.difficulty, EASY)
+            return 2, 0.0
+        return int(self.below_line), max(self.difficulty, EASY)
 
 
 @dataclass
@@ -424,11 +428,23 @@ def make_blocks(rows: int, cols: int) -> float:
     return SMALL_GRID_BLOCKS if rows * cols < NEWSPAPER_CELLS else PATTERN_BLOCKS
 
 
-def _with_theme(words: tuple[str, ...], pattern: Pattern) -> tuple[str, ...]:
+def _with_theme(
+    words: tuple[str, ...], scores: Scores | None, pattern: Pattern
+) -> tuple[tuple[str, ...], Scores | None]:
     """The words, and after them the theme entries the dictionary lacks: a
-    theme entry is a word of this crossword whatever the dictionary says."""
+    theme entry is a word of this crossword whatever the dictionary says.
+    Scored, a theme entry counts as the list's top score: the constructor
+    chose it, so it never bounds the fill's min nor keeps an ascent below
+    its floor."""
+    if not pattern.theme:
+        return words, scores
     known = set(words)
-    return words + tuple(entry.word for entry in pattern.theme if entry.word not in known)
+    words += tuple(entry.word for entry in pattern.theme if entry.word not in known)
+    if scores is not None:
+        top = scores.levels[-1]
+        chosen = dict.fromkeys((entry.word for entry in pattern.theme), top)
+        scores = replace(scores, written={**scores.written, **chosen})
+    return words, scores
 
 
 def _pattern_seconds(started: float, timeout: float | None) -> float:
@@ -482,10 +498,15 @@ class _Fill:
         starts from, or the try a proof settles when a slot has no word at
         all (no search needed)."""
         first = self.first_words
+        below_line = False
         if first is not self.words:  # an ascent's first floor: estimated there
-            estimated = estimate(pattern.puzzle(first, self.scores), first).difficulty
-            if estimated is not None:  # else the ascent goes below the line at once
+            # (no word at all: estimate would judge the pattern alone)
+            estimated = (
+                estimate(pattern.puzzle(first, self.scores), first).difficulty if first else None
+            )
+            if estimated is not None:
                 return _Ranked(pattern, estimated)
+            below_line = True  # the ascent goes below the line at once: its fill has junk
         puzzle = pattern.puzzle(self.words, self.scores)
         estimated = estimate(puzzle, self.words).difficulty
         if estimated is None:  # a slot without a word, or a crossing no two words agree on
@@ -493,7 +514,7 @@ class _Fill:
             if proof is not None:
                 trial = Try(pattern, None, "unsolvable", reason=proofs.proof_sentence(proof))
                 return _Ranked(pattern, None, trial)
-        return _Ranked(pattern, estimated)
+        return _Ranked(pattern, estimated, below_line=below_line)
 
     def attempt(
         self, ranked: _Ranked, try_timeout: float | None, timeout: float | None, started: float
