@@ -57,6 +57,7 @@ NEWSPAPER_CELLS = 13 * 13  # from this many cells, make's blocks are grid's
 SMALL_GRID_BLOCKS = 0.2
 PASSES = 100  # patterns passed over (repeats, out of range) before make gives up
 POOL = 8  # patterns drawn at a time, then tried easiest first
+EXTRA_POOLS = 2  # more pools drawn when an ascent can fill none of a pool above the line
 EASY = 2.5  # an estimated difficulty (log10 of wdeg's nodes) that needs no ranking
 TRY_CELLS = 15 * 15  # up to this many cells a fill gets DEFAULT_TRY_TIMEOUT by default
 LEAST_SHARE = 0.1  # of a core: by default a try lasts at most 10 times its processor time
@@ -353,7 +354,18 @@ class _Draw:
 
     def pool(self, made: Construction) -> list[_Ranked]:
         """The next POOL patterns, new ones only, easiest first; repeats
-        and patterns out of the difficulty range are passed over."""
+        and patterns out of the difficulty range are passed over. When an
+        ascent could fill none of them above the acceptable line, up to
+        EXTRA_POOLS more are drawn first (theme entries' crossings: a whole
+        pool below the line happens)."""
+        found = self._drawn(made)
+        for _ in range(EXTRA_POOLS):
+            if made.passed_over >= PASSES or not all(r.below_line for r in found):
+                break
+            found += self._drawn(made)
+        return sorted(found, key=_Ranked.order)
+
+    def _drawn(self, made: Construction) -> list[_Ranked]:
         found = []
         for _ in range(POOL):
             pattern = self._next()
@@ -372,7 +384,7 @@ class _Draw:
             found.append(ranked)
             if made.passed_over >= PASSES:
                 break
-        return sorted(found, key=_Ranked.order)
+        return found
 
     def _next(self) -> Pattern:
         self.drawn += 1

@@ -305,3 +305,41 @@ def test_theme_entries_count_as_the_lists_top_score(tiny: Path) -> None:
         dictionary.words,
         dictionary.scores,
     )
+
+
+def test_a_pool_an_ascent_fills_only_below_the_line_draws_more_patterns(
+    shared_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When no pattern of a pool can be filled above the acceptable line,
+    make draws more pools (up to EXTRA_POOLS) before trying one below it."""
+    from pybridge.lexicon import load_dictionary
+
+    words = (shared_dir / "corpus" / "cs50" / "words2.txt").read_text().split()
+    scored = tmp_path / "scored.txt"
+    scored.write_text("".join(f"{word};30\n" for word in words), encoding="utf-8")
+    dictionary = load_dictionary([scored])
+    real_rank = construct._Fill.rank
+    ranked: list[construct._Ranked] = []
+
+    def rank(self: construct._Fill, pattern: Any) -> construct._Ranked:
+        assert self.climb  # a list on the 0-100 scale, nothing else asked
+        # every pattern only below the line but the 10th
+        made = replace(real_rank(self, pattern), below_line=len(ranked) != 9)
+        ranked.append(made)
+        return made
+
+    monkeypatch.setattr(construct._Fill, "rank", rank)
+    tried: list[Any] = []
+    made = construct.make(
+        7,
+        7,
+        dictionary.words,
+        scores=dictionary.scores,
+        seed=5,
+        tries=1,
+        engine="python",
+        report=tried.append,
+    )
+    assert construct.POOL + 2 <= len(ranked) <= 2 * construct.POOL  # one more pool, no more
+    assert tried[0].pattern == ranked[9].pattern  # the one above the line first
+    assert made.tries == tried
