@@ -32,6 +32,7 @@ from pybridge.options import (
     DEFAULT_TRY_TIMEOUT,
     MAXIMIZE_SECONDS,
     SYMMETRIES,
+    Auto,
     Unlimited,
 )
 from pybridge.patterns import (
@@ -70,6 +71,13 @@ def whole_number(least: int) -> Callable[[str], int]:
 
 positive_int = whole_number(1)
 seed_number = whole_number(0)
+
+
+def seconds_or_auto(text: str) -> float | Auto:
+    """make's --try-timeout: a positive number of seconds, or "auto"."""
+    if text.strip().lower() == "auto":
+        return "auto"
+    return positive_seconds(text)
 
 
 def positive_seconds(text: str) -> float:
@@ -503,10 +511,13 @@ MAKE = (
     ),
     Field(
         "try-timeout",
-        f"time for each fill, then the next pattern (default: {DEFAULT_TRY_TIMEOUT:g})",
-        positive_seconds,
-        metavar="SECONDS",
-        default=DEFAULT_TRY_TIMEOUT,
+        "seconds for each fill, then the next pattern (default: auto, "
+        f"{DEFAULT_TRY_TIMEOUT:g} s of processor time up to 15x15, growing with the square of "
+        "the cells: 7.7 s at 21x21; a loaded machine gives the fill more time on the clock, "
+        "up to 10 times)",
+        seconds_or_auto,
+        metavar="SECONDS|auto",
+        default="auto",
     ),
     Field(
         "timeout",
