@@ -76,11 +76,11 @@ CLAUSES = (  # where a long gloss is cut, by tier: the first tier that has a pla
         " usually ",
         " typically ",
     ),
-    (" with ", " similar to ", " used ", " for ", " by ", " in "),
+    (" with ", " having ", " similar to ", " used ", " for ", " by ", " in "),
 )
 ARTICLES = ("a ", "an ", "the ")
 UNFIT = re.compile(r"vulgar|obscen|offensive|disparag|derogat|\bslur|\bslang for", re.IGNORECASE)
-DOMAIN = re.compile(r"^\(([^()]{1,30})\)\s*")
+DOMAIN = re.compile(r"^\(([A-Za-z][A-Za-z -]{0,29})\)\s*")  # (baseball); not (plural of `x')
 PRONOUNS = frozenset({"something", "someone", "somebody", "anything", "it", "one", "thing"})
 # where a gloss's first noun phrase ends: its head noun is the word before
 PHRASE_ENDS = frozenset(
@@ -108,6 +108,94 @@ PHRASE_ENDS = frozenset(
     ]
 )
 ASIDE = re.compile(r"\s*\([^()]*\)")
+# nouns that are their own plural (or one already): no "dices", "sheeps"
+INVARIANT = frozenset(
+    [
+        "dice",
+        "sheep",
+        "deer",
+        "moose",
+        "swine",
+        "aircraft",
+        "series",
+        "species",
+        "offspring",
+        "cattle",
+        "people",
+        "police",
+        "news",
+        "means",
+        "headquarters",
+        "data",
+        "media",
+    ]
+)
+COMPARED = {"comparative": "More", "superlative": "Most"}
+# first words of adjective glosses that take no "more": "of or relating to", "having"
+NOT_COMPARED = frozenset(
+    [
+        "of",
+        "relating",
+        "having",
+        "being",
+        "not",
+        "very",
+        "extremely",
+        "highly",
+        "most",
+        "more",
+        "used",
+        "in",
+        "on",
+        "at",
+        "with",
+        "without",
+        "characterized",
+        "marked",
+        "denoting",
+    ]
+)
+# words a gloss cut at a clause may not end on ("...reaction and is")
+DANGLING = frozenset(
+    [
+        "and",
+        "or",
+        "but",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "that",
+        "which",
+        "who",
+        "with",
+        "for",
+        "by",
+        "in",
+        "on",
+        "at",
+        "as",
+        "its",
+        "their",
+        "his",
+        "her",
+        "not",
+        "from",
+        "into",
+        "than",
+        "this",
+        "these",
+        "such",
+    ]
+)
 
 # WordNet's 45 lexicographer files (lexnames(5WN)), which nltk's reader
 # reads from a `lexnames` file that Debian's wordnet-base does not ship.
@@ -204,35 +292,50 @@ class WordNet:
     def suggest(self, answer: str) -> str | None:
         """A clue for `answer` that does not give it away, or None."""
         names = self.lemma_names(answer)
-        if not names:
-            return self._inflected(answer)
         parts = {part for name in names for part in re.split(r"[_\-' ]+", name.lower()) if part}
         for synset in self.senses(names):
             for clue in self._clues_of(synset, names):
                 if not self.reveals(answer, clue, parts):
                     return clue
-        return None
+        # no lemma, or none of its senses clues it safely (LISTED, whose
+        # adjective is "on a list"): the word as a form of another
+        return self._inflected(answer)
 
     def _inflected(self, answer: str) -> str | None:
-        """A clue for a plural noun or an inflected verb (CRAGS, RAILED,
-        ESPIES, SKATING) that is no WordNet word itself: a sense of its base
-        form, its gloss (or a synonym) put in the same form."""
+        """A clue for a plural noun, an inflected verb or a compared
+        adjective (CRAGS, RAILED, ESPIES, SKATING, EERIER) that WordNet
+        does not clue as a word of its own: a sense of its base form, its
+        gloss (or a synonym) put in the same form. The parts of speech are
+        tried by the use of their most used sense (DICES: the verb, as
+        "dice" is a plural already)."""
         word = answer.lower()
         if not word.isalpha() or not word.isascii():
             return None
-        for pos in "nv":
+        readings = []
+        for pos in "nva":
             base = self.reader.morphy(word, pos)
-            if not base or base == word or "_" in base:
+            if not base or base == word or "_" in base or len(base) < 2:
+                continue  # LEST is no superlative of "l" (fifty)
+            form = _form(word, base, pos)
+            if form is None or (pos == "n" and base in INVARIANT):
                 continue
-            form = "plural" if pos == "n" else _verb_form(word, base)
+            kinds = ("a", "s") if pos == "a" else (pos,)  # "s": an adjective satellite
+            senses = [synset for synset in self.senses([base]) if synset.pos() in kinds]
+            if senses:
+                used = -self._count(senses[0], base)
+                readings.append((used, "nva".index(pos), base, form, senses))
+        for _, _, base, form, senses in sorted(readings, key=lambda r: r[:2]):
             parts = {base, word}
-            for synset in self.senses([base]):
-                if synset.pos() != pos:
-                    continue
+            for synset in senses:
                 for clue in self._inflected_clues(synset, base, form):
                     if not self.reveals(answer, clue, parts):
                         return clue
         return None
+
+    @staticmethod
+    def _count(synset: Synset, name: str) -> int:
+        """How often WordNet's tagged texts use `name` in this sense."""
+        return sum(lemma.count() for lemma in synset.lemmas() if lemma.name().lower() == name)
 
     def _inflected_clues(self, synset: Synset, base: str, form: str) -> Iterator[str]:
         gloss = synset.definition()
@@ -241,19 +344,69 @@ class WordNet:
         first, *others = gloss.split(";")
         parts = [first, *(part for part in others if part.strip().lower().startswith(ARTICLES))]
         for part in parts:
-            short = shorten(part, tiers=1)
+            short = shorten(part)
             if short is None:
                 continue
-            plural = form == "plural"
-            put = self._plural_phrase(short) if plural else self._verb_phrase(short, form)
+            if form == "plural":
+                put = self._plural_phrase(short)
+            elif form in COMPARED:
+                put = self._compared_phrase(short, form)
+            else:
+                put = self._verb_phrase(short, form)
             if put is not None:
                 yield put
         for lemma in synset.lemmas():
             name = lemma.name()
             if name.lower() != base and name.isalpha() and name.islower() and len(name) >= 3:
-                inflected = self._plural(name) if form == "plural" else self._verb(name, form)
+                if form == "plural":
+                    inflected = self._plural(name)
+                elif form in COMPARED:
+                    inflected = self._compared(name, form)
+                else:
+                    inflected = self._verb(name, form)
                 if inflected is not None:
                     yield inflected[:1].upper() + inflected[1:]
+
+    def _compared_phrase(self, phrase: str, form: str) -> str | None:
+        """An adjective's gloss ("Suggestive of the supernatural") compared:
+        "More suggestive of the supernatural"; None when the gloss does not
+        start with an adjective ("Of or relating to...", "Having...")."""
+        head = phrase.split(" ", 1)[0].lower()
+        if head in NOT_COMPARED or not head.isalpha():
+            return None
+        if not any(s.pos() in ("a", "s") for s in self.reader.synsets(head, "a")):
+            return None
+        compared = self._compared(head, form)
+        rest = phrase[len(head) :]
+        return compared[:1].upper() + compared[1:] + rest
+
+    def _compared(self, adjective: str, form: str) -> str:
+        """An adjective compared: WordNet's irregular forms (good: better),
+        -er/-est on a word of one syllable or of two ending in -y (larger,
+        happiest), else "more"/"most" before it."""
+        ending = "er" if form == "comparative" else "est"
+        for written, base in self._adjective_forms():
+            if base == adjective and written.endswith(ending) and not written.startswith(base):
+                return written  # better, worst
+        syllables = len(re.findall(r"[aeiouy]+", adjective.rstrip("e")))
+        if syllables == 2 and adjective.endswith("y") and adjective[-2:-1] not in "aeiou":
+            return adjective[:-1] + "i" + ending
+        if syllables == 1:
+            if adjective.endswith("e"):
+                return adjective + ending[1:]
+            if adjective.endswith("y") and adjective[-2:-1] not in "aeiou":
+                return adjective[:-1] + "i" + ending
+            return (adjective + adjective[-1] if _doubles(adjective) else adjective) + ending
+        return f"{COMPARED[form].lower()} {adjective}"
+
+    @functools.lru_cache(maxsize=1)  # noqa: B019 - one WordNet per process, kept
+    def _adjective_forms(self) -> tuple[tuple[str, str], ...]:
+        """WordNet's irregular adjective forms (adj.exc): (better, good)..."""
+        path = self.folder / "adj.exc"
+        if not path.is_file():
+            return ()
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return tuple((parts[0], parts[1]) for parts in map(str.split, lines) if len(parts) >= 2)
 
     def _plural_phrase(self, phrase: str) -> str | None:
         """A noun phrase in the plural: its head nouns (before the first
@@ -264,19 +417,27 @@ class WordNet:
             if lowered.startswith(lead):
                 rest = phrase[len(lead) :]
                 return rest[:1].upper() + rest[1:]
+        if lowered.startswith("any ") and len(phrase) > 4:
+            phrase = phrase[4:5].upper() + phrase[5:]  # "any property detected by": "Properties"
         words = phrase.split(" ")
         if words[0].lower().endswith("ing"):
             return None  # "Trying something...": a gerund, not a noun phrase
         end = next(
-            (k for k, w in enumerate(words) if k and (w.lower() in PHRASE_ENDS or self._verbal(w))),
+            (
+                k
+                for k, w in enumerate(words)
+                if k and (w.lower() in PHRASE_ENDS or self._verbal(w, words[k - 1]))
+            ),
             len(words),
         )
         if end == 0 or words[end - 1].lower() in PHRASE_ENDS or not words[end - 1].isalpha():
             return None
         heads = [k - 1 for k in range(1, end) if words[k].lower() in ("or", "and")] + [end - 1]
         for k in heads:
-            if words[k].lower() in PRONOUNS:
-                return None
+            if words[k].lower() in PRONOUNS or not self.reader.synsets(words[k].lower(), "n"):
+                return None  # no noun to pluralise ("authorizeds")
+            if self._plural_already(words[k].lower()):
+                continue  # "informal terms for a mother"
             plural = self._plural(words[k].lower()) if words[k].isalpha() else None
             if plural is None:
                 return None
@@ -286,14 +447,32 @@ class WordNet:
             if agreed is None:
                 return None
             words[end + 1] = agreed
-        return " ".join(words)
+        # "or a numeral": an article before a head made plural goes
+        kept = [w for k, w in enumerate(words) if k >= end or k == 0 or w not in ("a", "an")]
+        return " ".join(kept)
 
-    def _verbal(self, word: str) -> bool:
-        """Whether `word` is a participle ending a noun phrase ("fish found in...")."""
+    def _plural_already(self, noun: str) -> bool:
+        """Whether a gloss's head noun is a plural already ("terms")."""
+        if not noun.endswith("s") or noun.endswith(("ss", "us", "is")):
+            return False
+        singulars = [noun[:-1], noun[:-2] if noun.endswith("es") else ""]
+        if noun.endswith("ies"):
+            singulars.append(noun[:-3] + "y")
+        return any(one and self.reader.synsets(one, "n") for one in singulars)
+
+    def _verbal(self, word: str, before: str = "") -> bool:
+        """Whether `word` is a participle ending a noun phrase ("fish found
+        in...", "a numeral representing...", "person authorized to...")."""
         word = word.lower()
         if word in self._irregular_forms():
             return True  # found, taken, led
-        return word.endswith("ed") and self.reader.morphy(word, "a") is None  # not "rugged"
+        if not word.endswith(("ed", "ing")) or self.reader.synsets(word, "n"):
+            return False  # "building", "bed"
+        if word.endswith("ing") or self.reader.morphy(word, "a") is None:
+            return bool(self.reader.morphy(word, "v"))  # not "rugged"
+        # an adjective that is a verb's participle too, after a noun: "person authorized"
+        noun_before = bool(self.reader.synsets(before.lower(), "n"))
+        return bool(self.reader.morphy(word, "v")) and noun_before
 
     def _agreeing(self, verb: str) -> str | None:
         """A relative clause's verb agreeing with a plural subject (is: are,
@@ -322,6 +501,9 @@ class WordNet:
     def _verb_phrase(self, phrase: str, form: str) -> str | None:
         """A verb gloss ("Move fast by using one's feet") in the answer's
         form: its first verb (and one coordinated with `or`/`and`) inflected."""
+        head, comma, _ = phrase.partition(", ")
+        if comma and len(head.split(" ")) >= 2:
+            phrase = head  # "perform an action, or work out or perform": the first verb's part
         words = phrase.split(" ")
         first = self._verb(words[0].lower(), form)
         if first is None:
@@ -404,7 +586,7 @@ class WordNet:
 
     def senses(self, names: Iterable[str]) -> list[Synset]:
         """The senses of these words, most used first (a noun or verb first at equal use)."""
-        ranked: dict[str, tuple[int, int, int, Synset]] = {}
+        ranked: dict[str, tuple[int, int, int, int, Synset]] = {}
         for name in names:
             for k, synset in enumerate(self.reader.synsets(name)):
                 count = sum(
@@ -412,10 +594,13 @@ class WordNet:
                 )
                 if not any(lemma.name().lower() == name for lemma in synset.lemmas()):
                     continue  # a sense of another word that `name` is a form of (rose: rise)
-                key = (-count, POS_ORDER.get(synset.pos(), 4), k, synset)
-                if synset.name() not in ranked or key[:3] < ranked[synset.name()][:3]:
+                # at equal use, a sense the word heads (emu: the bird) before one
+                # it is a synonym of (electromagnetic unit), a noun or verb first
+                head = 0 if synset.lemmas()[0].name().lower() == name else 1
+                key = (-count, head, POS_ORDER.get(synset.pos(), 4), k, synset)
+                if synset.name() not in ranked or key[:4] < ranked[synset.name()][:4]:
                     ranked[synset.name()] = key
-        return [entry[3] for entry in sorted(ranked.values(), key=lambda entry: entry[:3])]
+        return [entry[4] for entry in sorted(ranked.values(), key=lambda entry: entry[:4])]
 
     def _clues_of(self, synset: Synset, names: list[str]) -> Iterator[str]:
         gloss = synset.definition()
@@ -441,7 +626,10 @@ class WordNet:
         if letters in plain(clue):
             return True
         stems = {self._stem(part) for part in {letters.lower(), *parts} if len(part) >= 2}
+        whole = {letters.lower(), *(plain(part).lower() for part in parts)}
         for word in words_of(clue):
+            if _part_or_variant(plain(word).lower(), letters.lower(), whole):
+                return True
             for form in self._forms(word):
                 stem = self._stem(form)
                 for other in stems:
@@ -463,8 +651,16 @@ class WordNet:
         return tuple(sorted(forms))
 
 
-def _verb_form(word: str, base: str) -> str:
-    """Which form of `base` the answer `word` is: third (runs), ing (running) or past."""
+def _form(word: str, base: str, pos: str) -> str | None:
+    """Which form of `base` the answer `word` is: plural (a noun), third
+    (runs), ing (running) or past (a verb), comparative or superlative (an
+    adjective); None when it cannot be told."""
+    if pos == "n":
+        return "plural"
+    if pos == "a":
+        if word.endswith("er"):
+            return "comparative"
+        return "superlative" if word.endswith("est") else None
     if word.endswith("ing"):
         return "ing"
     if word.endswith("s") and not word.endswith("ss"):
@@ -481,6 +677,28 @@ def _doubles(verb: str) -> bool:
         and verb[-2] in "aeiou"
         and verb[-3] not in "aeiou"
     )
+
+
+def _part_or_variant(word: str, answer: str, whole: set[str]) -> bool:
+    """Whether a clue's word is a part of the answer (HIPS of ROSEHIPS: 4
+    letters or more inside it, 3 at its start or end) or a spelling of it or
+    of a word of it one letter apart (ODESA for ODESSA)."""
+    if len(word) >= 4 and word in answer:
+        return True
+    if len(word) == 3 and word not in DANGLING and answer.startswith(word) | answer.endswith(word):
+        return True
+    return len(word) >= 4 and any(_one_apart(word, other) for other in whole if len(other) >= 4)
+
+
+def _one_apart(a: str, b: str) -> bool:
+    """Whether `a` and `b` differ by one letter changed, added or left out."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return a == b
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    k = next((i for i, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short))
+    return short[k:] == long[k + 1 :]
 
 
 def _fit(clues: Iterable[str | None]) -> Iterator[str]:
@@ -503,18 +721,23 @@ def shorten(gloss: str, tiers: int = len(CLAUSES)) -> str | None:
     found = DOMAIN.match(text)
     if found:
         domain, text = found.group(1), text[found.end() :]
-    text = text.strip().rstrip(".,:")
+    # asides: "(as in a theater or on a train)", "(followed by `to')", "(superlative of `good')"
+    text = ASIDE.sub("", text).strip().rstrip(".,:")
     lowered = text.lower()
     for article in ARTICLES:
         if lowered.startswith(article):
             text = text[len(article) :]
             break
-    text = ASIDE.sub("", text)  # asides: "(as in a theater or on a train)", "(followed by `to')"
     if len(text) > LONGEST:
         cut = _cut(text, tiers)
         if cut is None:
             return None
-        text = text[:cut].rstrip(",;: ")
+        kept = text[:cut].rstrip(",;: ").split(" ")
+        while kept and kept[-1].lower() in DANGLING:
+            kept.pop()  # "...reaction and is used to detect": not "...reaction and is"
+        if len(kept) < 2:
+            return None
+        text = " ".join(kept)
     if domain and len(text) + len(domain) + 3 <= LONGEST:
         text = f"{text} ({domain})"
     if not text:
