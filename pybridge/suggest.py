@@ -76,7 +76,7 @@ CLAUSES = (  # where a long gloss is cut, by tier: the first tier that has a pla
         " usually ",
         " typically ",
     ),
-    (" with ", " having ", " similar to ", " used ", " for ", " by ", " in "),
+    (" with ", " having ", " similar to ", " used ", " made ", " from ", " for ", " by ", " in "),
 )
 ARTICLES = ("a ", "an ", "the ")
 UNFIT = re.compile(r"vulgar|obscen|offensive|disparag|derogat|\bslur|\bslang for", re.IGNORECASE)
@@ -130,6 +130,7 @@ INVARIANT = frozenset(
         "media",
     ]
 )
+NOT_MEN = ("human", "shaman", "talisman", "caiman", "ottoman", "german", "roman", "dolman")
 COMPARED = {"comparative": "More", "superlative": "Most"}
 # first words of adjective glosses that take no "more": "of or relating to", "having"
 NOT_COMPARED = frozenset(
@@ -420,8 +421,8 @@ class WordNet:
         if lowered.startswith("any ") and len(phrase) > 4:
             phrase = phrase[4:5].upper() + phrase[5:]  # "any property detected by": "Properties"
         words = phrase.split(" ")
-        if words[0].lower().endswith("ing"):
-            return None  # "Trying something...": a gerund, not a noun phrase
+        if words[0].lower().endswith("ing") or words[0][:1].isdigit():
+            return None  # "Trying something...": a gerund; "16 ounces...": a measure
         end = next(
             (
                 k
@@ -443,10 +444,13 @@ class WordNet:
                 return None
             words[k] = plural if words[k].islower() else plural[:1].upper() + plural[1:]
         if end + 1 < len(words) and words[end] in ("who", "that", "which"):
-            agreed = self._agreeing(words[end + 1])  # "persons who come", not "comes"
+            verb = end + 1
+            if words[verb].endswith("ly") and verb + 1 < len(words):
+                verb += 1  # "vases that usually have"
+            agreed = self._agreeing(words[verb])  # "persons who come", not "comes"
             if agreed is None:
                 return None
-            words[end + 1] = agreed
+            words[verb] = agreed
         # "or a numeral": an article before a head made plural goes
         kept = [w for k, w in enumerate(words) if k >= end or k == 0 or w not in ("a", "an")]
         return " ".join(kept)
@@ -492,6 +496,8 @@ class WordNet:
             return irregular
         if not noun.isalpha() or noun.endswith(("ness", "ship")):
             return None  # "happinesses": a mass noun has no plural to speak of
+        if noun.endswith("man") and not noun.endswith(NOT_MEN):
+            return noun[:-3] + "men"  # nobleman: noblemen
         if noun.endswith(("s", "x", "z", "ch", "sh")):
             return noun + "es"
         if noun.endswith("y") and noun[-2:-1] not in "aeiou":
@@ -505,6 +511,8 @@ class WordNet:
         if comma and len(head.split(" ")) >= 2:
             phrase = head  # "perform an action, or work out or perform": the first verb's part
         words = phrase.split(" ")
+        if "or" in words[2:]:  # "perceive by sight or have the power to...": the first part
+            words = words[: words.index("or", 2)]
         first = self._verb(words[0].lower(), form)
         if first is None:
             return None
@@ -661,6 +669,8 @@ def _form(word: str, base: str, pos: str) -> str | None:
         if word.endswith("er"):
             return "comparative"
         return "superlative" if word.endswith("est") else None
+    if base == "be":  # "are", "am": no form of ours
+        return {"is": "third", "being": "ing", "was": "past", "were": "past"}.get(word)
     if word.endswith("ing"):
         return "ing"
     if word.endswith("s") and not word.endswith("ss"):
@@ -677,6 +687,14 @@ def _doubles(verb: str) -> bool:
         and verb[-2] in "aeiou"
         and verb[-3] not in "aeiou"
     )
+
+
+def _dangles(word: str) -> bool:
+    """Whether a clue cut short may not end on `word`: a function word, an
+    adverb or a participle ("people formerly living", "bacteria occurring")."""
+    participle = word in ("made", "used", "found", "known", "called", "given", "taken", "seen")
+    ending = word.endswith("ly") or (word.endswith("ing") and len(word) > 5)
+    return word in DANGLING or participle or ending
 
 
 def _part_or_variant(word: str, answer: str, whole: set[str]) -> bool:
@@ -728,12 +746,16 @@ def shorten(gloss: str, tiers: int = len(CLAUSES)) -> str | None:
         if lowered.startswith(article):
             text = text[len(article) :]
             break
+    context = re.match(r"(?:in|of|on|at|for|with|among) [^:]{1,40}: ", text, re.IGNORECASE)
+    if context:
+        text = text[context.end() :]  # the definition after its context
+        text = text[:1].upper() + text[1:]
     if len(text) > LONGEST:
         cut = _cut(text, tiers)
         if cut is None:
             return None
         kept = text[:cut].rstrip(",;: ").split(" ")
-        while kept and kept[-1].lower() in DANGLING:
+        while kept and _dangles(kept[-1].lower()):
             kept.pop()  # "...reaction and is used to detect": not "...reaction and is"
         if len(kept) < 2:
             return None

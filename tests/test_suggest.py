@@ -129,6 +129,11 @@ def test_every_suggested_clue_of_a_15x15_keeps_its_answer(
         ("BIGGEST", "Largest"),  # a superlative: a synonym compared by the rules
         ("ONES", "Smallest whole numbers or numerals representing this number"),
         ("ELISA", "Assay that relies on an enzymatic conversion reaction"),  # no "... and is"
+        ("IOWA", "Member of the Siouan people"),  # no "... formerly living"
+        ("BARONS", "Noblemen of varying rank"),
+        ("URNS", "Large vases that usually have a pedestal or feet"),
+        ("SEEN", "Perceived by sight"),  # the first verb's part, not "or have the power..."
+        ("SOAP", "Cleansing agent"),  # not its rarer sense "money offered as a bribe"
     ],
 )
 def test_known_suggestions(wordnet: suggest.WordNet, answer: str, wanted: str) -> None:
@@ -136,9 +141,10 @@ def test_known_suggestions(wordnet: suggest.WordNet, answer: str, wanted: str) -
 
 
 @needs_wordnet
-@pytest.mark.parametrize("answer", ["ICECREAM", "TEA", "SSN", "XQZ"])
+@pytest.mark.parametrize("answer", ["ICECREAM", "TEA", "SSN", "XQZ", "ARE", "IDES"])
 def test_answers_without_a_safe_clue_get_none(wordnet: suggest.WordNet, answer: str) -> None:
-    # every gloss of ice cream and tea names them; SSN and XQZ are no WordNet words
+    # every gloss of ice cream and tea names them; SSN and XQZ are no WordNet words;
+    # ARE is no past of "be"; the ides' gloss is "in the Roman calendar: the 15th of..."
     assert wordnet.suggest(answer) is None
 
 
