@@ -44,7 +44,7 @@ import os
 import re
 import unicodedata
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -427,7 +427,7 @@ class WordNet:
             (
                 k
                 for k, w in enumerate(words)
-                if k and (w.lower() in PHRASE_ENDS or self._verbal(w, words[k - 1]))
+                if k and (w.lower() in PHRASE_ENDS or self._verbal(w, words[k - 1], words[k + 1 :]))
             ),
             len(words),
         )
@@ -464,12 +464,19 @@ class WordNet:
             singulars.append(noun[:-3] + "y")
         return any(one and self.reader.synsets(one, "n") for one in singulars)
 
-    def _verbal(self, word: str, before: str = "") -> bool:
+    def _verbal(self, word: str, before: str = "", after: Sequence[str] = ()) -> bool:
         """Whether `word` is a participle ending a noun phrase ("fish found
-        in...", "a numeral representing...", "person authorized to...")."""
+        in...", "a numeral representing...", "person authorized to...",
+        "tree bearing small fruit" but not "office building for")."""
         word = word.lower()
         if word in self._irregular_forms():
             return True  # found, taken, led
+        if word.endswith("ing") and self.reader.synsets(word, "n") and after:
+            following = after[0].lower()  # "bearing small fruit": an object follows
+            takes_object = following in ("a", "an", "the") or bool(
+                self.reader.synsets(following, "a")
+            )
+            return takes_object and bool(self.reader.morphy(word, "v"))
         if not word.endswith(("ed", "ing")) or self.reader.synsets(word, "n"):
             return False  # "building", "bed"
         if word.endswith("ing") or self.reader.morphy(word, "a") is None:
@@ -741,6 +748,7 @@ def shorten(gloss: str, tiers: int = len(CLAUSES)) -> str | None:
         domain, text = found.group(1), text[found.end() :]
     # asides: "(as in a theater or on a train)", "(followed by `to')", "(superlative of `good')"
     text = ASIDE.sub("", text).strip().rstrip(".,:")
+    text = re.sub(r",? etc$", "", text)  # "a society or learned body etc"
     lowered = text.lower()
     for article in ARTICLES:
         if lowered.startswith(article):
