@@ -23,17 +23,21 @@ not appear in the clue's letters joined up (so neither the answer, nor a
 word holding it, nor the answer split across words: "a tone" for ATONE),
 and no word of the clue may share a stem with the answer or a word of it
 (Porter's stemmer, WordNet's base forms: "runs" for RUNNER, "cream" for
-ICECREAM). Senses glossed as vulgar or offensive are passed over. An
+ICECREAM), no word of the clue is a part of the answer ("hips" for
+ROSEHIPS) or one letter from it or from a word of it ("Odesa" for ODESSA).
+Senses glossed as vulgar or offensive are passed over. An
 answer that is no WordNet word (an abbreviation, most phrases) gets no
 suggestion: the commands list those
 entries as the clues left to write.
 
-A plural noun or an inflected verb that is no WordNet word itself (CRAGS,
-RAN, ESPIES) gets a sense of its base form, its gloss put in the answer's
-form: the head nouns of the gloss's first noun phrase pluralised (a verb of
-a relative clause made to agree: "persons who come"), or the gloss's first
-verb inflected ("moved fast"), by English's rules and WordNet's lists of
-irregular forms; an irregular past is not guessed.
+A plural noun, an inflected verb or a compared adjective that WordNet
+does not clue as a word of its own (CRAGS, RAN, ESPIES, LISTED, EERIER)
+gets a sense of its base form, its gloss put in the answer's form: the
+head nouns of the gloss's first noun phrase pluralised (a verb of a
+relative clause made to agree: "persons who come"), the gloss's first verb
+inflected ("moved fast"), or its first adjective compared ("more
+suggestive", "largest"), by English's rules and WordNet's lists of
+irregular forms; an irregular past is not guessed, nor a form of "be".
 """
 
 from __future__ import annotations
