@@ -317,11 +317,7 @@ class WordNet:
         if not word.isalpha() or not word.isascii():
             return None
         readings = []
-        for pos in "nva":
-            base = self.reader.morphy(word, pos)
-            if not base or base == word or "_" in base or len(base) < 2:
-                continue  # LEST is no superlative of "l" (fifty)
-            form = _form(word, base, pos)
+        for pos, base, form in [*self._forms_of(word), *self._phrase_forms(word)]:
             if form is None or (pos == "n" and base in INVARIANT):
                 continue
             kinds = ("a", "s") if pos == "a" else (pos,)  # "s": an adjective satellite
@@ -330,12 +326,33 @@ class WordNet:
                 used = -self._count(senses[0], base)
                 readings.append((used, "nva".index(pos), base, form, senses))
         for _, _, base, form, senses in sorted(readings, key=lambda r: r[:2]):
-            parts = {base, word}
+            parts = {base, word, *base.split("_")}
             for synset in senses:
                 for clue in self._inflected_clues(synset, base, form):
                     if not self.reveals(answer, clue, parts):
                         return clue
         return None
+
+    def _forms_of(self, word: str) -> Iterator[tuple[str, str, str | None]]:
+        """(part of speech, base, form) of a single word: CRAGS is crag's plural."""
+        for pos in "nva":
+            base = self.reader.morphy(word, pos)
+            if base and base != word and "_" not in base and len(base) >= 2:
+                yield pos, base, _form(word, base, pos)  # LEST is no superlative of "l"
+
+    def _phrase_forms(self, word: str) -> Iterator[tuple[str, str, str | None]]:
+        """(part of speech, base, form) of a WordNet phrase inflected and
+        written as one word: CAMEOUT (come_out's past), KEEPSON (keep_on),
+        GOODEGGS (good_egg's plural): its first word a verb's form, or its
+        last a noun's plural."""
+        for k in range(2, len(word) - 1):
+            head, tail = word[:k], word[k:]
+            verb = self.reader.morphy(head, "v")
+            if verb and verb != head and self.reader.synsets(f"{verb}_{tail}", "v"):
+                yield "v", f"{verb}_{tail}", _form(head, verb, "v")
+            noun = self.reader.morphy(tail, "n")
+            if noun and noun != tail and self.reader.synsets(f"{head}_{noun}", "n"):
+                yield "n", f"{head}_{noun}", "plural"
 
     @staticmethod
     def _count(synset: Synset, name: str) -> int:

@@ -134,6 +134,8 @@ def test_every_suggested_clue_of_a_15x15_keeps_its_answer(
         ("URNS", "Large vases that usually have a pedestal or feet"),
         ("SEEN", "Perceived by sight"),  # the first verb's part, not "or have the power..."
         ("SOAP", "Cleansing agent"),  # not its rarer sense "money offered as a bribe"
+        ("CAMEOUT", "Surfaced"),  # a phrase's verb inflected: come out
+        ("ADDEDON", "Appended"),
     ],
 )
 def test_known_suggestions(wordnet: suggest.WordNet, answer: str, wanted: str) -> None:
