@@ -25,6 +25,7 @@ the fill's view shows the best so far.
 from __future__ import annotations
 
 import multiprocessing
+import resource
 import secrets
 import signal
 import threading
@@ -151,9 +152,12 @@ class Fill:
 class Fills:
     """The fills of one server (thread-safe)."""
 
-    def __init__(self, most: int = 2, files: Files | None = None) -> None:
+    def __init__(
+        self, most: int = 2, files: Files | None = None, memory_mb: int | None = None
+    ) -> None:
         self.most = most
         self.files = files or Files()
+        self.memory_mb = memory_mb  # a worker's address space, at most (None: no limit)
         self._fills: dict[str, Fill] = {}
         self._lock = threading.Lock()
         self._context = multiprocessing.get_context("spawn")
@@ -172,7 +176,7 @@ class Fills:
         jobs, job_sender = self._context.Pipe(duplex=False)
         news, news_sender = self._context.Pipe(duplex=False)
         process = self._context.Process(
-            target=worker, args=(jobs, news_sender, self.files), daemon=True
+            target=worker, args=(jobs, news_sender, self.files, self.memory_mb), daemon=True
         )
         process.start()
         jobs.close()  # the worker holds these ends: EOF when it ends
@@ -311,11 +315,14 @@ def _discard(worker: tuple[BaseProcess, Connection, Connection]) -> None:
 # ---------------------------------------------------------------- in the worker
 
 
-def worker(jobs: Connection, news: Connection, files: Files) -> None:
-    """The worker process: load the engines and the dictionaries, wait for a
-    job, tell its phases, then send its answer. Ctrl-C in the server's
-    terminal reaches its workers too: the server ends them itself."""
+def worker(jobs: Connection, news: Connection, files: Files, memory_mb: int | None = None) -> None:
+    """The worker process: limit its memory, load the engines and the
+    dictionaries, wait for a job, tell its phases, then send its answer.
+    Ctrl-C in the server's terminal reaches its workers too: the server
+    ends them itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if memory_mb is not None:
+        limit_memory(memory_mb)
     warm(files)
     try:
         job = jobs.recv()
@@ -332,6 +339,19 @@ def worker(jobs: Connection, news: Connection, files: Files) -> None:
         news.send(("answer", fill_answer(job, tell, better)))
     finally:
         news.close()
+
+
+def limit_memory(memory_mb: int) -> None:
+    """Limit this process's address space to `memory_mb` MiB (where the
+    system allows it): an allocation past it fails, as MemoryError in
+    Python and as a resource error in SWI-Prolog (whose stacks are sized
+    from it: pybridge.bridge)."""
+    wanted = memory_mb << 20
+    with suppress(ValueError, OSError):
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            wanted = min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
 
 
 def warm(files: Files) -> None:
