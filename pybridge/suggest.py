@@ -81,6 +81,7 @@ CLAUSES = (  # where a long gloss is cut, by tier: the first tier that has a pla
         " typically ",
     ),
     (" with ", " having ", " similar to ", " used ", " made ", " from ", " for ", " by ", " in "),
+    (" involving ", " at ", " to "),
 )
 ARTICLES = ("a ", "an ", "the ")
 UNFIT = re.compile(r"vulgar|obscen|offensive|disparag|derogat|\bslur|\bslang for", re.IGNORECASE)
@@ -522,6 +523,8 @@ class WordNet:
         irregular = self._exceptions("noun").get(noun)
         if irregular is not None:
             return irregular
+        if noun in INVARIANT:
+            return noun  # series, species
         if not noun.isalpha() or noun.endswith(("ness", "ship")):
             return None  # "happinesses": a mass noun has no plural to speak of
         if noun.endswith("man") and not noun.endswith(NOT_MEN):
@@ -719,9 +722,11 @@ def _doubles(verb: str) -> bool:
 
 def _dangles(word: str) -> bool:
     """Whether a clue cut short may not end on `word`: a function word, an
-    adverb or a participle ("people formerly living", "bacteria occurring")."""
+    adverb or a participle ("people formerly living", "bacteria occurring",
+    "company that is organized")."""
     participle = word in ("made", "used", "found", "known", "called", "given", "taken", "seen")
-    ending = word.endswith("ly") or (word.endswith("ing") and len(word) > 5)
+    participle = participle or word in ("have", "has", "had", "can", "may", "will")
+    ending = word.endswith("ly") or (word.endswith(("ing", "ed")) and len(word) > 5)
     return word in DANGLING or participle or ending
 
 
@@ -786,6 +791,8 @@ def shorten(gloss: str, tiers: int = len(CLAUSES)) -> str | None:
         kept = text[:cut].rstrip(",;: ").split(" ")
         while kept and _dangles(kept[-1].lower()):
             kept.pop()  # "...reaction and is used to detect": not "...reaction and is"
+            if len(kept) >= 2 and kept[-2].lower() in ("that", "which", "who"):
+                del kept[-2:]  # "instrumentalities that combine [interrelated...]"
         if len(kept) < 2:
             return None
         text = " ".join(kept)
@@ -799,13 +806,18 @@ def shorten(gloss: str, tiers: int = len(CLAUSES)) -> str | None:
 def _cut(text: str, tiers: int) -> int | None:
     """Where to cut a long gloss: the last clause boundary of the first
     tier (of the first `tiers`) that has one leaving three words or more
-    within LONGEST."""
-    for tier in CLAUSES[:tiers]:
+    within LONGEST; in the last tier two, also before a participle ("Asian
+    peninsula separating...")."""
+    for k, tier in enumerate(CLAUSES[:tiers]):
+        patterns = [re.escape(clause) for clause in tier]
+        if k == len(CLAUSES) - 1 and not text.split(" ", 1)[0].endswith("ing"):
+            patterns.append(r" (?=[a-z]{3,}ing )")  # not in "Denoting a quantity consisting..."
+        least = 2 if k == len(CLAUSES) - 1 else 3  # "Asian peninsula" only as a last resort
         fitting = [
             match.start()
-            for clause in tier
-            for match in re.finditer(re.escape(clause), text)
-            if 12 <= match.start() <= LONGEST and len(text[: match.start()].split()) >= 3
+            for pattern in patterns
+            for match in re.finditer(pattern, text)
+            if 12 <= match.start() <= LONGEST and len(text[: match.start()].split()) >= least
         ]
         if fitting:
             return max(fitting)

@@ -135,6 +135,9 @@ def test_every_suggested_clue_of_a_15x15_keeps_its_answer(
         ("SEEN", "Perceived by sight"),  # the first verb's part, not "or have the power..."
         ("SOAP", "Cleansing agent"),  # not its rarer sense "money offered as a bribe"
         ("CAMEOUT", "Surfaced"),  # a phrase's verb inflected: come out
+        ("RENO", "City in western Nevada"),  # cut before "at the foot of..."
+        ("KOREA", "Asian peninsula"),  # cut before a participle, as a last resort
+        ("MASSIF", "Block of the earth's crust"),  # not "... crust bounded"
         ("ADDEDON", "Appended"),
     ],
 )
