@@ -25,7 +25,7 @@ and no word of the clue may share a stem with the answer or a word of it
 (Porter's stemmer, WordNet's base forms: "runs" for RUNNER, "cream" for
 ICECREAM), no word of the clue is a part of the answer ("hips" for
 ROSEHIPS) or one letter from it or from a word of it ("Odesa" for ODESSA).
-Senses glossed as vulgar or offensive are passed over. An
+Senses glossed as vulgar, offensive or sexual are passed over. An
 answer that is no WordNet word (an abbreviation, most phrases) gets no
 suggestion: the commands list those
 entries as the clues left to write.
@@ -84,7 +84,9 @@ CLAUSES = (  # where a long gloss is cut, by tier: the first tier that has a pla
     (" involving ", " at ", " to "),
 )
 ARTICLES = ("a ", "an ", "the ")
-UNFIT = re.compile(r"vulgar|obscen|offensive|disparag|derogat|\bslur|\bslang for", re.IGNORECASE)
+UNFIT = re.compile(
+    r"vulgar|obscen|offensive|disparag|derogat|\bslur|\bslang for|sexual|intercourse", re.IGNORECASE
+)  # a newsletter or a classroom prints these clues
 DOMAIN = re.compile(r"^\(([A-Za-z][A-Za-z -]{0,29})\)\s*")  # (baseball); not (plural of `x')
 PRONOUNS = frozenset({"something", "someone", "somebody", "anything", "it", "one", "thing"})
 # where a gloss's first noun phrase ends: its head noun is the word before
