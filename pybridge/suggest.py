@@ -37,7 +37,8 @@ head nouns of the gloss's first noun phrase pluralised (a verb of a
 relative clause made to agree: "persons who come"), the gloss's first verb
 inflected ("moved fast"), or its first adjective compared ("more
 suggestive", "largest"), by English's rules and WordNet's lists of
-irregular forms; an irregular past is not guessed, nor a form of "be".
+irregular forms (an irregular past only where that list names one: ran,
+took, taken; not "came" for a participle); no form of "be" is guessed.
 """
 
 from __future__ import annotations
@@ -139,6 +140,7 @@ INVARIANT = frozenset(
 )
 NOT_MEN = ("human", "shaman", "talisman", "caiman", "ottoman", "german", "roman", "dolman")
 COMPARED = {"comparative": "More", "superlative": "Most"}
+PARTICIPLE_ENDINGS = ("en", "wn", "ne", "un")  # taken, drawn, gone, begun
 # first words of adjective glosses that take no "more": "of or relating to", "having"
 NOT_COMPARED = frozenset(
     [
@@ -545,7 +547,11 @@ class WordNet:
             phrase = head  # "perform an action, or work out or perform": the first verb's part
         words = phrase.split(" ")
         if "or" in words[2:]:  # "perceive by sight or have the power to...": the first part
-            words = words[: words.index("or", 2)]
+            first_part = words[: words.index("or", 2)]
+            while first_part and first_part[-1].lower() in DANGLING:
+                first_part.pop()  # "give instructions [to]"
+            if len(first_part) >= 2:  # not "choose [by or as if by...]"
+                words = first_part
         first = self._verb(words[0].lower(), form)
         if first is None:
             return None
@@ -583,7 +589,7 @@ class WordNet:
                 return verb[:-1] + "ing"
             return (verb + verb[-1] if _doubles(verb) else verb) + "ing"
         if verb in self._irregular_verbs():
-            return None  # made or make? took or taken? not guessed
+            return self._irregular_past(verb, participle=form == "participle")
         if verb.endswith("e"):
             return verb + "d"
         if verb.endswith("y") and verb[-2:-1] not in "aeiou":
@@ -612,6 +618,32 @@ class WordNet:
         return frozenset(
             parts[0] for parts in map(str.split, lines) if parts and not parts[0].endswith("ing")
         )
+
+    def _irregular_past(self, verb: str, participle: bool = False) -> str | None:
+        """The simple past (or the past participle) of an irregular verb,
+        from WordNet's list of its forms (run: ran, take: took, taken); None
+        when the list leaves it open."""
+        forms = [
+            form
+            for form in self._verb_forms().get(verb, ())
+            if not form.endswith(("ing", "s")) and form != verb
+        ]
+        own = [form for form in forms if form.endswith(PARTICIPLE_ENDINGS) == participle]
+        if participle and not own:
+            own = [form for form in forms if form.endswith(("d", "t"))]  # made, kept: alike
+        return own[0] if len(own) == 1 else None
+
+    @functools.lru_cache(maxsize=1)  # noqa: B019 - one WordNet per process, kept
+    def _verb_forms(self) -> dict[str, tuple[str, ...]]:
+        """WordNet's irregular verb forms (verb.exc) by base: take -> (taken, took)."""
+        path = self.folder / "verb.exc"
+        forms: dict[str, list[str]] = {}
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                parts = line.split()
+                if len(parts) >= 2:
+                    forms.setdefault(parts[1], []).append(parts[0])
+        return {base: tuple(found) for base, found in forms.items()}
 
     @functools.lru_cache(maxsize=1)  # noqa: B019 - one WordNet per process, kept
     def _irregular_verbs(self) -> frozenset[str]:
@@ -708,6 +740,8 @@ def _form(word: str, base: str, pos: str) -> str | None:
         return "ing"
     if word.endswith("s") and not word.endswith("ss"):
         return "third"
+    if word.endswith(PARTICIPLE_ENDINGS):
+        return "participle"  # arisen, taken: the clue's verb a participle too
     return "past"
 
 

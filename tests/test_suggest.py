@@ -121,6 +121,7 @@ def test_every_suggested_clue_of_a_15x15_keeps_its_answer(
         ("CRAGS", "Steep rugged rocks or cliffs"),  # a plural: the head nouns pluralised
         ("ALIENS", "Persons who come from a foreign country"),  # the clause's verb agrees
         ("RAN", "Moved fast by using one's feet"),  # a past tense: the gloss's verb too
+        ("ARISEN", "Originated"),  # a participle: no "came" (come's participle is unlisted)
         ("ESPIES", "Catches sight of"),
         ("DICES", "Cuts into cubes"),  # the verb: "dice" is a plural already
         ("MAS", "Informal terms for a mother"),  # a head noun plural already stays
@@ -134,7 +135,9 @@ def test_every_suggested_clue_of_a_15x15_keeps_its_answer(
         ("URNS", "Large vases that usually have a pedestal or feet"),
         ("SEEN", "Perceived by sight"),  # the first verb's part, not "or have the power..."
         ("SOAP", "Cleansing agent"),  # not its rarer sense "money offered as a bribe"
-        ("CAMEOUT", "Surfaced"),  # a phrase's verb inflected: come out
+        ("CAMEOUT", "Appeared or became visible"),  # a phrase's verb inflected: come out
+        ("LOPED", "Ran easily"),  # an irregular past WordNet lists alone (run: ran)
+        ("ORDERS", "Gives instructions"),  # not "... to or direct somebody to do"
         ("RENO", "City in western Nevada"),  # cut before "at the foot of..."
         ("KOREA", "Asian peninsula"),  # cut before a participle, as a last resort
         ("MASSIF", "Block of the earth's crust"),  # not "... crust bounded"
