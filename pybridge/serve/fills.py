@@ -43,6 +43,7 @@ from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import layout_of
 from pybridge.model import OPEN, Cell, Puzzle
 from pybridge.options import SearchOptions
+from pybridge.render import json_document
 from pybridge.scores import Score
 from pybridge.search.kernel import Request, Watch
 from pybridge.serve.api import (
@@ -57,7 +58,7 @@ from pybridge.serve.api import (
     sources,
 )
 from pybridge.serve.files import Files, NotFound
-from pybridge.service.answers import EXIT_BY_STATUS, json_document
+from pybridge.service.answers import EXIT_BY_STATUS
 from pybridge.service.puzzles import timeout_left
 from pybridge.solver import Outcome, Stats, default_strategy, make_solution
 from pybridge.wording import plural
