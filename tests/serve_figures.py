@@ -95,7 +95,7 @@ def strand_seconds(chromium: Any, address: str, folder: Path) -> tuple[float, st
     import httpx2 as httpx
 
     body = {"size": "15x15", "seed": STRAND_SEED, "symmetry": "rot180"}
-    rows = httpx.post(f"{address}/api/pattern", json=body).json()["grid"]
+    rows = httpx.post(f"{address.rstrip('/')}/api/pattern", json=body).json()["grid"]
     path = folder / "strand.txt"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     page = browser.new_page(chromium)

@@ -270,6 +270,28 @@ def test_a_puz_or_ipuz_export_opens_as_it_was_exported(
         assert page.input_value("#clue-0-0-down-text") == ""  # its placeholder is no clue
 
 
+def test_suggested_clues_and_a_printable_sheet(page: Any, tmp_path: Path) -> None:
+    new_grid(page, 3, 3)
+    page.click("#fill")
+    page.wait_for_function("document.querySelectorAll('#grid .cell.fill').length === 9")
+    page.fill("#puzzle-title", "Squares")
+    page.fill("#clue-0-0-across-text", "My own clue")
+    page.click("#suggest-clues")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Suggested')")
+    assert page.input_value("#clue-0-0-across-text") == "My own clue"  # kept
+    suggested = [
+        page.input_value(f"#{item.get_attribute('id')}-text")
+        for item in page.locator("#clue-pane li").all()
+    ]
+    assert sum(bool(text) for text in suggested) >= 4  # WordNet knows most of the square's words
+    with page.expect_download() as download:
+        page.click("[data-export=pdf]")
+    assert download.value.suggested_filename == "Squares.pdf"
+    path = tmp_path / "squares.pdf"
+    download.value.save_as(path)
+    assert path.read_bytes().startswith(b"%PDF")
+
+
 def test_the_pages_json_export_of_an_exact_puzzle_opens(page: Any, tmp_path: Path) -> None:
     browser.open_file(page, ROOT / "data" / "demo.dat")
     assert "listed words" in page.inner_text("#title")
@@ -516,6 +538,17 @@ def test_entries_with_few_words_are_shaded_live(page: Any) -> None:
     choose_dictionary(page, "many.txt")  # 150 words, 50 of them possible: none tight
     listed(page)
     page.wait_for_function("!document.querySelector('#grid .cell.few, #grid .cell.fewest')")
+
+
+def test_make_a_crossword_from_the_page(page: Any) -> None:
+    page.fill("#new-rows", "3")
+    page.fill("#new-cols", "3")
+    page.fill("#pattern-blocks", "0")
+    page.keyboard.press("Alt+m")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Made')")
+    assert browser.letters(page) in (["CAT", "ORE", "WED"], ["COW", "ARE", "TED"])
+    assert len(browser.cells_with(page, "fill")) == 9
+    assert page.inner_text("#title").startswith("made 3x3 (seed ")
 
 
 # ---------------------------------------------------------------- the smaller defects

@@ -80,6 +80,7 @@ ROUTE_FIELDS = {
     "solve": fields.PUZZLE + fields.SOLVE + fields.PROGRESS,
     "check": fields.PUZZLE + fields.PROGRESS,
     "grid": fields.GRID,
+    "make": fields.MAKE,
 }
 HTTP_BY_EXIT = {0: 200, 1: 200, 3: 200, EXIT_BAD_INPUT: 400, EXIT_INTERNAL_ERROR: 500}
 

@@ -40,8 +40,9 @@ from pybridge.errors import UsageError
 from pybridge.serve import api, grids
 from pybridge.serve.candidates import DEFAULT_LIMIT, candidate_list
 from pybridge.serve.files import Files
-from pybridge.serve.fills import Busy, Fills, Job, check_job, fill_time_limit
+from pybridge.serve.fills import Busy, Fills, Job, check_job, fill_time_limit, make_request
 from pybridge.solver import ENGINES, STRATEGIES
+from pybridge.suggest import available as suggestions_available
 
 STATIC = Path(__file__).resolve().parent / "static"
 MEBIBYTE = 1 << 20
@@ -214,6 +215,7 @@ def create_app(settings: Settings) -> Starlette:
                 "engines": list(ENGINES),
                 "time_limit": settings.time_limit,
                 "max_upload": settings.max_upload,
+                "suggest": suggestions_available(),
             }
         )
 
@@ -271,15 +273,23 @@ def create_app(settings: Settings) -> Starlette:
             page = request.client.host  # a client that names no page is one page
 
         def work() -> api.Answer:
-            command = "check" if grids.flag(body, "check") else "solve"
+            asked = [kind for kind in ("check", "make") if grids.flag(body, kind)]
+            command = asked[0] if len(asked) == 1 else "solve"
+            if len(asked) > 1:
+                raise UsageError('give "check" or "make", not both')
             body.pop("check", None)
+            body.pop("make", None)
             region = grids.cells(body.pop("region", None))
             job = Job(body, files, settings.time_limit, region, command=command)
             check_job(job)
-            check = api.precheck(job.body, files, settings.time_limit, command)
-            if check is not None:
-                return check
-            job = replace(job, time_limit=fill_time_limit(job.body, settings.time_limit))
+            if command == "make":  # its options are make's: refused now when wrong
+                make_request(job.body, files, settings.time_limit)
+            else:
+                check = api.precheck(job.body, files, settings.time_limit, command)
+                if check is not None:
+                    return check
+            limit = fill_time_limit(job.body, settings.time_limit, command)
+            job = replace(job, time_limit=limit)
             try:
                 fill = fills.start(page, job)
             except Busy as busy:
@@ -295,6 +305,15 @@ def create_app(settings: Settings) -> Starlette:
                 await run_in_threadpool(api.answered, lambda: _ok(fills.cancel(fill_id)))
             )
         return _answer(await run_in_threadpool(api.answered, lambda: _ok(fills.view(fill_id))))
+
+    @refusals
+    async def suggest_clues(request: Request) -> Response:
+        body = await body_of(request)
+
+        def work() -> api.Answer:
+            return api.Answer(200, grids.suggestions(body), 0)
+
+        return _answer(await run_in_threadpool(api.answered, work))
 
     @refusals
     async def export(request: Request) -> Response:
@@ -325,6 +344,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/fill", start_fill, methods=["POST"]),
         Route("/api/fill/{fill}", fill_view, methods=["GET", "DELETE"]),
         Route("/api/export", export, methods=["POST"]),
+        Route("/api/suggest", suggest_clues, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     hosts = list(settings.hosts) or ["*"]

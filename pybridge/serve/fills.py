@@ -25,6 +25,7 @@ the fill's view shows the best so far.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import secrets
 import signal
 import threading
@@ -41,12 +42,15 @@ from pybridge import engines
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import layout_of
 from pybridge.model import OPEN, Cell, Puzzle
-from pybridge.options import SearchOptions
+from pybridge.options import DictionaryOptions, MakeOptions, SearchOptions
+from pybridge.patterns import ImpossiblePattern, PatternNotFound
+from pybridge.render import outcome_json
 from pybridge.scores import Score
 from pybridge.search.kernel import Request, Watch
 from pybridge.serve.api import (
     Answer,
     Better,
+    Page,
     Told,
     answered,
     failure,
@@ -56,8 +60,10 @@ from pybridge.serve.api import (
     sources,
 )
 from pybridge.serve.files import Files, NotFound
+from pybridge.service import jobs
 from pybridge.service.answers import EXIT_BY_STATUS, json_document
 from pybridge.service.puzzles import timeout_left
+from pybridge.service.requests import make_options
 from pybridge.solver import Outcome, Stats, default_strategy, make_solution
 from pybridge.wording import plural
 
@@ -87,7 +93,7 @@ class Job:
     a worker is handed the job: the time limit counts from then, the
     worker's warming included. `command` is "check" for a check run as a
     fill is (its progress seen, Cancel stopping it): the answer /api/check
-    gives."""
+    gives; "make" for `crossword make` (patterns filled until one fills)."""
 
     body: Mapping[str, Any]
     files: Files
@@ -354,6 +360,9 @@ def warm(files: Files) -> None:
 def fill_answer(job: Job, tell: Callable[[str], None], better: Better | None = None) -> Answer:
     """The fill's answer: /api/solve's, or the region's fill. `better`
     hears of each better fill (with maximize)."""
+    if job.command == "make":
+        tell(f"making a crossword (time limit {job.time_limit:g} s)")
+        return answered(lambda: make_answer(job.body, job.files, job.time_left(), tell))
     if job.command == "check":
         tell(f"checking (time limit {job.time_limit:g} s)")
         return run_command("check", job.body, job.files, job.time_left(), tell)
@@ -363,11 +372,49 @@ def fill_answer(job: Job, tell: Callable[[str], None], better: Better | None = N
     return answered(lambda: _region_answer(job, tell))
 
 
-def fill_time_limit(body: Mapping[str, Any], server_limit: float) -> float:
+def fill_time_limit(body: Mapping[str, Any], server_limit: float, command: str = "solve") -> float:
     """A fill's time limit: the body's `timeout` when it is below the
     server's, else the server's (so a fill's view shows the one chosen)."""
-    timeout = option_values("solve", body)["timeout"]
+    timeout = option_values(command, body).get("timeout")
     return server_limit if timeout is None or timeout >= server_limit else float(timeout)
+
+
+def make_request(
+    body: Mapping[str, Any], files: Files, time_limit: float
+) -> tuple[MakeOptions, DictionaryOptions]:
+    """What a make request (the options of `crossword make` by their long
+    names, `dict` the served dictionaries) asks for; its time limit at most
+    `time_limit`."""
+    values = option_values("make", body)
+    timeout = values.get("timeout")
+    values["timeout"] = time_limit if timeout is None else min(timeout, time_limit)
+    paths = tuple(os.fspath(path) for path in files.dictionary_paths(body.get("dict", [])))
+    if not paths:
+        raise UsageError('choose a dictionary: "dict" names none (served: see /api/info)')
+    encoding = values.get("encoding") or files.encoding
+    return make_options(values), DictionaryOptions(paths, encoding)
+
+
+def make_answer(
+    body: Mapping[str, Any], files: Files, time_limit: float, tell: Callable[[str], None]
+) -> Answer:
+    """`crossword make --output json`'s document: the fill (as solve's
+    document has it) of the pattern that filled, the pattern, the tries."""
+    options, dictionary = make_request(body, files, time_limit)
+    try:
+        made = jobs.make(options, dictionary, Page(tell))
+    except (ImpossiblePattern, PatternNotFound) as err:
+        status = "unsolvable" if isinstance(err, ImpossiblePattern) else "timeout"
+        refused: dict[str, Any] = {"status": status, "reason": str(err), "pattern": None}
+        return Answer(200, {**refused, "tries": []}, EXIT_BY_STATUS[status])
+    doc: dict[str, Any] = {"status": made.status}
+    if made.outcome is not None:
+        doc.update(outcome_json(made.outcome))
+        doc["status"] = made.status
+    doc["pattern"] = made.pattern.to_json() if made.pattern else None
+    doc["tries"] = [t.to_json() for t in made.tries]
+    doc["summary"] = made.summary()
+    return Answer(200, doc, EXIT_BY_STATUS[made.status])
 
 
 REGION_OBJECTIVE = (
@@ -381,8 +428,8 @@ def check_job(job: Job) -> None:
     objective, or a check of a region."""
     if job.region is not None and job.body.get("maximize") is not None:
         raise UsageError(REGION_OBJECTIVE)
-    if job.region is not None and job.command == "check":
-        raise UsageError('a check is of the whole grid: leave out "region"')
+    if job.region is not None and job.command != "solve":
+        raise UsageError(f'a {job.command} is of the whole grid: leave out "region"')
 
 
 def _region_answer(job: Job, tell: Callable[[str], None]) -> Answer:

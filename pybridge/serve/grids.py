@@ -121,6 +121,7 @@ EXPORTS = {
     "json": "application/json",
     "puz": "application/x-crossword",
     "ipuz": "application/json",
+    "pdf": "application/pdf",
 }
 
 
@@ -130,7 +131,8 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
     JSON (rows and placements, as in the CLI's JSON), or a .puz or ipuz
     crossword (with the clues, title and author of the file it was opened
     from, `original`, where its entries are that file's own answers). The
-    page's own `title`, `author` and `clues` go into JSON, .puz and ipuz
+    page's own `title`, `author` and `clues` go into JSON, .puz, ipuz and PDF
+    (the printable sheet, pybridge.sheets, on `paper` letter or a4)
     (and into JSON its `workbench`: a work file, pybridge.serve.workfile);
     with `progress`, a .puz or ipuz holds the grid's letters in the
     player's grid too (a solver's progress), not only in the solution."""
@@ -167,6 +169,17 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
             except InputError as err:
                 raise UsageError(f'"workbench": {err.message}') from None
         return json.dumps(document, ensure_ascii=False, indent=2).encode(), media, name
+    if kind == "pdf":  # the printable sheet: the puzzle page, and the solution's when filled
+        from pybridge import sheets
+
+        paper = body.get("paper", "letter")
+        if paper not in ("letter", "a4"):
+            raise UsageError('"paper" must be "letter" or "a4"')
+        sheets.require_fpdf()
+        puzzle = _published(_original(body.get("original"), files, puzzle) or puzzle, grid, texts)
+        filled = any(ch not in (BLOCK, OPEN) for row in grid for ch in row)
+        sheet = sheets.crossword_sheet(puzzle, grid)
+        return sheets.crossword_pdf(sheet, paper, solved=filled), media, name
     if kind in EXCHANGE_FORMATS:
         puzzle = _published(_original(body.get("original"), files, puzzle) or puzzle, grid, texts)
         progress = grid if flag(body, "progress") else None
@@ -180,6 +193,25 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
         path = Path(tmp, name)
         pictures.draw_png(puzzle, grid, path, marked)
         return path.read_bytes(), media, name
+
+
+def suggestions(body: Mapping[str, Any]) -> dict[str, Any]:
+    """POST /api/suggest: a clue suggested for each of `words` (WordNet's,
+    pybridge.suggest; null when it has none that does not give the word away)."""
+    from pybridge import suggest
+
+    words = body.get("words")
+    if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
+        raise UsageError('"words" must be a list of words')
+    if len(words) > 2000:
+        raise UsageError("at most 2000 words at a time")
+    if not suggest.available():
+        raise UsageError(
+            "no clue suggestions here: they need WordNet "
+            "(Debian's wordnet-base, which setup.sh installs)"
+        )
+    wordnet = suggest.wordnet()
+    return {"suggestions": {word: wordnet.suggest(word) for word in dict.fromkeys(words)}}
 
 
 def page_texts(body: Mapping[str, Any]) -> dict[str, Any]:

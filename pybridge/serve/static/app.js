@@ -723,6 +723,34 @@ function focusClue() {
   if (field) field.focus();
 }
 
+// A clue from WordNet (POST /api/suggest) for each entry whose letters are
+// all there and that has no clue yet.
+async function suggestClues() {
+  const wanted = sites().filter((site) => !(puzzle.clues[clueKey(site)] || "").trim())
+    .map((site) => [site, site.cells.map(([r, c]) => cellAt(r, c).letter).join("")])
+    .filter(([site, word]) => [...word].length === site.cells.length);
+  if (!wanted.length) return say("Every full entry has a clue already (a suggestion needs the entry's letters).");
+  say("suggesting clues…");
+  try {
+    const {suggestions} = await api("/api/suggest", {words: wanted.map(([, word]) => word)});
+    let given = 0;
+    for (const [site, word] of wanted) {
+      if (suggestions[word]) {
+        puzzle.clues[clueKey(site)] = suggestions[word];
+        given++;
+      }
+    }
+    puzzle.edited = true;
+    save();
+    render();
+    const none = wanted.length - given;
+    say(`Suggested ${given} clue${given === 1 ? "" : "s"} from WordNet` +
+      (none ? `; ${none} of the entries have none.` : "."), given ? "good" : "");
+  } catch (error) {
+    say(error.message, "bad");
+  }
+}
+
 // The clues as the API takes them: [{number, direction, clue}] for every entry.
 function cluesList() {
   return sites().map((site) => ({number: site.number, direction: site.dir, clue: puzzle.clues[clueKey(site)] || ""}));
@@ -836,11 +864,13 @@ function stillShown(started) {
   return started.puzzle === puzzle.id && jobShape(started.kind) === started.shape;
 }
 
+const cancelled = (kind) => ({check: "Check cancelled.", make: "Make cancelled."}[kind] || "Fill cancelled.");
+
 async function cancelJob() {
   if (!job) return;
   const ended = job;
   endJob();
-  say(ended.kind === "check" ? "Check cancelled." : "Fill cancelled.");
+  say(cancelled(ended.kind));
   try { await api(`/api/fill/${ended.id}`, undefined, "DELETE"); } catch (error) { say(error.message, "bad"); }
 }
 
@@ -892,6 +922,40 @@ async function startFill(region, seed = null) {
   }
 }
 
+// Make: patterns of the size, blocks and symmetry given, filled from the
+// chosen dictionaries until one fills (`crossword make`, in a worker as a
+// fill is); the crossword made opens as a new puzzle.
+async function makeCrossword() {
+  if (job || needsDictionary()) return;
+  const body = {make: true, page: PAGE, dict: chosenDicts(), size: `${$("new-rows").value}x${$("new-cols").value}`,
+    symmetry: $("symmetry").value};
+  const blocks = $("pattern-blocks").value.trim();
+  if (blocks) body.blocks = blocks;
+  if ($("timeout").value !== "") body.timeout = Number($("timeout").value);
+  if ($("min-score").value.trim() !== "") body["min-score"] = $("min-score").value.trim();
+  try {
+    const view = await api("/api/fill", body);
+    beginJob({kind: "make", id: view.id});
+    say("making a crossword…");
+    pollFill();
+  } catch (error) {
+    say(error.message, "bad");
+  }
+}
+
+function finishMake(answer) {
+  if (answer.status !== "solved" || !answer.solutions || !answer.solutions.length) {
+    return say(`No crossword: ${answer.summary || answer.reason || answer.status}`, "bad");
+  }
+  const made = answer.pattern;
+  const g = fromRows(made.grid, "lexicon", null, `made ${made.size} (seed ${made.seed})`);
+  withSolution(g, answer.solutions[0].grid);
+  startPuzzle(g, {symmetry: made.symmetry});
+  showGrids([]);
+  say(`Made: ${answer.summary}`, "good");
+  showScore(answer.score, null, false);
+}
+
 // Another fill: the same fill with a new seed (a different search order).
 function anotherFill() {
   startFill(false, 2 + Math.floor(Math.random() * (SEEDS - 2)));
@@ -924,9 +988,10 @@ async function pollFill() {
     return;
   }
   endJob();
-  if (view.state === "cancelled") return say(started.kind === "check" ? "Check cancelled." : "Fill cancelled.");
+  if (view.state === "cancelled") return say(`${cancelled(started.kind)}`);
   if (view.status >= 400) return say(view.answer ? view.answer.error : view.phase, "bad");
   if (started.kind === "check") finishCheck(view.answer, started, view.elapsed);
+  else if (started.kind === "make") finishMake(view.answer);
   else finishFill(view.answer, started, view.elapsed);
 }
 
@@ -1117,6 +1182,7 @@ const SHORTCUTS = {
   KeyO: () => openDialog(),
   KeyN: () => newGrid(),
   KeyP: () => newPattern(),
+  KeyM: () => makeCrossword(),
   KeyS: () => exportAs("json"),
   KeyA: (event) => (event.shiftKey ? anotherFill() : startFill(false)),
   KeyR: () => { if (selection) startFill(true); },
@@ -1322,10 +1388,11 @@ async function exportAs(kind) {
       words: grid.mode === "exact" ? grid.words : null, symmetry: $("symmetry").value};
   }
   if (marked.size) body.marked = [...marked].map((k) => k.split(",").map(Number));
-  if (kind === "puz" || kind === "ipuz") {
+  if (kind === "puz" || kind === "ipuz" || kind === "pdf") {
     if (puzzle.original) body.original = puzzle.original;
-    body.progress = $("export-progress").checked;
   }
+  if (kind === "puz" || kind === "ipuz") body.progress = $("export-progress").checked;
+  if (kind === "pdf") body.paper = $("paper").value;
   let blob;
   try {
     const response = await request("/api/export", body);
@@ -1458,9 +1525,12 @@ function wire() {
   $("check").addEventListener("click", check);
   $("new-button").addEventListener("click", newGrid);
   $("pattern-button").addEventListener("click", newPattern);
+  $("make-button").addEventListener("click", makeCrossword);
   $("open-button").addEventListener("click", openDialog);
   $("puzzles").addEventListener("change", (event) => switchPuzzle(event.target.value));
   $("forget").addEventListener("click", forgetPuzzle);
+  $("suggest-clues").hidden = !info.suggest;
+  $("suggest-clues").addEventListener("click", suggestClues);
   for (const field of ["title", "author"]) {
     $(`puzzle-${field}`).addEventListener("input", (event) => {
       puzzle[field] = event.target.value;
