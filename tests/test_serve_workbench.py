@@ -464,7 +464,7 @@ def test_the_page_at_1280x800_keeps_the_status_in_view(page: Any, tmp_path: Path
 # ---------------------------------------------------------------- Check
 
 
-def test_a_core_that_is_not_minimal_is_said_so_and_hatched(page: Any) -> None:
+def test_a_core_that_is_not_minimal_is_said_so_and_hatched(page: Any, tmp_path: Path) -> None:
     new_grid(page, 3, 3)
     # a search's proof names every site it looked at: not a minimal core
     proof = {
@@ -490,6 +490,7 @@ def test_a_core_that_is_not_minimal_is_said_so_and_hatched(page: Any) -> None:
     assert browser.cells_with(page, "core") == []
     assert "not a minimal core" in page.inner_text("#verdict")
     assert "not a minimal core" in status(page)
+    screenshot(page, tmp_path, "workbench-not-minimal.png")
 
 
 @pytest.mark.usefixtures("shared")
