@@ -792,6 +792,26 @@ def test_a_pdf_sheet_with_the_pages_clues(served: Served) -> None:
     assert bad.json()["error"] == 'crossword: error: "paper" must be "letter" or "a4"'
 
 
+def test_a_word_search_from_a_list_of_words(served: Served) -> None:
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    body = {"words": ["ADA", "GRACE", "ALAN", "EDSGER"], "size": "7x7", "directions": "easy"}
+    made = served.post("/api/wordsearch", {**body, "seed": 3}).json()
+    assert made["status"] == "solved"
+    assert (len(made["grid"]), made["seed"]) == (7, 3)
+    assert sorted(p["word"] for p in made["placements"]) == ["ADA", "ALAN", "EDSGER", "GRACE"]
+    assert served.post("/api/wordsearch", {**body, "seed": 3}).json()["grid"] == made["grid"]
+    sheet = served.post("/api/wordsearch", {**body, "seed": 3, "kind": "pdf", "title": "Pioneers"})
+    pages = PdfReader(BytesIO(sheet.content)).pages
+    assert len(pages) == 2  # the puzzle and its answer key
+    assert "Pioneers" in pages[0].extract_text()
+    bad = served.post("/api/wordsearch", {**body, "words": ["A?B"]})
+    assert bad.status_code == 400
+    assert bad.json()["error"].startswith("words:1:2: error: expected a letter in a word")
+
+
 def test_clue_suggestions(served: Served) -> None:
     assert served.client.get("/api/info").json()["suggest"] is True
     found = served.post("/api/suggest", {"words": ["CAT", "QXZW"]}).json()["suggestions"]

@@ -552,6 +552,22 @@ def test_make_a_crossword_from_the_page(page: Any) -> None:
     assert page.inner_text("#title").startswith("made 3x3 (seed ")
 
 
+def test_a_word_search_from_the_page(page: Any, tmp_path: Path) -> None:
+    page.keyboard.press("Alt+w")
+    page.fill("#ws-words", "ADA\nGRACE\nALAN\nEDSGER\n")
+    page.fill("#ws-size", "7x7")
+    page.select_option("#ws-level", "easy")
+    page.click("#ws-make")
+    page.wait_for_function("document.querySelector('#ws-status').textContent.includes('hidden')")
+    assert page.inner_text("#ws-status").startswith("4 words hidden (seed ")
+    assert len(page.inner_text("#ws-grid").split("\n")) == 7
+    with page.expect_download() as download:
+        page.click("#ws-pdf")
+    path = tmp_path / "wordsearch.pdf"
+    download.value.save_as(path)
+    assert path.read_bytes().startswith(b"%PDF")
+
+
 # ---------------------------------------------------------------- the smaller defects
 
 

@@ -37,7 +37,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pybridge.errors import UsageError
-from pybridge.serve import api, grids
+from pybridge.serve import api, grids, wordsearch
 from pybridge.serve.candidates import DEFAULT_LIMIT, candidate_list
 from pybridge.serve.files import Files
 from pybridge.serve.fills import Busy, Fills, Job, check_job, fill_time_limit, make_request
@@ -316,6 +316,20 @@ def create_app(settings: Settings) -> Starlette:
         return _answer(await run_in_threadpool(api.answered, work))
 
     @refusals
+    async def word_search(request: Request) -> Response:
+        body = await body_of(request)
+        try:
+            async with searches:
+                made, media = await run_in_threadpool(wordsearch.answer, body, settings.time_limit)
+        except Exception as err:
+            return _answer(api.failure(err))
+        if isinstance(made, dict):
+            return JSONResponse(made)
+        kind = "pdf" if media == "application/pdf" else "svg"
+        headers = {"Content-Disposition": f'attachment; filename="wordsearch.{kind}"'}
+        return Response(made, media_type=media, headers=headers)
+
+    @refusals
     async def export(request: Request) -> Response:
         body = await body_of(request)
         try:
@@ -345,6 +359,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/fill/{fill}", fill_view, methods=["GET", "DELETE"]),
         Route("/api/export", export, methods=["POST"]),
         Route("/api/suggest", suggest_clues, methods=["POST"]),
+        Route("/api/wordsearch", word_search, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     hosts = list(settings.hosts) or ["*"]

@@ -956,6 +956,48 @@ function finishMake(answer) {
   showScore(answer.score, null, false);
 }
 
+// A word search from a list of words (`crossword wordsearch make`); the
+// seed it answers with makes the same one again for its PDF.
+let wordSearch = null;  // the body that made the word search shown, with its seed
+
+function wordSearchBody() {
+  const words = $("ws-words").value.split("\n").map((w) => w.trim()).filter(Boolean);
+  const body = {words, directions: $("ws-level").value};
+  if ($("ws-size").value.trim()) body.size = $("ws-size").value.trim();
+  return body;
+}
+
+async function makeWordSearch() {
+  const body = wordSearchBody();
+  if (!body.words.length) return ($("ws-status").textContent = "Write the words to hide, one a line.");
+  $("ws-status").textContent = "making a word search…";
+  $("ws-pdf").disabled = true;
+  try {
+    const made = await api("/api/wordsearch", body);
+    $("ws-grid").textContent = made.grid.map((row) => [...row].join(" ")).join("\n");
+    if (made.status === "solved") {
+      wordSearch = {...body, seed: made.seed};
+      $("ws-pdf").disabled = false;
+      $("ws-status").textContent = `${made.placements.length} words hidden (seed ${made.seed}).`;
+    } else {
+      $("ws-status").textContent = made.reason || `No word search: ${made.status}.`;
+    }
+  } catch (error) {
+    $("ws-status").textContent = error.message;
+  }
+}
+
+async function wordSearchPdf() {
+  if (!wordSearch) return;
+  const response = await request("/api/wordsearch", {...wordSearch, kind: "pdf", paper: $("paper").value});
+  if (response.refused) return ($("ws-status").textContent = (await response.json()).error);
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = "wordsearch.pdf";
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+}
+
 // Another fill: the same fill with a new seed (a different search order).
 function anotherFill() {
   startFill(false, 2 + Math.floor(Math.random() * (SEEDS - 2)));
@@ -1183,6 +1225,7 @@ const SHORTCUTS = {
   KeyN: () => newGrid(),
   KeyP: () => newPattern(),
   KeyM: () => makeCrossword(),
+  KeyW: () => { if (!$("wordsearch-dialog").open) $("wordsearch-dialog").showModal(); },
   KeyS: () => exportAs("json"),
   KeyA: (event) => (event.shiftKey ? anotherFill() : startFill(false)),
   KeyR: () => { if (selection) startFill(true); },
@@ -1193,7 +1236,7 @@ const SHORTCUTS = {
 };
 
 function onShortcut(event) {
-  if ($("open-dialog").open) return;
+  if ($("open-dialog").open || $("wordsearch-dialog").open) return;
   const ctrl = event.ctrlKey || event.metaKey;
   if (ctrl && !event.altKey && event.code === "KeyS") {  // Ctrl+S saves too, as in editors
     event.preventDefault();
@@ -1526,6 +1569,13 @@ function wire() {
   $("new-button").addEventListener("click", newGrid);
   $("pattern-button").addEventListener("click", newPattern);
   $("make-button").addEventListener("click", makeCrossword);
+  $("wordsearch-button").addEventListener("click", () => $("wordsearch-dialog").showModal());
+  $("wordsearch-form").addEventListener("submit", (event) => {
+    const asked = event.submitter && event.submitter.value;
+    if (asked === "make" || asked === "pdf") event.preventDefault();
+    if (asked === "make") makeWordSearch();
+    if (asked === "pdf") wordSearchPdf();
+  });
   $("open-button").addEventListener("click", openDialog);
   $("puzzles").addEventListener("change", (event) => switchPuzzle(event.target.value));
   $("forget").addEventListener("click", forgetPuzzle);
