@@ -720,3 +720,47 @@ test(cap, true(N == 2)) :-
     counter(nodes, N).
 
 :- end_tests(valued).
+
+/*  Tests of cubes.pl: the split of a wdeg search (docs/search.md#cubes),
+    on two 2-letter sites crossing at their first cell, from ab, ac, ad.
+    tests/test_cubes.py checks that both engines split alike, and that the
+    cubes' fills are the grid's, on many grids.
+*/
+
+:- begin_tests(cubes).
+
+:- use_module(arcs, [load_dictionary_text/2]).
+:- use_module(cubes).
+
+%   The sites as solve/8 takes them: a line per site, two characters per
+%   cell (256 + Row, 256 + Col); no givens.
+crossing_texts(Sites, "") :-
+    string_codes(Sites, [256, 256, 256, 257, 10, 256, 256, 257, 256, 10]).
+
+three_words :-
+    load_dictionary_text(931, "2 3\nabacad\n\n97=0x7\n98=0x1 99=0x2 100=0x4\n").
+
+split_lines(Depth, Head, Lines) :-
+    three_words,
+    crossing_texts(Sites, Givens),
+    split(wdeg(931), none, Depth, none, Sites, Givens, Answer),
+    split_string(Answer, "\n", "", [Head|Rest]),
+    exclude(==(""), Rest, Lines).
+
+%   One decision deep: the first site's three words, each a cube.
+test(depth_one, Sorted == ["c 0 0", "c 0 1", "c 0 2"]) :-
+    split_lines(1, Head, Lines),
+    assertion(Head == "split 3 0"),
+    msort(Lines, Sorted).
+
+%   Two deep: each word of the first site, then the two words left for the
+%   second (the first's word is used up).
+test(depth_two, Count-Head == 6-"split 9 0") :-
+    split_lines(2, Head, Lines),
+    length(Lines, Count).
+
+%   No decision: the grid itself is the one cube.
+test(depth_zero, Lines-Head == ["c"]-"split 0 0") :-
+    split_lines(0, Head, Lines).
+
+:- end_tests(cubes).

@@ -391,6 +391,37 @@ def call(
         _lock.release()
 
 
+def call_wdeg(
+    module: str, name: str, request: Request, controls: Sequence[str], timeout: float | None
+) -> str | None:
+    """module:name(Strategy, Controls..., TimeLimit, SitesText, GivensText,
+    Answer) for an entry point that searches as wdeg does (prolog/cubes.pl):
+    Strategy is wdeg(Key) or wdeg(Key, ScoreKey), the request's dictionary
+    (and scores) sent first if this thread does not have them; the layout
+    goes as solve/8's texts. None when the engine was not free within
+    `timeout`."""
+    started = time.perf_counter()
+    layout = request.layout
+    texts = [_sites_text(layout.cells), _givens_text(layout.givens)]
+    if not _lock.acquire(timeout=-1 if timeout is None else max(timeout, 0.0)):
+        return None
+    try:
+        with _engine_errors():
+            prolog = _engine()
+        with _engine_errors(), _interrupts_stop_prolog():
+            _attach_thread()
+            strategy, _ = _strategy_term(prolog, registry.strategy("wdeg"), request)
+            if timeout is not None:
+                timeout -= time.perf_counter() - started
+                if timeout <= 0:
+                    return None
+                timeout = max(timeout, MIN_TIME_LIMIT)
+            arguments = [strategy, *controls, _time_limit(timeout)]
+            return _call(module.encode(), name.encode(), arguments, [*texts, None])
+    finally:
+        _lock.release()
+
+
 # ---------------------------------------------------------------- progress
 
 WATCHER = "python_watcher"  # the foreign predicate kernel:watch/2 is given

@@ -177,3 +177,24 @@ class WordSearchOptions:
     seed: int | None = None
     engine: str | None = None
     timeout: float | None = None
+
+
+@dataclass(frozen=True)
+class CubeOptions:
+    """solve --split (cube and conquer, docs/cli.md#cubes): split the search
+    `depth` decisions deep, or into `at_least` cubes (one of the two);
+    solve them on `workers` local worker processes, or on the Dask cluster
+    whose scheduler is at `scheduler` (tcp://HOST:8786); each cube within
+    `cube_timeout` seconds; every verdict recorded in the `journal` file,
+    which `resume` continues. With `sample`, only that many cubes, spread
+    evenly over the split, are solved (all of them, to estimate the
+    whole's time)."""
+
+    depth: int | None = None
+    at_least: int | None = None
+    workers: int = 2
+    scheduler: str | None = None
+    cube_timeout: float | None = None
+    journal: str | None = None
+    resume: bool = False
+    sample: int | None = None

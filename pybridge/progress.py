@@ -25,9 +25,9 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Never, TextIO
+from typing import Never, Self, TextIO
 
 from tqdm import tqdm
 
@@ -105,7 +105,7 @@ class Progress:
 
     # -------------------------------------------------------------- use
 
-    def __enter__(self) -> Progress:
+    def __enter__(self) -> Self:
         if self.shown:
             self.redrawer = threading.Thread(target=self._redraw_often, daemon=True)
             self.redrawer.start()
@@ -244,3 +244,37 @@ def interruptible() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+class CubesProgress(Progress):
+    """The line of a split search (solve --split): the cubes done of the
+    total with the time left from the rate of those finished in this run,
+    the tally so far (refuted, filled, timed out) and the cube running
+    longest. `running` gives the cubes under way, each with the clock
+    reading when it started."""
+
+    def __init__(
+        self,
+        shown: bool,
+        total: int,
+        running: Callable[[], Mapping[int, float]],
+        *,
+        stream: TextIO | None = None,
+    ) -> None:
+        super().__init__(shown, "cubes", total=total, stream=stream)
+        self.running = running
+        self.tally = ""
+
+    def told(self, done: int, tally: str) -> None:
+        """`done` cubes have a verdict; `tally` says which."""
+        with self.lock:
+            self.done, self.tally = done, tally
+        self.redraw()
+
+    def _postfix(self, now: float) -> str:
+        parts = [self.tally] if self.tally else []
+        running = dict(self.running())
+        if running:
+            number, since = min(running.items(), key=lambda item: item[1])
+            parts.append(f"slowest running: cube {number}, {now - since:.0f} s")
+        return " " + "; ".join(parts) if parts else ""

@@ -31,6 +31,7 @@ MODULES = (
     "wdeg",
     "valued",
     "wordsearch",
+    "cubes",
     "crossword",
 )
 # One plunit suite per file; test_crossword.plt runs the families through crossword.pl.

@@ -9,7 +9,7 @@ import codecs
 import functools
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,7 +18,7 @@ from pybridge.construct import Try
 from pybridge.errors import MissingDependency, OutputError, UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.model import Cell, Puzzle
-from pybridge.progress import Progress, shown_on
+from pybridge.progress import CubesProgress, Progress, shown_on
 from pybridge.scores import score_text
 from pybridge.service import fields
 from pybridge.service.answers import (
@@ -318,6 +318,10 @@ class Terminal(Listener):
 
     def line(self, what: str, timeout: float | None) -> Progress:
         return progress_line(self.args, what, timeout=timeout)
+
+    def cubes_line(self, total: int, running: Callable[[], Mapping[int, float]]) -> CubesProgress:
+        shown = shown_on(sys.stderr, self.args.progress, self.args.quiet)
+        return CubesProgress(shown, total, running)
 
     def puzzle(self, puzzle: Puzzle, many: bool) -> None:
         if many and self.headers:

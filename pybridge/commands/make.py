@@ -31,7 +31,8 @@ from pybridge.commands.common import (
 from pybridge.commands.publish import tell_clues, write_pdf
 from pybridge.commands.solve import score_lines, stats_text
 from pybridge.construct import Construction
-from pybridge.options import OutputOptions
+from pybridge.errors import UsageError
+from pybridge.options import MakeOptions, OutputOptions
 from pybridge.patterns import ImpossiblePattern, PatternNotFound
 from pybridge.render import blocks_text, outcome_json
 from pybridge.service import fields, jobs
@@ -97,6 +98,11 @@ def make_command(args: argparse.Namespace) -> int:
     output = output_options(values)
     check_picture_path(args)
     options = make_options(values)
+    if values.get("count") is not None:
+        return make_batch(values, options)
+    for key in ("folder", "scheduler"):
+        if values.get(key):
+            raise UsageError(f"--{key} goes with --count")
     maximize = options.search.maximize
     listener = Terminal(args, maximize if output.kind != "json" else None)
     how = clueing(clue_options(values), True, "make", listener)
@@ -153,3 +159,43 @@ def _show(
         out("\n\n".join([show(outcome.solutions[0]), *(["\n".join(scored)] if scored else [])]))
     if output.stats:
         print(stats_text(outcome.stats), file=sys.stderr)
+
+
+def make_batch(values: dict[str, Any], options: MakeOptions) -> int:
+    """make --count N: N crosswords on a Dask cluster, each verified,
+    written to --folder with an index (docs/cli.md#batches)."""
+    from pybridge.commands.batch import crossword_document, folder_for, told_seed, write_batch
+    from pybridge.service import batch
+    from pybridge.service.puzzles import read_dictionary
+
+    folder = folder_for(values.get("folder"))
+    words = read_dictionary(dictionary_options(values), lambda text: print(text, file=sys.stderr))
+    count = values["count"]
+    seed = told_seed(options.pattern.seed, "crossword make")
+    orders = batch.crossword_orders(count, seed, options)
+
+    def checked(made: Construction) -> list[str]:
+        return batch.crossword_problems(words.words, made)
+
+    def entry(order: batch.Order, made: Construction) -> tuple[dict[str, Any], str | None, Any]:
+        row: dict[str, Any] = {"status": made.status, "summary": made.summary()}
+        if made.pattern is not None:
+            row |= {"pattern_seed": made.pattern.seed, "slots": made.pattern.slots}
+        text = None
+        if made.status == "solved" and made.outcome is not None and made.outcome.solutions:
+            scored = score_lines(made.outcome, options.search.maximize)
+            text = "\n\n".join([str(made.outcome.solutions[0]), *scored])
+        return row, text, crossword_document(made)
+
+    made = batch.run_batch(
+        batch.make_one,
+        (words, options),
+        orders,
+        values["workers"],
+        values.get("scheduler"),
+        checked,
+    )
+    settings = {"seed": seed, "size": f"{options.pattern.rows}x{options.pattern.cols}"}
+    return write_batch(
+        folder, ("crossword", "crossword", "crosswords"), made, entry, settings, count
+    )

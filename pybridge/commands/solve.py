@@ -10,6 +10,7 @@ import sys
 from pybridge.commands.common import (
     EXCHANGES,
     EXIT_BY_STATUS,
+    EXIT_INTERRUPTED,
     PICTURES,
     SHEETS,
     Terminal,
@@ -25,7 +26,7 @@ from pybridge.commands.common import (
     write_crossword,
 )
 from pybridge.commands.publish import tell_clues, write_pdf
-from pybridge.options import OutputOptions
+from pybridge.options import CubeOptions, OutputOptions, SearchOptions
 from pybridge.render import blocks_text
 from pybridge.scores import Score, score_text
 from pybridge.service import fields, jobs
@@ -33,6 +34,7 @@ from pybridge.service.clueing import Clueing, clueing, publish
 from pybridge.service.jobs import Solved
 from pybridge.service.requests import (
     clue_options,
+    cube_options,
     output_options,
     puzzle_options,
     search_options,
@@ -67,6 +69,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_puzzle_arguments(solve)
     add_fields(solve, fields.SOLVE)
     add_fields(solve, (*fields.SOLVE_CLUES, fields.PAPER, fields.DPI))
+    add_fields(solve, fields.CUBES)
     add_fields(solve, fields.PROGRESS)
     solve.set_defaults(handler=solve_command)
 
@@ -79,10 +82,53 @@ def solve_command(args: argparse.Namespace) -> int:
     told = output.kind != "json"  # JSON says nothing before its document
     listener = Terminal(args, search.maximize if told else None, headers=told)
     how = clueing(clue_options(values), False, "solve", listener)
+    cubes = cube_options(values)
+    if cubes is not None:
+        return split_command(values, output, search, cubes, listener, how)
     solved = jobs.solve(puzzle_options(values), search, listener)
     return worst(
         [show_solved(each, output, search.maximize, search.timeout, how) for each in solved]
     )
+
+
+def split_command(
+    values: dict[str, object],
+    output: OutputOptions,
+    search: SearchOptions,
+    cubes: CubeOptions,
+    listener: Terminal,
+    how: Clueing,
+) -> int:
+    """solve --split: the answer as solve prints it, then the cubes' tally
+    (and what a proof rests on); in JSON, solve's document with `cubes`."""
+    from pybridge.progress import interruptible
+    from pybridge.service.cubes import cube_lines
+    from pybridge.service.split import solve_split
+
+    with interruptible():  # Ctrl-C stops the cubes: the answer tells the verdicts so far
+        conquest = solve_split(puzzle_options(values), search, cubes, listener)
+    puzzle, outcome = conquest.puzzle, conquest.outcome
+    if output.kind == "json":
+        document = {**json_document(puzzle, outcome, False), "cubes": conquest.to_json()}
+        out(json.dumps(document, ensure_ascii=False, indent=2))
+    elif outcome.status == "timeout":  # no verdict: say why, and what the cubes came to
+        counted = [] if outcome.count is None else [f"{plural(outcome.count, 'solution')} so far"]
+        out("\n".join([*counted, f"no verdict: {_unsettled(conquest.stopped, search.timeout)}"]))
+        out("\n".join(cube_lines(conquest)))
+    else:
+        show_solved(Solved(puzzle, outcome, False), output, None, search.timeout, how)
+        out("\n".join(cube_lines(conquest)))
+    if conquest.stopped == "interrupted":
+        return EXIT_INTERRUPTED
+    return EXIT_BY_STATUS[outcome.status]
+
+
+def _unsettled(stopped: str | None, timeout: float | None) -> str:
+    if stopped == "interrupted":
+        return "interrupted (Ctrl-C) before every cube was settled"
+    if stopped == "timeout" and timeout is not None:
+        return f"time limit of {timeout:g} s reached before every cube was settled"
+    return "some cubes reached their time limit (--cube-timeout) or lost their workers"
 
 
 def show_solved(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +19,16 @@ from pybridge.commands.common import (
     add_output,
     check_writable,
     out,
+    positive_int,
     positive_seconds,
     seed_number,
     written,
 )
 from pybridge.engines import ENGINES
+from pybridge.errors import UsageError
 from pybridge.options import WordSearchOptions
 from pybridge.service import fields, jobs
-from pybridge.wordsearch.model import DEFAULT_LEVEL, DIRECTIONS, LEVELS
+from pybridge.wordsearch.model import DEFAULT_LEVEL, DIRECTIONS, LEVELS, Made
 from pybridge.wordsearch.render import (
     found_json,
     found_text,
@@ -162,6 +165,27 @@ def _add_make(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     make.add_argument(
         "--stats", action="store_true", help="print search statistics to stderr (always in json)"
     )
+    make.add_argument(
+        "--count",
+        type=positive_int,
+        metavar="N",
+        help="make a batch of N puzzles (seeds S, S+1, ...) on a Dask cluster (see --workers, "
+        "--scheduler), each verified, written to --folder with an index",
+    )
+    make.add_argument("--folder", metavar="DIR", help="with --count: the folder to write to")
+    make.add_argument(
+        "--workers",
+        type=positive_int,
+        default=2,
+        metavar="N",
+        help="with --count: worker processes of the local Dask cluster (default: 2)",
+    )
+    make.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --count: use the Dask cluster whose scheduler is at this address "
+        "(tcp://HOST:8786)",
+    )
     make.set_defaults(handler=make_command)
 
 
@@ -205,6 +229,10 @@ def make_command(args: argparse.Namespace) -> int:
         args.engine,
         args.timeout,
     )
+    if args.count is not None:
+        return word_search_batch(args, options)
+    if args.folder is not None or args.scheduler is not None:
+        raise UsageError("--folder and --scheduler go with --count")
     request = jobs.wordsearch_request(options)
     if args.seed is None and kind != "json":
         again = f"--seed {request.seed} makes this puzzle again"
@@ -275,3 +303,36 @@ def solve_command(args: argparse.Namespace) -> int:
 
 def _print_json(doc: dict[str, Any]) -> None:
     out(json.dumps(doc, ensure_ascii=False, indent=2))
+
+
+def word_search_batch(args: argparse.Namespace, options: WordSearchOptions) -> int:
+    """wordsearch make --count N: N puzzles on a Dask cluster, each checked
+    by the finder (every word once), written to --folder with an index
+    (docs/cli.md#batches)."""
+    from pybridge.commands.batch import folder_for, told_seed, write_batch
+    from pybridge.service import batch
+
+    folder = folder_for(args.folder)
+    seed = told_seed(args.seed, "crossword wordsearch make")
+    request = jobs.wordsearch_request(replace(options, seed=seed))
+    orders = batch.word_search_orders(args.count, seed)
+
+    def entry(order: batch.Order, made: Made) -> tuple[dict[str, Any], str | None, Any]:
+        summary = f"seed {order.seed}: {made.status} ({made.stats.nodes} nodes)"
+        if made.reason:
+            summary += f": {made.reason}"
+        row = {"status": made.status, "summary": summary}
+        text = made_text(made) if made.status == "solved" else None
+        return row, text, made_json(made)
+
+    made = batch.run_batch(
+        batch.word_search_one,
+        request,
+        orders,
+        args.workers,
+        args.scheduler,
+        batch.word_search_problems,
+    )
+    settings = {"seed": seed, "size": f"{request.shape.rows}x{request.shape.cols}"}
+    kind = ("wordsearch", "word search", "word searches")
+    return write_batch(folder, kind, made, entry, settings, args.count)

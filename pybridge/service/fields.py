@@ -223,6 +223,80 @@ SOLVE = (
     ),
 )
 
+
+def split_spec(text: str) -> tuple[str, int]:
+    """--split: DEPTH (or depth:DEPTH), decisions deep; or cubes:N, the
+    shallowest split into at least N cubes."""
+    kind, _, number = text.strip().rpartition(":")
+    kind = kind or "depth"
+    if kind not in ("depth", "cubes"):
+        raise UsageError(f"expected DEPTH, depth:DEPTH or cubes:N, got {text!r}")
+    try:
+        value = int(number)
+    except ValueError:
+        raise UsageError(f"expected DEPTH, depth:DEPTH or cubes:N, got {text!r}") from None
+    if value < (0 if kind == "depth" else 1):
+        raise UsageError(f"a split {kind} must be at least {int(kind == 'cubes')}, got {value}")
+    return kind, value
+
+
+# Cube and conquer (solve --split): the command line's alone (a request of
+# the workbench never starts a cluster).
+CUBES = (
+    Field(
+        "split",
+        "split the search into cubes: the wdeg search's first DEPTH decisions (depth:DEPTH), "
+        "or the shallowest split into at least N cubes (cubes:N); each cube is solved on its "
+        "own, on a Dask cluster (see --workers, --scheduler)",
+        split_spec,
+        metavar="DEPTH|cubes:N",
+        api=False,
+    ),
+    Field(
+        "workers",
+        "with --split: worker processes of the local Dask cluster (default: 2)",
+        positive_int,
+        metavar="N",
+        default=2,
+        api=False,
+    ),
+    Field(
+        "scheduler",
+        "with --split: solve the cubes on the Dask cluster whose scheduler is at this "
+        "address (tcp://HOST:8786) instead of a local one",
+        metavar="ADDRESS",
+        api=False,
+    ),
+    Field(
+        "cube-timeout",
+        "with --split: each cube's time limit (default: none; --timeout bounds the whole)",
+        positive_seconds,
+        metavar="SECONDS",
+        api=False,
+    ),
+    Field(
+        "journal",
+        "with --split: record each cube's verdict in FILE as it comes (JSON lines)",
+        metavar="FILE",
+        api=False,
+    ),
+    Field(
+        "sample",
+        "with --split: solve only N cubes spread evenly over the split, every one of them, "
+        "and estimate from their CPU time the core-hours of the whole",
+        positive_int,
+        metavar="N",
+        api=False,
+    ),
+    Field(
+        "resume",
+        "with --split --journal FILE: go on with the journal's run, redoing no cube it settled",
+        None,
+        api=False,
+    ),
+)
+
+
 # Whether long work shows a progress line on stderr (the JSON API takes
 # them, and shows none).
 PROGRESS = (
@@ -353,6 +427,29 @@ MAKE = (
     ENGINE,
     replace(STRATEGY, choices=LEXICON_STRATEGIES),
     MAXIMIZE,
+    Field(
+        "count",
+        "make a batch of N crosswords on a Dask cluster (see --workers, --scheduler), each "
+        "verified, written to --folder with an index",
+        positive_int,
+        metavar="N",
+        api=False,
+    ),
+    Field("folder", "with --count: the folder to write the batch to", metavar="DIR", api=False),
+    Field(
+        "workers",
+        "with --count: worker processes of the local Dask cluster (default: 2)",
+        positive_int,
+        metavar="N",
+        default=2,
+        api=False,
+    ),
+    Field(
+        "scheduler",
+        "with --count: use the Dask cluster whose scheduler is at this address (tcp://HOST:8786)",
+        metavar="ADDRESS",
+        api=False,
+    ),
 )
 
 # The clues of a filled grid and what it publishes beside them (solve, make).

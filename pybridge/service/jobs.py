@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
@@ -31,7 +31,7 @@ from pybridge.options import (
 )
 from pybridge.patterns import ImpossiblePattern, Pattern, PatternNotFound, pattern_for
 from pybridge.portfolio import Portfolio
-from pybridge.progress import Progress
+from pybridge.progress import CubesProgress, Progress
 from pybridge.service.puzzles import Puzzles, read_dictionary, read_puzzles, timeout_left
 from pybridge.solver import BetterFill, Outcome, Status, run
 
@@ -57,6 +57,11 @@ class Listener:
 
     def better(self, found: BetterFill, line: Progress) -> None:
         """A better fill was found (maximize), during `line`."""
+
+    def cubes_line(self, total: int, running: Callable[[], Mapping[int, float]]) -> CubesProgress:
+        """The progress of a split search's `total` cubes (`running`: the
+        cubes under way, each with when it started)."""
+        return CubesProgress(False, total, running)
 
     def tried(self, number: int, trial: Try, line: Progress) -> None:
         """The fill of make's `number`-th pattern ended."""

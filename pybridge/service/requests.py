@@ -9,9 +9,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, cast
 
+from pybridge.errors import UsageError
 from pybridge.options import (
     DEFAULT_MAKE_BLOCKS,
     ClueOptions,
+    CubeOptions,
     DictionaryOptions,
     MakeOptions,
     OutputKind,
@@ -118,4 +120,28 @@ def clue_options(values: Values) -> ClueOptions:
         values.get("author"),
         values.get("copyright"),
         values.get("notes"),
+    )
+
+
+def cube_options(values: Values) -> CubeOptions | None:
+    """solve --split and its companions (--workers, --scheduler,
+    --cube-timeout, --journal, --resume); None without --split."""
+    asked = values.get("split")
+    if asked is None:
+        for key in ("scheduler", "cube_timeout", "journal", "resume", "sample"):
+            if values.get(key):
+                raise UsageError(f"--{key.replace('_', '-')} goes with --split")
+        if (values.get("workers") or 2) != 2:
+            raise UsageError("--workers goes with --split")
+        return None
+    kind, number = asked
+    return CubeOptions(
+        depth=number if kind == "depth" else None,
+        at_least=number if kind == "cubes" else None,
+        workers=values.get("workers") or 2,
+        scheduler=values.get("scheduler"),
+        cube_timeout=values.get("cube_timeout"),
+        journal=values.get("journal"),
+        resume=bool(values.get("resume")),
+        sample=values.get("sample"),
     )

@@ -1,0 +1,198 @@
+"""The cubes of a split search on a Dask cluster: a LocalCluster of worker
+processes on this machine by default, or the cluster whose scheduler is at
+tcp://HOST:8786 (docs/cli.md#cubes).
+
+Why Dask (distributed) and not Ray: measured on this project's 2-core
+machine (docs/benchmarks.md#cube-and-conquer-measured-2026-11-27), a LocalCluster of 2 workers
+starts in 4-5 s and holds 214 MiB, Ray's 2 in 9-11 s and 724 MiB, and
+Dask installs 24 MB of pure Python where Ray brings 240 MB of binaries.
+Ray hands out a trivial task faster (0.9 ms against 3.4 ms), which a cube
+of seconds to hours never notices. Both re-run the task of a worker that
+dies; Dask's nanny also starts the worker again.
+
+Each worker runs one cube at a time (one thread: pyswip serves one thread
+at a time) through the service layer (pybridge.service.cubes.solve_cube),
+its SWI-Prolog started in the worker's main thread when the worker starts
+and its dictionary sent once. The puzzle (with its dictionary) is sent to
+every worker once. The client keeps as many cubes in flight as the
+cluster has threads, in the split's order, so the cubes under way are
+those running, and a stop (the first fill, the time limit, Ctrl-C) has
+little to cancel: the cubes in flight are cancelled, and a LocalCluster's
+workers are ended with it; a remote cluster's finish theirs within their
+time limit.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from types import TracebackType
+from typing import Any, TypeVar
+
+from pybridge.errors import MissingDependency, UsageError
+from pybridge.model import Puzzle
+from pybridge.service.cubes import CubeTask, CubeVerdict, solve_cube
+
+POLL = 0.5  # seconds between two looks at the clock while cubes run
+T = TypeVar("T")
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        import sys
+
+        raise MissingDependency(
+            "solve --split needs Dask's distributed package: install it with "
+            f"{sys.executable} -m pip install 'distributed>=2024.1' (in a checkout, "
+            "the `cluster` extra: .venv/bin/python -m pip install -e '.[cluster]')"
+        ) from None
+    return distributed
+
+
+def _start_engine() -> None:
+    """In a worker's main thread, as it starts: SWI-Prolog, if it is there
+    (pybridge.bridge: start the engine from the main thread before
+    searching from threads)."""
+    from pybridge import bridge
+
+    bridge.available()
+
+
+def _solve(puzzle: Puzzle, task: CubeTask) -> CubeVerdict:
+    """A worker's task: one cube."""
+    from distributed import get_worker
+
+    return solve_cube(puzzle, task, get_worker().address)
+
+
+class DaskRunner:
+    """A Runner (pybridge.service.cubes) on a Dask cluster: a LocalCluster
+    of `workers` processes, or the scheduler at `scheduler`. Use it as a
+    context manager: it closes the client (and a LocalCluster) at the end."""
+
+    def __init__(self, workers: int = 2, scheduler: str | None = None) -> None:
+        distributed = _distributed()
+        self.running: dict[int, float] = {}
+        self.lost: list[int] = []  # cubes whose workers died too often
+        self.cluster = None
+        for name in ("distributed", "tornado", "asyncio"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+        if scheduler is None:
+            if workers < 1:
+                raise UsageError(f"--workers must be at least 1, got {workers}")
+            self.cluster = distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",  # a free port: 8787 may be taken
+                silence_logs=logging.CRITICAL,
+            )
+            self.client = distributed.Client(self.cluster)
+        else:
+            try:
+                self.client = distributed.Client(scheduler, timeout="20s")
+            except (OSError, TimeoutError) as err:
+                raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
+        self.client.register_plugin(_engine_plugin(distributed), name="crossword-engine")
+
+    def __enter__(self) -> DaskRunner:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    def workers(self) -> dict[str, int]:
+        """Each worker's address and process id."""
+        import os
+
+        return dict(self.client.run(os.getpid))
+
+    def solve(
+        self, puzzle: Puzzle, tasks: Sequence[CubeTask], stop: Callable[[], bool]
+    ) -> Iterator[CubeVerdict]:
+        """The cubes' verdicts as they come (the Runner of pybridge.service.cubes)."""
+        for _, verdict in self.map(_solve, puzzle, tasks, stop, "cube"):
+            yield verdict
+
+    def map(
+        self,
+        work: Callable[[Any, Any], T],
+        shared: Any,
+        items: Sequence[Any],
+        stop: Callable[[], bool] = lambda: False,
+        name: str = "task",
+    ) -> Iterator[tuple[Any, T]]:
+        """(item, work(shared, item)) for each of `items`, as they end, on
+        the cluster: `shared` sent to every worker once; as many items in
+        flight as the cluster has threads, given out in order; none more once
+        `stop()` is true (those in flight are cancelled when the caller
+        stops reading). An item whose workers died too often is in `lost`
+        (by its `number`, if it has one) and not yielded."""
+        distributed = _distributed()
+        run = uuid.uuid4().hex[:8]
+        base = self.client.scatter(shared, broadcast=True, hash=False)
+        waiting = list(reversed(range(len(items))))
+        flying: dict[Any, int] = {}
+        try:
+            while waiting or flying:
+                slots = max(sum(self.client.nthreads().values()), 1)
+                while waiting and len(flying) < slots and not stop():
+                    k = waiting.pop()
+                    future = self.client.submit(
+                        work, base, items[k], key=f"{name}-{run}-{k}", pure=False
+                    )
+                    flying[future] = k
+                    self.running[getattr(items[k], "number", k)] = time.perf_counter()
+                if stop() or not flying:
+                    return
+                try:
+                    done = distributed.wait(
+                        list(flying), timeout=POLL, return_when="FIRST_COMPLETED"
+                    )
+                except TimeoutError:  # none ended in POLL seconds: look at the clock
+                    continue
+                for future in done.done:
+                    k = flying.pop(future)
+                    item = items[k]
+                    number = getattr(item, "number", None)
+                    self.running.pop(k if number is None else number, None)
+                    if future.status == "error":
+                        error = future.exception()
+                        if isinstance(error, distributed.KilledWorker):
+                            self.lost.append(number if number is not None else -1)
+                            continue
+                        raise error
+                    if future.status == "finished":
+                        yield item, future.result()
+        finally:
+            if flying:
+                self.client.cancel(list(flying), force=True)
+            self.running.clear()
+
+
+def _engine_plugin(distributed: Any) -> Any:
+    """A worker plugin that starts SWI-Prolog in each worker's main thread
+    as the worker starts (also a worker the nanny starts again after a
+    crash)."""
+
+    class EnginePlugin(distributed.WorkerPlugin):  # type: ignore[misc]
+        idempotent = True
+
+        def setup(self, worker: Any) -> None:
+            _start_engine()
+
+    return EnginePlugin()
