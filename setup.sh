@@ -142,7 +142,7 @@ ensure_package() {
         return 0
     fi
     say "installing the package and its test tools into $VENV (pip)..."
-    if ! PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/python" -m pip install -q -e '.[test]' \
+    if ! PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/python" -m pip install -q -e '.[test,compiled]' \
         >"$LOG" 2>&1; then
         tail -n 30 "$LOG" >&2
         die "pip install failed; full output in $LOG"
@@ -150,9 +150,75 @@ ensure_package() {
     echo "$key" >"$STAMP"
 }
 
+# --- the compiled search (pybridge/compiled.py) -----------------------------
+# Optional: mypyc compiles the search's hot modules beside their .py files.
+# It needs a C compiler and the Python headers (installed with apt-get when
+# missing and possible); without them, or if the build fails, the package
+# stays interpreted, the same search a little slower. CROSSWORD_INTERPRETED=1
+# skips it. Rebuilt when those modules or the Python change.
+
+COMPILED_STAMP=$VENV/.crossword-compiled-stamp
+
+compiled_key() {
+    local module
+    {
+        "$VENV/bin/python" -V 2>&1
+        for module in pybridge/bitsets.py pybridge/search/{arcs,wdeg,valued}.py pybridge/compiled.py; do
+            sha256sum "$module"
+        done
+    } | sha256sum | cut -d' ' -f1
+}
+
+python_headers() {
+    local include
+    include=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+    [[ -f $include/Python.h ]]
+}
+
+ensure_compiler() {
+    command -v cc >/dev/null 2>&1 && python_headers && return 0
+    local -a run=()
+    if [[ $(id -u) -ne 0 ]]; then
+        command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && run=(sudo -n)
+    fi
+    if [[ $(id -u) -eq 0 || ${#run[@]} -gt 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        say "installing a C compiler and the Python headers (Debian packages gcc, python3-dev)..."
+        { "${run[@]}" apt-get update -qq &&
+          "${run[@]}" env DEBIAN_FRONTEND=noninteractive \
+              apt-get install -y -qq gcc python3-dev; } >/dev/null 2>&1 || true
+    fi
+    command -v cc >/dev/null 2>&1 && python_headers
+}
+
+ensure_compiled() {
+    [[ ${CROSSWORD_INTERPRETED:-0} != 0 ]] && return 0
+    local key
+    key=$(compiled_key)
+    if [[ -f $COMPILED_STAMP && $(cat "$COMPILED_STAMP") == "$key" && -f pybridge/_compiled.stamp ]]; then
+        return 0
+    fi
+    if [[ -f $COMPILED_STAMP && $(cat "$COMPILED_STAMP") == "failed $key" ]]; then
+        return 0  # failed with these sources already (the note was given then)
+    fi
+    if ! ensure_compiler; then
+        say "note: no C compiler or Python headers: the search stays interpreted (apt-get install gcc python3-dev)"
+        return 0
+    fi
+    say "compiling the search with mypyc (about a minute)..."
+    if ! "$VENV/bin/python" -c 'from pybridge import compiled; compiled.build()' \
+        >"$VENV/setup-compile.log" 2>&1; then
+        "$VENV/bin/python" -c 'from pybridge import compiled; compiled.clean()' || true
+        say "note: the compiled build failed (see $VENV/setup-compile.log): the search stays interpreted"
+        echo "failed $key" >"$COMPILED_STAMP"
+        return 0
+    fi
+    echo "$key" >"$COMPILED_STAMP"
+}
+
 ensure_swipl
 ensure_chromium
 ensure_debian_data
 ensure_venv
 ensure_package
-say "ready ($(swipl --version 2>/dev/null | head -n 1); $("$VENV/bin/python" -V 2>&1) in $VENV)"
+ensure_compiled
+say "ready ($(swipl --version 2>/dev/null | head -n 1); $("$VENV/bin/python" -V 2>&1) in $VENV; $("$VENV/bin/python" -c 'from pybridge import compiled; print(compiled.form())'))"

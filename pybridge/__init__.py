@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, cast
 
+from pybridge import compiled as compiled  # first: it picks the search's form (select)
 from pybridge import construct, lexicon, readers
 from pybridge.construct import Construction
 from pybridge.difficulty import Estimate
@@ -53,6 +54,7 @@ from pybridge.patterns import ImpossiblePattern, Pattern, PatternNotFound
 from pybridge.patterns import generate as make_pattern
 from pybridge.portfolio import Portfolio
 from pybridge.solver import ENGINES, STRATEGIES, Outcome, Stats, run, solve
+from pybridge.theme import ImpossibleTheme
 
 PathLike = str | os.PathLike[str]
 
@@ -124,6 +126,7 @@ __all__ = [
     "EngineError",
     "Estimate",
     "ImpossiblePattern",
+    "ImpossibleTheme",
     "InputError",
     "MakeOptions",
     "MissingDependency",

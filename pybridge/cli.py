@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 
+from pybridge import compiled
 from pybridge.commands import (
     bench,
     check,
@@ -92,7 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=MAIN_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {_version()}; {compiled.form()}"
+    )
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for command in COMMANDS:
         command.add_parser(commands)

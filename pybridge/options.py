@@ -26,11 +26,14 @@ from pybridge.scores import Objective
 
 Symmetry = Literal["none", "rot180", "rot90", "mirror-lr", "mirror-tb"]
 SYMMETRIES: tuple[Symmetry, ...] = ("none", "rot180", "rot90", "mirror-lr", "mirror-tb")
+Unlimited = Literal["any"]  # a limit lifted
 
 DEFAULT_ATTEMPTS = 100  # attempts per pattern before giving up
 DEFAULT_TRIES = 10  # patterns make tries to fill
 DEFAULT_TRY_TIMEOUT = 2.0  # seconds per fill: most that succeed take well under one
-DEFAULT_MAKE_BLOCKS = 0.2  # more blocks than a pattern's default: 15x15 fills in about a second
+# make's blocks: None, grid's default (1/6): the newspaper limits on words
+# and cheater blocks keep the patterns fillable (docs/benchmarks.md#newspaper-patterns)
+DEFAULT_MAKE_BLOCKS: float | None = None
 
 
 @dataclass(frozen=True)
@@ -83,11 +86,15 @@ class PuzzleOptions:
 class Rules:
     """What a grid pattern must obey (pybridge.patterns): words of
     `min_length` letters or more (and at most `max_length`), every open cell
-    in two words when `checked`. The RP 2016 mode obeys none."""
+    in two words when `checked`, at most `max_words` words and `max_cheaters`
+    cheater blocks (None: the newspaper limits of the grid's size, "any": no
+    limit). The RP 2016 mode obeys none."""
 
     min_length: int = 3
     checked: bool = True
     max_length: int | None = None
+    max_words: int | Unlimited | None = None  # None: by the size (patterns.limits_of)
+    max_cheaters: int | Unlimited | None = None  # cheater blocks; None: by the size
 
 
 @dataclass(frozen=True)
@@ -107,6 +114,7 @@ class PatternOptions:
     seed: int | None = None
     attempts: int = DEFAULT_ATTEMPTS
     timeout: float | None = None
+    theme: tuple[str, ...] = ()  # entries placed first, in symmetric slots
 
 
 @dataclass(frozen=True)

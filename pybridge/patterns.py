@@ -7,18 +7,26 @@ The rules (American style by default):
   `min_length` letters, and at most `max_length` when one is given;
 * every open cell is *checked* - in an across and a down word - unless
   unchecked cells are allowed, and even then every open cell is in a word;
-* the open cells are connected.
+* the open cells are connected;
+* at most `max_words` words and `max_cheaters` cheater blocks (blocks that
+  do not change the word count): a newspaper's limits, by default for the
+  size with American rules (limits_of; docs/cli.md#newspaper-patterns).
 
 A symmetry groups the cells into orbits (a cell and its images), and a
 pattern blocks whole orbits. The generator starts from the open grid and
 blocks one orbit at a time, drawn at random among those that keep the grid
 within the rules, preferring the cells on the longest runs (which keeps the
-words short enough to fill); a run longer than `max_length` is cut first. A
-dead end (no orbit fits, or the count cannot be met) starts another
-attempt, up to `attempts`. Requests no pattern can meet are told from cheap
-bounds before any attempt (`ImpossiblePattern`); when every attempt fails,
-`PatternNotFound` says so. The RP 2016 mode blocks exactly N random cells
-(orbits, with a symmetry) and checks no rule, as RP 2016's generator does.
+words short enough to fill); a run longer than `max_length` is cut first,
+and with the limits a run across a whole line, where it can be. In a grid
+of checked cells a block adds a word or is a cheater for good, so an orbit
+is only blocked while the limits stay within reach. A dead end (no orbit
+fits, or the count cannot be met) starts another attempt, up to
+`attempts`. Theme entries (pybridge.theme) are placed first, and their
+cells are never blocked. Requests no pattern can meet are told from cheap
+bounds before any attempt (`ImpossiblePattern`, `ImpossibleTheme`); when
+every attempt fails, `PatternNotFound` says so. The RP 2016 mode blocks
+exactly N random cells (orbits, with a symmetry) and checks no rule, as
+RP 2016's generator does.
 
 The grid is held as one integer, a bit per cell, row after row, with one
 always-blocked bit after each row so that shifting by one never wraps:
@@ -32,17 +40,28 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from itertools import combinations
 from math import comb
 from typing import Any
 
+from pybridge import theme as themes
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Puzzle
-from pybridge.options import DEFAULT_ATTEMPTS, SYMMETRIES, PatternOptions, Rules, Symmetry
+from pybridge.options import (
+    DEFAULT_ATTEMPTS,
+    SYMMETRIES,
+    PatternOptions,
+    Rules,
+    Symmetry,
+    Unlimited,
+)
 from pybridge.scores import Scores
 from pybridge.search.kernel import Lcg, deadline, late
+from pybridge.symmetry import Cell, is_symmetric, orbits
+from pybridge.theme import ImpossibleTheme, Placed
 from pybridge.wording import plural
 
 __all__ = [
@@ -53,11 +72,16 @@ __all__ = [
     "PATTERN_SECONDS",
     "SYMMETRIES",
     "ImpossiblePattern",
+    "ImpossibleTheme",
+    "Limits",
     "Pattern",
     "PatternNotFound",
     "Rules",
     "Symmetry",
     "asked_rules",
+    "cheater_count",
+    "default_max_cheaters",
+    "default_max_words",
     "generate",
     "parse_blocks",
     "parse_size",
@@ -70,12 +94,31 @@ DEFAULT_MIN_LENGTH = Rules().min_length
 PATTERN_SECONDS = 60.0  # the commands' time limit for one pattern (the API's: none)
 MAX_SIDE = 100  # rows and columns: one attempt at 100x100 takes seconds already
 SEED_BOUND = 2**32  # a seed drawn when none is given is below this
+NEAR_COUNTS = 4  # with a theme, counts of blocks tried about the one asked for
+SMALL_GRID = 81  # cells: a grid smaller has no cheater limit by default
 EVERY_CHOICE = 5000  # a request with at most this many choices of orbits is tried whole
 # Orbits that keep the rules compared at each step (the one of most merit is
 # blocked): more makes evener words, so easier fills (the difficulty's
 # median over 40 15x15 patterns with scowl55: 3.2 with 3, 2.7 with 8) and
 # slower patterns (12 ms with 3, 23 ms with 8, on a loaded machine).
 TOURNAMENT = 8
+
+
+def default_max_words(rows: int, cols: int) -> int:
+    """The most words a newspaper grid of this size has: 78 at 15x15 (a
+    daily), 140 at 21x21 (a Sunday), and for other sizes the straight line
+    through them by the number of cells, rounded (13x13: 62, 17x17: 96,
+    19x19: 117, 23x23: 165; 5x5: 21, more than such a grid can have)."""
+    above = 78 * 216 + 62 * (rows * cols - 225)  # the line, times 216
+    return max(0, (2 * above + 216) // 432)
+
+
+def default_max_cheaters(rows: int, cols: int) -> int | None:
+    """The most cheater blocks a pattern of this size has by default: one per
+    54 cells, rounded, and at least 4 (15x15: 4, 21x21: 8); no limit below
+    81 cells (9x9), where the blocks sit in corners and are cheaters all."""
+    cells = rows * cols
+    return None if cells < SMALL_GRID else max(4, (2 * cells + 54) // 108)
 
 
 class ImpossiblePattern(UsageError):
@@ -88,6 +131,34 @@ class PatternNotFound(CrosswordError):
 
 
 @dataclass(frozen=True)
+class _Law:
+    """The rules a pattern is made to, its limits resolved for its size (a
+    limit None: none)."""
+
+    min_length: int
+    checked: bool
+    max_length: int | None
+    max_words: int | None
+    max_cheaters: int | None
+
+    @classmethod
+    def of(cls, rules: Rules, limits: Limits) -> _Law:
+        return cls(rules.min_length, rules.checked, rules.max_length, limits.words, limits.cheaters)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of a newspaper pattern, as they hold for one size (None:
+    no limit): its words, and its cheater blocks (see cheater_count)."""
+
+    words: int | None = None
+    cheaters: int | None = None
+
+
+NO_LIMITS = Limits()
+
+
+@dataclass(frozen=True)
 class Pattern:
     """A generated grid: rows of `.` (open) and `#` (blocked)."""
 
@@ -96,6 +167,17 @@ class Pattern:
     symmetry: Symmetry
     rules: Rules | None  # None: the RP 2016 mode
     attempts: int  # how many attempts it took (1: the first)
+    theme: tuple[Placed, ...] = ()  # the theme entries, in their slots
+    limits: Limits = NO_LIMITS  # the limits it was made to
+
+    @property
+    def letters(self) -> tuple[str, ...]:
+        """The rows with the theme entries' letters in their cells."""
+        rows = [list(row) for row in self.grid]
+        for entry in self.theme:
+            for (r, c), letter in zip(entry.cells, entry.word, strict=True):
+                rows[r][c] = letter
+        return tuple("".join(row) for row in rows)
 
     @property
     def blocks(self) -> int:
@@ -103,14 +185,38 @@ class Pattern:
 
     @property
     def slots(self) -> int:
+        """How many words (slots to fill)."""
         return len(find_sites(self.puzzle()))
+
+    @property
+    def mean_length(self) -> float:
+        """The words' mean length."""
+        geo = _Geometry(len(self.grid), len(self.grid[0]))
+        words = word_count(geo, geo.bits_of(self.grid))
+        return letter_count(geo, geo.bits_of(self.grid)) / words if words else 0.0
+
+    @property
+    def cheaters(self) -> int:
+        """How many cheater blocks (see cheater_count)."""
+        geo = _Geometry(len(self.grid), len(self.grid[0]))
+        return cheater_count(geo, geo.bits_of(self.grid))
+
+    def figures(self) -> str:
+        """'78 words, 37 blocks (2 cheaters), mean word length 4.82'."""
+        return (
+            f"{plural(self.slots, 'word')}, {plural(self.blocks, 'block')} "
+            f"({plural(self.cheaters, 'cheater')}), mean word length {self.mean_length:.2f}"
+        )
 
     def puzzle(self, words: Sequence[str] = (), scores: Scores | None = None) -> Puzzle:
         """The pattern as a grid to fill from `words` (lexicon mode), scored by `scores`."""
-        return Puzzle(tuple(words), self.grid, "grid", "<pattern>", mode="lexicon", scores=scores)
+        return Puzzle(
+            tuple(words), self.letters, "grid", "<pattern>", mode="lexicon", scores=scores
+        )
 
     def __str__(self) -> str:
-        return "\n".join(self.grid)
+        """The rows, the theme entries' letters in their cells (a plain grid)."""
+        return "\n".join(self.letters)
 
     def to_json(self) -> dict[str, Any]:
         """`crossword grid --output json`: grid, seed, slots, blocks, then how it was made."""
@@ -127,6 +233,11 @@ class Pattern:
             "max_length": rules.max_length if rules else None,
             "checked": rules.checked if rules else None,
             "attempts": self.attempts,
+            "max_words": self.limits.words,
+            "max_cheaters": self.limits.cheaters,
+            "mean_length": round(self.mean_length, 2),
+            "cheaters": self.cheaters,
+            "theme": [entry.to_json() for entry in self.theme],
         }
 
 
@@ -171,7 +282,7 @@ def parse_blocks(text: str) -> int | float:
 
 
 def _check_options(
-    rows: int, cols: int, blocks: int | float, symmetry: str, rules: Rules | None
+    rows: int, cols: int, blocks: int | float, symmetry: str, rules: _Law | None
 ) -> None:
     check_size(rows, cols)
     if symmetry not in SYMMETRIES:
@@ -193,37 +304,12 @@ def _check_options(
             f"the maximum word length ({rules.max_length}) is below the minimum "
             f"({rules.min_length})"
         )
+    for name, limit in (("words", rules.max_words), ("cheater blocks", rules.max_cheaters)):
+        if limit is not None and limit < 0:
+            raise UsageError(f"the most {name} is a count, at least 0, not {limit}")
 
 
 # ---------------------------------------------------------------- symmetry
-
-
-def orbits(rows: int, cols: int, symmetry: Symmetry) -> list[tuple[tuple[int, int], ...]]:
-    """The cells grouped by the symmetry, each orbit once, by its first cell
-    in reading order (the cells of an orbit in reading order too)."""
-    seen: set[tuple[int, int]] = set()
-    found = []
-    for r in range(rows):
-        for c in range(cols):
-            if (r, c) in seen:
-                continue
-            orbit = tuple(sorted(set(_images(r, c, rows, cols, symmetry))))
-            seen.update(orbit)
-            found.append(orbit)
-    return found
-
-
-def _images(r: int, c: int, rows: int, cols: int, symmetry: Symmetry) -> list[tuple[int, int]]:
-    last_r, last_c = rows - 1, cols - 1
-    if symmetry == "rot180":
-        return [(r, c), (last_r - r, last_c - c)]
-    if symmetry == "rot90":  # square: last_r == last_c
-        return [(r, c), (c, last_r - r), (last_r - r, last_c - c), (last_c - c, r)]
-    if symmetry == "mirror-lr":
-        return [(r, c), (r, last_c - c)]
-    if symmetry == "mirror-tb":
-        return [(r, c), (last_r - r, c)]
-    return [(r, c)]
 
 
 def _reachable(total: int, ones: int, twos: int, fours: int) -> bool:
@@ -254,6 +340,17 @@ def block_count(rows: int, cols: int, blocks: int | float | None, symmetry: Symm
     return min(makeable, key=lambda n: (abs(n - wanted), n))
 
 
+def _near_counts(rows: int, cols: int, blocks: float | None, symmetry: Symmetry) -> tuple[int, ...]:
+    """The makeable counts of blocks nearest a fraction, the nearest first
+    (a theme entry through the centre keeps the centre open, so a count
+    other than the nearest may be needed)."""
+    sizes = [len(orbit) for orbit in orbits(rows, cols, symmetry)]
+    ones, twos, fours = (sizes.count(k) for k in (1, 2, 4))
+    wanted = (DEFAULT_BLOCKS if blocks is None else blocks) * rows * cols
+    makeable = [n for n in range(rows * cols + 1) if _reachable(n, ones, twos, fours)]
+    return tuple(sorted(makeable, key=lambda n: (abs(n - wanted), n))[:NEAR_COUNTS])
+
+
 def _makeable_hint(blocks: int, cells: int, ones: int, twos: int, fours: int) -> str:
     below = next((n for n in range(blocks, -1, -1) if _reachable(n, ones, twos, fours)), None)
     above = next((n for n in range(blocks, cells + 1) if _reachable(n, ones, twos, fours)), None)
@@ -271,7 +368,7 @@ def _orbit_sizes(ones: int, twos: int, fours: int) -> str:
 # ---------------------------------------------------------------- cheap bounds
 
 
-def impossibility(rows: int, cols: int, blocks: int, rules: Rules) -> str | None:
+def impossibility(rows: int, cols: int, blocks: int, rules: _Law) -> str | None:
     """Why no pattern can have `blocks` blocks under `rules`, from bounds that
     take no search; None when none of them shows it."""
     m, longest = rules.min_length, rules.max_length
@@ -299,7 +396,27 @@ def impossibility(rows: int, cols: int, blocks: int, rules: Rules) -> str | None
                 f"{size} needs at least {least} blocks to keep every word within "
                 f"{longest} letters, not {blocks}"
             )
-    return None
+    return _too_few_words(rows, cols, blocks, rules)
+
+
+def _too_few_words(rows: int, cols: int, blocks: int, rules: _Law) -> str | None:
+    """Why `max_words` is too few for `blocks` blocks, or None. In a grid of
+    checked cells every row and column with an open cell has a word, and
+    every block that is no cheater has a word on both sides of it, across
+    or down, one more than its line would have without it."""
+    if rules.max_words is None or not rules.checked:
+        return None
+    lines = rows - blocks // cols + cols - blocks // rows  # some rows may be all blocks
+    cheaters = blocks if rules.max_cheaters is None else min(blocks, rules.max_cheaters)
+    least = lines + blocks - cheaters
+    if least <= rules.max_words:
+        return None
+    cheats = "" if rules.max_cheaters is None else f" and at most {cheaters} cheater blocks"
+    return (
+        f"a {rows}x{cols} grid with {plural(blocks, 'block')}{cheats} has at least "
+        f"{least} words, more than the {rules.max_words} allowed: fewer blocks, or allow "
+        "more words or cheater blocks"
+    )
 
 
 def _cuts(length: int, longest: int) -> int:
@@ -327,6 +444,11 @@ class _Geometry:
     def bit(self, r: int, c: int) -> int:
         return 1 << (r * self.step + c)
 
+    def bits_of(self, grid: Sequence[str]) -> int:
+        """The open cells of rows of `.`, `#` and letters (open, given)."""
+        cells = [(r, c) for r, row in enumerate(grid) for c, cell in enumerate(row)]
+        return sum(self.bit(r, c) for r, c in cells if grid[r][c] != BLOCK)
+
     def rows_of(self, open_cells: int) -> tuple[str, ...]:
         return tuple(
             "".join(
@@ -352,7 +474,7 @@ def _spread(starts: int, length: int, step: int) -> int:
     return covered
 
 
-def _within_rules(geo: _Geometry, open_cells: int, rules: Rules) -> bool:
+def _within_rules(geo: _Geometry, open_cells: int, rules: _Law) -> bool:
     """No word shorter than the minimum, every open cell checked (or, with
     unchecked cells allowed, in one word at least), and connected. The
     maximum length is the attempt's to reach."""
@@ -371,6 +493,47 @@ def _within_rules(geo: _Geometry, open_cells: int, rules: Rules) -> bool:
     if (across | down) if rules.checked else (across & down):
         return False
     return _connected(geo, open_cells)
+
+
+def word_count(geo: _Geometry, open_cells: int) -> int:
+    """How many words: runs of two or more open cells, across and down."""
+    total = 0
+    for step in (1, geo.step):
+        total += (open_cells & ~(open_cells << step) & (open_cells >> step)).bit_count()
+    return total
+
+
+def letter_count(geo: _Geometry, open_cells: int) -> int:
+    """How many letters the words have together (a checked cell counts twice)."""
+    total = 0
+    for step in (1, geo.step):
+        pairs = open_cells & (open_cells >> step)
+        total += (pairs | (pairs << step)).bit_count()
+    return total
+
+
+def cheater_count(geo: _Geometry, open_cells: int) -> int:
+    """How many cheater blocks: blocks whose opening, alone, would leave the
+    number of words as it is (in a grid of checked cells: blocks with no
+    word on both sides of them, across or down)."""
+    joins, makes = [], []  # per direction: opening the block -1 word, +1 word
+    for step in (1, geo.step):
+        before, after = open_cells << step, open_cells >> step
+        long_before = before & (open_cells << (2 * step))  # a word of 2+ ends just before
+        long_after = after & (open_cells >> (2 * step))
+        joins.append(long_before & long_after)
+        makes.append((before | after) & ~long_before & ~long_after)
+    (join_a, join_d), (make_a, make_d) = joins, makes
+    same_a, same_d = ~(join_a | make_a), ~(join_d | make_d)
+    unchanged = (same_a & same_d) | (join_a & make_d) | (make_a & join_d)
+    return (geo.every & ~open_cells & unchanged).bit_count()
+
+
+def _within_limits(geo: _Geometry, open_cells: int, rules: _Law) -> bool:
+    """At most `max_words` words and `max_cheaters` cheater blocks."""
+    if rules.max_words is not None and word_count(geo, open_cells) > rules.max_words:
+        return False
+    return rules.max_cheaters is None or cheater_count(geo, open_cells) <= rules.max_cheaters
 
 
 def _connected(geo: _Geometry, open_cells: int) -> bool:
@@ -393,6 +556,43 @@ def _too_long(geo: _Geometry, open_cells: int, longest: int | None) -> int:
     return _spread(_starts(open_cells, n, 1), n, 1) | _spread(
         _starts(open_cells, n, geo.step), n, geo.step
     )
+
+
+def _spanning(geo: _Geometry, open_cells: int) -> int:
+    """The cells of runs that span their line, or all of it but one cell:
+    a newspaper pattern cuts every line inside, which makes its words far
+    easier to fill (15x15 with scowl55-wordfreq: 20 of 20 patterns filled
+    in 3 s, against 16 of 20 with no such preference)."""
+    found = 0
+    for length, step in ((geo.cols - 1, 1), (geo.rows - 1, geo.step)):
+        if length >= 2:
+            found |= _spread(_starts(open_cells, length, step), length, step)
+    return found
+
+
+def _theme_crossers(geo: _Geometry, open_cells: int, frame: _BitFrame) -> int:
+    """The cells of runs that cross two theme entries or more: a word
+    crossing several entries has letters given in several places, so few
+    words fit it, and constructors keep such crossings short."""
+    found = 0
+    for step, lines, span, entries in (
+        (geo.step, geo.cols, geo.rows, frame.across),
+        (1, geo.rows, geo.cols, frame.down),
+    ):
+        if not entries:
+            continue
+        for line in range(lines):
+            run, crossed = 0, 0
+            for k in range(span + 1):
+                bit = geo.bit(k, line) if step != 1 else geo.bit(line, k)
+                if k < span and open_cells & bit:
+                    run |= bit
+                    crossed += bool(entries & bit)
+                    continue
+                if crossed >= 2:
+                    found |= run
+                run, crossed = 0, 0
+    return found
 
 
 def _arms(geo: _Geometry, open_cells: int, bit: int) -> tuple[int, int, int, int]:
@@ -427,7 +627,7 @@ def _merit(geo: _Geometry, open_cells: int, mask: int, longest: int | None) -> t
     return saved, evened
 
 
-def _blockable(geo: _Geometry, open_cells: int, rules: Rules) -> int:
+def _blockable(geo: _Geometry, open_cells: int, rules: _Law) -> int:
     """The open cells whose blocking, alone, leaves no word too short on
     either side (the pieces left are empty or long enough; with unchecked
     cells allowed, a piece of one cell passes here, for _within_rules to judge)."""
@@ -484,28 +684,40 @@ def _attempt(
     geo: _Geometry,
     found: _Orbits,
     blocks: int,
-    rules: Rules,
+    rules: _Law,
     rng: Lcg,
     tournament: int,
     deadline: float | None = None,
+    frame: _BitFrame | None = None,
 ) -> int | None:
-    """One greedy attempt from the open grid, blocking at each step the orbit
-    of most merit among `tournament` that keep the rules: the open cells of
-    a pattern, or None. _OutOfTime once `deadline` has passed."""
-    open_cells = geo.every
-    if not _within_rules(geo, open_cells, rules):
+    """One greedy attempt from the open grid (but the `frame`'s blocks, its
+    kept cells never blocked), blocking at each step the orbit of most merit
+    among `tournament` that keep the rules: the open cells of a pattern, or
+    None. _OutOfTime once `deadline` has passed."""
+    frame = frame or _NO_FRAME
+    open_cells = geo.every & ~frame.blocked
+    placed = frame.blocked.bit_count()
+    if placed > blocks or not _within_rules(geo, open_cells, rules):
         return None
-    left = list(range(len(found.masks)))
-    counts = _size_counts(found.sizes)
-    placed = 0
+    taken = frame.blocked | frame.kept
+    left = [k for k, mask in enumerate(found.masks) if not mask & taken]
+    counts = _size_counts([found.sizes[k] for k in left])
     while True:
         if late(deadline):
             raise _OutOfTime
         long_cells = _too_long(geo, open_cells, rules.max_length)
         if placed == blocks:
-            return None if long_cells else open_cells
-        step = _Step(open_cells, blocks - placed, long_cells, _blockable(geo, open_cells, rules))
+            done = not long_cells and _within_limits(geo, open_cells, rules)
+            return open_cells if done else None
+        blockable = _blockable(geo, open_cells, rules)
+        spanning = 0
+        if not long_cells and rules.max_words is not None:
+            spanning = _spanning(geo, open_cells) | _theme_crossers(geo, open_cells, frame)
+        step = _Step(open_cells, blocks - placed, long_cells or spanning, blockable)
         chosen = _choose(geo, found, left, step, counts, rules, rng, tournament)
+        if chosen is None and spanning:  # none of those runs can be cut now: any orbit will do
+            step = _Step(open_cells, blocks - placed, 0, blockable)
+            chosen = _choose(geo, found, left, step, counts, rules, rng, tournament)
         if chosen is None:
             return None
         open_cells &= ~found.masks[chosen]
@@ -513,6 +725,88 @@ def _attempt(
         placed += size
         counts[size] -= 1
         left.remove(chosen)
+
+
+@dataclass(frozen=True)
+class _BitFrame:
+    """The theme's cells kept open and its blocks, as bits of the grid."""
+
+    kept: int
+    blocked: int
+    entries: tuple[Placed, ...] = ()
+    across: int = 0  # the cells of the entries across
+    down: int = 0  # the cells of the entries down
+
+
+_NO_FRAME = _BitFrame(0, 0)
+ATTEMPTS_PER_PLACEMENT = 4  # attempts at a pattern around one placement of the theme
+COUNTS_PER_PLACEMENT = 2  # counts of blocks tried around it, when a fraction was asked
+
+
+@dataclass(frozen=True)
+class _Framed:
+    """The theme's placements, one after another (pybridge.theme.place)."""
+
+    geo: _Geometry
+    counts: tuple[int, ...]  # the counts of blocks that will do, the best first
+    rules: _Law
+    words: tuple[str, ...]
+    symmetry: Symmetry
+    orbits: _Orbits
+
+    def next(self, rng: Lcg) -> tuple[_BitFrame, tuple[int, ...]]:
+        """The next placement, and the counts of blocks to try with it, the
+        best first (the orbits clear of the entries can make them up, but
+        whether the rules let them is for the attempts to find)."""
+        geo = self.geo
+        try:
+            frame = themes.place(
+                self.words,
+                geo.rows,
+                geo.cols,
+                self.symmetry,
+                self.rules.min_length,
+                rng,
+                self._keeps_rules,
+            )
+        except themes.ThemeNotPlaced as err:
+            raise PatternNotFound(str(err)) from None
+        if frame is None:
+            blocks = self.counts[0] if len(self.counts) == 1 else max(self.counts)
+            raise ImpossibleTheme(
+                f"no such pattern: the {themes.counted(len(self.words))} cannot all be "
+                f"placed in {self.symmetry}-symmetric slots of a {geo.rows}x{geo.cols} grid "
+                f"with {'' if len(self.counts) == 1 else 'at most '}"
+                f"{plural(blocks, 'block')}: each needs a slot of its own, not beside another, "
+                "with a block at each end, room for words of "
+                f"{self.rules.min_length} letters or more around it, and the rest of the "
+                "blocks symmetric"
+            )
+        across = self._mask(frozenset(c for e in frame.entries if e.across for c in e.cells))
+        kept = self._mask(frame.kept)
+        bits = _BitFrame(kept, self._mask(frame.blocked), frame.entries, across, kept & ~across)
+        free = self._free(frame.kept, frame.blocked)
+        counts = [n for n in self.counts if _reachable(n - len(frame.blocked), *free)]
+        return bits, tuple(counts[:COUNTS_PER_PLACEMENT])
+
+    def _mask(self, cells: frozenset[Cell]) -> int:
+        return sum(self.geo.bit(r, c) for r, c in cells)
+
+    def _free(self, kept: frozenset[Cell], blocked: frozenset[Cell]) -> tuple[int, int, int]:
+        """The orbits clear of these cells: how many of size 1, 2 and 4."""
+        taken = self._mask(kept) | self._mask(blocked)
+        sizes = self.orbits.sizes
+        return _by_size(
+            _size_counts([n for k, n in enumerate(sizes) if not self.orbits.masks[k] & taken])
+        )
+
+    def _keeps_rules(self, kept: frozenset[Cell], blocked: frozenset[Cell]) -> bool:
+        """Whether the grid with only these blocks keeps the rules, and the
+        orbits clear of the kept cells and blocks can make up a count."""
+        free = self._free(kept, blocked)
+        return any(_reachable(n - len(blocked), *free) for n in self.counts) and (
+            _within_rules(self.geo, self.geo.every & ~self._mask(blocked), self.rules)
+        )
 
 
 @dataclass(frozen=True)
@@ -529,7 +823,7 @@ def _choose(
     left: list[int],
     step: _Step,
     counts: dict[int, int],
-    rules: Rules,
+    rules: _Law,
     rng: Lcg,
     tournament: int,
 ) -> int | None:
@@ -552,6 +846,7 @@ def _choose(
             or (single and size != 1)
             or (step.long_cells and not mask & step.long_cells)
             or not _fits(geo, found, index, step, counts, rules)
+            or not _keeps_limits(geo, step, mask, size, rules)
         ):
             continue
         merit = _merit(geo, step.open_cells, mask, rules.max_length)
@@ -564,7 +859,7 @@ def _choose(
 
 
 def _fits(
-    geo: _Geometry, found: _Orbits, index: int, step: _Step, counts: dict[int, int], rules: Rules
+    geo: _Geometry, found: _Orbits, index: int, step: _Step, counts: dict[int, int], rules: _Law
 ) -> bool:
     """Whether blocking orbit `index` leaves a makeable count and keeps the rules."""
     mask, size = found.masks[index], found.sizes[index]
@@ -577,6 +872,26 @@ def _fits(
     if rules.checked and not found.lined[index]:  # _blockable settled the word lengths
         return _stays_connected(geo, step.open_cells, mask)
     return _within_rules(geo, after, rules)
+
+
+def _keeps_limits(geo: _Geometry, step: _Step, mask: int, size: int, rules: _Law) -> bool:
+    """Whether blocking `mask` leaves the limits on words and cheater blocks
+    within reach. In a grid of checked cells each block adds a word or is a
+    cheater for good, and words are only ever added: so the blocks still to
+    place add at least as many words as exceed the cheaters still allowed.
+    (With unchecked cells a block can take a word away: only the finished
+    pattern is judged.)"""
+    if not rules.checked or (rules.max_words is None and rules.max_cheaters is None):
+        return True
+    after = step.open_cells & ~mask
+    allowed = step.wanted - size  # cheaters still allowed: any, unless limited
+    if rules.max_cheaters is not None:
+        allowed = rules.max_cheaters - cheater_count(geo, after)
+        if allowed < 0:
+            return False
+    if rules.max_words is None:
+        return True
+    return word_count(geo, after) + max(0, step.wanted - size - allowed) <= rules.max_words
 
 
 def _bits(mask: int) -> list[int]:
@@ -653,19 +968,19 @@ def _pattern_from_all(
     geo: _Geometry,
     found: _Orbits,
     count: int,
-    rules: Rules,
+    rules: _Law,
     rng: Lcg,
-    seed: int,
     symmetry: Symmetry,
-) -> Pattern:
-    """A small request decided by trying every choice of orbits: one of the
-    patterns at random, or ImpossiblePattern when there is none."""
+) -> tuple[str, ...]:
+    """A small request decided by trying every choice of orbits: the rows of
+    one of the patterns at random, or ImpossiblePattern when there is none."""
     every = geo.every
     valid = [
         every & ~blocked
         for blocked in _every_choice(found, count)
         if _within_rules(geo, every & ~blocked, rules)
         and not _too_long(geo, every & ~blocked, rules.max_length)
+        and _within_limits(geo, every & ~blocked, rules)
     ]
     if not valid:
         ways = _choices(count, *_by_size(_size_counts(found.sizes)))
@@ -674,12 +989,10 @@ def _pattern_from_all(
             f"{plural(count, 'block')} {symmetry}-symmetrically in a {geo.rows}x{geo.cols} "
             "grid keeps the rules"
         )
-    return Pattern(geo.rows_of(valid[rng.below(len(valid))]), seed, symmetry, rules, 1)
+    return geo.rows_of(valid[rng.below(len(valid))])
 
 
-def _one_line(
-    geo: _Geometry, blocks: int, symmetry: Symmetry, rules: Rules, rng: Lcg
-) -> int | None:
+def _one_line(geo: _Geometry, blocks: int, symmetry: Symmetry, rules: _Law, rng: Lcg) -> int | None:
     """A grid too narrow (or too short) for a word across it, unchecked cells
     allowed: its open cells are one straight word, as no two can touch the
     other way. One such word, symmetric, with the right number of blocks."""
@@ -692,27 +1005,53 @@ def _one_line(
     for line in range(lines):
         for start in range(span - length + 1):
             cells = [(start + k, line) if vertical else (line, start + k) for k in range(length)]
-            if _symmetric(set(cells), geo.rows, geo.cols, symmetry):
-                options.append(sum(geo.bit(r, c) for r, c in cells))
+            open_cells = sum(geo.bit(r, c) for r, c in cells)
+            if is_symmetric(set(cells), geo.rows, geo.cols, symmetry) and _within_limits(
+                geo, open_cells, rules
+            ):
+                options.append(open_cells)
     return options[rng.below(len(options))] if options else None
-
-
-def _symmetric(cells: set[tuple[int, int]], rows: int, cols: int, symmetry: Symmetry) -> bool:
-    return all(image in cells for r, c in cells for image in _images(r, c, rows, cols, symmetry))
 
 
 # ---------------------------------------------------------------- the entry point
 
 
 def asked_rules(
-    min_length: int | None = None, allow_unchecked: bool = False, max_length: int | None = None
+    min_length: int | None = None,
+    allow_unchecked: bool = False,
+    max_length: int | None = None,
+    max_words: int | Unlimited | None = None,
+    max_cheaters: int | Unlimited | None = None,
 ) -> Rules | None:
     """The rules a request names (`--min-length`, `--allow-unchecked`,
-    `--max-length`; min_length None: the default), or None when it names
-    none (then the default rules hold, or none in the RP 2016 mode)."""
-    if min_length is None and not allow_unchecked and max_length is None:
+    `--max-length`, `--max-words`, `--max-cheaters`; min_length None: the
+    default, a limit None: the default by size, "any": none), or None when it
+    names none (then the default rules hold, or none in the RP 2016 mode)."""
+    named = (min_length, max_length, max_words, max_cheaters)
+    if all(value is None for value in named) and not allow_unchecked:
         return None
-    return Rules(min_length or DEFAULT_MIN_LENGTH, not allow_unchecked, max_length)
+    shortest = min_length or DEFAULT_MIN_LENGTH
+    return Rules(shortest, not allow_unchecked, max_length, max_words, max_cheaters)
+
+
+def limits_of(rows: int, cols: int, rules: Rules | None) -> Limits:
+    """The limits `rules` set for a grid of this size: theirs, or by default
+    (a limit None) default_max_words and default_max_cheaters for American
+    rules (words of 3 letters or more, every cell checked), none for others;
+    none at all in the RP 2016 mode (no rules)."""
+    if rules is None:
+        return NO_LIMITS
+    american = rules.min_length >= DEFAULT_MIN_LENGTH and rules.checked
+
+    def limit(asked: int | Unlimited | None, by_size: int | None) -> int | None:
+        if asked is None:
+            return by_size if american else None
+        return None if asked == "any" else asked
+
+    return Limits(
+        limit(rules.max_words, default_max_words(rows, cols)),
+        limit(rules.max_cheaters, default_max_cheaters(rows, cols)),
+    )
 
 
 def generate(
@@ -724,6 +1063,9 @@ def generate(
     min_length: int | None = None,
     allow_unchecked: bool = False,
     max_length: int | None = None,
+    max_words: int | Unlimited | None = None,
+    max_cheaters: int | Unlimited | None = None,
+    theme: Sequence[str] = (),
     seed: int | None = None,
     rp: bool = False,
     attempts: int = DEFAULT_ATTEMPTS,
@@ -734,12 +1076,15 @@ def generate(
     count, or a fraction below 1 of the cells; default 1/6), symmetric as
     asked (default rot180, or none with `rp`) and within the rules (words of
     `min_length` letters or more, default 3; every open cell checked unless
-    `allow_unchecked`; at most `max_length` letters; open cells connected).
-    With `rp`, exactly `blocks` random blocks and no rules (RP 2016)."""
-    rules = asked_rules(min_length, allow_unchecked, max_length)
-    return pattern_for(
-        PatternOptions(rows, cols, blocks, symmetry, rules, rp, seed, attempts, timeout)
-    )
+    `allow_unchecked`; at most `max_length` letters; open cells connected;
+    at most `max_words` words and `max_cheaters` cheater blocks: None, by
+    default, for default_max_words and default_max_cheaters of the size, "any"
+    for no limit). With `rp`, exactly `blocks` random blocks and no rules (RP
+    2016). The `theme` entries are placed first, in symmetric slots of their
+    lengths (pybridge.theme), and the blocks around them."""
+    rules = asked_rules(min_length, allow_unchecked, max_length, max_words, max_cheaters)
+    shape = PatternOptions(rows, cols, blocks, symmetry, rules, rp, seed, attempts, timeout)
+    return pattern_for(replace(shape, theme=tuple(theme)))
 
 
 def pattern_for(options: PatternOptions) -> Pattern:
@@ -749,14 +1094,19 @@ def pattern_for(options: PatternOptions) -> Pattern:
     kept in the Pattern). Raises UsageError for a bad option,
     ImpossiblePattern when a bound shows that no pattern exists, and
     PatternNotFound when every attempt ends at a dead end, or the time
-    limit passes first."""
+    limit passes first; ImpossibleTheme when no symmetric slots of the size
+    can hold the theme entries."""
     rows, cols, blocks, rp = options.rows, options.cols, options.blocks, options.rp
     seed, attempts, timeout = options.seed, options.attempts, options.timeout
     chosen: Symmetry = options.symmetry or ("none" if rp else DEFAULT_SYMMETRY)
-    if rp and options.rules is not None:
-        raise UsageError("the RP 2016 mode places blocks with no rules: drop the word-length rules")
-    rules = None if rp else (options.rules or Rules())
-    _check_options(rows, cols, DEFAULT_BLOCKS if blocks is None else blocks, chosen, rules)
+    if rp and (options.rules is not None or options.theme):
+        raise UsageError(
+            "the RP 2016 mode places blocks with no rules: drop the word-length and word-count "
+            "rules and the theme"
+        )
+    rules = None if rp else options.rules or Rules()
+    law = None if rules is None else _Law.of(rules, limits_of(rows, cols, rules))
+    _check_options(rows, cols, DEFAULT_BLOCKS if blocks is None else blocks, chosen, law)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big") % SEED_BOUND
     elif seed < 0:
@@ -765,43 +1115,106 @@ def pattern_for(options: PatternOptions) -> Pattern:
         raise UsageError(f"attempts must be at least 1, got {attempts}")
     if timeout is not None and not timeout > 0:
         raise UsageError("timeout must be a positive number of seconds")
+    words = themes.entries(options.theme)
     count = block_count(rows, cols, blocks, chosen)
     geo, rng = _Geometry(rows, cols), Lcg(seed)
     found = _orbit_masks(geo, chosen)
-    if rules is None:
-        return Pattern(geo.rows_of(_random_blocks(geo, found, count, rng)), seed, chosen, None, 1)
-    why = impossibility(rows, cols, count, rules)
+    made = partial(Pattern, seed=seed, symmetry=chosen, rules=rules)
+    if law is None:
+        return made(geo.rows_of(_random_blocks(geo, found, count, rng)), attempts=1)
+    limits = Limits(law.max_words, law.max_cheaters)
+    why = impossibility(rows, cols, count, law)
     if why is not None:
         raise ImpossiblePattern(f"no such pattern: {why}")
-    if min(rows, cols) < rules.min_length:  # unchecked cells allowed, or impossibility said so
-        line = _one_line(geo, count, chosen, rules, rng)
+    if words:
+        why = themes.impossibility(words, rows, cols, chosen, law.min_length, law.max_length)
+        if why is not None or min(rows, cols) < law.min_length:
+            raise ImpossibleTheme(
+                f"no such pattern: {why or 'a grid this narrow holds one word, no theme'}"
+            )
+    if min(rows, cols) < law.min_length:  # unchecked cells allowed, or impossibility said so
+        line = _one_line(geo, count, chosen, law, rng)
         if line is None:
             raise ImpossiblePattern(
                 f"no such pattern: in a {rows}x{cols} grid the open cells can only be one "
                 f"word, and no {chosen}-symmetric word of {rows * cols - count} "
                 "letters fits the rules"
             )
-        return Pattern(geo.rows_of(line), seed, chosen, rules, 1)
-    if _choices(count, *_by_size(_size_counts(found.sizes))) <= EVERY_CHOICE:
-        return _pattern_from_all(geo, found, count, rules, rng, seed, chosen)
-    give_up = deadline(timeout)
-    for attempt in range(1, attempts + 1):
-        # the first attempt evens the words out most; the next ones look at
-        # fewer orbits, so more at random: a small grid whose patterns all
-        # cluster their blocks in corners is found that way
-        tournament = max(1, TOURNAMENT >> (attempt - 1))
-        try:
-            open_cells = _attempt(geo, found, count, rules, rng, tournament, give_up)
-        except _OutOfTime:
-            raise PatternNotFound(
-                f"no {rows}x{cols} pattern with {plural(count, 'block')} found within "
-                f"{timeout:g} s ({plural(attempt - 1, 'attempt')} ended at a dead end; seed "
-                f"{seed}): try fewer blocks, another symmetry, looser rules or more time"
-            ) from None
-        if open_cells is not None:
-            return Pattern(geo.rows_of(open_cells), seed, chosen, rules, attempt)
-    raise PatternNotFound(
-        f"no {rows}x{cols} pattern with {plural(count, 'block')} found in "
-        f"{plural(attempts, 'attempt')} (seed {seed}): it may not exist; try fewer blocks, "
-        "another symmetry, looser rules or more --attempts"
-    )
+        return made(geo.rows_of(line), attempts=1, limits=limits)
+    if not words and _choices(count, *_by_size(_size_counts(found.sizes))) <= EVERY_CHOICE:
+        grid = _pattern_from_all(geo, found, count, law, rng, chosen)
+        return made(grid, attempts=1, limits=limits)
+    framed = None
+    if words:
+        near = (count,) if isinstance(blocks, int) else _near_counts(rows, cols, blocks, chosen)
+        framed = _Framed(geo, near, law, words, chosen, found)
+    work = _Work(geo, found, count, law, rng, deadline(timeout), framed)
+    open_cells, attempt, frame = work.attempts(attempts, seed, timeout)
+    return made(geo.rows_of(open_cells), attempts=attempt, theme=frame.entries, limits=limits)
+
+
+@dataclass
+class _Work:
+    """The attempts at a pattern: the grid, its orbits, the count of blocks,
+    the rules, the draws, the time limit, and the theme's placements."""
+
+    geo: _Geometry
+    found: _Orbits
+    count: int
+    rules: _Law
+    rng: Lcg
+    give_up: float | None
+    framed: _Framed | None
+
+    def attempts(
+        self, attempts: int, seed: int, timeout: float | None
+    ) -> tuple[int, int, _BitFrame]:
+        """The open cells of the first attempt that ends in a pattern, which
+        attempt it was and the theme's placement; PatternNotFound when none
+        does, or the time runs out."""
+        rows, cols = self.geo.rows, self.geo.cols
+        frame, count = _NO_FRAME, self.count
+        counts: tuple[int, ...] = (count,)
+        for attempt in range(1, attempts + 1):
+            # the first attempt evens the words out most; the next ones look
+            # at fewer orbits, so more at random: a small grid whose patterns
+            # all cluster their blocks in corners is found that way (with a
+            # theme, each placement of the entries gets ATTEMPTS_PER_PLACEMENT)
+            turn = attempt - 1
+            if self.framed is not None:
+                turn %= ATTEMPTS_PER_PLACEMENT
+                if turn == 0:
+                    frame, counts = self.framed.next(self.rng)
+                count = counts[turn % len(counts)]  # each count in turn
+                turn //= len(counts)
+            tournament = max(1, TOURNAMENT >> turn)
+            try:
+                open_cells = _attempt(
+                    self.geo,
+                    self.found,
+                    count,
+                    self.rules,
+                    self.rng,
+                    tournament,
+                    self.give_up,
+                    frame,
+                )
+            except _OutOfTime:
+                raise PatternNotFound(
+                    f"no {rows}x{cols} pattern with {plural(count, 'block')} found within "
+                    f"{timeout:g} s ({plural(attempt - 1, 'attempt')} ended at a dead end; seed "
+                    f"{seed}): {_LOOSER} or more time"
+                ) from None
+            if open_cells is not None:
+                return open_cells, attempt, frame
+        raise PatternNotFound(
+            f"no {rows}x{cols} pattern with {plural(count, 'block')} found in "
+            f"{plural(attempts, 'attempt')} (seed {seed}): it may not exist; {_LOOSER} or "
+            "more --attempts"
+        )
+
+
+_LOOSER = (
+    "try fewer blocks, another symmetry, looser rules (more words or cheater blocks, "
+    "--max-words, --max-cheaters)"
+)

@@ -14,6 +14,13 @@ from pathlib import Path
 
 import pytest
 
+# The suite runs the interpreted form of the Python engine (pybridge/compiled.py:
+# some tests replace methods of the search's classes, which compiled classes
+# do not allow); tests/test_compiled.py runs the compiled form beside it.
+# Set before pybridge is first imported (and so inherited by the commands the
+# tests start); CROSSWORD_INTERPRETED=0 runs the suite compiled.
+os.environ.setdefault("CROSSWORD_INTERPRETED", "1")
+
 from pybridge.layout import find_sites
 from pybridge.model import BLOCK, Placement, Puzzle, Solution
 from pybridge.readers import load

@@ -19,6 +19,7 @@ from pybridge.construct import make, parse_range
 from pybridge.errors import EngineError, UsageError
 from pybridge.lexicon import load_dictionary
 from pybridge.model import Puzzle
+from pybridge.search.kernel import Lcg
 from pybridge.solver import Outcome, Stats
 from pybridge.verify import problems
 
@@ -51,10 +52,9 @@ def test_make_gives_a_verified_fill(
     assert doc["status"] == "solved"
     assert filled(grid, words2) == []
     assert doc["pattern"]["grid"] == ["".join("#" if c == "#" else "." for c in r) for r in grid]
-    assert [t["status"] for t in doc["tries"]][-1] == "solved"
-    assert len(doc["tries"]) == 3  # seeds 1 and 2 are proved unfillable with this list
-    assert "try 1: pattern seed 1" in captured.err
-    assert "exhausted" in captured.err
+    assert [t["status"] for t in doc["tries"]] == ["solved"]
+    # seed 1 and 7 drawn from it, the easiest by the estimate tried first
+    assert f"try 1: pattern seed {doc['pattern']['seed']} " in captured.err
     assert main(argv) == 0  # text: the same crossword
     assert capsys.readouterr().out.split() == grid
 
@@ -67,8 +67,11 @@ def test_the_api_makes_the_same_crossword(words2: Path) -> None:
     assert made.solution is not None
     assert filled(made.solution.grid, words2) == []
     assert made.pattern is not None
-    assert made.pattern.seed == 3
-    assert [t.pattern.seed for t in made.tries] == [1, 2, 3]
+    assert [t.pattern for t in made.tries] == [made.pattern]
+    again = pybridge.make_crossword(
+        5, 5, words2, blocks=4, min_length=2, symmetry="none", seed=1, engine="python"
+    )
+    assert again.solution == made.solution  # the same seed, the same crossword
 
 
 def test_a_dictionary_that_cannot_fill_any_pattern(
@@ -94,7 +97,8 @@ def test_fills_that_run_out_of_time_give_way_to_other_patterns(
     words2: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(construct, "run", _timed_out)
-    argv = ["make", "--size", "7x7", "--dict", str(words2), "--tries", "4", "--seed", "9"]
+    argv = ["make", "--size", "7x7", "--blocks", "10", "--dict", str(words2), "--tries", "4"]
+    argv += ["--seed", "9"]
     assert main([*argv, "--engine", "python"]) == 3
     captured = capsys.readouterr()
     assert [line.split(":")[0] for line in captured.err.splitlines()] == [
@@ -133,20 +137,35 @@ def test_a_difficulty_range_passes_patterns_over(
     words = load_dictionary([words2]).words
     small = {"blocks": 4, "min_length": 2, "symmetry": "none", "engine": "python"}
     plain = make(5, 5, words, seed=1, **small)  # type: ignore[arg-type]
-    assert [t.difficulty is not None and t.difficulty > 3 for t in plain.tries] == [
-        True,
-        True,
-        False,
-    ]
-    easy = make(5, 5, words, seed=1, difficulty=(0, 3.0), **small)  # type: ignore[arg-type]
-    assert [t.pattern.seed for t in easy.tries] == [3]
-    assert easy.passed_over == 2
+    assert [t.difficulty for t in plain.tries] == [2.8633]  # the easiest of the pool
+    assert plain.passed_over == 2  # 8 patterns drawn, 6 of them new
+    easy = make(5, 5, words, seed=1, difficulty=(2.5, 3.0), **small)  # type: ignore[arg-type]
+    assert [t.pattern for t in easy.tries] == [t.pattern for t in plain.tries]
+    assert easy.passed_over == 4  # 2 repeats, and 2 estimated above 3
+    assert all(d is not None and d > 3 for d in easy.skipped_difficulties)
     assert easy.solution == plain.solution
     with pytest.raises(UsageError, match=r"no pattern with a difficulty from 0 to 0\.5"):
         make(7, 7, words, seed=1, difficulty=(0, 0.5), engine="python")
     argv = ["make", "--size", "7x7", "--dict", str(words2), "--difficulty", "0:0.5"]
     assert main(argv) == 2
     assert "theirs ranged from" in capsys.readouterr().err
+
+
+def test_each_pool_of_patterns_is_tried_easiest_first(
+    words2: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(construct, "run", _timed_out)
+    words = load_dictionary([words2]).words
+    made = make(7, 7, words, seed=9, tries=construct.POOL + 2, engine="python")
+    seeds = Lcg(9)
+    pool = [9, *(seeds.below(2**32) for _ in range(construct.POOL - 1))]  # the first pool
+    first = [t for t in made.tries if t.pattern.seed in pool]
+    assert made.tries[: len(first)] == first  # the whole pool, then the next
+    estimated = [t.difficulty for t in first if t.status == "timeout"]
+    assert estimated == sorted(estimated)  # type: ignore[type-var]
+    assert all(t.status == "unsolvable" for t in first[len(estimated) :])  # proofs last
+    assert len(first) + made.passed_over >= construct.POOL  # repeats are passed over
+    assert not {t.pattern.seed for t in made.tries[len(first) :]} & set(pool)
 
 
 def test_parse_range() -> None:
@@ -161,7 +180,8 @@ def test_parse_range() -> None:
     ("extra", "code"),
     [
         (["--size", "4x4", "--blocks", "0.9"], 1),
-        (["--size", "15x15", "--blocks", "0.55", "--attempts", "1"], 3),
+        (["--size", "15x15", "--blocks", "0.55", "--attempts", "1", "--max-words", "any"], 3),
+        (["--size", "15x15", "--blocks", "0.55"], 1),  # a bound: too many words
         (["--strategy", "given"], 2),
         (["--tries", "0"], 2),
         (["--try-timeout", "0"], 2),

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pattern_check import cheaters, figures, rule_breaks, word_count, word_lengths
 
 import pybridge
 from pybridge import patterns
@@ -25,83 +26,7 @@ from pybridge.patterns import ImpossiblePattern, PatternNotFound, generate
 ROOT = Path(__file__).resolve().parents[1]
 
 # ---------------------------------------------------------------- the independent checker
-
-
-def mirror_image(symmetry: str, rows: int, cols: int, r: int, c: int) -> tuple[int, int]:
-    """Where (r, c) goes under the symmetry's generating move."""
-    return {
-        "none": (r, c),
-        "rot180": (rows - 1 - r, cols - 1 - c),
-        "rot90": (c, rows - 1 - r),
-        "mirror-lr": (r, cols - 1 - c),
-        "mirror-tb": (rows - 1 - r, c),
-    }[symmetry]
-
-
-def word_runs(line: str) -> list[int]:
-    """The lengths of the runs of '.' in a line."""
-    return [len(part) for part in line.split("#") if part]
-
-
-def cell_runs(grid: list[str], r: int, c: int) -> tuple[int, int]:
-    """The lengths of the across and the down run of open cells through (r, c)."""
-    across = next(len(p) for p in _pieces(grid[r], c))
-    down = next(len(p) for p in _pieces("".join(row[c] for row in grid), r))
-    return across, down
-
-
-def _pieces(line: str, at: int) -> list[str]:
-    start = line.rfind("#", 0, at) + 1
-    end = line.find("#", at)
-    return [line[start : len(line) if end < 0 else end]]
-
-
-def rule_breaks(
-    grid: list[str],
-    symmetry: str,
-    min_length: int = 3,
-    checked: bool = True,
-    max_length: int | None = None,
-) -> list[str]:
-    """Every way `grid` breaks its symmetry or the rules of a crossword grid."""
-    rows, cols = len(grid), len(grid[0])
-    found = []
-    if any(len(row) != cols or set(row) - {".", "#"} for row in grid):
-        found.append("not a rectangle of . and #")
-    for r in range(rows):
-        for c in range(cols):
-            a, b = mirror_image(symmetry, rows, cols, r, c)
-            if grid[r][c] != grid[a][b]:
-                found.append(f"({r},{c}) and its image ({a},{b}) differ")
-    lines = grid + ["".join(row[c] for row in grid) for c in range(cols)]
-    for line in lines:
-        for n in word_runs(line):
-            if 1 < n < min_length:
-                found.append(f"a {n}-letter word in {line}")
-            if max_length is not None and n > max_length:
-                found.append(f"a {n}-letter word in {line}")
-    open_cells = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] == "."]
-    for r, c in open_cells:
-        across, down = cell_runs(grid, r, c)
-        if checked and (across == 1 or down == 1):
-            found.append(f"({r},{c}) is unchecked")
-        if across == 1 and down == 1:
-            found.append(f"({r},{c}) is in no word")
-    if open_cells and len(_reached(grid, open_cells[0])) != len(open_cells):
-        found.append("the open cells are not connected")
-    return found
-
-
-def _reached(grid: list[str], start: tuple[int, int]) -> set[tuple[int, int]]:
-    seen, todo = {start}, [start]
-    while todo:
-        r, c = todo.pop()
-        for a, b in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-            inside = 0 <= a < len(grid) and 0 <= b < len(grid[0])
-            if inside and grid[a][b] == "." and (a, b) not in seen:
-                seen.add((a, b))
-                todo.append((a, b))
-    return seen
+# (tests/pattern_check.py: it reads the rows alone and shares no code with the generator)
 
 
 def test_the_checker_itself_catches_each_kind_of_break() -> None:
@@ -116,6 +41,22 @@ def test_the_checker_itself_catches_each_kind_of_break() -> None:
     unchecked = ["...", "#.#", "..."]  # the corners are in across words only
     assert rule_breaks(unchecked, "rot180", min_length=2)
     assert rule_breaks(unchecked, "rot180", min_length=2, checked=False) == []
+
+
+def test_the_checker_counts_words_and_cheater_blocks() -> None:
+    # a 5x5 with its corners blocked: each corner block shortens two words
+    # and adds none, so all 4 are cheaters; 5 + 5 words of 3 and 5 letters
+    corners = ["#...#", ".....", ".....", ".....", "#...#"]
+    assert word_count(corners) == 10
+    assert sorted(cheaters(corners)) == [(0, 0), (0, 4), (4, 0), (4, 4)]
+    assert figures(corners).mean_length == (4 * 3 + 6 * 5) / 10
+    assert rule_breaks(corners, "rot90", max_cheaters=3) == ["4 cheater blocks, over 3"]
+    assert rule_breaks(corners, "rot90", max_words=9) == ["10 words, over 9"]
+    # a block in the middle of a row splits its word in two: no cheater
+    middle = [".....", ".....", "..#..", ".....", "....."]
+    assert cheaters(middle) == []
+    assert word_count(middle) == 12  # 2-letter words count too
+    assert word_lengths(["#..", "...", "..#"]) == [2, 3, 2, 2, 3, 2]
 
 
 # ---------------------------------------------------------------- every pattern obeys
@@ -159,7 +100,12 @@ def test_every_pattern_obeys_its_symmetry_and_rules(
     except (ImpossiblePattern, PatternNotFound):
         return
     grid = list(pattern.grid)
-    assert rule_breaks(grid, symmetry, min_length, checked, max_length) == []
+    limits = pattern.limits  # the newspaper limits by size, for American rules
+    assert (limits.words is not None) == (min_length >= 3 and checked)
+    breaks = rule_breaks(
+        grid, symmetry, min_length, checked, max_length, limits.words, limits.cheaters
+    )
+    assert breaks == []
     assert pattern.blocks == sum(row.count("#") for row in grid)
     assert pattern.blocks == patterns.block_count(rows, cols, fraction, symmetry)  # type: ignore[arg-type]
     assert pattern.seed == seed
@@ -175,7 +121,7 @@ def test_every_pattern_obeys_its_symmetry_and_rules(
         ((9, 12), {"symmetry": "mirror-lr", "blocks": 0.2}),
         ((12, 9), {"symmetry": "mirror-tb", "blocks": 0.2}),
         ((10, 14), {"symmetry": "none", "min_length": 2, "blocks": 0.3}),
-        ((15, 15), {"max_length": 7, "blocks": 0.2}),
+        ((15, 15), {"max_length": 7, "blocks": 0.2, "max_words": "any"}),
         ((15, 15), {"allow_unchecked": True, "blocks": 0.3}),
     ],
 )
@@ -288,7 +234,7 @@ def test_a_hopeless_request_stops_after_its_attempts(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(patterns, "_attempt", counted)
     with pytest.raises(PatternNotFound, match="in 7 attempts"):
-        generate(15, 15, 0.55, seed=1, attempts=7)
+        generate(15, 15, 0.55, seed=1, attempts=7, max_words="any", max_cheaters="any")
     assert len(calls) == 7
 
 
@@ -311,7 +257,11 @@ def test_a_narrow_grid_with_unchecked_cells_is_one_word() -> None:
     [
         (["--size", "4x4", "--blocks", "0.9"], 1),
         (["--size", "5x5", "--blocks", "8", "--symmetry", "rot90"], 1),
-        (["--size", "15x15", "--blocks", "0.55", "--attempts", "2", "--seed", "1"], 3),
+        (["--size", "15x15", "--blocks", "0.55", "--max-words", "any", "--attempts", "2"], 3),
+        (["--size", "15x15", "--blocks", "0.55"], 1),  # a bound: too many words
+        (["--max-words", "-1"], 2),
+        (["--max-cheaters", "lots"], 2),
+        (["--rp", "--max-words", "70"], 2),
         (["--size", "10x12", "--symmetry", "rot90"], 2),
         (["--size", "15"], 2),
         (["--blocks", "1.5"], 2),
@@ -356,3 +306,112 @@ def test_the_api_names_the_generator() -> None:
     assert isinstance(pattern, pybridge.Pattern)
     assert pattern.puzzle().mode == "lexicon"
     assert pybridge.Puzzle is type(pattern.puzzle())
+
+
+# ---------------------------------------------------------------- newspaper limits
+
+
+def test_the_limits_by_size() -> None:
+    assert [patterns.default_max_words(n, n) for n in (13, 15, 17, 19, 21, 23)] == [
+        62,
+        78,
+        96,
+        117,
+        140,
+        165,
+    ]
+    assert [patterns.default_max_cheaters(n, n) for n in (8, 9, 15, 21)] == [None, 4, 4, 8]
+    assert patterns.limits_of(15, 15, None) == patterns.Limits()  # RP: no rules, no limits
+    american = patterns.limits_of(15, 15, patterns.Rules())
+    assert american == patterns.Limits(78, 4)
+    assert patterns.limits_of(15, 15, patterns.Rules(min_length=2)) == patterns.Limits()
+    lifted = patterns.Rules(max_words="any", max_cheaters=6)
+    assert patterns.limits_of(15, 15, lifted) == patterns.Limits(None, 6)
+
+
+@pytest.mark.parametrize(("size", "words", "cheaters"), [(15, 78, 4), (21, 140, 8)])
+def test_default_patterns_are_newspaper_patterns(size: int, words: int, cheaters: int) -> None:
+    for seed in range(8):
+        pattern = generate(size, size, seed=seed)
+        grid = list(pattern.grid)
+        assert rule_breaks(grid, "rot180", max_words=words, max_cheaters=cheaters) == []
+        found = figures(grid)
+        assert (pattern.slots, pattern.blocks, pattern.cheaters) == (
+            found.words,
+            found.blocks,
+            found.cheaters,
+        )
+        assert pattern.mean_length == pytest.approx(found.mean_length)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    size=st.integers(9, 17),
+    fraction=st.sampled_from([0.12, 1 / 6, 0.2]),
+    spare_words=st.integers(-6, 10),
+    max_cheaters=st.one_of(st.just("any"), st.integers(0, 8)),
+    seed=st.integers(0, 2**32),
+)
+def test_every_pattern_keeps_its_limits(
+    size: int, fraction: float, spare_words: int, max_cheaters: int | str, seed: int
+) -> None:
+    max_words = patterns.default_max_words(size, size) + spare_words
+    try:
+        pattern = generate(
+            size,
+            size,
+            fraction,
+            max_words=max_words,
+            max_cheaters=max_cheaters,  # type: ignore[arg-type]
+            seed=seed,
+            attempts=5,
+        )
+    except (ImpossiblePattern, PatternNotFound):
+        return
+    limit = None if max_cheaters == "any" else int(max_cheaters)
+    assert rule_breaks(list(pattern.grid), "rot180", max_words=max_words, max_cheaters=limit) == []
+    assert pattern.to_json()["max_words"] == max_words
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rows=st.integers(1, 7),
+    cols=st.integers(1, 7),
+    cells=st.lists(st.booleans(), min_size=49, max_size=49),
+)
+def test_the_generators_counts_agree_with_the_checker(
+    rows: int, cols: int, cells: list[bool]
+) -> None:
+    """On any grid, rules kept or not: words, cheater blocks, letters."""
+    grid = ["".join("." if cells[r * 7 + c] else "#" for c in range(cols)) for r in range(rows)]
+    geo = patterns._Geometry(rows, cols)
+    open_cells = geo.bits_of(grid)
+    assert patterns.word_count(geo, open_cells) == word_count(grid)
+    assert patterns.cheater_count(geo, open_cells) == len(cheaters(grid))
+    assert patterns.letter_count(geo, open_cells) == sum(word_lengths(grid))
+
+
+def test_a_word_limit_below_every_pattern_is_refused_with_the_reason() -> None:
+    with pytest.raises(ImpossiblePattern, match="has at least 59 words, more than the 40"):
+        generate(15, 15, max_words=40, seed=1)
+    with pytest.raises(UsageError, match="at least 0"):
+        generate(15, 15, max_cheaters=-1, seed=1)
+    with pytest.raises(UsageError, match="RP 2016 mode"):
+        generate(15, 15, 30, rp=True, max_words=70, seed=1)
+
+
+def test_grid_tells_the_patterns_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["grid", "--seed", "3"]) == 0
+    captured = capsys.readouterr()
+    pattern = generate(15, 15, seed=3)
+    found = figures(list(pattern.grid))
+    assert captured.err.strip() == (
+        f"pattern: {found.words} words, {found.blocks} blocks ({found.cheaters} cheaters), "
+        f"mean word length {found.mean_length:.2f}"
+    )
+    assert main(["grid", "--seed", "3", "--output", "json", "--max-cheaters", "2"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["max_words"], doc["max_cheaters"]) == (78, 2)
+    assert doc["cheaters"] == len(cheaters(doc["grid"])) <= 2
+    assert doc["mean_length"] == round(figures(doc["grid"]).mean_length, 2)
+    assert doc["theme"] == []

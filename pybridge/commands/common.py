@@ -169,7 +169,9 @@ def add_fields(parser: argparse.ArgumentParser, options: Iterable[Field]) -> Non
             settings.update(type=argument_type(field.read), metavar=field.metavar)
             settings.update(choices=field.choices, default=field.default)
             if field.repeat:
-                settings["action"] = "append"
+                settings["action"] = "extend" if field.many else "append"
+            if field.many:
+                settings["nargs"] = "+"
         if field.required:
             settings["required"] = True
         target.add_argument(f"--{field.name}", **settings)

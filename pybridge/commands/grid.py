@@ -83,6 +83,8 @@ def grid_command(args: argparse.Namespace) -> int:
         print(
             f"seed {pattern.seed} (--seed {pattern.seed} makes this pattern again)", file=sys.stderr
         )
+    if kind != "json":
+        print(f"pattern: {pattern.figures()}", file=sys.stderr)
     if kind == "json":
         out(json.dumps(pattern.to_json(), indent=2))
     elif kind in PICTURES:

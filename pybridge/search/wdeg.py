@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Generator, Iterator, Sequence
+from contextlib import closing
 
 from pybridge.bitsets import Settled, members, table_scores
 from pybridge.layout import Layout
@@ -233,7 +234,7 @@ class Search(Net):
 
     def chain(
         self, parts: list[list[int]], at_split: State, done: Sequence[int] = ()
-    ) -> Iterator[None]:
+    ) -> Generator[None, None, None]:
         """Fill the parts one after another (docs/search.md#regions);
         `done`: the sites filled since the split, in earlier parts."""
         head, rest = parts[0], parts[1:]
@@ -241,15 +242,20 @@ class Search(Net):
             yield from self.fill(head)
             return
         tried_alone = False
-        for _ in self.fill(head):
-            filled = False
-            for _ in self.chain(rest, at_split, [*done, *head]):
-                filled = True
-                yield
-            if not filled and not tried_alone:
-                tried_alone = True
-                if not self.fills_alone(rest, at_split, [*done, *head]):
-                    return
+        # the placements of a fill left midway are undone (their finally
+        # blocks) by closing it here, innermost first, not whenever the
+        # generator happens to be collected (later, when compiled)
+        with closing(self.fill(head)) as heads:
+            for _ in heads:
+                filled = False
+                with closing(self.chain(rest, at_split, [*done, *head])) as tails:
+                    for _ in tails:
+                        filled = True
+                        yield
+                if not filled and not tried_alone:
+                    tried_alone = True
+                    if not self.fills_alone(rest, at_split, [*done, *head]):
+                        return
 
     def fills_alone(self, parts: list[list[int]], at_split: State, done: list[int]) -> bool:
         """Whether `parts` can be filled as they were at the split: their

@@ -25,7 +25,13 @@ from pybridge.engines import ENGINES
 from pybridge.errors import UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import GRID_FORMATS
-from pybridge.options import DEFAULT_ATTEMPTS, DEFAULT_TRIES, DEFAULT_TRY_TIMEOUT, SYMMETRIES
+from pybridge.options import (
+    DEFAULT_ATTEMPTS,
+    DEFAULT_TRIES,
+    DEFAULT_TRY_TIMEOUT,
+    SYMMETRIES,
+    Unlimited,
+)
 from pybridge.patterns import (
     DEFAULT_MIN_LENGTH,
     DEFAULT_SYMMETRY,
@@ -101,6 +107,7 @@ class Field:
     dest: str | None = None
     group: str | None = None
     repeat: bool = False
+    many: bool = False  # it takes several values at once (--name A B), a list in JSON
     required: bool = False
     api: bool = True
 
@@ -311,6 +318,13 @@ PROGRESS = (
 )
 
 
+def limit_count(text: str) -> int | Unlimited:
+    """A limit (--max-words, --max-cheaters): a whole number, or "any"."""
+    if text.strip().lower() == "any":
+        return "any"
+    return whole_number(0)(text)
+
+
 def pattern_fields(default_blocks: str) -> tuple[Field, ...]:
     """The options of a pattern: shared by grid and make (whose default
     number of blocks differs)."""
@@ -344,6 +358,21 @@ def pattern_fields(default_blocks: str) -> tuple[Field, ...]:
         ),
         Field("max-length", "longest word (default: any)", whole_number(2), metavar="N"),
         Field(
+            "max-words",
+            "most words (default, with words of 3 letters or more all checked: by the size, "
+            "78 for 15x15, 140 for 21x21; `any`: no limit)",
+            limit_count,
+            metavar="N|any",
+        ),
+        Field(
+            "max-cheaters",
+            "most cheater blocks, blocks that do not change the word count (default, with "
+            "words of 3 letters or more all checked: by the size, 4 for 15x15, 8 for 21x21; "
+            "`any`: no limit)",
+            limit_count,
+            metavar="N|any",
+        ),
+        Field(
             "rp",
             "RP 2016 mode: exactly N random blocks, no rules (default symmetry: none)",
             None,
@@ -358,9 +387,29 @@ def pattern_fields(default_blocks: str) -> tuple[Field, ...]:
     )
 
 
+# The theme entries of grid and make (the file is the command line's alone).
+THEME = (
+    Field(
+        "theme",
+        "place these entries first, in symmetric slots of their lengths, then fill the rest "
+        "(repeat, or give several)",
+        str,
+        metavar="WORD",
+        repeat=True,
+        many=True,
+    ),
+    Field(
+        "theme-file",
+        "the theme entries of this file, one per line (UTF-8)",
+        metavar="FILE",
+        api=False,
+    ),
+)
+
 # `crossword grid` and POST /api/pattern (--output is the command's own).
 GRID = (
     *pattern_fields("1/6"),
+    *THEME,
     Field(
         "timeout",
         f"give up after this many seconds (exit code 3; default: {PATTERN_SECONDS:g})",
@@ -389,10 +438,11 @@ MAKE = (
     ),
     ENCODING,
     MIN_SCORE,
-    *pattern_fields("0.2, more than `grid`'s: quicker fills"),
+    *pattern_fields("1/6, as `grid`'s"),
+    *THEME,
     Field(
         "seed",
-        "the first pattern's seed, then N+1, ... (default: a random one); the same seed "
+        "the first pattern's seed, the others drawn from it (default: a random one); the same seed "
         "makes the same crossword unless a fill's time runs out",
         seed_number,
         metavar="N",
@@ -544,12 +594,15 @@ def json_values(
             given.append((field, None))
         elif isinstance(value, (int, float, str)):
             given.append((field, str(value)))
+        elif field.many and isinstance(value, list) and all(isinstance(v, str) for v in value):
+            given.extend((field, text) for text in value)
         else:
             raise UsageError(f'"{key}" must be a number, a string, true or false')
     values = {field.key: field.initial() for field in fields}
     seen: dict[str, Field] = {}
     for field, text in given:
-        values[field.key] = _value(field, text)
+        value, before = _value(field, text), values[field.key]
+        values[field.key] = [*before, *value] if field.repeat and before else value
         if field.group is not None:
             other_field = seen.setdefault(field.group, field)
             if other_field is not field:

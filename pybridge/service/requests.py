@@ -24,6 +24,7 @@ from pybridge.options import (
     SearchOptions,
 )
 from pybridge.patterns import asked_rules
+from pybridge.theme import entries, read_entries
 
 Values = Mapping[str, Any]
 
@@ -67,14 +68,19 @@ def search_options(values: Values) -> SearchOptions:
 
 def pattern_options(values: Values, default_blocks: int | float | None = None) -> PatternOptions:
     """The pattern of grid and make: --size, --blocks (None: `default_blocks`),
-    --symmetry, the rules (--min-length, --allow-unchecked, --max-length),
-    --rp, --seed, --attempts and --timeout."""
+    --symmetry, the rules (--min-length, --allow-unchecked, --max-length,
+    --max-words, --max-cheaters), --rp, --seed, --attempts, --timeout and
+    the theme (--theme, --theme-file)."""
     rows, cols = values["size"]
     rules = asked_rules(
-        values.get("min_length"), bool(values.get("allow_unchecked")), values.get("max_length")
+        values.get("min_length"),
+        bool(values.get("allow_unchecked")),
+        values.get("max_length"),
+        values.get("max_words"),
+        values.get("max_cheaters"),
     )
     chosen = values.get("blocks")
-    return PatternOptions(
+    shape = PatternOptions(
         rows,
         cols,
         default_blocks if chosen is None else chosen,
@@ -85,6 +91,17 @@ def pattern_options(values: Values, default_blocks: int | float | None = None) -
         values["attempts"],
         values.get("timeout"),
     )
+    return replace(shape, theme=theme_entries(values))
+
+
+def theme_entries(values: Values) -> tuple[str, ...]:
+    """--theme WORD ... and the entries of --theme-file FILE (read here, so a
+    bad file is told before any pattern is made), each once."""
+    given = [*(values.get("theme") or ())]
+    path = values.get("theme_file")
+    if path is not None:
+        given.extend(read_entries(path))
+    return entries(given)
 
 
 def make_options(values: Values) -> MakeOptions:
