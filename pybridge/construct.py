@@ -256,7 +256,13 @@ def construct(
     words = _with_theme(words, first)
     check_strategy(first.puzzle(words[:1], scores), strategy, maximize)
     engine = choose_engine(search.engine)  # once: a notice, if any, is printed once
-    fill = _Fill(words, scores, engine, strategy, maximize, on_better, progress)
+    # From a list on the 0-100 scale, with nothing else asked, each pattern
+    # gets the best fill an ascent finds in its time (solver's --maximize
+    # min): a fill an editor would print, not the first that fits.
+    climb = (maximize, min_score, strategy) == (None, None, None) and bool(
+        scores is not None and scores.has_line
+    )
+    fill = _Fill(words, scores, engine, strategy, maximize, on_better, progress, climb)
     fill.prepare()
     started = time.perf_counter()
     made = Construction("unsolvable")
@@ -395,13 +401,14 @@ class _Fill:
     maximize: Objective | None
     on_better: Callable[[BetterFill], None] | None
     progress: Watch | None
+    climb: bool = False  # the best fill in the time, though no objective was asked for
 
     def prepare(self) -> None:
         """Index the dictionary, and send it to Prolog for wdeg or valued,
         once before any fill is timed: that is loading it, not filling a
         pattern."""
         tables(self.words)
-        if self.engine != "prolog":
+        if self.engine != "prolog" or self.climb:  # an ascent sends each floor's words
             return
         scores = None if self.scores is None else self.scores.values(self.words)
         default = OPTIMISING_STRATEGY if self.maximize else DEFAULT_LEXICON_STRATEGY
@@ -431,12 +438,17 @@ class _Fill:
         if timeout is not None:
             left = max(started + timeout - time.perf_counter(), 0.001)
             limit = left if limit is None else min(limit, left)
-        fill = SearchOptions(self.engine, self.strategy, timeout=limit, maximize=self.maximize)
+        objective: Objective | None = "min" if self.climb else self.maximize
+        fill = SearchOptions(self.engine, self.strategy, timeout=limit, maximize=objective)
         outcome = run(puzzle, options=fill, progress=self.progress, on_better=self.on_better)
+        if self.climb and outcome.score is not None:  # no objective was asked for
+            unfilled = outcome.score.min is None
+            outcome.score = None if unfilled else replace(outcome.score, optimal=None, bound=None)
+            outcome.improvements = []
         stats: Stats = outcome.stats
         # with an objective, the best fill found in the time fills the pattern
         status = "solved" if outcome.solutions else outcome.status
-        optimal = None if outcome.score is None else outcome.score.optimal
+        optimal = None if outcome.score is None or not self.maximize else outcome.score.optimal
         trial = Try(pattern, estimated, status, stats.seconds, stats.nodes, outcome.reason, optimal)
         return _Attempt(trial, outcome)
 

@@ -61,10 +61,14 @@ class SearchOptions:
 @dataclass(frozen=True)
 class DictionaryOptions:
     """The dictionaries a grid is filled from (merged, in order), and their
-    encoding (None: UTF-8, else cp1252, per file)."""
+    encoding (None: UTF-8, else cp1252, per file); the words never to use
+    (`ban`: words, or files of words) and files of words to prefer
+    (`prefer`: a score bonus; pybridge.curation)."""
 
     paths: tuple[str, ...] = ()
     encoding: str | None = None
+    ban: tuple[str, ...] = ()
+    prefer: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -286,8 +286,9 @@ class Portfolio:
         if timeout is not None and not timeout > 0:
             raise UsageError("timeout must be a positive number of seconds")
         todo = streams(chosen, seed, self.jobs)
-        if len(todo) == 1:  # with --maximize too: valued takes no seed
-            here = replace(options, engine=self.engine, strategy=chosen, jobs=1)
+        if len(todo) == 1:  # with --maximize too: one search (run() picks it)
+            asked = options.strategy if options.maximize else chosen
+            here = replace(options, engine=self.engine, strategy=asked, jobs=1)
             outcome = run(puzzle, here, progress=progress, on_better=on_better)
             return outcome if self.jobs == 1 else _won(outcome, todo[0], 1, started)
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -397,6 +398,9 @@ def _strategy(
     check_strategy(puzzle, strategy, maximize)
     default = registry.OPTIMISING_STRATEGY if maximize else registry.default_strategy(puzzle.mode)
     name = strategy or default
+    if maximize and strategy is None and puzzle.mode == "lexicon":
+        registry.check(registry.DEFAULT_LEXICON_STRATEGY, puzzle.mode, seed)  # the ascent's fills
+        return name
     registry.check(name, puzzle.mode, seed)
     return name
 

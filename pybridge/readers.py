@@ -645,6 +645,21 @@ def _is_plain_grid(text: str) -> bool:
     return all(rows) and ("." in marks or "#" in marks) and (letters == "" or letters.isalpha())
 
 
+def is_plain_grid_file(path: str | os.PathLike[str]) -> bool:
+    """Whether a puzzle file reads as a plain grid ('.' open, '#' blocked),
+    which is filled from a dictionary, rather than as a P-99 or fill-in
+    puzzle or a crossword file (False too when it cannot be read: reading
+    it as a puzzle then says why)."""
+    try:
+        data = read_bytes(path)
+        if sniff_exchange(data) is not None:
+            return False
+        text = decode_text(data, os.fspath(path))
+    except InputError:
+        return False
+    return sniff(text) == "p99" and not looks_like_p99(text) and _is_plain_grid(normalise(text))
+
+
 def looks_like_p99(text: str) -> bool:
     """Whether a text is shaped as a P-99 file: word lines, a blank line,
     then framework rows ('.', letters, spaces)."""

@@ -12,7 +12,7 @@ from pybridge.exchange import entry_clues
 from pybridge.layout import find_sites
 from pybridge.model import BLOCK, Placement, Solution
 from pybridge.proofs import proof_json
-from pybridge.scores import Score, json_number
+from pybridge.scores import ACCEPTABLE, Score, json_number
 
 if TYPE_CHECKING:
     from pybridge.solver import BetterFill, Outcome
@@ -69,7 +69,9 @@ def details_json(outcome: Outcome) -> dict[str, str]:
 
 def score_json(score: Score) -> dict[str, Any]:
     """`min`, `sum` and `mean` of a fill (on the scale of its word list),
-    then `optimal` and `bound` when known."""
+    then `optimal` and `bound` when known, then the fill's `words` (its
+    entries), its `lowest` entries and how many score `below` the acceptable
+    `line` (when its list is on the 0-100 scale)."""
     doc: dict[str, Any] = {}
     if score.min is not None and score.sum is not None and score.mean is not None:
         doc["min"] = json_number(score.min)
@@ -78,6 +80,14 @@ def score_json(score: Score) -> dict[str, Any]:
     if score.optimal is not None:
         doc["optimal"] = score.optimal
         doc["bound"] = None if score.bound is None else json_number(score.bound)
+    if score.words is not None:
+        doc["words"] = score.words
+        doc["lowest"] = [
+            {"word": word, "score": json_number(value)} for word, value in score.lowest
+        ]
+        if score.below is not None:
+            doc["below"] = score.below
+            doc["line"] = json_number(ACCEPTABLE)
     return doc
 
 

@@ -17,18 +17,27 @@ A fill's value is shown back on the scale of the list (docs/formats.md#scored-di
 
 from __future__ import annotations
 
+import bisect
+import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from functools import cached_property
 from typing import Literal
+
+from pybridge import wordlist
 
 Objective = Literal["min", "sum"]
 OBJECTIVES: tuple[Objective, ...] = ("min", "sum")
 
 KEPT_VALUES = 4
 DEFAULT_SCORE = Decimal(50)  # an entry without a score: the middle of the usual 0-100 scale
+# The acceptable line of the 0-100 scale (the shipped list's): a fill tells
+# how many of its entries score below it.
+ACCEPTABLE = Decimal(wordlist.ACCEPTABLE)
+LOWEST = 3  # a fill's lowest-scored entries shown (more when more are below the line)
+MOST_LOWEST = 10
 MAX_DIGITS = 30  # digits before or after the point in a score
 
 # ASCII digits only: `\d` alone would read a fullwidth or an Arabic-Indic five (U+FF15, U+0665) as 5
@@ -110,10 +119,44 @@ class Scores:
         """An engine's integer back on the list's scale."""
         return Decimal(value) / self.scale
 
+    @cached_property
+    def has_line(self) -> bool:
+        """Whether the list is on the 0-100 scale whose acceptable line is
+        ACCEPTABLE: some score above 1 (RP 2016's weights, all in [0, 1],
+        have no such line)."""
+        return any(score > 1 for score in self.written.values())
+
+    @cached_property
+    def levels(self) -> tuple[Decimal, ...]:
+        """Every score a word of the list can have (the default too), in
+        increasing order."""
+        return tuple(sorted({*self.written.values(), self.default}))
+
+    def above(self, score: Decimal) -> Decimal | None:
+        """The least score of the list above `score`; None when none is."""
+        levels = self.levels
+        at = bisect.bisect_right(levels, score)
+        return levels[at] if at < len(levels) else None
+
     def keeping(self, words: Sequence[str], least: Decimal) -> tuple[str, ...]:
         """The `words` that score `least` or more."""
-        written, default = self.written, self.default
-        return tuple(word for word in words if written.get(word, default) >= least)
+        threshold = math.ceil(least * self.scale)  # an integer value is at least it, or not
+        values = self.values(words)
+        return tuple(word for word, value in zip(words, values, strict=True) if value >= threshold)
+
+    def with_floor(self, floor: Decimal) -> Scores:
+        """These scores with `floor` (the least of the words kept), what they
+        worked out already carried over: an ascent asks for many floors."""
+        made = replace(self, floor=floor)
+        known = self.__dict__
+        if "scale" in known:
+            made.__dict__["scale"] = scale = max(self.scale, int(10 ** _decimals(floor)))
+            if scale == self.scale:  # the same values: one cache of them
+                object.__setattr__(made, "_made", self._made)
+        for name in ("has_line", "levels"):
+            if name in known:
+                made.__dict__[name] = known[name]
+        return made
 
 
 @dataclass(frozen=True)
@@ -121,13 +164,20 @@ class Score:
     """A fill's scores: the lowest word score, the total and the mean (None
     without a fill); with an objective, whether the fill is optimal and the
     best value a fill can have (equal to the fill's when it is optimal;
-    None when unknown)."""
+    None when unknown). What a constructor reads besides: the fill's
+    `words` (entries), its `lowest` entries with their scores (the LOWEST
+    lowest, or every one below the line, at most MOST_LOWEST), and how many
+    entries score `below` the ACCEPTABLE line (None when the list has no
+    such line: see Scores.has_line)."""
 
     min: Decimal | None
     sum: Decimal | None
     mean: Decimal | None
     optimal: bool | None = None
     bound: Decimal | None = None
+    words: int | None = None
+    lowest: tuple[tuple[str, Decimal], ...] = ()
+    below: int | None = None
 
     @classmethod
     def of(cls, words: Sequence[str], scores: Scores) -> Score:
@@ -136,7 +186,13 @@ class Score:
         each = [scores.score(word) for word in words]
         total = sum(each, Decimal(0))
         digits = len(str(scores.scale))  # one more than the zeros of the scale
-        return cls(min(each), total, round(total / len(each), digits))
+        ranked = sorted(zip(each, words, strict=True))
+        below = sum(score < ACCEPTABLE for score in each) if scores.has_line else None
+        shown = min(max(LOWEST, below or 0), MOST_LOWEST)
+        lowest = tuple((word, score) for score, word in ranked[:shown])
+        return cls(
+            min(each), total, round(total / len(each), digits), None, None, len(each), lowest, below
+        )
 
     def objective(self, objective: Objective) -> Decimal | None:
         return self.min if objective == "min" else self.sum

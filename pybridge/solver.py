@@ -4,6 +4,7 @@ Outcome. run() and solve() share one proof-then-search path (_prepare)."""
 
 from __future__ import annotations
 
+import bisect
 import gc
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -20,7 +21,7 @@ from pybridge.layout import Layout, Site, layout_of
 from pybridge.model import Placement, Puzzle, Solution
 from pybridge.options import SearchOptions
 from pybridge.proofs import Proof
-from pybridge.scores import OBJECTIVES, Objective, Score, parse_score
+from pybridge.scores import ACCEPTABLE, OBJECTIVES, Objective, Score, parse_score
 from pybridge.search import engine as python_engine
 from pybridge.search import registry
 from pybridge.search.kernel import (
@@ -212,7 +213,7 @@ def at_least(puzzle: Puzzle, min_score: object) -> Puzzle:
             "--min-score needs a scored dictionary (WORD;score lines, see docs/formats.md)"
         )
     words = puzzle.scores.keeping(puzzle.words, least)
-    return replace(puzzle, words=words, scores=replace(puzzle.scores, floor=least))
+    return replace(puzzle, words=words, scores=puzzle.scores.with_floor(least))
 
 
 def _score_number(value: object) -> Decimal:
@@ -310,6 +311,10 @@ def _run(
     progress: Watch | None,
     on_better: Callable[[BetterFill], None] | None,
 ) -> Outcome:
+    if options.maximize is not None and options.timeout is None:
+        options = replace(options, timeout=MAXIMIZE_TIMEOUT)  # never minutes unasked
+    if _climbs(puzzle, options):
+        return _ascend(puzzle, options, progress, on_better)
     if options.min_score is not None:
         puzzle = at_least(puzzle, options.min_score)
     maximize, count, unique, limit = options.maximize, options.count, options.unique, options.limit
@@ -419,6 +424,260 @@ def _score(
         )
         for better in result.improvements
     ]
+
+
+# ---------------------------------------------------------------- the ascent
+#
+# --maximize without --strategy on a grid filled from a dictionary: quality
+# that comes fast. wdeg fills the grid with the words scoring at least a
+# floor; each fill raises the floor above its lowest score, until a floor
+# cannot be filled (a proof: the last fill's min is the best) or the time
+# that is left for it runs out. Then valued's branch and bound, on the
+# words above the last fill's min (min) or on all of them (sum), looks for
+# a better fill in the time kept for it, and proves the best or bounds it.
+# Every step is a run() of either engine, so both engines climb alike: same
+# fills, same order, same nodes.
+
+MAXIMIZE_TIMEOUT = 60.0  # seconds: --maximize's time limit when none is given
+ASCENT = "ascent"  # the stats' strategy of an ascent (wdeg's fills, then valued's)
+ASCENT_STRATEGY = DEFAULT_LEXICON_STRATEGY
+BOUND_SHARE = 0.2  # of the time left when the ascent starts a fill: kept for the bound
+BOUND_SECONDS = 10.0  # ... at most this much
+FIRST_STRIDE = 4  # score levels from one floor to the next, at first
+
+
+def _climbs(puzzle: Puzzle, options: SearchOptions) -> bool:
+    """Whether run() answers `options` by an ascent: --maximize on a grid
+    filled from a scored dictionary, no strategy asked for, one fill."""
+    if options.maximize is None or options.strategy is not None or puzzle.mode != "lexicon":
+        return False
+    _check_objective(puzzle, None, options.maximize)
+    return not (options.count or options.unique or options.limit not in (1, None))
+
+
+@dataclass
+class _Climb:
+    """An ascent under way: its clock, the best fill so far and its value,
+    the better fills, the nodes and backtracks of its runs."""
+
+    puzzle: Puzzle
+    objective: Objective
+    started: float
+    deadline: float | None
+    on_better: Callable[[BetterFill], None] | None
+    best: Outcome | None = None
+    value: Decimal | None = None
+    improvements: list[BetterFill] = field(default_factory=list)
+    nodes: int = 0
+    backtracks: int = 0
+
+    def left(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.perf_counter()
+
+    def count(self, outcome: Outcome) -> None:
+        self.nodes += outcome.stats.nodes
+        self.backtracks += outcome.stats.backtracks
+
+    def offer(self, solution: Solution, nodes: int) -> bool:
+        """Keep `solution` if it beats the best so far; whether it did."""
+        scores = self.puzzle.scores
+        assert scores is not None
+        value = Score.of([p.word for p in solution.placements], scores).objective(self.objective)
+        assert value is not None
+        if self.value is not None and value <= self.value:
+            return False
+        self.value = value
+        better = BetterFill(value, time.perf_counter() - self.started, nodes, solution)
+        self.improvements.append(better)
+        if self.on_better is not None:
+            self.on_better(better)
+        return True
+
+
+def _ascend(
+    puzzle: Puzzle,
+    options: SearchOptions,
+    progress: Watch | None,
+    on_better: Callable[[BetterFill], None] | None,
+) -> Outcome:
+    objective, scores = options.maximize, puzzle.scores
+    assert objective is not None
+    assert scores is not None
+    _check_timeout(options.timeout)
+    started = time.perf_counter()
+    deadline = None if options.timeout is None else started + options.timeout
+    # the words of the grid's lengths only: each floor's list is then quicker to make
+    lengths = {len(site.cells) for site in layout_of(puzzle).sites}
+    puzzle = replace(puzzle, words=tuple(w for w in puzzle.words if len(w) in lengths))
+    climb = _Climb(puzzle, objective, started, deadline, on_better)
+    floor = options.min_score
+    if floor is not None:
+        floor = _score_number(floor)
+    elif scores.has_line:
+        floor = ACCEPTABLE  # below it a fill is not worth showing, if another comes
+    step = SearchOptions(options.engine, ASCENT_STRATEGY, options.seed, prove=options.prove)
+    proved, last = _climb(climb, puzzle, floor, options.min_score is None, step, progress)
+    if not proved and climb.best is not None:
+        proved, last = _bound(climb, puzzle, options, progress) or (proved, last)
+    return _climbed(climb, options, proved, last)
+
+
+def _climb(
+    climb: _Climb,
+    puzzle: Puzzle,
+    floor: Decimal | None,
+    floor_chosen: bool,
+    step: SearchOptions,
+    progress: Watch | None,
+) -> tuple[bool, Outcome | None]:
+    """wdeg's fills at rising floors, galloping: from the last fill's min,
+    the next floor is `stride` score levels higher, the stride doubling
+    after a fill and halving after a floor that is not filled (proved so,
+    or not in the half of the time left that it gets); a floor one level
+    above the best fill gets all the time left but the bound's share.
+    Whether the best is proved (that floor cannot be filled: min only), and
+    the last run's outcome."""
+    scores = climb.puzzle.scores
+    assert scores is not None
+    levels = scores.levels
+    last = None
+    stride = FIRST_STRIDE
+    ceiling = len(levels)  # the lowest level known not to be filled (in its time)
+    proved_ceiling = False
+    at = None if floor is None else bisect.bisect_left(levels, floor)
+    if at == len(levels):  # no word scores so much
+        at = None if floor_chosen else at
+    base = -1  # the level of the best fill's min
+    while True:
+        left = climb.left()
+        if left is not None and left <= 0:
+            return False, last
+        asked = puzzle if at is None else at_least(puzzle, floor if base < 0 else levels[at])
+        limit = left if climb.best is None else _share(left, stride)  # a first fill: all the time
+        last = _run(asked, replace(step, timeout=limit), progress, None)
+        climb.count(last)
+        if last.status == "solved":
+            solution = last.solutions[0]
+            if climb.offer(solution, climb.nodes):
+                climb.best = last
+            fill_min = Score.of([p.word for p in solution.placements], scores).min
+            assert fill_min is not None
+            base = bisect.bisect_left(levels, fill_min)
+            stride *= 2
+        elif climb.best is None:
+            if last.status == "unsolvable" and floor_chosen and at is not None:
+                at = None  # nothing reaches the acceptable line: the best fill below it
+                continue
+            return False, last
+        else:
+            assert at is not None  # a floor failed after a fill: an ascent's floor
+            ceiling, proved_ceiling = at, last.status == "unsolvable"
+            stride = max(1, stride // 2)
+        if base + 1 >= ceiling:  # nothing left between the best and what failed
+            proved = proved_ceiling or ceiling == len(levels)
+            return proved and climb.objective == "min", last
+        at = min(base + stride, (base + ceiling) // 2) if ceiling < len(levels) else base + stride
+        at = min(max(at, base + 1), len(levels) - 1)
+
+
+def _share(left: float | None, stride: int) -> float | None:
+    """The time of one floor's fill: half of what is left while the floors
+    still gallop, all but the bound's share for the last step up."""
+    if left is None:
+        return None
+    if stride > 1:
+        return max(left / 2, 0.001)
+    return max(left - min(left * BOUND_SHARE, BOUND_SECONDS), 0.001)
+
+
+def _bound(
+    climb: _Climb, puzzle: Puzzle, options: SearchOptions, progress: Watch | None
+) -> tuple[bool, Outcome] | None:
+    """valued's branch and bound in the time left: for min, on the words
+    scoring more than the best fill's min (any fill it finds is better);
+    for sum, on every word (or those of --min-score). Whether it proved the
+    best, and its outcome; None when no time was left."""
+    left = climb.left()
+    if left is not None and left <= 0.001:
+        return None
+    scores = puzzle.scores
+    assert scores is not None
+    assert climb.value is not None
+    asked = puzzle
+    if climb.objective == "min":
+        floor = scores.above(climb.value)
+        if floor is None:
+            return True, climb.best  # type: ignore[return-value]
+        asked = at_least(puzzle, floor)
+    elif options.min_score is not None:
+        asked = at_least(puzzle, options.min_score)
+    before = climb.nodes
+
+    def told(better: BetterFill) -> None:
+        climb.offer(better.solution, before + better.nodes)
+
+    search = SearchOptions(
+        options.engine, OPTIMISING_STRATEGY, timeout=left, maximize=climb.objective
+    )
+    outcome = _run(asked, search, progress, told)
+    climb.count(outcome)
+    if outcome.status == "solved" and outcome.solutions:
+        if climb.offer(outcome.solutions[0], climb.nodes):
+            climb.best = outcome
+        return True, outcome
+    if outcome.status == "unsolvable":  # no fill better than the best: it is optimal
+        return True, outcome
+    for better in outcome.improvements:
+        if climb.value is not None and better.value >= climb.value:
+            climb.best = outcome  # its best fill is the best so far
+    return False, outcome
+
+
+def _climbed(climb: _Climb, options: SearchOptions, proved: bool, last: Outcome | None) -> Outcome:
+    """The ascent's outcome: its best fill (status solved when proved the
+    best, else timeout), or the last run's verdict when nothing filled."""
+    assert options.maximize is not None
+    chosen = choose_engine(options.engine)
+    stats = Stats(
+        chosen, ASCENT, climb.nodes, climb.backtracks, time.perf_counter() - climb.started
+    )
+    scores = climb.puzzle.scores
+    assert scores is not None
+    if climb.best is None or climb.value is None:
+        if last is None:
+            return Outcome("timeout", stats=stats, puzzle=climb.puzzle)
+        outcome = replace(last, stats=stats, puzzle=climb.puzzle)
+        outcome.score = Score(None, None, None, optimal=False, bound=None)
+        if last.status == "unsolvable":
+            outcome.score = None
+        return outcome
+    solution = climb.improvements[-1].solution
+    score = Score.of([p.word for p in solution.placements], scores)
+    bound = climb.value if proved else _bound_of(last, climb)
+    score = replace(score, optimal=proved, bound=bound)
+    status: Status = "solved" if proved else "timeout"
+    return Outcome(
+        status,
+        [solution],
+        stats=stats,
+        score=score,
+        improvements=list(climb.improvements),
+        puzzle=climb.puzzle,
+    )
+
+
+def _bound_of(last: Outcome | None, climb: _Climb) -> Decimal | None:
+    """The most a fill could score, as far as the last branch and bound got
+    (never less than the best found); None when unknown."""
+    if (
+        last is None
+        or last.score is None
+        or last.score.bound is None
+        or last.stats.strategy != OPTIMISING_STRATEGY
+    ):
+        return None
+    assert climb.value is not None
+    return max(last.score.bound, climb.value)
 
 
 def _prepare(
@@ -551,6 +810,13 @@ def solve(
     if unknown:
         raise TypeError(f"solve() got an unexpected keyword argument {sorted(unknown)[0]!r}")
     options = search_options(options, keywords, SearchOptions(limit=None))
+    if _climbs(puzzle, replace(options, limit=1)):  # an ascent: its better fills in turn
+        outcome = run(puzzle, replace(options, limit=1))
+        better = [b.solution for b in outcome.improvements]
+        yield from better if options.limit is None else better[: options.limit]
+        if outcome.status == "timeout":
+            raise TimeoutError(f"no further solution found within {options.timeout} s")
+        return
     if options.min_score is not None:
         puzzle = at_least(puzzle, options.min_score)
     timeout, limit, seed, maximize = options.timeout, options.limit, options.seed, options.maximize

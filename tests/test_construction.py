@@ -150,12 +150,13 @@ def test_lexicon_usage_errors(
     assert message in capsys.readouterr().err
 
 
-def test_grid_formats_need_a_dictionary(
+def test_grid_formats_fill_from_the_shipped_list_without_a_dictionary(
     shared_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     grid = shared_dir / "corpus" / "cs50" / "structure0.txt"
-    assert main(["solve", str(grid), "--format", "cs50"]) == 2
-    assert "add --dict FILE" in capsys.readouterr().err
+    assert main(["solve", str(grid), "--format", "cs50", "--output", "json"]) == 0
+    score = json.loads(capsys.readouterr().out)["score"]
+    assert score["below"] == 0  # its words below the acceptable line are left out
 
 
 def test_compare_fills_every_grid_of_a_file_from_a_dictionary(

@@ -208,7 +208,8 @@ def test_a_fill_that_runs_out_of_time_with_a_fill_makes_the_crossword(
     assert "the best found in its time (not proved)" in captured.err
     code, doc = make_json(capsys, *argv)
     assert (code, doc["status"], doc["tries"][-1]["status"]) == (0, "solved", "solved")
-    assert doc["score"] == {"min": 60, "sum": 445, "mean": 74.2, "optimal": False, "bound": 75}
+    shown = {key: doc["score"][key] for key in ("min", "sum", "mean", "optimal", "bound")}
+    assert shown == {"min": 60, "sum": 445, "mean": 74.2, "optimal": False, "bound": 75}
     assert doc["tries"][-1]["optimal"] is False
 
 

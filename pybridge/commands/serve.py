@@ -8,6 +8,7 @@ import ipaddress
 import socket
 import sys
 import webbrowser
+from dataclasses import replace
 
 from pybridge.commands.common import out, positive_int, positive_seconds, whole_number
 from pybridge.errors import UsageError, shown
@@ -67,10 +68,25 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         dest="dicts",
         default=[],
         metavar="FILE",
-        help="a dictionary the page may fill from (repeat for several)",
+        help="a dictionary the page may fill from (repeat for several; default: the shipped "
+        "word list)",
     )
     serve.add_argument(
         "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
+    )
+    serve.add_argument(
+        "--ban",
+        action="append",
+        default=[],
+        metavar="WORD|FILE",
+        help="no fill uses this word, or the words of this file (one a line); repeat for more",
+    )
+    serve.add_argument(
+        "--prefer",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="the words of this file (one a line) score 20 more (added when missing)",
     )
     serve.add_argument(
         "--root",
@@ -141,10 +157,17 @@ def page_address(sock: socket.socket) -> str:
 
 def serve_command(args: argparse.Namespace) -> int:
     from pybridge import bridge
+    from pybridge.curation import banned_words, preferred_words
     from pybridge.serve.app import LOOPBACK_NAMES, MEBIBYTE, Settings, serve
     from pybridge.serve.files import Files
+    from pybridge.wordlist import LIST_PATH
 
-    files = Files.make(args.root, args.dicts, args.encoding)
+    files = Files.make(args.root, args.dicts or [str(LIST_PATH)], args.encoding)
+    files = replace(
+        files,
+        banned=banned_words(args.ban, args.encoding),
+        preferred=preferred_words(args.prefer, args.encoding),
+    )
     for name in files.dictionaries:  # read each now: a bad one stops the server here
         print(f"dictionary {name}: {files.dictionary([name]).summary()}", file=sys.stderr)
     hosts = LOOPBACK_NAMES if is_loopback(args.host) else ()

@@ -28,7 +28,7 @@ from pybridge.commands.common import (
 from pybridge.commands.publish import tell_clues, write_pdf
 from pybridge.options import CubeOptions, OutputOptions, SearchOptions
 from pybridge.render import blocks_text
-from pybridge.scores import Score, score_text
+from pybridge.scores import ACCEPTABLE, Score, score_text
 from pybridge.service import fields, jobs
 from pybridge.service.clueing import Clueing, clueing, publish
 from pybridge.service.jobs import Solved
@@ -216,7 +216,20 @@ def score_lines(outcome: Outcome, maximize: str | None) -> list[str]:
         parts.append("score: " + ", ".join(values))
     if maximize is not None and score.optimal is not None:
         parts.append(_optimality(score, maximize))
-    return [" ".join(parts)] if parts else []
+    lines = [" ".join(parts)] if parts else []
+    return quality_lines(score) + lines  # the score line last, as it always was
+
+
+def quality_lines(score: Score) -> list[str]:
+    """What a constructor reads of a fill: its entries, how many fall below
+    the acceptable line, and its lowest-scored entries."""
+    if score.words is None:
+        return []
+    figures = f"entries: {score.words}"
+    if score.below is not None:
+        figures += f", {score.below} below the acceptable line ({score_text(ACCEPTABLE)})"
+    lowest = ", ".join(f"{word} {score_text(value)}" for word, value in score.lowest)
+    return [f"{figures}; lowest: {lowest}"]
 
 
 def _optimality(score: Score, objective: str) -> str:

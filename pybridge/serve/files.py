@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
+from pybridge.curation import curated
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.lexicon import Dictionary, load_dictionary
 
@@ -62,6 +63,8 @@ class Files:
     root: Path | None = None
     dictionaries: Mapping[str, Path] = field(default_factory=dict)
     encoding: str | None = None
+    banned: tuple[str, ...] = ()  # words no fill uses (serve --ban)
+    preferred: tuple[str, ...] = ()  # words scoring more (serve --prefer)
 
     @classmethod
     def make(cls, root: str | None, dicts: Sequence[str], encoding: str | None = None) -> Files:
@@ -134,9 +137,15 @@ class Files:
     def dictionary(self, names: Sequence[str]) -> Dictionary:
         """The merged dictionaries `names`, kept in memory (the candidate
         lists ask for them at every keystroke)."""
-        return _loaded(tuple(self.dictionary_paths(list(names))), self.encoding)
+        paths = tuple(self.dictionary_paths(list(names)))
+        return _loaded(paths, self.encoding, self.banned, self.preferred)
 
 
 @lru_cache(maxsize=8)
-def _loaded(paths: tuple[str, ...], encoding: str | None) -> Dictionary:
-    return load_dictionary(paths, encoding)
+def _loaded(
+    paths: tuple[str, ...],
+    encoding: str | None,
+    banned: tuple[str, ...],
+    preferred: tuple[str, ...],
+) -> Dictionary:
+    return curated(load_dictionary(paths, encoding), banned, preferred)

@@ -129,8 +129,10 @@ STRATEGY_HELP = help_text()
 
 MAXIMIZE_HELP = (
     "find the best fill from a scored dictionary: min (its lowest word score) or sum "
-    "(their total), by branch and bound with the valued strategy; each better fill is "
-    "told on stderr as it is found, and whether the last is optimal"
+    "(their total): on a grid, wdeg's fills at rising floors, then the valued strategy's "
+    "branch and bound for the proof or the bound (--strategy valued: the branch and bound "
+    "alone); each better fill is told on stderr as it is found, and whether the last is "
+    "optimal; at most 60 s unless --timeout says otherwise"
 )
 
 SEED_HELP = (
@@ -139,6 +141,21 @@ SEED_HELP = (
 )
 
 ENCODING = Field("encoding", "the dictionaries' encoding (default: UTF-8, else cp1252, per file)")
+BAN = Field(
+    "ban",
+    "never use this word, or the words of this file (one a line); repeat for more",
+    metavar="WORD|FILE",
+    repeat=True,
+    api=False,
+)
+PREFER = Field(
+    "prefer",
+    "give the words of this file (one a line) a score bonus of 20 (added when missing); "
+    "repeat for more",
+    metavar="FILE",
+    repeat=True,
+    api=False,
+)
 MIN_SCORE = Field(
     "min-score",
     "leave out the dictionary words scoring below N (a scored dictionary: "
@@ -181,6 +198,8 @@ PUZZLE = (
         api=False,
     ),
     ENCODING,
+    BAN,
+    PREFER,
     MIN_SCORE,
     Field(
         "grid",
@@ -429,14 +448,15 @@ GRID = (
 MAKE = (
     Field(
         "dict",
-        "fill from this dictionary (repeat to merge several)",
+        "fill from this dictionary (repeat to merge several; default: the shipped word list)",
         metavar="FILE",
         dest="dicts",
         repeat=True,
-        required=True,
         api=False,
     ),
     ENCODING,
+    BAN,
+    PREFER,
     MIN_SCORE,
     *pattern_fields("1/6, as `grid`'s"),
     *THEME,

@@ -32,7 +32,13 @@ from pybridge.options import (
 from pybridge.patterns import ImpossiblePattern, Pattern, PatternNotFound, pattern_for
 from pybridge.portfolio import Portfolio
 from pybridge.progress import CubesProgress, Progress
-from pybridge.service.puzzles import Puzzles, read_dictionary, read_puzzles, timeout_left
+from pybridge.service.puzzles import (
+    Puzzles,
+    or_shipped,
+    read_dictionary,
+    read_puzzles,
+    timeout_left,
+)
 from pybridge.solver import BetterFill, Outcome, Status, run
 
 if TYPE_CHECKING:  # the word search, bench and the difficulty load when used
@@ -200,7 +206,7 @@ def make(
     """`crossword make`: patterns filled from the dictionaries until one
     fills (the listener hears of each try as it ends). ImpossiblePattern and
     PatternNotFound pass to the caller: no pattern could be tried."""
-    words = _dictionary(dictionary, listener)
+    words = _dictionary(or_shipped(dictionary), listener)
     tried = 0
     with listener.line("make", options.try_timeout) as line:
         line.start("try 1")

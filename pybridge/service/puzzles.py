@@ -9,12 +9,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol, cast
 
+from pybridge.curation import banned_words, curated, preferred_words
 from pybridge.errors import UsageError
 from pybridge.lexicon import GRID_FORMATS, Dictionary, GridFormat, load_dictionary, load_grid
 from pybridge.model import Format, Puzzle
 from pybridge.options import DictionaryOptions, PuzzleOptions, SearchOptions
-from pybridge.readers import FORMATS, load, require_site
+from pybridge.readers import FORMATS, is_plain_grid_file, load, require_site
+from pybridge.scores import ACCEPTABLE
 from pybridge.solver import at_least, check_seed, check_strategy
+from pybridge.wordlist import LIST_PATH
 
 Notice = Callable[[str], None]  # a line for the user (the commands print it on stderr)
 
@@ -48,11 +51,21 @@ def timeout_left(budget: TimeBudget) -> float | None:
     return max(budget.timeout - spent, LEAST_SECONDS)
 
 
+def or_shipped(options: DictionaryOptions) -> DictionaryOptions:
+    """`options`, or the shipped word list (pybridge.wordlist) when they
+    name no dictionary: the default of make, of solve on a grid, of serve."""
+    return options if options.paths else replace(options, paths=(str(LIST_PATH),))
+
+
 def read_dictionary(options: DictionaryOptions, notice: Notice | None = None) -> Dictionary:
-    """The merged dictionaries; `notice` hears what was skipped in them."""
+    """The merged dictionaries, less the banned words and with the preferred
+    ones scoring more; `notice` hears what was skipped in them."""
     dictionary = load_dictionary(options.paths, options.encoding)
     if dictionary.skipped and notice is not None:
         notice(f"dictionary: {dictionary.summary()}")
+    if options.ban or options.prefer:
+        banned = banned_words(options.ban, options.encoding)
+        dictionary = curated(dictionary, banned, preferred_words(options.prefer, options.encoding))
     return dictionary
 
 
@@ -81,13 +94,20 @@ def read_puzzles(source: PuzzleOptions, search: SearchOptions, notice: Notice) -
 
 def _read(source: PuzzleOptions, search: SearchOptions, notice: Notice) -> list[Puzzle]:
     dictionary = source.dictionary
+    if not dictionary.paths and _fills_from_a_dictionary(source):
+        dictionary = or_shipped(dictionary)
     if not dictionary.paths:
         if (
             source.grid is not None
             or dictionary.encoding is not None
             or search.min_score is not None
+            or dictionary.ban
+            or dictionary.prefer
         ):
-            raise UsageError("--grid, --encoding and --min-score go with --dict")
+            raise UsageError(
+                "--grid, --encoding, --min-score, --ban and --prefer go with a grid filled "
+                "from a dictionary (--dict)"
+            )
         if source.format in GRID_FORMATS:
             raise UsageError(f"a {source.format} grid is filled from a dictionary: add --dict FILE")
         puzzle = load(source.file, source.words, cast(Format | None, source.format), source.answers)
@@ -108,6 +128,20 @@ def _read(source: PuzzleOptions, search: SearchOptions, notice: Notice) -> list[
         )
     ]
     puzzles = [replace(grid, words=words.words, scores=words.scores) for grid in grids]
-    if search.min_score is not None:
-        puzzles = [at_least(puzzle, search.min_score) for puzzle in puzzles]
+    least = search.min_score
+    if least is None and dictionary is not source.dictionary:  # the shipped list, by default
+        least = ACCEPTABLE  # its words below the acceptable line only when asked for
+    if least is not None:
+        puzzles = [at_least(puzzle, least) for puzzle in puzzles]
     return puzzles
+
+
+def _fills_from_a_dictionary(source: PuzzleOptions) -> bool:
+    """Whether a puzzle given without a word list or a dictionary is a grid
+    to fill from one: a grid format asked for, or a file that reads as a
+    plain grid."""
+    if source.words is not None or source.answers:
+        return False
+    if source.format is not None:
+        return source.format in GRID_FORMATS
+    return is_plain_grid_file(source.file)

@@ -30,8 +30,13 @@ Values = Mapping[str, Any]
 
 
 def dictionary_options(values: Values) -> DictionaryOptions:
-    """--dict (repeated) and --encoding."""
-    return DictionaryOptions(tuple(values.get("dicts") or ()), values.get("encoding"))
+    """--dict (repeated), --encoding, --ban and --prefer (repeated)."""
+    return DictionaryOptions(
+        tuple(values.get("dicts") or ()),
+        values.get("encoding"),
+        tuple(values.get("ban") or ()),
+        tuple(values.get("prefer") or ()),
+    )
 
 
 def puzzle_options(values: Values) -> PuzzleOptions:

@@ -1,0 +1,210 @@
+"""Fills an editor would accept from the defaults (issue 35): the shipped
+list as the default dictionary, --ban and --prefer, the constructor's
+figures of each fill, and --maximize's ascent (wdeg's fills at rising
+floors, then valued's branch and bound): the brute-force optimum, the same
+as the branch and bound's alone, alike in both engines."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from dataclasses import replace
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from puzzlegen import puzzles
+
+from pybridge import solver
+from pybridge.curation import curated
+from pybridge.lexicon import Dictionary, load_dictionary
+from pybridge.model import Puzzle
+from pybridge.options import PatternOptions, SearchOptions
+from pybridge.patterns import pattern_for
+from pybridge.scores import Scores
+from pybridge.solver import run
+from pybridge.wordlist import ACCEPTABLE, LIST_PATH
+
+needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is missing")
+
+
+def crossword(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pybridge", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> tuple[Path, Path]:
+    """A one-site grid and a scored dictionary of three words for it."""
+    grid = tmp_path / "grid.txt"
+    grid.write_text("...\n", encoding="utf-8")
+    words = tmp_path / "words.txt"
+    words.write_text("ABC;15\nABD;20\nABE;30\n", encoding="utf-8")
+    return grid, words
+
+
+# ---------------------------------------------------------------- the shipped list by default
+
+
+def test_make_without_a_dictionary_fills_from_the_shipped_list(tmp_path: Path) -> None:
+    # from a folder with no ../shared beside it: the list is the package's own
+    done = crossword("make", "--size", "9x9", "--seed", "1", "--output", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    made = json.loads(done.stdout)
+    assert made["status"] == "solved"
+    assert made["score"]["below"] <= 2
+    assert made["score"]["words"] == len(made["solutions"][0]["placements"])
+
+
+def test_solve_of_a_plain_grid_fills_from_the_shipped_list_above_the_line(
+    tmp_path: Path,
+) -> None:
+    grid = tmp_path / "grid.txt"
+    grid.write_text("....\n.#.#\n....\n", encoding="utf-8")
+    done = crossword("solve", str(grid), "--output", "json")
+    assert done.returncode == 0, done.stderr
+    score = json.loads(done.stdout)["score"]
+    assert score["below"] == 0
+    assert score["min"] >= ACCEPTABLE
+    lower = crossword("solve", str(grid), "--min-score", "0", "--output", "json")
+    assert lower.returncode == 0, lower.stderr
+
+
+def test_serve_and_make_say_the_shipped_list_is_their_default() -> None:
+    for command in ("make", "serve"):
+        done = crossword(command, "--help")
+        assert "the shipped" in " ".join(done.stdout.split()), command
+
+
+# ---------------------------------------------------------------- curation
+
+
+def test_ban_and_prefer_change_the_fill(tiny: tuple[Path, Path]) -> None:
+    grid, words = tiny
+
+    def best(*extra: str) -> str:
+        done = crossword(
+            "solve", str(grid), "--dict", str(words), "--maximize", "min", "--output", "json",
+            *extra,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return str(json.loads(done.stdout)["solutions"][0]["placements"][0]["word"])
+
+    assert best() == "ABE"
+    assert best("--ban", "abe") == "ABD"
+    banned = grid.parent / "banned.txt"
+    banned.write_text("ABE\nabd\n", encoding="utf-8")
+    assert best("--ban", str(banned)) == "ABC"
+    preferred = grid.parent / "preferred.txt"
+    preferred.write_text("abc\n", encoding="utf-8")
+    assert best("--prefer", str(preferred)) == "ABC"  # 15 + 20 beats 30
+
+
+def test_a_ban_that_is_neither_a_word_nor_a_file_is_a_usage_error(
+    tiny: tuple[Path, Path],
+) -> None:
+    grid, words = tiny
+    done = crossword("solve", str(grid), "--dict", str(words), "--ban", "no such/file.txt")
+    assert done.returncode == 2
+    assert "neither a word nor a file of words" in done.stderr
+
+
+def test_curated_adds_preferred_words_and_caps_the_bonus() -> None:
+    scores = Scores({"AREA": Decimal(95), "ERNE": Decimal(20)})
+    words = Dictionary(("AREA", "ERNE", "ETUI"), {}, ("x",), ("utf-8",), ("x",), scores)
+    made = curated(words, banned=["etui"], preferred=["area", "erne", "NEW-WORD"])
+    assert made.words == ("AREA", "ERNE", "NEWWORD")
+    assert made.scores is not None
+    assert [made.scores.score(w) for w in made.words] == [100, 40, 70]
+
+
+# ---------------------------------------------------------------- a fill's figures
+
+
+def test_each_fill_tells_its_entries_lowest_and_below_the_line(tiny: tuple[Path, Path]) -> None:
+    grid = tiny[0]
+    two = grid.parent / "two.txt"
+    two.write_text("...\n#.#\n#.#\n", encoding="utf-8")  # an across and a down of 3
+    scored = grid.parent / "scored.txt"
+    scored.write_text("ABC;10\nBCD;60\nAXE;70\n", encoding="utf-8")
+    done = crossword("solve", str(two), "--dict", str(scored), "--output", "json")
+    assert done.returncode == 0, done.stderr
+    score = json.loads(done.stdout)["score"]
+    assert score["words"] == 2
+    assert score["below"] == 1
+    assert score["line"] == ACCEPTABLE
+    assert score["lowest"] == [{"word": "ABC", "score": 10}, {"word": "BCD", "score": 60}]
+    text = crossword("solve", str(two), "--dict", str(scored))
+    assert "entries: 2, 1 below the acceptable line (25); lowest: ABC 10, BCD 60" in text.stdout
+    assert text.stdout.splitlines()[-1].startswith("score: min 10,")
+
+
+def test_weights_in_zero_to_one_have_no_acceptable_line() -> None:
+    scores = Scores({"AB": Decimal("0.2"), "CD": Decimal("0.9")})
+    assert not scores.has_line
+    assert Scores({"AB": Decimal(30)}).has_line
+
+
+# ---------------------------------------------------------------- the ascent
+
+
+def lexicon_of(made: tuple[Puzzle, tuple[str, ...]], rng: random.Random) -> Puzzle:
+    puzzle = made[0]
+    extra = ["".join(rng.choice("abc") for _ in range(rng.randint(2, 5))) for _ in range(8)]
+    words = tuple(dict.fromkeys([*puzzle.words, *extra]))
+    written = {word: Decimal(rng.randint(0, 60)) for word in words}
+    return replace(puzzle, words=words, mode="lexicon", scores=Scores(written))
+
+
+@needs_prolog
+@settings(max_examples=25, deadline=None)
+@given(puzzles(sizes=(3, 6), words=(3, 9), max_length=5), st.randoms(use_true_random=False))
+def test_the_ascent_and_the_branch_and_bound_agree_on_the_optimum(
+    made: tuple[Puzzle, tuple[str, ...]], rng: random.Random
+) -> None:
+    puzzle = lexicon_of(made, rng)
+    for objective in ("min", "sum"):
+        ascents = [run(puzzle, engine=e, maximize=objective, timeout=60) for e in solver.ENGINES]
+        prolog, python = ascents
+        assert prolog.stats.strategy == python.stats.strategy == solver.ASCENT
+        assert [(b.value, b.nodes, b.solution.grid) for b in prolog.improvements] == [
+            (b.value, b.nodes, b.solution.grid) for b in python.improvements
+        ]
+        assert (prolog.status, prolog.score, prolog.stats.nodes) == (
+            python.status,
+            python.score,
+            python.stats.nodes,
+        )
+        alone = run(puzzle, engine="python", strategy="valued", maximize=objective, timeout=60)
+        assert python.status == alone.status
+        if alone.status == "solved":
+            assert python.score is not None
+            assert alone.score is not None
+            assert python.score.optimal
+            assert python.score.objective(objective) == alone.score.objective(objective)
+
+
+def test_maximize_has_a_time_limit_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver, "MAXIMIZE_TIMEOUT", 3.0)
+    words = load_dictionary([LIST_PATH])
+    pattern = pattern_for(PatternOptions(15, 15, blocks=0.2, seed=3))
+    puzzle = pattern.puzzle(words.words, words.scores)
+    outcome = run(puzzle, SearchOptions("python", maximize="min"))
+    assert outcome.status in ("timeout", "solved")
+    assert outcome.stats.seconds < 30  # bounded though no --timeout was given
+    if outcome.status == "timeout" and outcome.solutions:
+        assert outcome.score is not None
+        assert outcome.score.optimal is False

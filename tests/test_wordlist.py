@@ -1,0 +1,103 @@
+"""The shipped scored word list (pybridge/wordlist/): hand-picked junk and
+good entries against its scores, its shape, its licences, and that its build
+script makes it again byte for byte."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pybridge.lexicon import load_dictionary
+from pybridge.wordlist import ACCEPTABLE, GOOD, LIST_PATH
+
+WORDNET = Path("/usr/share/wordnet")
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+# Entries an editor would send back: repeated letters, abbreviations no one
+# clues, partials, odd plurals and forms, runs of words that are no phrase.
+JUNK = _words("""
+SSSS AAAS TSS SALEB AMASA ORAE AOA TAA AEAS ISTO AINTI ASA EKEBY ACIDY ALER ASSS AEE
+SASINE TREEAT THEERA ASBAD ALIENTO SEENOT INAREA YST SGO STRE NOST RST MEU SEI
+SAE STG SLS AGS EDES SADDA LARE ORNON ONERE ETUI ESNE AAAAAAAAAAAAAAA ALASES SPAREST
+""")
+
+# Familiar words and phrases, some short, some long.
+ACCEPTABLE_ENTRIES = _words("""
+ABET ALOE NACHO NASA TEA ERA ONE STAR OPERA SALSA YETI PESTO RODEO ORIOLE CABARET
+GOODTHING NOSERINGS TINEAR INTHEAIR EXTENSIONLADDER WETBAR STEPON ICEAGE
+""")
+GOOD_ENTRIES = _words("AREA WATER HOUSE STAR OPERA ICECREAM XRAY TSHIRT NOSERINGS INTHEAIR")
+
+
+@pytest.fixture(scope="module")
+def scores() -> dict[str, int]:
+    found: dict[str, int] = {}
+    for line in LIST_PATH.read_text(encoding="utf-8").splitlines():
+        word, score = line.split(";")
+        found[word] = int(score)
+    return found
+
+
+@pytest.mark.parametrize("word", JUNK)
+def test_junk_scores_below_the_acceptable_line(scores: dict[str, int], word: str) -> None:
+    assert scores.get(word, 0) < ACCEPTABLE  # absent: never used
+
+
+@pytest.mark.parametrize("word", ACCEPTABLE_ENTRIES)
+def test_familiar_entries_are_acceptable(scores: dict[str, int], word: str) -> None:
+    assert scores[word] >= ACCEPTABLE
+
+
+@pytest.mark.parametrize("word", GOOD_ENTRIES)
+def test_common_words_and_phrases_are_good(scores: dict[str, int], word: str) -> None:
+    assert scores[word] >= GOOD
+
+
+def test_the_list_is_plain_scored_lines_in_order() -> None:
+    lines = LIST_PATH.read_text(encoding="utf-8").splitlines()
+    assert all(re.fullmatch(r"[A-Z]{3,21};(100|[1-9][0-9])", line) for line in lines)
+    words = [line.split(";")[0] for line in lines]
+    assert words == sorted(set(words))
+    assert 100_000 < len(words) < 300_000  # a sensible size: fast to load
+
+
+def test_the_dictionary_reader_takes_it_whole() -> None:
+    dictionary = load_dictionary([LIST_PATH], cached=False)
+    assert dictionary.skipped == {}
+    assert dictionary.scores is not None
+    assert len(dictionary.words) == len(LIST_PATH.read_text(encoding="utf-8").splitlines())
+
+
+def test_licences_and_attribution_are_beside_it() -> None:
+    folder = LIST_PATH.parent
+    readme = (folder / "README.md").read_text(encoding="utf-8")
+    for source in ("wordfreq", "xwords-rs", "SCOWL", "WordNet", "CC BY-SA 4.0"):
+        assert source in readme
+    for name in (
+        "LICENSE-CC-BY-SA-4.0.txt",
+        "LICENSE-Apache-2.0.txt",
+        "NOTICE-SCOWL.txt",
+        "NOTICE-WordNet.txt",
+    ):
+        assert (folder / name).stat().st_size > 1000, name
+        assert name in readme
+
+
+def test_the_build_makes_the_shipped_list_again(shared_dir: Path, tmp_path: Path) -> None:
+    pytest.importorskip("wordfreq", reason="the build needs wordfreq: pip install -e '.[wordlist]'")
+    if not (WORDNET / "index.noun").exists():
+        pytest.skip("the build needs WordNet's files: apt-get install wordnet-base")
+    from pybridge.wordlist import build
+
+    status = build.main(
+        ["--shared", str(shared_dir), "--wordnet", str(WORDNET), "--output", str(tmp_path)]
+    )
+    assert status == 0
+    for made in tmp_path.iterdir():
+        assert made.read_bytes() == (LIST_PATH.parent / made.name).read_bytes(), made.name
