@@ -63,12 +63,16 @@ class DictionaryOptions:
     """The dictionaries a grid is filled from (merged, in order), and their
     encoding (None: UTF-8, else cp1252, per file); the words never to use
     (`ban`: words, or files of words) and files of words to prefer
-    (`prefer`: a score bonus; pybridge.curation)."""
+    (`prefer`: a score bonus; pybridge.curation); `banned` and `preferred`
+    are words alone, never read as files (what a request to the server
+    gives)."""
 
     paths: tuple[str, ...] = ()
     encoding: str | None = None
     ban: tuple[str, ...] = ()
     prefer: tuple[str, ...] = ()
+    banned: tuple[str, ...] = ()
+    preferred: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -347,7 +347,8 @@ def test_refusals_as_200_for_the_page(served: Served) -> None:
 
 def test_info(served: Served) -> None:
     info = served.client.get("/api/info").json()
-    assert info["dicts"] == [{"name": "square.txt", "words": len(SQUARE_WORDS), "scored": False}]
+    square = {"name": "square.txt", "words": len(SQUARE_WORDS), "scored": False}
+    assert info["dicts"] == [{**square, "shipped": False, "line": None}]
     assert info["root"] is True
     assert "wdeg" in info["strategies"]
 
@@ -920,7 +921,9 @@ def test_make_runs_as_a_fill_does(served: Served) -> None:
     refused = served.post("/api/fill", {**body, "size": "3", "page": "m"})
     assert refused.status_code == 400
     both = served.post("/api/fill", {**body, "check": True, "page": "m"})
-    assert both.json()["error"] == 'crossword: error: give "check" or "make", not both'
+    assert both.json()["error"] == (
+        'crossword: error: give one of "check", "make" or "suggest", not several'
+    )
 
 
 def test_a_fills_view_shows_the_time_limit_it_runs_under(served: Served) -> None:

@@ -518,14 +518,14 @@ def test_the_grids_figures_as_the_pattern_generator_gives_them(page: Any, tmp_pa
     path = tmp_path / "corners.txt"
     path.write_text("#....\n.....\n.....\n.....\n....#\n", encoding="utf-8")
     browser.open_file(page, path)  # corner blocks are cheaters: opened, no word count changes
-    assert page.inner_text("#stats") == "10 words, 2 blocks (2 cheaters), mean word length 4.60"
+    assert page.inner_text("#figures") == "10 words, 2 blocks (2 cheaters), mean word length 4.60"
     page.fill("#new-rows", "9")
     page.fill("#new-cols", "9")
     page.fill("#pattern-blocks", "12")
     page.click("#pattern-button")
     page.wait_for_function("document.querySelector('#title').textContent.startsWith('pattern')")
     words = int(status(page).split(" entries")[0].split()[-1])  # "... 12 blocks and 30 entries"
-    assert page.inner_text("#stats").startswith(f"{words} words, 12 blocks (")
+    assert page.inner_text("#figures").startswith(f"{words} words, 12 blocks (")
 
 
 def test_entries_with_few_words_are_shaded_live(page: Any) -> None:
@@ -566,6 +566,129 @@ def test_a_word_search_from_the_page(page: Any, tmp_path: Path) -> None:
     path = tmp_path / "wordsearch.pdf"
     download.value.save_as(path)
     assert path.read_bytes().startswith(b"%PDF")
+
+
+# ---------------------------------------------------------------- word lists
+
+
+def candidate_words(page: Any) -> list[str]:
+    return list(
+        page.locator("#candidates button.word").evaluate_all(
+            "bs => bs.map(b => b.firstChild.textContent)"
+        )
+    )
+
+
+def test_ban_a_word_from_the_candidate_list(page: Any, tmp_path: Path) -> None:
+    choose_dictionary(page, "square.txt")
+    new_grid(page, 3, 3)
+    page.wait_for_function("document.querySelectorAll('#candidates li').length > 0")
+    assert "CAT" in candidate_words(page)
+    page.click("#candidates li:has(button.word:text-is('CAT')) button.ban")
+    page.wait_for_function("!document.querySelector('#candidates').textContent.includes('CAT')")
+    assert status(page).startswith("Banned CAT: no fill or list uses it now")
+    assert page.input_value("#banned") == "CAT"
+    page.click("#fill")  # both fills of the square (it and its transpose) have CAT
+    page.wait_for_function("['good', 'bad'].includes(document.querySelector('#status').className)")
+    assert status(page) == "No fill exists."
+    screenshot(page, tmp_path, "workbench-banned.png")
+    page.reload()  # kept with the browser's preferences, for every puzzle
+    browser.open_page(page, page.url)
+    assert page.input_value("#banned") == "CAT"
+    choose_dictionary(page, "square.txt")  # opens the options again
+    page.fill("#banned", "")
+    page.locator("#banned").dispatch_event("change")
+    page.wait_for_function("document.querySelector('#candidates').textContent.includes('CAT')")
+    page.click("#fill")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Filled')")
+
+
+def test_delete_bans_the_word_that_has_the_focus(page: Any) -> None:
+    choose_dictionary(page, "square.txt")
+    new_grid(page, 3, 3)
+    listed(page)
+    page.locator("#grid").press("Escape")  # to the words that fit
+    first = page.evaluate("document.activeElement.firstChild.textContent")
+    page.keyboard.press("Delete")
+    page.wait_for_function("(w) => document.querySelector('#banned').value === w", arg=first)
+    assert page.evaluate("document.activeElement.closest('#candidates') !== null")  # on to the next
+    assert first not in candidate_words(page)
+
+
+def test_preferred_words_score_more_and_join_the_lists(page: Any) -> None:
+    choose_dictionary(page, "square.txt")
+    new_grid(page, 3, 3)
+    listed(page)
+    page.fill("#preferred", "xyz\nc-a-t\n4x4")
+    page.locator("#preferred").dispatch_event("change")
+    assert page.input_value("#preferred") == "xyz\nc-a-t"  # what is no word is left out, and said
+    assert "not words, left out: 4x4" in page.inner_text("#curation-note")
+    page.wait_for_function("document.querySelector('#candidates .score') !== null")
+    scores = dict(
+        page.locator("#candidates button.word").evaluate_all(
+            "bs => bs.map(b => [b.firstChild.textContent, Number(b.lastChild.textContent)])"
+        )
+    )
+    assert scores["XYZ"] == 70  # added (a default 50, and 20 more)
+    assert scores["CAT"] == 70
+    assert scores["COW"] == 50
+    page.fill("#preferred", "")
+    page.locator("#preferred").dispatch_event("change")
+
+
+def test_the_shipped_list_and_its_acceptable_line(page: Any, tmp_path: Path) -> None:
+    labels = page.text_content("#dicts") or ""
+    assert "words.txt (" in labels
+    assert "scored, shipped with crossword)" in labels
+    choose_dictionary(page, "words.txt")
+    assert page.get_attribute("#min-score", "placeholder") == "25"
+    new_grid(page, 5, 5)
+    page.keyboard.type("QU")
+    listed(page)
+    page.wait_for_function("document.querySelector('#slot-info').textContent.startsWith('QU')")
+    scores = page.locator("#candidates .score").all_inner_texts()
+    assert scores
+    assert min(float(s) for s in scores) >= 25
+    page.fill("#min-score", "0")  # asked for: below the line too, and greyed
+    page.locator("#min-score").dispatch_event("change")
+    page.wait_for_selector("#candidates li.weak")
+    assert "below the acceptable line (25)" in page.get_attribute(
+        "#candidates li.weak button.word", "title"
+    )
+    page.fill("#min-score", "")
+    page.locator("#min-score").dispatch_event("change")
+    screenshot(page, tmp_path, "workbench-shipped.png")
+
+
+def test_the_difficulty_in_the_grids_figures(page: Any) -> None:
+    choose_dictionary(page, "square.txt")
+    new_grid(page, 3, 3)
+    listed(page)
+    page.wait_for_function(
+        "document.querySelector('#difficulty').textContent.includes('difficulty')"
+    )
+    value = float(page.inner_text("#difficulty").split("difficulty ")[1])
+    assert 0 < value < 10
+    page.keyboard.type("Q")  # no word begins with Q: the layers prove it at once
+    page.wait_for_function("document.querySelector('#difficulty').textContent.includes('cannot')")
+    assert page.inner_text("#difficulty") == " · cannot be filled as it is"
+
+
+def test_the_words_of_an_entry_that_fill_the_grid(page: Any, tmp_path: Path) -> None:
+    choose_dictionary(page, "square.txt")
+    new_grid(page, 3, 3)
+    listed(page)
+    page.keyboard.press("Alt+e")
+    page.wait_for_selector("#entry-words:not([hidden])")
+    fills = page.locator("#entry-list li.fills button").all_inner_texts()
+    assert sorted(fills) == ["CAT", "COW"]
+    note = page.inner_text("#entry-note")
+    assert note.startswith("1-Across: 2 of the ")
+    assert "leave the grid a fill" in note
+    screenshot(page, tmp_path, "workbench-entry-words.png")
+    page.click("#entry-list li.fills button >> text=COW")
+    assert browser.letters(page)[0] == "COW"
+    page.wait_for_selector("#entry-words", state="hidden")  # they were for the grid as it was
 
 
 # ---------------------------------------------------------------- the smaller defects

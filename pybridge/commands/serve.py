@@ -9,6 +9,7 @@ import socket
 import sys
 import webbrowser
 from dataclasses import replace
+from pathlib import Path
 
 from pybridge.commands.common import out, positive_int, positive_seconds, whole_number
 from pybridge.errors import UsageError, shown
@@ -68,8 +69,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         dest="dicts",
         default=[],
         metavar="FILE",
-        help="a dictionary the page may fill from (repeat for several; default: the shipped "
-        "word list)",
+        help="a dictionary the page may fill from (repeat for several); the shipped word "
+        "list is served too, after them",
     )
     serve.add_argument(
         "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
@@ -155,6 +156,13 @@ def page_address(sock: socket.socket) -> str:
     return f"http://{host}:{port}/"
 
 
+def with_shipped(dicts: list[str], shipped: Path) -> list[str]:
+    """The dictionaries to serve: those given, then the shipped word list
+    (the page's choice when none is given), unless it is among them."""
+    given = {Path(path).resolve() for path in dicts}
+    return [*dicts] if shipped.resolve() in given else [*dicts, str(shipped)]
+
+
 def serve_command(args: argparse.Namespace) -> int:
     from pybridge import bridge
     from pybridge.curation import banned_words, preferred_words
@@ -162,7 +170,7 @@ def serve_command(args: argparse.Namespace) -> int:
     from pybridge.serve.files import Files
     from pybridge.wordlist import LIST_PATH
 
-    files = Files.make(args.root, args.dicts or [str(LIST_PATH)], args.encoding)
+    files = Files.make(args.root, with_shipped(args.dicts, LIST_PATH), args.encoding)
     files = replace(
         files,
         banned=banned_words(args.ban, args.encoding),

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any, cast
 
+from pybridge.curation import entry
 from pybridge.errors import (
     CrosswordError,
     EngineError,
@@ -69,11 +70,14 @@ from pybridge.solver import BetterFill
 
 Better = Callable[[dict[str, Any]], None]  # hears of each better fill, as `improvements` lists it
 
-# The keys of a request body that are not command-line options.
+# The keys of a request body that are not command-line options: the puzzle
+# and its word list or dictionaries, and the words a request bans and
+# prefers (words, where --ban and --prefer take files too).
 PUZZLE_KEYS = frozenset(
     {"puzzle", "puzzle_base64", "name", "path", "words", "words_base64", "words_name"}
-    | {"words_path", "dict"}
+    | {"words_path", "dict", "ban", "prefer"}
 )
+MAX_CURATED = 100_000  # words a request may ban, and prefer
 # The options of each route, as the command's (those a JSON body may give:
 # it always answers JSON, with the stats).
 ROUTE_FIELDS = {
@@ -123,6 +127,27 @@ def option_values(command: str, body: Mapping[str, Any]) -> dict[str, Any]:
     as the command line reads them: `"timeout": 5` as `--timeout=5`,
     `"count": true` as `--count` (see fields.json_values)."""
     return fields.json_values(ROUTE_FIELDS[command], body, f"/api/{command}", PUZZLE_KEYS)
+
+
+def curation(body: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words a request bans (`ban`) and prefers (`prefer`: 20 more, added
+    when missing), each a list of words, normalised as dictionary entries
+    (pybridge.curation); never read as files. UsageError for anything else."""
+    found: list[tuple[str, ...]] = []
+    for key in ("ban", "prefer"):
+        given = body.get(key) or []
+        if not isinstance(given, list) or not all(isinstance(text, str) for text in given):
+            raise UsageError(f'"{key}" must be a list of words')
+        if len(given) > MAX_CURATED:
+            raise UsageError(f'"{key}" lists more than {MAX_CURATED:,} words')
+        words = []
+        for text in given:
+            word = entry(text)
+            if word is None:
+                raise UsageError(f'"{key}": {shown(repr(text))} is not a word')
+            words.append(word)
+        found.append(tuple(dict.fromkeys(words)))
+    return found[0], found[1]
 
 
 # ---------------------------------------------------------------- the puzzle files
@@ -237,13 +262,12 @@ def request_options(
     encoding = values["encoding"]
     if files.encoding is not None and "encoding" not in body:
         encoding = files.encoding
+    banned, preferred = curation(body)
+    dictionary = DictionaryOptions(
+        paths, encoding, banned=files.banned + banned, preferred=files.preferred + preferred
+    )
     source = PuzzleOptions(
-        found.puzzle,
-        found.words,
-        values["answers"],
-        DictionaryOptions(paths, encoding),
-        values["grid"],
-        values["format"],
+        found.puzzle, found.words, values["answers"], dictionary, values["grid"], values["format"]
     )
     search = search_options(values)
     timeout = search.timeout

@@ -36,16 +36,22 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from pybridge.difficulty import estimate
 from pybridge.errors import UsageError
+from pybridge.model import Direction
+from pybridge.scores import ACCEPTABLE, json_number
 from pybridge.serve import api, grids, wordsearch
 from pybridge.serve.candidates import DEFAULT_LIMIT, candidate_list
 from pybridge.serve.files import Files
 from pybridge.serve.fills import Busy, Fills, Job, check_job, fill_time_limit, make_request
 from pybridge.solver import ENGINES, STRATEGIES
 from pybridge.suggest import available as suggestions_available
+from pybridge.wordlist import LIST_PATH
 
 STATIC = Path(__file__).resolve().parent / "static"
 MEBIBYTE = 1 << 20
+JOB_KINDS = ("check", "make", "suggest")  # what POST /api/fill runs besides a fill
+JOB_NAMES = '"check", "make" or "suggest"'
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
 HEADERS = {
     "Content-Security-Policy": (
@@ -201,7 +207,14 @@ def create_app(settings: Settings) -> Starlette:
 
     async def info(request: Request) -> Response:
         dictionaries = [
-            {"name": name, "words": len(found.words), "scored": found.scores is not None}
+            {
+                "name": name,
+                "words": len(found.words),
+                "scored": found.scores is not None,
+                "shipped": files.dictionaries[name].resolve() == LIST_PATH.resolve(),
+                # a 0-100 list's acceptable line (the shipped list's 25), else null
+                "line": json_number(ACCEPTABLE) if found.scores and found.scores.has_line else None,
+            }
             for name in files.dictionaries
             for found in [files.dictionary([name])]
         ]
@@ -259,8 +272,12 @@ def create_app(settings: Settings) -> Starlette:
             limit = body.get("limit", DEFAULT_LIMIT)
             if type(limit) is not int or limit < 1:
                 raise UsageError('"limit" must be a whole number of at least 1')
-            score = grids.page_scores(body, files)
+            scores = grids.page_scores(body, files)
+            score = None if scores is None else scores.score
             found = candidate_list(puzzle, (row, col), direction, limit, score=score)
+            # the acceptable line of a 0-100 list (the shipped list's 25), the grid's difficulty
+            found["line"] = json_number(ACCEPTABLE) if scores and scores.has_line else None
+            found["difficulty"] = estimate(puzzle).difficulty if found["verdict"] is None else None
             return api.Answer(200, found, 0)
 
         return _answer(await run_in_threadpool(api.answered, work))
@@ -273,22 +290,24 @@ def create_app(settings: Settings) -> Starlette:
             page = request.client.host  # a client that names no page is one page
 
         def work() -> api.Answer:
-            asked = [kind for kind in ("check", "make") if grids.flag(body, kind)]
+            asked = [kind for kind in JOB_KINDS if grids.flag(body, kind)]
             command = asked[0] if len(asked) == 1 else "solve"
             if len(asked) > 1:
-                raise UsageError('give "check" or "make", not both')
-            body.pop("check", None)
-            body.pop("make", None)
+                raise UsageError(f"give one of {JOB_NAMES}, not several")
+            for kind in JOB_KINDS:
+                body.pop(kind, None)
             region = grids.cells(body.pop("region", None))
-            job = Job(body, files, settings.time_limit, region, command=command)
+            entry = _entry(body) if command == "suggest" else None
+            job = Job(body, files, settings.time_limit, region, command=command, entry=entry)
             check_job(job)
+            options = "solve" if command == "suggest" else command  # suggestions: a fill a word
             if command == "make":  # its options are make's: refused now when wrong
                 make_request(job.body, files, settings.time_limit)
             else:
-                check = api.precheck(job.body, files, settings.time_limit, command)
+                check = api.precheck(job.body, files, settings.time_limit, options)
                 if check is not None:
                     return check
-            limit = fill_time_limit(job.body, settings.time_limit, command)
+            limit = fill_time_limit(job.body, settings.time_limit, options)
             job = replace(job, time_limit=limit)
             try:
                 fill = fills.start(page, job)
@@ -387,6 +406,18 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 def _ok(view: Mapping[str, Any]) -> api.Answer:
     return api.Answer(200, dict(view), 0)
+
+
+def _entry(body: dict[str, Any]) -> tuple[int, int, Direction]:
+    """The entry a request for suggestions names (`row`, `col`, `direction`),
+    taken out of its body (the rest is a solve's)."""
+    row, col = _cell(body)
+    direction = body.pop("direction", "across")
+    body.pop("row")
+    body.pop("col")
+    if direction not in ("across", "down"):
+        raise UsageError('"direction" must be "across" or "down"')
+    return row, col, direction
 
 
 def _cell(body: Mapping[str, Any]) -> tuple[int, int]:

@@ -134,18 +134,29 @@ class Files:
             paths.append(os.fspath(self.dictionaries[name]))
         return paths
 
-    def dictionary(self, names: Sequence[str]) -> Dictionary:
-        """The merged dictionaries `names`, kept in memory (the candidate
-        lists ask for them at every keystroke)."""
+    def dictionary(
+        self, names: Sequence[str], banned: Sequence[str] = (), preferred: Sequence[str] = ()
+    ) -> Dictionary:
+        """The merged dictionaries `names`, less the words the server bans
+        (--ban) and `banned`, with those it prefers (--prefer) and
+        `preferred` scoring more (pybridge.curation); kept in memory (the
+        candidate lists ask for them at every keystroke)."""
         paths = tuple(self.dictionary_paths(list(names)))
-        return _loaded(paths, self.encoding, self.banned, self.preferred)
+        return _curated(
+            paths, self.encoding, self.banned + tuple(banned), self.preferred + tuple(preferred)
+        )
+
+
+@lru_cache(maxsize=4)
+def _loaded(paths: tuple[str, ...], encoding: str | None) -> Dictionary:
+    return load_dictionary(paths, encoding)
 
 
 @lru_cache(maxsize=8)
-def _loaded(
+def _curated(
     paths: tuple[str, ...],
     encoding: str | None,
     banned: tuple[str, ...],
     preferred: tuple[str, ...],
 ) -> Dictionary:
-    return curated(load_dictionary(paths, encoding), banned, preferred)
+    return curated(_loaded(paths, encoding), banned, preferred)

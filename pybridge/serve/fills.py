@@ -41,7 +41,7 @@ from typing import Any
 from pybridge import engines
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import layout_of
-from pybridge.model import OPEN, Cell, Puzzle
+from pybridge.model import OPEN, Cell, Direction, Puzzle
 from pybridge.options import DictionaryOptions, MakeOptions, SearchOptions
 from pybridge.patterns import ImpossiblePattern, PatternNotFound
 from pybridge.render import outcome_json
@@ -53,6 +53,7 @@ from pybridge.serve.api import (
     Page,
     Told,
     answered,
+    curation,
     failure,
     option_values,
     read_request,
@@ -93,7 +94,9 @@ class Job:
     a worker is handed the job: the time limit counts from then, the
     worker's warming included. `command` is "check" for a check run as a
     fill is (its progress seen, Cancel stopping it): the answer /api/check
-    gives; "make" for `crossword make` (patterns filled until one fills)."""
+    gives; "make" for `crossword make` (patterns filled until one fills);
+    "suggest" for the words of one entry (`entry`: its row, column and
+    direction) with which the grid fills (pybridge.serve.entryfill)."""
 
     body: Mapping[str, Any]
     files: Files
@@ -101,6 +104,7 @@ class Job:
     region: tuple[Cell, ...] | None = None
     deadline: float | None = None
     command: str = "solve"
+    entry: tuple[int, int, Direction] | None = None
 
     def time_left(self) -> float:
         """The time limit left to the worker (a little, when none is left:
@@ -166,6 +170,8 @@ class Fills:
         self._watcher: threading.Thread | None = None
         self._closed = False
         self._spare: tuple[BaseProcess, Connection, Connection] | None = None
+        # what a new worker loads while it waits: the last fill's words
+        self._likely: dict[str, Any] | None = None
 
     def warm(self) -> None:
         """Start the worker that waits for the next fill."""
@@ -178,7 +184,7 @@ class Fills:
         jobs, job_sender = self._context.Pipe(duplex=False)
         news, news_sender = self._context.Pipe(duplex=False)
         process = self._context.Process(
-            target=worker, args=(jobs, news_sender, self.files), daemon=True
+            target=worker, args=(jobs, news_sender, self.files, self._likely), daemon=True
         )
         process.start()
         jobs.close()  # the worker holds these ends: EOF when it ends
@@ -197,6 +203,7 @@ class Fills:
                 raise Busy(message, 429)
             process, news = self._hand(job)
             fill = Fill(secrets.token_hex(8), page, process, news, job.time_limit)
+            self._likely = likely_words(job.body) or self._likely
             self._spare = self._worker()
             self._fills[fill.id] = fill
             if self._watcher is None:
@@ -317,12 +324,14 @@ def _discard(worker: tuple[BaseProcess, Connection, Connection]) -> None:
 # ---------------------------------------------------------------- in the worker
 
 
-def worker(jobs: Connection, news: Connection, files: Files) -> None:
+def worker(
+    jobs: Connection, news: Connection, files: Files, likely: Mapping[str, Any] | None = None
+) -> None:
     """The worker process: load the engines and the dictionaries, wait for a
     job, tell its phases, then send its answer. Ctrl-C in the server's
     terminal reaches its workers too: the server ends them itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    warm(files)
+    warm(files, likely)
     try:
         job = jobs.recv()
     except EOFError:  # the server stopped
@@ -340,21 +349,39 @@ def worker(jobs: Connection, news: Connection, files: Files) -> None:
         news.close()
 
 
-def warm(files: Files) -> None:
-    """Load SWI-Prolog, if it is there, and send it each served dictionary,
-    as a wdeg fill from it would, before the job comes."""
+WARM_KEYS = ("dict", "min-score", "ban", "prefer")  # what a fill's words depend on
+
+
+def likely_words(body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What of a fill's body says the words it sends the engines (its
+    dictionaries, min score and curation), to warm the next worker with;
+    None for a fill with a word list."""
+    if not isinstance(body.get("dict"), list) or body.get("words") is not None:
+        return None
+    return {key: body[key] for key in WARM_KEYS if body.get(key) is not None}
+
+
+def warm(files: Files, likely: Mapping[str, Any] | None) -> None:
+    """Load SWI-Prolog, if it is there, and send it the words the next fill
+    most likely uses (those of `likely`: a fill's dictionaries, min score
+    and curation; at first the first served dictionary, the page's choice by
+    default), as a wdeg fill from them would, before the job comes."""
     from pybridge import bridge
+    from pybridge.serve.grids import page_puzzle
 
     if not bridge.available():
         return
-    for name in files.dictionaries:
-        with suppress(CrosswordError):  # a fill from it will say what is wrong
-            dictionary = files.dictionary([name])
-            words, scores = dictionary.words, dictionary.scores
-            values = None if scores is None else scores.values(words)
-            bridge.load_dictionary(words, values)
-            if values is not None:  # for the best fill (maximize), by valued
-                bridge.load_ranked(words, values)
+    if likely is None:
+        likely = {"dict": list(files.dictionaries)[:1]}
+    if not likely.get("dict"):
+        return
+    with suppress(CrosswordError):  # a fill from them will say what is wrong
+        puzzle = page_puzzle({**likely, "grid": ["..."]}, files)
+        words, scores = puzzle.words, puzzle.scores
+        values = None if scores is None else scores.values(words)
+        bridge.load_dictionary(words, values)
+        if values is not None:  # for the best fill (maximize), by valued
+            bridge.load_ranked(words, values)
 
 
 def fill_answer(job: Job, tell: Callable[[str], None], better: Better | None = None) -> Answer:
@@ -363,6 +390,9 @@ def fill_answer(job: Job, tell: Callable[[str], None], better: Better | None = N
     if job.command == "make":
         tell(f"making a crossword (time limit {job.time_limit:g} s)")
         return answered(lambda: make_answer(job.body, job.files, job.time_left(), tell))
+    if job.command == "suggest":
+        tell(f"trying the entry's words (time limit {job.time_limit:g} s)")
+        return answered(lambda: _entry_answer(job, tell))
     if job.command == "check":
         tell(f"checking (time limit {job.time_limit:g} s)")
         return run_command("check", job.body, job.files, job.time_left(), tell)
@@ -392,7 +422,11 @@ def make_request(
     if not paths:
         raise UsageError('choose a dictionary: "dict" names none (served: see /api/info)')
     encoding = values.get("encoding") or files.encoding
-    return make_options(values), DictionaryOptions(paths, encoding)
+    banned, preferred = curation(body)
+    dictionary = DictionaryOptions(
+        paths, encoding, banned=files.banned + banned, preferred=files.preferred + preferred
+    )
+    return make_options(values), dictionary
 
 
 def make_answer(
@@ -425,11 +459,35 @@ REGION_OBJECTIVE = (
 
 def check_job(job: Job) -> None:
     """UsageError for a job no worker should start: a region with an
-    objective, or a check of a region."""
+    objective, a check of a region, suggestions with an objective or
+    without their entry."""
     if job.region is not None and job.body.get("maximize") is not None:
         raise UsageError(REGION_OBJECTIVE)
     if job.region is not None and job.command != "solve":
         raise UsageError(f'a {job.command} is of the whole grid: leave out "region"')
+    if job.command == "suggest" and job.body.get("maximize") is not None:
+        raise UsageError(
+            'suggestions look for a fill with each word, not the best: leave out "maximize"'
+        )
+    if (job.command == "suggest") != (job.entry is not None):
+        raise UsageError('"row", "col" and "direction" name the entry of the suggestions')
+
+
+def _entry_answer(job: Job, tell: Callable[[str], None]) -> Answer:
+    """The words of the job's entry with which the whole grid fills."""
+    from pybridge.serve.entryfill import entry_suggestions
+
+    assert job.entry is not None
+    row, col, direction = job.entry
+    with sources(job.body, job.files) as found:
+        tell("reading the puzzle")
+        read, search = read_request("solve", job.body, found, job.files, job.time_left())
+        if len(read.puzzles) != 1:
+            raise UsageError('suggestions are for one grid: say which with "grid"')
+        left = timeout_left(read.budget)
+        timeout = job.time_left() if left is None else left
+        doc = entry_suggestions(read.puzzles[0], (row, col), direction, search, timeout, tell)
+        return Answer(200, doc, EXIT_BY_STATUS[doc["status"]])
 
 
 def _region_answer(job: Job, tell: Callable[[str], None]) -> Answer:

@@ -21,8 +21,7 @@ from pybridge.model import BLOCK, OPEN, Cell, Clue, Published, Puzzle, fast_new
 from pybridge.readers import read_bytes, read_exchange, require_site, sniff_exchange
 from pybridge.scores import Scores
 from pybridge.serve import workfile
-from pybridge.serve.api import sources
-from pybridge.serve.candidates import WordScore
+from pybridge.serve.api import curation, sources
 from pybridge.serve.files import Files
 from pybridge.solver import at_least
 
@@ -62,7 +61,7 @@ def page_puzzle(body: Mapping[str, Any], files: Files) -> Puzzle:
             raise UsageError('"words" must be a list of words')
         puzzle = require_site(Puzzle(tuple(words), grid, "fillin", "grid"))
         return puzzle if least is None else at_least(puzzle, least)  # solve's refusal
-    dictionary = files.dictionary(_names(body.get("dict")))
+    dictionary = files.dictionary(_names(body.get("dict")), *curation(body))
     puzzle = require_site(_lexicon_puzzle(dictionary.words, grid, dictionary.scores))
     return puzzle if least is None else _at_least(puzzle, dictionary, least)
 
@@ -99,13 +98,12 @@ def _at_least(puzzle: Puzzle, dictionary: Dictionary, least: object) -> Puzzle:
     return _lexicon_puzzle(found[1], puzzle.grid, found[2])
 
 
-def page_scores(body: Mapping[str, Any], files: Files) -> WordScore | None:
+def page_scores(body: Mapping[str, Any], files: Files) -> Scores | None:
     """The word scores of the page's dictionaries, when they are scored
     (Dictionary.scores, as the dictionary reader keeps them), else None."""
     if body.get("words") is not None:
         return None
-    scores = files.dictionary(_names(body.get("dict"))).scores
-    return None if scores is None else scores.score
+    return files.dictionary(_names(body.get("dict")), *curation(body)).scores
 
 
 def page_picture(body: Mapping[str, Any]) -> tuple[Puzzle, tuple[str, ...]]:

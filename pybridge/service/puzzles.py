@@ -63,9 +63,10 @@ def read_dictionary(options: DictionaryOptions, notice: Notice | None = None) ->
     dictionary = load_dictionary(options.paths, options.encoding)
     if dictionary.skipped and notice is not None:
         notice(f"dictionary: {dictionary.summary()}")
-    if options.ban or options.prefer:
-        banned = banned_words(options.ban, options.encoding)
-        dictionary = curated(dictionary, banned, preferred_words(options.prefer, options.encoding))
+    if options.ban or options.prefer or options.banned or options.preferred:
+        banned = banned_words(options.ban, options.encoding) + options.banned
+        preferred = preferred_words(options.prefer, options.encoding) + options.preferred
+        dictionary = curated(dictionary, banned, preferred)
     return dictionary
 
 

@@ -33,6 +33,9 @@ let candidateRequest = null;  // its AbortController
 let counts = null;         // {shape, by: Map "number-dir" -> words some fill can use}: per entry, from the last list
 let candidateLists = 0;    // candidate lists shown (body's data-lists and data-listed: for tests)
 let keyAt = 0;             // when the last key was pressed (body's data-latency: its list's delay)
+let estimate = null;       // {shape, difficulty, verdict}: the grid's difficulty, from the last list
+let entryWords = null;     // {slot, shape}: whose words that fill the grid are shown
+let refocus = null;        // the place in the candidate list to focus once it is made again
 
 const key = (r, c) => `${r},${c}`;
 const cellAt = (r, c) => grid.cells[r * grid.cols + c];
@@ -393,7 +396,8 @@ function render() {
   $("grid").setAttribute("aria-activedescendant", `cell-${cursor.r}-${cursor.c}`);
   $("grid").setAttribute("aria-label", `the grid, ${grid.rows} by ${grid.cols}`);
   $("slot-title").textContent = slot ? slotName(slot) : "–";
-  $("stats").textContent = statistics();
+  $("figures").textContent = statistics();
+  $("difficulty").textContent = difficulty();
   $("title").textContent = `${grid.source} · ${grid.rows}×${grid.cols} · ` +
     (grid.mode === "exact" ? `${grid.words.length} listed words` : "filled from the dictionaries");
   $("undo").disabled = !undoStack.length;
@@ -439,6 +443,15 @@ function statistics() {
   const plural = (n, word) => `${n.toLocaleString()} ${word}${n === 1 ? "" : "s"}`;
   return `${plural(list.length, "word")}, ${plural(blocks, "block")} ` +
     `(${plural(cheaters, "cheater")}), mean word length ${mean}`;
+}
+
+// The difficulty the server estimated for the grid as it is, with the chosen
+// words (`crossword difficulty`: about log10 of the nodes a fill's search
+// needs), once the candidate list of the grid as it is has come.
+function difficulty() {
+  if (!estimate || estimate.shape !== rowsOf().join("\n")) return "";
+  if (estimate.verdict) return " · cannot be filled as it is";
+  return estimate.difficulty === null ? "" : ` · difficulty ${estimate.difficulty.toFixed(2)}`;
 }
 
 // How the number of words changes along (dr, dc) if the block at (r, c)
@@ -524,9 +537,23 @@ function chosenLimit() {
 function qualityOptions(objective) {
   const options = {};
   if (grid.mode === "exact") return options;  // a word list has no scores to cut or maximize
-  if ($("min-score").value.trim() !== "") options["min-score"] = $("min-score").value.trim();
+  const least = $("min-score").value.trim() || shippedLine();
+  if (least !== "") options["min-score"] = least;
   if (objective && $("maximize").value) options.maximize = $("maximize").value;
   return options;
+}
+
+// The shipped list's acceptable line (25) when it is chosen: its words below
+// the line are left out unless a min score says otherwise, as `crossword
+// solve` leaves them out of a grid it fills from the shipped list.
+function shippedLine() {
+  const shipped = (info.dicts || []).find((d) => d.shipped && chosenDicts().includes(d.name));
+  return shipped && shipped.line !== null && shipped.line !== undefined ? String(shipped.line) : "";
+}
+
+function showMinScore() {
+  const line = shippedLine();
+  $("min-score").placeholder = line || "none";
 }
 
 // The puzzle as /api/solve, /api/check and /api/fill take it (with
@@ -547,7 +574,7 @@ function puzzleBody(keep = () => true, objective = false) {
   for (const [name, value] of Object.entries(options)) if (value) body[name] = value;
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   if ($("timeout").value !== "") body.timeout = Number($("timeout").value);
-  return Object.assign(body, qualityOptions(objective));
+  return Object.assign(body, qualityOptions(objective), curationOptions());
 }
 
 // ------------------------------------------------------------------ candidates
@@ -574,7 +601,7 @@ async function askCandidates() {
   const body = {grid: rowsOf(), row: cursor.r, col: cursor.c, direction: slot.dir, limit: 100};
   if (grid.mode === "exact") body.words = grid.words;
   else if (!chosenDicts().length) return showSlot(slot, null, "choose a dictionary to see the words that fit");
-  else Object.assign(body, {dict: chosenDicts()}, qualityOptions(false));
+  else Object.assign(body, {dict: chosenDicts()}, qualityOptions(false), curationOptions());
   candidateRequest = new AbortController();
   try {
     const answer = await api("/api/candidates", body, "POST", candidateRequest.signal);
@@ -588,12 +615,19 @@ async function askCandidates() {
 function showSlot(slot, answer = null, note = "") {
   const list = $("candidates");
   list.replaceChildren();
+  if (entryWords && (!slot || entryWords.slot !== slotName(slot) || entryWords.shape !== shape())) {
+    $("entry-words").hidden = true;
+    entryWords = null;
+  }
   $("slot-info").textContent = note;
   $("slot-info").className = note ? "note" : "";
   if (!answer) return;
   if (answer.sites) {
     const by = new Map(answer.sites.map((s) => [`${s.number}-${s.direction}`, s.alive ?? s.fitting]));
     counts = {shape: answer.grid || rowsOf().join("\n"), by};
+  }
+  if (answer.difficulty !== undefined) {
+    estimate = {shape: answer.grid || rowsOf().join("\n"), difficulty: answer.difficulty, verdict: !!answer.verdict};
   }
   document.body.dataset.lists = String(++candidateLists);
   document.body.dataset.listed = slotName(slot);  // whose list is shown (for tests)
@@ -605,23 +639,12 @@ function showSlot(slot, answer = null, note = "") {
   $("slot-info").textContent =
     `${answer.site.pattern} · ${answer.fitting.toLocaleString()} fit${possible}${shown}`;
   for (const candidate of answer.candidates) {
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.textContent = candidate.word;
-    if (candidate.score !== undefined) {
-      const score = document.createElement("span");
-      score.className = "score";
-      score.textContent = candidate.score;
-      button.append(score);
-    }
-    if (candidate.dead) {
-      item.className = "dead";
-      button.title = `ruled out: ${candidate.why}`;
-      button.setAttribute("aria-label", `${candidate.word}, ruled out: ${candidate.why}`);
-    }
-    button.addEventListener("click", () => place(answer.site.cells, candidate.word));
-    item.append(button);
-    list.append(item);
+    list.append(candidateItem(candidate, answer));
+  }
+  if (refocus !== null) {
+    const words = list.querySelectorAll("button.word");
+    if (words.length) words[Math.min(refocus, words.length - 1)].focus();
+    refocus = null;
   }
   if (answer.verdict) {
     const {reason, cells, minimal} = answer.verdict;
@@ -631,12 +654,179 @@ function showSlot(slot, answer = null, note = "") {
   }
 }
 
+// A word that fits: a click places it; its score beside it (greyed below the
+// list's acceptable line); a small button (or Delete) bans it.
+function candidateItem(candidate, answer) {
+  const item = document.createElement("li");
+  const button = document.createElement("button");
+  button.className = "word";
+  button.textContent = candidate.word;
+  const notes = [];
+  if (candidate.score !== undefined) {
+    const score = document.createElement("span");
+    score.className = "score";
+    score.textContent = candidate.score;
+    button.append(score);
+    notes.push(`score ${candidate.score}`);
+    if (answer.line !== null && answer.line !== undefined && candidate.score < answer.line) {
+      item.classList.add("weak");
+      notes.push(`below the acceptable line (${answer.line})`);
+    }
+  }
+  if (candidate.dead) {
+    item.classList.add("dead");
+    notes.push(`ruled out: ${candidate.why}`);
+  }
+  if (notes.length) button.title = notes.join("; ");
+  button.setAttribute("aria-label", [candidate.word, ...notes].join(", "));
+  button.addEventListener("click", () => place(answer.site.cells, candidate.word));
+  button.addEventListener("keydown", (event) => {
+    if (event.key === "Delete") {
+      event.preventDefault();
+      banWord(candidate.word, item);
+    }
+  });
+  item.append(button);
+  if (grid.mode !== "exact") {
+    const ban = document.createElement("button");
+    ban.className = "ban";
+    ban.textContent = "×";
+    ban.title = `Ban ${candidate.word}: no fill or list of this browser uses it (Delete on the word does it too)`;
+    ban.setAttribute("aria-label", `ban ${candidate.word}`);
+    ban.tabIndex = -1;  // one stop per word in the Tab order: Delete on the word bans it
+    ban.addEventListener("click", () => banWord(candidate.word, item));
+    item.append(ban);
+  }
+  return item;
+}
+
 function place(cells, word) {
   change(() => [...word].forEach((ch, i) => {
     const cell = cellAt(...cells[i]);
     if (cell.kind !== "locked") Object.assign(cell, {letter: ch, kind: "typed"});
   }));
   $("grid").focus();
+}
+
+// ------------------------------------------------------------------ your words
+
+// The words this browser bans and prefers, kept with its preferences: every
+// request that fills from the dictionaries sends them (`ban`, `prefer`), so
+// that the candidate lists, fills, checks and Make all leave out the banned
+// words and give the preferred ones 20 more (adding those the lists lack).
+const JOINED = /[-'\u2019 ]/gu;  // what a dictionary entry leaves out (e-mail: EMAIL)
+
+function wordsOf(text) {
+  const words = [], bad = [];
+  for (const line of text.split(/[\n,;]+/u)) {
+    const word = line.trim();
+    if (!word) continue;
+    if (/^\p{L}+$/u.test(word.replace(JOINED, ""))) words.push(word);
+    else bad.push(word);
+  }
+  return {words: [...new Set(words)], bad};
+}
+
+function curationOptions() {
+  const options = {};
+  if (grid.mode === "exact") return options;  // a puzzle's own word list is not curated
+  const {ban = [], prefer = []} = store.prefs();
+  if (ban.length) options.ban = ban;
+  if (prefer.length) options.prefer = prefer;
+  return options;
+}
+
+function showCuration(rewrite = false) {
+  const {ban = [], prefer = []} = store.prefs();
+  for (const [id, words] of [["banned", ban], ["preferred", prefer]]) {
+    if (rewrite || document.activeElement !== $(id)) $(id).value = words.join("\n");
+  }
+  $("curation-note").textContent = `${ban.length.toLocaleString()} banned, ` +
+    `${prefer.length.toLocaleString()} preferred`;
+}
+
+// The words typed in the two lists, kept (a line that is no word is said so);
+// once the typing is done (`rewrite`), the lists show what was kept.
+function readCuration(rewrite = false) {
+  const banned = wordsOf($("banned").value), preferred = wordsOf($("preferred").value);
+  store.savePrefs({...store.prefs(), ban: banned.words, prefer: preferred.words});
+  showCuration(rewrite);
+  const bad = [...banned.bad, ...preferred.bad];
+  if (bad.length) $("curation-note").textContent += ` · not words, left out: ${bad.join(", ")}`;
+  scheduleCandidates();
+}
+
+function banWord(word, item = null) {
+  const {ban = [], prefer = []} = store.prefs();
+  if (!ban.includes(word)) ban.push(word);
+  store.savePrefs({...store.prefs(), ban, prefer: prefer.filter((w) => w !== word)});
+  showCuration();
+  // the focus goes on to the next word of the list, as after a deletion (the
+  // list is made again without the word: the same place in it)
+  if (item && item.contains(document.activeElement)) refocus = [...item.parentNode.children].indexOf(item);
+  const next = item && (item.nextElementSibling || item.previousElementSibling);
+  if (next && refocus !== null) next.querySelector("button").focus();
+  if (item) item.remove();
+  say(`Banned ${word}: no fill or list uses it now (“your words”, under the options, lists it).`);
+  scheduleCandidates();
+}
+
+// ------------------------------------------------------------------ the words of one entry that fill
+
+// Try the words of the entry under the cursor one by one, the best first:
+// which of them leave the whole grid a fill (POST /api/fill with "suggest",
+// in a worker as a fill runs: its progress shows, Cancel stops it).
+async function suggestEntry() {
+  if (job || needsDictionary()) return;
+  const slot = slotAt(cursor.r, cursor.c, cursor.dir);
+  if (!slot) return say("The cursor is on no entry: move it to the entry whose words to try.");
+  const [row, col] = slot.cells[0];
+  const body = Object.assign(puzzleBody(kept, false), {page: PAGE, suggest: true, row, col, direction: slot.dir});
+  try {
+    const view = await api("/api/fill", body);
+    beginJob({kind: "suggest", id: view.id, slot: slotName(slot), cells: slot.cells});
+    say(`trying the words of ${slotName(slot)}…`);
+    pollFill();
+  } catch (error) {
+    say(error.message, "bad");
+  }
+}
+
+function finishSuggest(answer, started) {
+  if (!stillShown(started)) return say("The grid changed while the words were tried: try again.", "bad");
+  const list = $("entry-list");
+  list.replaceChildren();
+  let fill = 0;
+  for (const tried of answer.words) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.textContent = tried.word;
+    if (tried.score !== undefined) {
+      const score = document.createElement("span");
+      score.className = "score";
+      score.textContent = tried.score;
+      button.append(score);
+    }
+    const verdict = tried.fills === true ? `the grid fills with it (${tried.nodes} nodes)`
+      : tried.fills === false ? `no fill with it: ${tried.reason}` : "no verdict within its share of the time";
+    item.className = tried.fills === true ? "fills" : tried.fills === false ? "refuted" : "unknown";
+    button.title = verdict;
+    button.setAttribute("aria-label", `${tried.word}, ${verdict}`);
+    button.addEventListener("click", () => place(started.cells, tried.word));
+    item.append(button);
+    list.append(item);
+    fill += tried.fills === true;
+  }
+  const tried = answer.words.length;
+  const left = answer.alive === null ? "" : ` of the ${answer.alive.toLocaleString()} the crossings leave`;
+  let note = `${started.slot}: ${fill} of the ${tried} words tried${left} leave the grid a fill.`;
+  if (answer.status === "unsolvable") note = `${started.slot}: no word leaves the grid a fill: it cannot be filled as it is.`;
+  else if (answer.status === "timeout" && fill < answer.wanted) note += " The time limit ended the trials.";
+  $("entry-note").textContent = note;
+  $("entry-words").hidden = false;
+  entryWords = {slot: started.slot, shape: started.shape};
+  say(note, fill ? "good" : "bad");
+  if (answer.verdict) showVerdict(answer.verdict.reason, answer.verdict.cells, "The grid cannot be filled as it is", true, answer.verdict.minimal !== false);
 }
 
 // ------------------------------------------------------------------ clues
@@ -864,7 +1054,7 @@ function stillShown(started) {
   return started.puzzle === puzzle.id && jobShape(started.kind) === started.shape;
 }
 
-const cancelled = (kind) => ({check: "Check cancelled.", make: "Make cancelled."}[kind] || "Fill cancelled.");
+const cancelled = (kind) => ({check: "Check cancelled.", make: "Make cancelled.", suggest: "The trials were cancelled."}[kind] || "Fill cancelled.");
 
 async function cancelJob() {
   if (!job) return;
@@ -933,6 +1123,7 @@ async function makeCrossword() {
   if (blocks) body.blocks = blocks;
   if ($("timeout").value !== "") body.timeout = Number($("timeout").value);
   if ($("min-score").value.trim() !== "") body["min-score"] = $("min-score").value.trim();
+  Object.assign(body, curationOptions());
   try {
     const view = await api("/api/fill", body);
     beginJob({kind: "make", id: view.id});
@@ -1034,6 +1225,7 @@ async function pollFill() {
   if (view.status >= 400) return say(view.answer ? view.answer.error : view.phase, "bad");
   if (started.kind === "check") finishCheck(view.answer, started, view.elapsed);
   else if (started.kind === "make") finishMake(view.answer);
+  else if (started.kind === "suggest") finishSuggest(view.answer, started);
   else finishFill(view.answer, started, view.elapsed);
 }
 
@@ -1089,7 +1281,18 @@ function showScore(score, objective, region) {
   } else if (objective) {
     text += " — not proved optimal";
   }
-  box.textContent = text;
+  // what an editor reads next: the weakest entries, and how many fall below the line
+  const words = [];
+  if (score.below !== undefined && score.below !== null) {
+    words.push(`${score.words} entries, ${score.below} below the acceptable line (${score.line})`);
+  }
+  if (score.lowest && score.lowest.length) {
+    words.push(`lowest: ${score.lowest.map((w) => `${w.word} ${w.score}`).join(", ")}`);
+  }
+  const line = document.createElement("span");
+  line.className = "entries";
+  line.textContent = words.join("; ");
+  box.replaceChildren(text, ...(words.length ? [document.createElement("br"), line] : []));
   box.hidden = false;
 }
 
@@ -1230,6 +1433,7 @@ const SHORTCUTS = {
   KeyA: (event) => (event.shiftKey ? anotherFill() : startFill(false)),
   KeyR: () => { if (selection) startFill(true); },
   KeyC: () => check(),
+  KeyE: () => suggestEntry(),
   KeyX: () => cancelJob(),
   KeyG: () => $("grid").focus(),
   KeyL: () => focusClue(),
@@ -1505,11 +1709,12 @@ async function start() {
     box.type = "checkbox";
     box.value = dict.name;
     box.checked = prefs.dicts ? prefs.dicts.includes(dict.name) : i === 0;
-    box.addEventListener("change", () => { savePrefs(); scheduleCandidates(); });
-    const scored = dict.scored ? ", scored" : "";
-    label.append(box, ` ${dict.name} (${dict.words.toLocaleString()} words${scored})`);
+    box.addEventListener("change", () => { savePrefs(); showMinScore(); scheduleCandidates(); });
+    const kind = [dict.scored ? "scored" : "", dict.shipped ? "shipped with crossword" : ""].filter(Boolean);
+    label.append(box, ` ${dict.name} (${dict.words.toLocaleString()} words${kind.map((k) => `, ${k}`).join("")})`);
     $("dicts").append(label);
   }
+  showMinScore();
   if (info.root) {
     const files = (await api("/api/files", undefined, "GET")).files;
     addOptions($("open-path"), files);
@@ -1545,6 +1750,7 @@ function wire() {
   window.addEventListener("resize", fitGrid);
   window.addEventListener("storage", (event) => {
     if (event.key === store.puzzleKey(puzzle.id) && event.newValue) adopt(JSON.parse(event.newValue), false);
+    else if (store.isPrefsKey(event.key)) { showCuration(); scheduleCandidates(); }
     else if (store.isIndexKey(event.key)) showPuzzleList();
   });
   $("undo").addEventListener("click", () => restore(undoStack, redoStack));
@@ -1555,6 +1761,13 @@ function wire() {
   });
   $("symmetry").addEventListener("change", () => { puzzle.symmetry = $("symmetry").value; if (puzzle.kept) save(); });
   $("min-score").addEventListener("change", scheduleCandidates);
+  for (const id of ["banned", "preferred"]) {
+    let timer = null;
+    $(id).addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(readCuration, 500); });
+    $(id).addEventListener("change", () => { clearTimeout(timer); readCuration(true); });
+  }
+  showCuration();
+  $("suggest-entry").addEventListener("click", suggestEntry);
   $("shade-few").checked = store.prefs().shade !== false;
   $("shade-few").addEventListener("change", () => {
     store.savePrefs({...store.prefs(), shade: $("shade-few").checked});
