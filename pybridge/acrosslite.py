@@ -38,7 +38,13 @@ from collections.abc import Sequence
 import puz
 
 from pybridge.errors import InputError, OutputError, shown
-from pybridge.exchange import not_a_letter, square_letter, written_clues
+from pybridge.exchange import (
+    not_a_letter,
+    rebus_marks,
+    rebus_text,
+    square_letter,
+    written_clues,
+)
 from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Cell, Clue, Published, Puzzle
 from pybridge.wording import where
@@ -49,7 +55,6 @@ _WIDTH_AT, _HEIGHT_AT, _CLUES_AT = 44, 45, 46  # offsets in the header
 _BLOCKS = ".:"  # `:` marks blocks in diagramless puzzles
 _EMPTY = "-"
 _TYPOGRAPHIC = range(0x80, 0xA0)  # Latin-1 controls that are cp1252 punctuation
-_SOLUTION_MARKS = str.maketrans({BLOCK: ".", OPEN: _EMPTY})
 _MAX_SIDE = 255  # a .puz header keeps width and height in one byte each
 
 
@@ -141,8 +146,13 @@ def parse_puz(data: bytes, source: str = "<puz>") -> Puzzle:
         raise _damaged(message, source)
     has_solution = p.solution_state != puz.SolutionState.NotProvided
     blocks = solution if has_solution else fill
+    rebus = _rebus_squares(p, source)  # a rebus square shows no given (its first letter)
     cells = [
-        BLOCK if blocks[i] in _BLOCKS else _given(fill[i], divmod(i, width), source)
+        BLOCK
+        if blocks[i] in _BLOCKS
+        else OPEN
+        if i in rebus
+        else _given(fill[i], divmod(i, width), source)
         for i in range(width * height)
     ]
     rows = tuple("".join(cells[r * width : (r + 1) * width]) for r in range(height))
@@ -154,10 +164,12 @@ def parse_puz(data: bytes, source: str = "<puz>") -> Puzzle:
             "(one clue per entry)"
         )
         raise _damaged(message, source)
-    answers, unusable = _answers(p, solution, rows, has_solution, source)
+    answers, unusable, marks = _answers(p, solution, rows, has_solution, rebus, source)
     published = Published(
         solution=answers,
         unusable=unusable,
+        rebus=tuple((mark, text) for text, mark in marks.items()),
+        diagramless=p.puzzletype == puz.PuzzleType.Diagramless,
         clues=tuple(
             Clue(site.number, site.direction, _text(text, version))
             for site, text in zip(sites, p.clues, strict=True)
@@ -188,44 +200,53 @@ def _given(ch: str, cell: Cell, source: str) -> str:
 
 
 def _answers(
-    p: puz.Puzzle, solution: str, rows: Sequence[str], has_solution: bool, source: str
-) -> tuple[tuple[str, ...] | None, str]:
-    """The published solution's rows, or None and why it cannot be used."""
+    p: puz.Puzzle,
+    solution: str,
+    rows: Sequence[str],
+    has_solution: bool,
+    rebus: dict[int, str],
+    source: str,
+) -> tuple[tuple[str, ...] | None, str, dict[str, str]]:
+    """The published solution's rows (a rebus square holding its mark), or
+    None and why it cannot be used; and the rebus marks by text."""
     if not has_solution:
-        return None, "the file has no solution (Across Lite's 'solution not provided')"
+        return None, "the file has no solution (Across Lite's 'solution not provided')", {}
     if p.solution_state == puz.SolutionState.Locked:
-        return None, (
+        locked = (
             "its solution is locked (scrambled with a key): unlock it in Across Lite and save "
             "it again, or fill the grid from a dictionary with --dict FILE"
         )
-    rebus = _first_rebus(p, source)
-    if rebus is not None:
-        index, text = rebus
-        r, c = divmod(index, p.width)
-        return None, (
-            f"its solution has rebus squares ({shown(repr(text))} at {where((r, c))}: several "
-            "letters in one square), and this tool places one letter per square"
+        return None, locked, {}
+    bad = next(((i, text) for i, text in rebus.items() if rebus_text(text) is None), None)
+    if bad is not None:
+        index, text = bad
+        odd = (
+            f"its rebus square at {where(divmod(index, p.width))} holds {shown(repr(text))}, "
+            "which is not letters or digits"
         )
+        return None, odd, {}
     width = p.width
-    letters = []
+    letters: list[str] = []
     for i, ch in enumerate(solution):
         letter = BLOCK if rows[i // width][i % width] == BLOCK else _square(ch)
         if letter is None:
-            return None, f"its solution has {not_a_letter(ch, divmod(i, width))}"
+            return None, f"its solution has {not_a_letter(ch, divmod(i, width))}", {}
         letters.append(letter)
-    return tuple("".join(letters[r * width : (r + 1) * width]) for r in range(p.height)), ""
+    texts = {i: rebus_text(text) or "" for i, text in rebus.items()}
+    marks = rebus_marks(list(texts.values()), "".join(letters), source)
+    for i, text in texts.items():
+        letters[i] = marks[text]
+    answers = tuple("".join(letters[r * width : (r + 1) * width]) for r in range(p.height))
+    return answers, "", marks
 
 
-def _first_rebus(p: puz.Puzzle, source: str) -> tuple[int, str] | None:
-    """The first rebus square and its answer, if the file has any."""
+def _rebus_squares(p: puz.Puzzle, source: str) -> dict[int, str]:
+    """The rebus squares of the file and what each holds, as written."""
     try:
         if not p.has_rebus():
-            return None
+            return {}
         rebus = p.rebus()
-        squares = rebus.get_rebus_squares()
-        if not squares:
-            return None
-        return squares[0], rebus.get_rebus_solution(squares[0]) or "?"
+        return {i: rebus.get_rebus_solution(i) or "" for i in rebus.get_rebus_squares()}
     except (ValueError, IndexError, KeyError, UnicodeDecodeError) as err:
         raise _damaged(f"its rebus squares cannot be read ({shown(str(err))})", source) from None
 
@@ -274,10 +295,19 @@ def puz_bytes(puzzle: Puzzle, grid: Sequence[str], progress: Sequence[str] | Non
         **{f"the clue of {site.label}": text for site, text in clues},
     }
     texts = {name: text.replace("\x00", "") for name, text in texts.items()}  # NUL ends a text
-    # a square in no entry may have no letter: `-`, as in the player's grid
-    solution = "".join(row.translate(_SOLUTION_MARKS) for row in rows)
+    # a square in no entry may have no letter: `-`, as in the player's grid; a
+    # rebus square shows the first letter of its answer, its answer in the rebus table
+    rebus = published.rebus_texts
+    block = ":" if published.diagramless else "."  # Across Lite's blocks of a diagramless
+    solution = "".join(
+        block if ch == BLOCK else _EMPTY if ch == OPEN else rebus.get(ch, ch)[0]
+        for row in rows
+        for ch in row
+    )
     fill = "".join(
-        "." if ch == BLOCK else (_EMPTY if ch == OPEN else ch)
+        (_EMPTY if published.diagramless else ".")
+        if ch == BLOCK
+        else (_EMPTY if ch == OPEN or ch in rebus else ch)
         for row in (puzzle.grid if progress is None else progress)
         for ch in row.ljust(width, BLOCK)
     )
@@ -299,10 +329,33 @@ def puz_bytes(puzzle: Puzzle, grid: Sequence[str], progress: Sequence[str] | Non
         texts["notes"],
     )
     p.clues = [texts[f"the clue of {site.label}"] for site, _ in clues]
+    _write_rebus(
+        p, rows, rebus, needs_utf8 is not None
+    )  # GRBS and RTBL before GEXT, as Across Lite
     if published.circled:
         circled = sorted(r * width + c for r, c in published.circled if r < height and c < width)
         p.markup().set_markup_squares(circled, puz.GridMarkup.Circled)
+    if published.diagramless:
+        p.puzzletype = puz.PuzzleType.Diagramless
     return bytes(p.tobytes())
+
+
+def _write_rebus(p: puz.Puzzle, rows: Sequence[str], rebus: dict[str, str], utf8: bool) -> None:
+    """The rebus table of the squares whose solution holds a rebus mark."""
+    width = p.width
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch not in rebus:
+                continue
+            text = rebus[ch]
+            held = (text if text.isascii() else None) if utf8 else _as_cp1252(text)
+            if held is None:
+                raise OutputError(
+                    f"cannot write the .puz file: the rebus square {shown(repr(text))} holds a "
+                    "letter no .puz encoding writes in one byte (write an ipuz file instead: "
+                    "--output ipuz FILE)"
+                )
+            p.rebus().add_rebus_squares(r * width + c, held)
 
 
 def _one_byte_squares(squares: str, needs_utf8: str | None) -> str:

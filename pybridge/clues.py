@@ -158,13 +158,15 @@ def clued(
     puzzle: Puzzle,
     grid: Sequence[str],
     *,
+    entries: Mapping[tuple[int, str], str] | None = None,
     clue_file: ClueFile | None = None,
     suggest: Suggest | None = None,
     details: Details | None = None,
 ) -> Puzzle:
     """`puzzle` publishing `grid` (a fill of it) as its solution, with a clue
-    per entry from the sources in the module docstring's order, and the
-    `details` (title...) over those it had."""
+    per entry from the sources in the module docstring's order (`entries`,
+    clues given by (number, direction) as the workbench keeps them, before
+    all), and the `details` (title...) over those it had."""
     width = puzzle.width
     rows = tuple(row.ljust(width, "#") for row in grid)
     sites = find_sites(puzzle)
@@ -174,10 +176,11 @@ def clued(
     for site, word, known in zip(sites, entry_words(rows, sites), own, strict=True):
         key = answer_key(word)
         texts = clue_file.clues.get(key, ()) if clue_file is not None else ()
-        if texts:
-            clue: Clue | None = Clue(
-                site.number, site.direction, texts[used[key] % len(texts)], "clues"
-            )
+        given = (entries or {}).get((site.number, site.direction), "").strip()
+        if given:
+            clue: Clue | None = Clue(site.number, site.direction, given, "clues")
+        elif texts:
+            clue = Clue(site.number, site.direction, texts[used[key] % len(texts)], "clues")
             used[key] += 1
         elif known is not None:
             clue = known

@@ -32,6 +32,7 @@ from pybridge.options import (
     MakeOptions,
     SearchOptions,
 )
+from pybridge.patterns import DEFAULT_BLOCKS as PATTERN_BLOCKS
 from pybridge.patterns import PATTERN_SECONDS, SEED_BOUND, Pattern, asked_rules, pattern_for
 from pybridge.scores import Objective, Scores
 from pybridge.search.kernel import Lcg, Status, Watch
@@ -50,9 +51,12 @@ from pybridge.solver import (
 from pybridge.verify import solution_problems
 from pybridge.wording import and_list, plural
 
-DEFAULT_BLOCKS = DEFAULT_MAKE_BLOCKS
+DEFAULT_BLOCKS = DEFAULT_MAKE_BLOCKS  # None: make_blocks, by the size
+NEWSPAPER_CELLS = 13 * 13  # from this many cells, make's blocks are grid's
+SMALL_GRID_BLOCKS = 0.2
 PASSES = 100  # patterns passed over (repeats, out of range) before make gives up
 POOL = 8  # patterns drawn at a time, then tried easiest first
+EASY = 2.5  # an estimated difficulty (log10 of wdeg's nodes) that needs no ranking
 
 __all__ = [
     "DEFAULT_BLOCKS",
@@ -245,8 +249,12 @@ def construct(
     if not words:
         raise UsageError("a crossword is filled from a dictionary: no word was given")
 
+    shape = options.pattern
+    if shape.blocks is None:
+        shape = replace(shape, blocks=make_blocks(shape.rows, shape.cols))
+
     def pattern_of(seed: int | None, timeout: float) -> Pattern:
-        return pattern_for(replace(options.pattern, seed=seed, timeout=timeout))
+        return pattern_for(replace(shape, seed=seed, timeout=timeout))
 
     # the options and the cheap bounds are checked here, before the dictionary is indexed
     first = pattern_of(seed=seed, timeout=_pattern_seconds(time.perf_counter(), timeout))
@@ -307,11 +315,15 @@ class _Ranked:
     settled: Try | None = None
 
     def order(self) -> tuple[int, float]:
-        """Easiest first; patterns without an estimate, then those proved
-        unfillable, last."""
+        """Easiest first, but all those estimated EASY or easier alike (in
+        the order drawn, the seed's own pattern first: a small grid has few
+        patterns, and other seeds should not all pick its easiest one);
+        patterns without an estimate, then those proved unfillable, last."""
         if self.settled is not None:
             return 2, 0.0
-        return (0, self.difficulty) if self.difficulty is not None else (1, 0.0)
+        if self.difficulty is None:
+            return 1, 0.0
+        return 0, max(self.difficulty, EASY)
 
 
 @dataclass
@@ -367,6 +379,13 @@ class _Draw:
             return self.first
         seed = self.seeds.below(SEED_BOUND)
         return self.pattern_of(seed=seed, timeout=_pattern_seconds(self.started, self.timeout))
+
+
+def make_blocks(rows: int, cols: int) -> float:
+    """make's blocks by default: grid's 1/6 from 13x13 up (newspaper sizes,
+    whose limit on words it meets), 0.2 below: a small grid has few patterns
+    with 1/6 (7x7: one), and make draws several."""
+    return SMALL_GRID_BLOCKS if rows * cols < NEWSPAPER_CELLS else PATTERN_BLOCKS
 
 
 def _with_theme(words: tuple[str, ...], pattern: Pattern) -> tuple[str, ...]:

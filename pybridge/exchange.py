@@ -58,6 +58,41 @@ def square_letter(text: str) -> str | None:
     return None
 
 
+# The marks of rebus squares: a square holding several letters holds one of
+# these in the solution, so that both engines place it as one letter; the
+# writers and pictures put the letters back (Published.rebus).
+REBUS_MARKS = (
+    "".join(map(chr, range(0x2460, 0x2474)))  # ① to ⑳
+    + "".join(map(chr, range(0x3251, 0x3260)))  # ㉑ to ㉟
+    + "".join(map(chr, range(0x32B1, 0x32C0)))  # ㊱ to ㊿
+)
+
+
+def rebus_text(text: str) -> str | None:
+    """The letters of a rebus square (upper-cased, NFC), or None when it
+    holds anything but letters and digits."""
+    text = unicodedata.normalize("NFC", text.strip())
+    if len(text) < 2 or not text.isalnum():
+        return None
+    return "".join(cell_letter(ch) for ch in text)
+
+
+def rebus_marks(texts: Sequence[str], grid_letters: str, source: str) -> dict[str, str]:
+    """A mark for each distinct rebus text, in order, none that the grid
+    holds as a letter; InputError when there are more texts than marks."""
+    free = [mark for mark in REBUS_MARKS if mark not in grid_letters]
+    distinct = list(dict.fromkeys(texts))
+    if len(distinct) > len(free):
+        message = f"it has {len(distinct)} different rebus answers: at most {len(free)} are read"
+        raise InputError(message, source)
+    return dict(zip(distinct, free, strict=False))
+
+
+def rebus_cell(ch: str, rebus: dict[str, str]) -> str:
+    """What a square of a solution shows: its letter, or the letters its rebus mark stands for."""
+    return rebus.get(ch, ch)
+
+
 def not_a_letter(text: str, cell: tuple[int, int]) -> str:
     """Why a square holding `text` (not a letter) is refused."""
     return (

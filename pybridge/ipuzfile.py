@@ -34,13 +34,14 @@ from typing import Any
 import ipuz
 
 from pybridge.errors import InputError, shown
-from pybridge.exchange import square_letter, written_clues
+from pybridge.exchange import rebus_marks, rebus_text, square_letter, written_clues
 from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Cell, Clue, Direction, Published, Puzzle
 from pybridge.wording import where
 
 CROSSWORD_KIND = "http://ipuz.org/crossword"
 WRITTEN_KIND = "http://ipuz.org/crossword#1"
+DIAGRAMLESS_KIND = "http://ipuz.org/crossword/diagramless#1"
 WRITTEN_VERSION = "http://ipuz.org/v2"
 ORIGIN = "crossword-pybridge"
 _TEXTS = ("title", "author", "copyright", "notes")
@@ -111,6 +112,7 @@ class _Cells:
         self.rows: list[list[str]] = []
         self.omitted: set[Cell] = set()
         self.circled: set[Cell] = set()
+        self.shaded: set[Cell] = set()
         self.labels: dict[int, Cell] = {}
         for r, row in enumerate(_rows(doc["puzzle"], "puzzle", self.width, self.height, source)):
             self.rows.append([self._square((r, c), value) for c, value in enumerate(row)])
@@ -124,6 +126,8 @@ class _Cells:
             style = value.get("style")
             if isinstance(style, dict) and style.get("shapebg") == "circle":
                 self.circled.add(cell)
+            if isinstance(style, dict) and (style.get("highlight") is True or style.get("color")):
+                self.shaded.add(cell)
             given = value.get("value")
             value = value.get("cell", self.empty)
         if isinstance(value, str) and value == self.block:
@@ -166,20 +170,30 @@ def _rows(rows: Any, name: str, width: int, height: int, source: str) -> list[li
 
 def _solution(
     doc: Mapping[str, Any], cells: _Cells, source: str
-) -> tuple[tuple[str, ...] | None, str]:
-    """The published solution's rows, or None and why it cannot be used."""
+) -> tuple[tuple[str, ...] | None, str, dict[str, str]]:
+    """The published solution's rows (a rebus square holding its mark), or
+    None and why it cannot be used; and the rebus marks by text."""
     if doc.get("solution") is None:
-        return None, "the file has no solution"
+        return None, "the file has no solution", {}
     rows = _rows(doc["solution"], "solution", cells.width, cells.height, source)
     letters: list[str] = []
+    rebus: dict[int, str] = {}
     for r, row in enumerate(rows):
         for c, value in enumerate(row):
             letter = _answer(value, cells)
             if isinstance(letter, tuple):  # a square that cannot be one letter
-                return None, (
-                    f"its solution has {letter[0]} at {where((r, c))}, "
-                    "and this tool places one letter per square"
-                )
+                text = rebus_text(letter[1]) if len(letter) > 1 else None
+                if text is None:
+                    return (
+                        None,
+                        (
+                            f"its solution has {letter[0]} at {where((r, c))}, "
+                            "and this tool places one letter or a rebus of letters per square"
+                        ),
+                        {},
+                    )
+                rebus[len(letters)] = text
+                letter = OPEN
             if (letter == BLOCK) != (cells.rows[r][c] == BLOCK):
                 has = "a block" if letter == BLOCK else "a letter"
                 message = (
@@ -188,13 +202,17 @@ def _solution(
                 )
                 raise InputError(message, source)
             letters.append(letter)
+    marks = rebus_marks(list(rebus.values()), "".join(letters), source)
+    for index, text in rebus.items():
+        letters[index] = marks[text]
     width = cells.width
-    return tuple("".join(letters[r * width : (r + 1) * width]) for r in range(cells.height)), ""
+    answers = tuple("".join(letters[r * width : (r + 1) * width]) for r in range(cells.height))
+    return answers, "", marks
 
 
-def _answer(value: Any, cells: _Cells) -> str | tuple[str]:
-    """One solution square: a letter, BLOCK, OPEN (no letter), or a
-    one-tuple saying why it is not one letter."""
+def _answer(value: Any, cells: _Cells) -> str | tuple[str, ...]:
+    """One solution square: a letter, BLOCK, OPEN (no letter), or a tuple
+    saying why it is not one letter (and, for several, the text)."""
     if isinstance(value, dict):
         value = value.get("value", cells.empty)
     if value is None or (isinstance(value, str) and value == cells.block):
@@ -207,7 +225,7 @@ def _answer(value: Any, cells: _Cells) -> str | tuple[str]:
     if letter is not None:
         return letter
     if len(value) > 1:
-        return (f"the rebus square {shown(repr(value))} (several letters in one square)",)
+        return (f"the rebus square {shown(repr(value))}", value)
     return (f"{shown(repr(value))}, which is not a letter or a digit,",)
 
 
@@ -263,13 +281,16 @@ def parse_ipuz(text: str, source: str = "<ipuz>") -> Puzzle:
     cells = _Cells(doc, source)
     rows = _with_saved(doc, tuple("".join(row) for row in cells.rows), cells, source)
     puzzle = Puzzle((), rows, "ipuz", source)
-    solution, unusable = _solution(doc, cells, source)
+    solution, unusable, marks = _solution(doc, cells, source)
     published = Published(
         solution=solution,
         unusable=unusable,
         clues=_clues(doc, puzzle, cells.labels),
         circled=frozenset(cells.circled),
         omitted=frozenset(cells.omitted),
+        rebus=tuple((mark, text) for text, mark in marks.items()),
+        shaded=frozenset(cells.shaded),
+        diagramless=any("diagramless" in kind for kind in doc.get("kind", [])),
         **{name: doc[name] for name in _TEXTS if isinstance(doc.get(name), str)},
     )
     return Puzzle((), rows, "ipuz", source, published=published)
@@ -317,16 +338,25 @@ def ipuz_document(
         cell: dict[str, Any] = {"cell": numbers.get((r, c), 0)}
         if ch != OPEN:
             cell["value"] = ch
+        style: dict[str, Any] = {}
         if (r, c) in published.circled:
-            cell["style"] = {"shapebg": "circle"}
+            style["shapebg"] = "circle"
+        if (r, c) in published.shaded:
+            style["highlight"] = True
+        if style:
+            cell["style"] = style
         return cell if len(cell) > 1 else cell["cell"]
 
+    rebus = published.rebus_texts
+
     def answer(r: int, c: int) -> Any:
-        return None if (r, c) in published.omitted else _answer_value(rows[r][c])
+        if (r, c) in published.omitted:
+            return None
+        return rebus.get(rows[r][c]) or _answer_value(rows[r][c])
 
     doc: dict[str, Any] = {
         "version": WRITTEN_VERSION,
-        "kind": [WRITTEN_KIND],
+        "kind": [DIAGRAMLESS_KIND if published.diagramless else WRITTEN_KIND],
         "origin": ORIGIN,
         **{name: getattr(published, name) for name in _TEXTS if getattr(published, name)},
         "dimensions": {"width": width, "height": height},

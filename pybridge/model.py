@@ -79,8 +79,9 @@ class Published:
     `solution` is the published answer grid (rows of the puzzle's width, `#`
     for a blocked cell), None when the file has none that can be used, and
     then `unusable` says why (a locked solution, rebus squares...). `clues`
-    are in entry order; `circled` and `omitted` (cells outside an irregular
-    ipuz grid, read as blocked) are kept so that a written file keeps them."""
+    are in entry order; `circled`, `shaded`, `omitted` (cells outside an
+    irregular ipuz grid, read as blocked) and whether the puzzle is
+    `diagramless` are kept so that a written file keeps them."""
 
     solution: tuple[str, ...] | None = None
     unusable: str = ""
@@ -91,6 +92,16 @@ class Published:
     author: str = ""
     copyright: str = ""
     notes: str = ""
+    # Rebus squares: the solution holds a mark (one character, pybridge.exchange.REBUS_MARKS)
+    # where a square holds several letters, and `rebus` says what each mark stands for.
+    rebus: tuple[tuple[str, str], ...] = ()
+    shaded: frozenset[Cell] = frozenset()
+    diagramless: bool = False
+
+    @property
+    def rebus_texts(self) -> dict[str, str]:
+        """What each rebus mark of the solution stands for."""
+        return dict(self.rebus)
 
 
 @dataclass(frozen=True)

@@ -29,11 +29,17 @@ def written_rows(puzzle: Puzzle, grid: Sequence[str]) -> list[str]:
 
 
 def solution_text(solution: Solution) -> str:
+    """The answer in the puzzle's notation; a crossword with rebus squares
+    (several letters in one square, held as one mark) says under the grid
+    what each mark it shows stands for."""
     puzzle = solution.puzzle
     if puzzle.format == "p99":
         rows = written_rows(puzzle, solution.grid)
         return "\n".join(row.replace(BLOCK, P99_BLOCK).rstrip() for row in rows)
-    return "\n".join(solution.grid)
+    text = "\n".join(solution.grid)
+    rebus = puzzle.published.rebus if puzzle.published is not None else ()
+    shown = [f"{mark} {letters}" for mark, letters in rebus if mark in text]
+    return text + ("\nrebus: " + ", ".join(shown) if shown else "")
 
 
 def framework_text(puzzle: Puzzle) -> str:

@@ -31,8 +31,8 @@ Unlimited = Literal["any"]  # a limit lifted
 DEFAULT_ATTEMPTS = 100  # attempts per pattern before giving up
 DEFAULT_TRIES = 10  # patterns make tries to fill
 DEFAULT_TRY_TIMEOUT = 2.0  # seconds per fill: most that succeed take well under one
-# make's blocks: None, grid's default (1/6): the newspaper limits on words
-# and cheater blocks keep the patterns fillable (docs/benchmarks.md#newspaper-patterns)
+# make's blocks: None, by the size (construct.make_blocks): grid's 1/6 from
+# 13x13 up, whose newspaper limits it meets (docs/benchmarks.md#newspaper-patterns)
 DEFAULT_MAKE_BLOCKS: float | None = None
 
 

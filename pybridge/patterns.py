@@ -743,7 +743,7 @@ ATTEMPTS_PER_PLACEMENT = 4  # attempts at a pattern around one placement of the 
 COUNTS_PER_PLACEMENT = 2  # counts of blocks tried around it, when a fraction was asked
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Framed:
     """The theme's placements, one after another (pybridge.theme.place)."""
 
@@ -753,6 +753,7 @@ class _Framed:
     words: tuple[str, ...]
     symmetry: Symmetry
     orbits: _Orbits
+    spread: bool = True  # whether the entries were found to fit lines apart
 
     def next(self, rng: Lcg) -> tuple[_BitFrame, tuple[int, ...]]:
         """The next placement, and the counts of blocks to try with it, the
@@ -768,9 +769,12 @@ class _Framed:
                 self.rules.min_length,
                 rng,
                 self._keeps_rules,
+                self.spread,
             )
         except themes.ThemeNotPlaced as err:
             raise PatternNotFound(str(err)) from None
+        if frame is not None:
+            self.spread = frame.spread
         if frame is None:
             blocks = self.counts[0] if len(self.counts) == 1 else max(self.counts)
             raise ImpossibleTheme(

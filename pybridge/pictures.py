@@ -55,6 +55,7 @@ def scaled(pixels: int, dpi: int) -> int:
 INK = "#000000"
 PAPER = "#ffffff"
 MARK = "#ffaaaa"
+SHADE = "#d3d3d3"  # a crossword file's shaded squares
 SUFFIXES = (".png", ".svg")
 PILLOW = "Pillow>=10.1"  # ImageFont.load_default(size=...), the fallback font
 PICTURES_HINT = (
@@ -70,8 +71,9 @@ class Square:
     cell: Cell
     fill: str
     number: int | None
-    letter: str | None
+    letter: str | None  # a rebus square's several letters, drawn smaller
     given: bool
+    circled: bool = False
 
 
 @dataclass(frozen=True)
@@ -175,11 +177,23 @@ def squares(puzzle: Puzzle, grid: Sequence[str], marked: Collection[Cell]) -> li
 
 
 def _square(puzzle: Puzzle, cell: Cell, ch: str, number: int | None, marked: bool) -> Square:
+    """A cell as drawn: a crossword file's circled and shaded squares kept,
+    a rebus mark drawn as the letters it stands for."""
     if ch == BLOCK:
         return Square(cell, INK, None, None, False)
-    letter = None if ch == OPEN else ch
+    published = puzzle.published
+    rebus = dict(published.rebus) if published is not None else {}
+    letter = None if ch == OPEN else rebus.get(ch, ch)
     given = puzzle.given(cell) is not None
-    return Square(cell, MARK if marked else PAPER, number, letter, given)
+    shaded = published is not None and cell in published.shaded
+    fill = MARK if marked else SHADE if shaded else PAPER
+    circled = published is not None and cell in published.circled
+    return Square(cell, fill, number, letter, given, circled)
+
+
+def letter_scale(letter: str) -> float:
+    """How much smaller than one letter several (a rebus square) are drawn."""
+    return min(1.0, 1.5 / len(letter))
 
 
 def _layout(
@@ -238,13 +252,19 @@ def _svg_square(layout: Layout, square: Square) -> list[str]:
             f'<text x="{x + inset:.1f}" y="{baseline:.1f}" '
             f'font-size="{layout.number_size}">{square.number}</text>'
         )
+    if square.circled:
+        parts.append(
+            f'<circle cx="{x + size / 2:.1f}" cy="{y + size / 2:.1f}" r="{size * 0.46:.1f}" '
+            f'fill="none" stroke="{INK}" stroke-width="{layout.line}"/>'
+        )
     if square.letter is not None:
         # A capital is about 0.72 em tall: half of that below the middle centres it.
-        baseline = y + layout.letter_middle + 0.36 * layout.letter_size
+        letter_size = round(layout.letter_size * letter_scale(square.letter))
+        baseline = y + layout.letter_middle + 0.36 * letter_size
         weight = ' font-weight="bold"' if square.given else ""
         parts.append(
             f'<text x="{x + size / 2:.1f}" y="{baseline:.1f}" text-anchor="middle" '
-            f'font-size="{layout.letter_size}"{weight}>{escape(square.letter)}</text>'
+            f'font-size="{letter_size}"{weight}>{escape(square.letter)}</text>'
         )
     return parts
 
@@ -310,9 +330,14 @@ def _png_square(pen: ImageDraw, layout: Layout, square: Square) -> None:
     if square.number is not None:
         inset = round(size * 0.07) + layout.line
         draw_text(pen, (x + inset, y + inset), str(square.number), layout.number_size, False, "lt")
+    if square.circled:
+        ring = size * 0.04
+        box = (x + ring, y + ring, x + size - ring, y + size - ring)
+        pen.ellipse(box, outline=INK, width=layout.line)
     if square.letter is not None:
         middle = (x + size / 2, y + layout.letter_middle)
-        draw_text(pen, middle, square.letter, layout.letter_size, square.given, "mm")
+        letter_size = max(6, round(layout.letter_size * letter_scale(square.letter)))
+        draw_text(pen, middle, square.letter, letter_size, square.given, "mm")
 
 
 def _png_legend(pen: ImageDraw, layout: Layout, lines: Sequence[str], swatch: bool) -> None:

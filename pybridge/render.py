@@ -57,14 +57,20 @@ def _solution_json(solution: Solution) -> dict[str, Any]:
     return {"grid": [row.ljust(width, BLOCK) for row in solution.grid], "placements": placements}
 
 
-def details_json(outcome: Outcome) -> dict[str, str]:
-    """The first solution's puzzle's title, author, copyright and notes, where set."""
+def details_json(outcome: Outcome) -> dict[str, Any]:
+    """The first solution's puzzle's title, author, copyright and notes, where
+    set, and `rebus`: what each rebus mark in the grids stands for."""
     puzzle = outcome.solutions[0].puzzle if outcome.solutions else outcome.puzzle
     published = puzzle.published if puzzle is not None else None
     if published is None:
         return {}
     fields = ("title", "author", "copyright", "notes")
-    return {name: getattr(published, name) for name in fields if getattr(published, name)}
+    doc: dict[str, Any] = {
+        name: getattr(published, name) for name in fields if getattr(published, name)
+    }
+    if published.rebus:  # what each rebus mark of the grids stands for
+        doc["rebus"] = dict(published.rebus)
+    return doc
 
 
 def score_json(score: Score) -> dict[str, Any]:

@@ -75,6 +75,7 @@ class CrosswordSheet:
     circled: frozenset[Cell] = frozenset()
     shaded: frozenset[Cell] = frozenset()
     notes: str = ""
+    rebus: tuple[tuple[str, str], ...] = ()  # what each rebus mark of the solution stands for
 
     @property
     def rows(self) -> int:
@@ -115,8 +116,9 @@ def crossword_sheet(
         across=tuple((site.number, text) for site, text in clues if site.direction == "across"),
         down=tuple((site.number, text) for site, text in clues if site.direction == "down"),
         circled=published.circled if published is not None else frozenset(),
-        shaded=getattr(published, "shaded", frozenset()) if published is not None else frozenset(),
+        shaded=published.shaded if published is not None else frozenset(),
         notes=published.notes if published is not None else "",
+        rebus=published.rebus if published is not None else (),
     )
 
 
@@ -338,6 +340,7 @@ def _sheet_texts(sheet: CrosswordSheet) -> list[str]:
         *(text for _, text in sheet.across + sheet.down),
         *sheet.solution,
         *sheet.framework,
+        *(letters for _, letters in sheet.rebus),
     ]
 
 
@@ -378,6 +381,7 @@ def _head(pdf: Pdf, title: str, byline: str) -> None:
 def _grid(pdf: Pdf, sheet: CrosswordSheet, x0: float, y0: float, cell: float, solved: bool) -> None:
     doc = pdf.doc
     numbers = clue_numbers(sheet.framework)
+    rebus = dict(sheet.rebus)
     doc.set_line_width(max(0.15, cell * 0.025))
     for r, row in enumerate(sheet.framework):
         for c, ch in enumerate(row):
@@ -399,7 +403,9 @@ def _grid(pdf: Pdf, sheet: CrosswordSheet, x0: float, y0: float, cell: float, so
             letter = sheet.solution[r][c] if solved else (ch if ch != OPEN else "")
             if letter and letter not in (OPEN, BLOCK):
                 given = ch not in (OPEN, BLOCK)
-                pdf.centred(x + cell / 2, y + cell * 0.58, letter, cell * 0.55 / PT, bold=given)
+                letter = rebus.get(letter, letter)  # a rebus square's letters, smaller
+                size = cell * 0.55 / PT * min(1.0, 1.5 / len(letter))
+                pdf.centred(x + cell / 2, y + cell * 0.58, letter, size, bold=given)
     doc.set_line_width(max(0.4, cell * 0.06))
     doc.rect(x0, y0, cell * sheet.cols, cell * sheet.rows)
 

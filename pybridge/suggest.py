@@ -24,9 +24,16 @@ word holding it, nor the answer split across words: "a tone" for ATONE),
 and no word of the clue may share a stem with the answer or a word of it
 (Porter's stemmer, WordNet's base forms: "runs" for RUNNER, "cream" for
 ICECREAM). Senses glossed as vulgar or offensive are passed over. An
-answer that is no WordNet word (an abbreviation, a plural or other
-inflected form, most phrases) gets no suggestion: the commands list those
+answer that is no WordNet word (an abbreviation, most phrases) gets no
+suggestion: the commands list those
 entries as the clues left to write.
+
+A plural noun or an inflected verb that is no WordNet word itself (CRAGS,
+RAN, ESPIES) gets a sense of its base form, its gloss put in the answer's
+form: the head nouns of the gloss's first noun phrase pluralised (a verb of
+a relative clause made to agree: "persons who come"), or the gloss's first
+verb inflected ("moved fast"), by English's rules and WordNet's lists of
+irregular forms; an irregular past is not guessed.
 """
 
 from __future__ import annotations
@@ -57,12 +64,49 @@ INSTALL_HINT = (
 LONGEST = 60  # characters of a suggested clue: a line of a printed clue list
 POS_ORDER = {"n": 0, "v": 1, "a": 2, "s": 2, "r": 3}
 CLAUSES = (  # where a long gloss is cut, by tier: the first tier that has a place wins
-    (", ", " that ", " which ", " who ", " whose ", " especially ", " usually ", " typically "),
+    (
+        ", ",
+        ": ",
+        " that ",
+        " which ",
+        " who ",
+        " whose ",
+        " including ",
+        " especially ",
+        " usually ",
+        " typically ",
+    ),
     (" with ", " similar to ", " used ", " for ", " by ", " in "),
 )
 ARTICLES = ("a ", "an ", "the ")
 UNFIT = re.compile(r"vulgar|obscen|offensive|disparag|derogat|\bslur|\bslang for", re.IGNORECASE)
 DOMAIN = re.compile(r"^\(([^()]{1,30})\)\s*")
+PRONOUNS = frozenset({"something", "someone", "somebody", "anything", "it", "one", "thing"})
+# where a gloss's first noun phrase ends: its head noun is the word before
+PHRASE_ENDS = frozenset(
+    [
+        "of",
+        "that",
+        "which",
+        "who",
+        "whose",
+        "with",
+        "for",
+        "in",
+        "from",
+        "used",
+        "by",
+        "to",
+        "on",
+        "at",
+        "as",
+        "especially",
+        "usually",
+        "typically",
+        "having",
+        "made",
+    ]
+)
 ASIDE = re.compile(r"\s*\([^()]*\)")
 
 # WordNet's 45 lexicographer files (lexnames(5WN)), which nltk's reader
@@ -161,13 +205,202 @@ class WordNet:
         """A clue for `answer` that does not give it away, or None."""
         names = self.lemma_names(answer)
         if not names:
-            return None
+            return self._inflected(answer)
         parts = {part for name in names for part in re.split(r"[_\-' ]+", name.lower()) if part}
         for synset in self.senses(names):
             for clue in self._clues_of(synset, names):
                 if not self.reveals(answer, clue, parts):
                     return clue
         return None
+
+    def _inflected(self, answer: str) -> str | None:
+        """A clue for a plural noun or an inflected verb (CRAGS, RAILED,
+        ESPIES, SKATING) that is no WordNet word itself: a sense of its base
+        form, its gloss (or a synonym) put in the same form."""
+        word = answer.lower()
+        if not word.isalpha() or not word.isascii():
+            return None
+        for pos in "nv":
+            base = self.reader.morphy(word, pos)
+            if not base or base == word or "_" in base:
+                continue
+            form = "plural" if pos == "n" else _verb_form(word, base)
+            parts = {base, word}
+            for synset in self.senses([base]):
+                if synset.pos() != pos:
+                    continue
+                for clue in self._inflected_clues(synset, base, form):
+                    if not self.reveals(answer, clue, parts):
+                        return clue
+        return None
+
+    def _inflected_clues(self, synset: Synset, base: str, form: str) -> Iterator[str]:
+        gloss = synset.definition()
+        if UNFIT.search(gloss):
+            return
+        first, *others = gloss.split(";")
+        parts = [first, *(part for part in others if part.strip().lower().startswith(ARTICLES))]
+        for part in parts:
+            short = shorten(part, tiers=1)
+            if short is None:
+                continue
+            plural = form == "plural"
+            put = self._plural_phrase(short) if plural else self._verb_phrase(short, form)
+            if put is not None:
+                yield put
+        for lemma in synset.lemmas():
+            name = lemma.name()
+            if name.lower() != base and name.isalpha() and name.islower() and len(name) >= 3:
+                inflected = self._plural(name) if form == "plural" else self._verb(name, form)
+                if inflected is not None:
+                    yield inflected[:1].upper() + inflected[1:]
+
+    def _plural_phrase(self, phrase: str) -> str | None:
+        """A noun phrase in the plural: its head nouns (before the first
+        preposition or clause, each side of an `or`/`and`) pluralised;
+        "Any of various primates..." is plural already."""
+        lowered = phrase.lower()
+        for lead in ("any of various ", "any of several ", "any of numerous ", "any of many "):
+            if lowered.startswith(lead):
+                rest = phrase[len(lead) :]
+                return rest[:1].upper() + rest[1:]
+        words = phrase.split(" ")
+        if words[0].lower().endswith("ing"):
+            return None  # "Trying something...": a gerund, not a noun phrase
+        end = next(
+            (k for k, w in enumerate(words) if k and (w.lower() in PHRASE_ENDS or self._verbal(w))),
+            len(words),
+        )
+        if end == 0 or words[end - 1].lower() in PHRASE_ENDS or not words[end - 1].isalpha():
+            return None
+        heads = [k - 1 for k in range(1, end) if words[k].lower() in ("or", "and")] + [end - 1]
+        for k in heads:
+            if words[k].lower() in PRONOUNS:
+                return None
+            plural = self._plural(words[k].lower()) if words[k].isalpha() else None
+            if plural is None:
+                return None
+            words[k] = plural if words[k].islower() else plural[:1].upper() + plural[1:]
+        if end + 1 < len(words) and words[end] in ("who", "that", "which"):
+            agreed = self._agreeing(words[end + 1])  # "persons who come", not "comes"
+            if agreed is None:
+                return None
+            words[end + 1] = agreed
+        return " ".join(words)
+
+    def _verbal(self, word: str) -> bool:
+        """Whether `word` is a participle ending a noun phrase ("fish found in...")."""
+        word = word.lower()
+        if word in self._irregular_forms():
+            return True  # found, taken, led
+        return word.endswith("ed") and self.reader.morphy(word, "a") is None  # not "rugged"
+
+    def _agreeing(self, verb: str) -> str | None:
+        """A relative clause's verb agreeing with a plural subject (is: are,
+        has: have, comes: come); None when it cannot be told."""
+        fixed = {"is": "are", "was": "were", "has": "have", "does": "do"}
+        if verb in fixed:
+            return fixed[verb]
+        if not verb.endswith("s") or verb.endswith("ss"):
+            return verb  # "who lived", "that can"
+        base = self.reader.morphy(verb, "v")
+        return base if base and base != verb else None
+
+    def _plural(self, noun: str) -> str | None:
+        """A noun's plural: WordNet's exceptions (child: children), else the rules."""
+        irregular = self._exceptions("noun").get(noun)
+        if irregular is not None:
+            return irregular
+        if not noun.isalpha() or noun.endswith(("ness", "ship")):
+            return None  # "happinesses": a mass noun has no plural to speak of
+        if noun.endswith(("s", "x", "z", "ch", "sh")):
+            return noun + "es"
+        if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+            return noun[:-1] + "ies"
+        return noun + "s"
+
+    def _verb_phrase(self, phrase: str, form: str) -> str | None:
+        """A verb gloss ("Move fast by using one's feet") in the answer's
+        form: its first verb (and one coordinated with `or`/`and`) inflected."""
+        words = phrase.split(" ")
+        first = self._verb(words[0].lower(), form)
+        if first is None:
+            return None
+        words[0] = first[:1].upper() + first[1:]
+        if (
+            len(words) > 2
+            and words[1] in ("or", "and")
+            and self.reader.morphy(words[2], "v") == words[2]
+        ):
+            second = self._verb(words[2], form)
+            if second is None:
+                return None
+            words[2] = second
+        return " ".join(words)
+
+    def _verb(self, verb: str, form: str) -> str | None:
+        """`verb` in `form` (third, past, ing), or None for an irregular past."""
+        if not verb.isalpha():
+            return None
+        special = {"be": {"third": "is", "ing": "being"}, "have": {"third": "has", "past": "had"}}
+        if verb in special:
+            return special[verb].get(form)
+        if form == "third":
+            if verb.endswith(("s", "x", "z", "ch", "sh", "o")):
+                return verb + "es"
+            return (
+                verb[:-1] + "ies"
+                if verb.endswith("y") and verb[-2:-1] not in "aeiou"
+                else verb + "s"
+            )
+        if form == "ing":
+            if verb.endswith("ie"):
+                return verb[:-2] + "ying"
+            if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
+                return verb[:-1] + "ing"
+            return (verb + verb[-1] if _doubles(verb) else verb) + "ing"
+        if verb in self._irregular_verbs():
+            return None  # made or make? took or taken? not guessed
+        if verb.endswith("e"):
+            return verb + "d"
+        if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+            return verb[:-1] + "ied"
+        return (verb + verb[-1] if _doubles(verb) else verb) + "ed"
+
+    @functools.lru_cache(maxsize=2)  # noqa: B019 - one WordNet per process, kept
+    def _exceptions(self, pos: str) -> dict[str, str]:
+        """WordNet's irregular forms (`pos`.exc) by base form: child -> children."""
+        path = self.folder / f"{pos}.exc"
+        forms: dict[str, str] = {}
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                parts = line.split()
+                if len(parts) >= 2:
+                    forms.setdefault(parts[1], parts[0])
+        return forms
+
+    @functools.lru_cache(maxsize=1)  # noqa: B019 - one WordNet per process, kept
+    def _irregular_forms(self) -> frozenset[str]:
+        """The irregular past forms WordNet lists (found, taken, led)."""
+        path = self.folder / "verb.exc"
+        if not path.is_file():
+            return frozenset()
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return frozenset(
+            parts[0] for parts in map(str.split, lines) if parts and not parts[0].endswith("ing")
+        )
+
+    @functools.lru_cache(maxsize=1)  # noqa: B019 - one WordNet per process, kept
+    def _irregular_verbs(self) -> frozenset[str]:
+        """The verbs whose past WordNet lists as irregular (take: took)."""
+        path = self.folder / "verb.exc"
+        irregular = set()
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                parts = line.split()
+                if len(parts) >= 2 and not parts[0].endswith(("ing", "ed", "s")):
+                    irregular.add(parts[1])
+        return frozenset(irregular)
 
     def senses(self, names: Iterable[str]) -> list[Synset]:
         """The senses of these words, most used first (a noun or verb first at equal use)."""
@@ -228,6 +461,26 @@ class WordNet:
             if base:
                 forms.add(base)
         return tuple(sorted(forms))
+
+
+def _verb_form(word: str, base: str) -> str:
+    """Which form of `base` the answer `word` is: third (runs), ing (running) or past."""
+    if word.endswith("ing"):
+        return "ing"
+    if word.endswith("s") and not word.endswith("ss"):
+        return "third"
+    return "past"
+
+
+def _doubles(verb: str) -> bool:
+    """Whether a short verb doubles its last consonant (stop: stopped, stopping)."""
+    return (
+        len(verb) <= 4
+        and len(verb) >= 3
+        and verb[-1] not in "aeiouwxy"
+        and verb[-2] in "aeiou"
+        and verb[-3] not in "aeiou"
+    )
 
 
 def _fit(clues: Iterable[str | None]) -> Iterator[str]:

@@ -50,7 +50,7 @@ from pybridge.search.kernel import Lcg
 from pybridge.symmetry import Cell, images
 from pybridge.wording import and_list
 
-PLACEMENT_NODES = 20_000  # orbits tried before the search for slots gives up
+PLACEMENT_NODES = 5_000  # orbits tried before a search for slots gives up
 # Entries are first kept this many lines apart (two lines of crossing words
 # between them), then, if they do not fit so, only apart: stacked entries
 # make a grid hard to fill.
@@ -96,6 +96,7 @@ class Frame:
 
     entries: tuple[Placed, ...]
     blocked: frozenset[Cell]
+    spread: bool = True  # the entries SPREAD lines apart
 
     @property
     def kept(self) -> frozenset[Cell]:
@@ -378,21 +379,26 @@ def place(
     min_length: int,
     rng: Lcg,
     keeps_rules: Callable[[frozenset[Cell], frozenset[Cell]], bool],
+    spread: bool = True,
 ) -> Frame | None:
     """The entries in symmetric slots, in an order drawn from `rng`: the
     first placement found whose cells and blocks (the slots' ends)
     `keeps_rules`, or None when there is none (asked of each placement on the
-    way, it must hold of a placement's part when it holds of the whole).
-    ThemeNotPlaced when the search gives up."""
+    way, it must hold of a placement's part when it holds of the whole);
+    SPREAD lines apart when they fit so (unless `spread` is false: a search
+    before found they do not). ThemeNotPlaced when the search gives up."""
     counts = Counter(len(word) for word in words)
     lengths = sorted(counts, reverse=True)
     choices = {
         n: _shuffled(_orbits(n, rows, cols, symmetry, min_length), rng, rows, cols) for n in lengths
     }
+    chosen = None
     try:
-        chosen = _Search(counts, lengths, choices, keeps_rules, spread=True).run()
+        if spread:
+            chosen = _Search(counts, lengths, choices, keeps_rules, spread=True).run()
     except _GaveUp:
-        chosen = None
+        pass
+    spread = chosen is not None
     try:
         if chosen is None:
             chosen = _Search(counts, lengths, choices, keeps_rules, spread=False).run()
@@ -404,7 +410,7 @@ def place(
         ) from None
     if chosen is None:
         return None
-    return _frame(words, chosen, rng)
+    return _frame(words, chosen, rng, spread)
 
 
 def _shuffled(orbits: Sequence[_Orbit], rng: Lcg, rows: int, cols: int) -> list[_Orbit]:
@@ -480,7 +486,7 @@ class _Search:
         return None
 
 
-def _frame(words: Sequence[str], chosen: list[_Orbit], rng: Lcg) -> Frame:
+def _frame(words: Sequence[str], chosen: list[_Orbit], rng: Lcg, spread: bool) -> Frame:
     """The words dealt out at random to the slots of their lengths."""
     by_length: dict[int, list[str]] = {}
     for word in words:
@@ -495,4 +501,4 @@ def _frame(words: Sequence[str], chosen: list[_Orbit], rng: Lcg) -> Frame:
             placed.append(Placed(word, row, col, slot.across))
     placed.sort(key=lambda p: (p.row, p.col, not p.across))
     blocked = frozenset(cell for orbit in chosen for cell in orbit.blocked)
-    return Frame(tuple(placed), blocked)
+    return Frame(tuple(placed), blocked, spread)

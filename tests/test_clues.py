@@ -286,3 +286,32 @@ def test_clues_are_the_same_whatever_the_engine(
         )
         docs.append(json.loads(out)["solutions"])
     assert docs[0] == docs[1]
+
+
+def test_a_fresh_install_makes_a_printable_clued_crossword(tmp_path: Path) -> None:
+    # `crossword make` with nothing but the shipped word list and WordNet: no ../shared,
+    # run from a folder that has nothing next to it
+    import subprocess
+    import sys
+
+    for kind in ("pdf", "puz"):
+        argv = [sys.executable, "-m", "pybridge", "make", "--size", "15x15", "--seed", "1"]
+        done = subprocess.run(
+            [*argv, "--output", kind, f"p.{kind}", "--quiet"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith(f"wrote p.{kind}\n")
+        assert "../shared" not in done.stderr
+    p = puz.read(str(tmp_path / "p.puz"))
+    assert (p.width, p.height) == (15, 15)
+    if wordnet_available():
+        placeholders = sum(clue.endswith(("-Across", "-Down")) for clue in p.clues)
+        assert placeholders < len(p.clues) // 2  # most entries have a suggested clue
+    page1 = _pdf_text(tmp_path / "p.pdf")[0]
+    assert "Across" in page1
+    assert "Down" in page1

@@ -454,19 +454,20 @@ def test_a_locked_solution_is_refused_for_answers_but_the_grid_fills(
     assert cli(capsys, "solve", path, "--dict", words)[0] == 0
 
 
-def test_rebus_squares_are_refused_for_answers(
+def test_rebus_squares_of_junk_are_refused_for_answers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # rebus squares of letters are solved (tests/test_rebus.py); of other things, refused
     path = make_puz(tmp_path / "rebus.puz")
     p = puz.read(str(path))
-    p.rebus().add_rebus_squares(0, "WO")
+    p.rebus().add_rebus_squares(0, "W~")
     p.save(str(path))
     err = refusal(capsys, "solve", path, "--answers")
-    assert "rebus squares ('WO' at row 1, column 1" in err
-    rows = [["WO", "O", "T", "#"], *map(list, SOLUTION[1:])]
+    assert "its rebus square at row 1, column 1 holds 'W~', which is not letters" in err
+    rows = [["W O", "O", "T", "#"], *map(list, SOLUTION[1:])]
     ipuz_rebus = make_ipuz(tmp_path / "rebus.ipuz", solution=rows)
     err = refusal(capsys, "solve", ipuz_rebus, "--answers")
-    assert "the rebus square 'WO'" in err
+    assert "the rebus square 'W O'" in err
 
 
 def test_a_diagramless_puzzle_is_read_with_the_blocks_of_its_solution(

@@ -161,8 +161,8 @@ def test_each_pool_of_patterns_is_tried_easiest_first(
     pool = [9, *(seeds.below(2**32) for _ in range(construct.POOL - 1))]  # the first pool
     first = [t for t in made.tries if t.pattern.seed in pool]
     assert made.tries[: len(first)] == first  # the whole pool, then the next
-    estimated = [t.difficulty for t in first if t.status == "timeout"]
-    assert estimated == sorted(estimated)  # type: ignore[type-var]
+    estimated = [max(t.difficulty, construct.EASY) for t in first if t.difficulty is not None]
+    assert estimated == sorted(estimated)  # easiest first (those under EASY alike)
     assert all(t.status == "unsolvable" for t in first[len(estimated) :])  # proofs last
     assert len(first) + made.passed_over >= construct.POOL  # repeats are passed over
     assert not {t.pattern.seed for t in made.tries[len(first) :]} & set(pool)

@@ -81,7 +81,7 @@ def test_a_puz_players_grid_with_junk_is_refused_by_square(tmp_path: Path) -> No
         parse_puz(path.read_bytes(), str(path))
 
 
-@pytest.mark.parametrize("junk", [" ", "_", "~", "\u0301", "A\u0301B"])
+@pytest.mark.parametrize("junk", [" ", "_", "~", "\u0301", "A_B"])
 def test_an_ipuz_solution_square_holds_a_letter_or_nothing(junk: str) -> None:
     rows = [["C", junk, "T"], ["A", "#", "O"], ["B", "O", "W"]]
     puzzle = parse_ipuz(ipuz_doc(rows), "junk.ipuz")
@@ -91,6 +91,14 @@ def test_an_ipuz_solution_square_holds_a_letter_or_nothing(junk: str) -> None:
     else:
         assert puzzle.published.solution is None
         assert "at row 1, column 2" in puzzle.published.unusable
+
+
+def test_several_letters_are_a_rebus_square() -> None:
+    rows = [["C", "A\u0301B", "T"], ["A", "#", "O"], ["B", "O", "W"]]  # ÁB, decomposed
+    puzzle = parse_ipuz(ipuz_doc(rows), "rebus.ipuz")
+    assert puzzle.published is not None
+    assert puzzle.published.solution == ("C①T", "A#O", "BOW")
+    assert puzzle.published.rebus_texts == {"①": "ÁB"}
 
 
 def test_a_decomposed_letter_is_one_letter() -> None:

@@ -118,6 +118,10 @@ def test_every_suggested_clue_of_a_15x15_keeps_its_answer(
         ("IRAN", "Persia"),
         ("ORE", "Mineral that contains metal"),  # cut at a clause
         ("ATONCE", "Without delay or hesitation"),  # a phrase: at_once
+        ("CRAGS", "Steep rugged rocks or cliffs"),  # a plural: the head nouns pluralised
+        ("ALIENS", "Persons who come from a foreign country"),  # the clause's verb agrees
+        ("RAN", "Moved fast by using one's feet"),  # a past tense: the gloss's verb too
+        ("ESPIES", "Catches sight of"),
     ],
 )
 def test_known_suggestions(wordnet: suggest.WordNet, answer: str, wanted: str) -> None:

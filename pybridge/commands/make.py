@@ -172,7 +172,7 @@ def make_batch(values: dict[str, Any], options: MakeOptions) -> int:
     words = read_dictionary(dictionary_options(values), lambda text: print(text, file=sys.stderr))
     count = values["count"]
     seed = told_seed(options.pattern.seed, "crossword make")
-    orders = batch.crossword_orders(count, seed, options)
+    orders = batch.crossword_orders(count, seed)
 
     def checked(made: Construction) -> list[str]:
         return batch.crossword_problems(words.words, made)

@@ -10,7 +10,6 @@ from pathlib import Path
 from pybridge.clues import clue_summary
 from pybridge.commands.common import check_writable, written
 from pybridge.model import Puzzle
-from pybridge.sheets import crossword_pdf, crossword_sheet
 from pybridge.solver import Outcome
 
 
@@ -24,6 +23,8 @@ def write_pdf(
     puzzle: Puzzle, grid: Sequence[str], path: str, paper: str, solved: bool = True
 ) -> str:
     """--output pdf FILE: the sheet of `grid` (see pybridge.sheets); what to print about it."""
+    from pybridge.sheets import crossword_pdf, crossword_sheet  # only when a sheet is asked for
+
     sheet = crossword_sheet(puzzle, grid)
     data = crossword_pdf(sheet, "a4" if paper == "a4" else "letter", solved=solved)
     check_writable(path, "--output pdf")

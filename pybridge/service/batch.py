@@ -25,7 +25,7 @@ from pybridge.errors import EngineError
 from pybridge.lexicon import Dictionary
 from pybridge.model import Puzzle
 from pybridge.options import MakeOptions
-from pybridge.search.registry import SEEDED_STRATEGIES
+from pybridge.search.kernel import Lcg
 
 if TYPE_CHECKING:
     from pybridge.wordsearch.model import Made, Request
@@ -46,8 +46,12 @@ class Order:
     seed: int
 
 
-def crossword_orders(count: int, seed: int, options: MakeOptions) -> list[Order]:
-    return [Order(i, seed + i * options.tries) for i in range(count)]
+def crossword_orders(count: int, seed: int) -> list[Order]:
+    """Puzzle 0 from `seed` (make --seed's own crossword), the others from
+    seeds drawn from it: make draws its later patterns' seeds from its
+    first, so nearby seeds (N, N + 1, ...) would share most patterns."""
+    draws = Lcg(seed)
+    return [Order(i, seed if i == 0 else draws.below(SEEDS)) for i in range(count)]
 
 
 def word_search_orders(count: int, seed: int) -> list[Order]:
@@ -55,15 +59,9 @@ def word_search_orders(count: int, seed: int) -> list[Order]:
 
 
 def make_one(shared: tuple[Dictionary, MakeOptions], order: Order) -> Construction:
-    """A worker's task: one crossword, as `crossword make --seed` makes it,
-    its fill's search drawing from seed 2 x its number (the first puzzle's
-    is make's own search), so that a pattern two puzzles share gets two
-    fills."""
+    """A worker's task: one crossword, as `crossword make --seed` makes it."""
     words, options = shared
-    search = options.search
-    if search.maximize is None and (search.strategy or "wdeg") in SEEDED_STRATEGIES:
-        search = replace(search, seed=2 * order.number)  # wdeg draws from N and N + 1
-    asked = replace(options, pattern=replace(options.pattern, seed=order.seed), search=search)
+    asked = replace(options, pattern=replace(options.pattern, seed=order.seed))
     return construct(words.words, asked, scores=words.scores)
 
 

@@ -31,11 +31,12 @@ from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
-from pybridge.errors import MissingDependency, UsageError
+from pybridge.errors import EngineError, MissingDependency, UsageError
 from pybridge.model import Puzzle
 from pybridge.service.cubes import CubeTask, CubeVerdict, solve_cube
 
 POLL = 0.5  # seconds between two looks at the clock while cubes run
+PATIENCE = "300s"  # to connect to a worker or scheduler, or hear from one
 T = TypeVar("T")
 
 
@@ -81,23 +82,35 @@ class DaskRunner:
         self.cluster = None
         for name in ("distributed", "tornado", "asyncio"):
             logging.getLogger(name).setLevel(logging.CRITICAL)
+        import dask
+
+        # a loaded machine (or a nice'd run) may take minutes to start a
+        # worker or answer: the defaults (30 s) ended such runs
+        dask.config.set({f"distributed.comm.timeouts.{k}": PATIENCE for k in ("connect", "tcp")})
         if scheduler is None:
             if workers < 1:
                 raise UsageError(f"--workers must be at least 1, got {workers}")
-            self.cluster = distributed.LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=":0",  # a free port: 8787 may be taken
-                silence_logs=logging.CRITICAL,
-            )
-            self.client = distributed.Client(self.cluster)
+            try:
+                self.cluster = distributed.LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",  # a free port: 8787 may be taken
+                    silence_logs=logging.CRITICAL,
+                )
+                self.client = distributed.Client(self.cluster)
+            except (OSError, TimeoutError, RuntimeError) as err:
+                raise EngineError(f"the local Dask cluster did not start: {err}") from None
         else:
             try:
-                self.client = distributed.Client(scheduler, timeout="20s")
+                self.client = distributed.Client(scheduler, timeout=PATIENCE)
             except (OSError, TimeoutError) as err:
                 raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
-        self.client.register_plugin(_engine_plugin(distributed), name="crossword-engine")
+        try:
+            self.client.register_plugin(_engine_plugin(distributed), name="crossword-engine")
+        except (OSError, TimeoutError) as err:
+            self.close()
+            raise EngineError(f"the Dask workers did not answer: {err}") from None
 
     def __enter__(self) -> DaskRunner:
         return self
@@ -144,7 +157,10 @@ class DaskRunner:
         (by its `number`, if it has one) and not yielded."""
         distributed = _distributed()
         run = uuid.uuid4().hex[:8]
-        base = self.client.scatter(shared, broadcast=True, hash=False)
+        try:
+            base = self.client.scatter(shared, broadcast=True, hash=False)
+        except (OSError, TimeoutError) as err:
+            raise EngineError(f"the Dask workers did not take the puzzle: {err}") from None
         waiting = list(reversed(range(len(items))))
         flying: dict[Any, int] = {}
         try:

@@ -458,7 +458,7 @@ MAKE = (
     BAN,
     PREFER,
     MIN_SCORE,
-    *pattern_fields("1/6, as `grid`'s"),
+    *pattern_fields("1/6 from 13x13 up, as `grid`'s; 0.2 below, for more patterns"),
     *THEME,
     Field(
         "seed",
