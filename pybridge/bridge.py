@@ -18,6 +18,7 @@ import ctypes
 import ctypes.util
 import hashlib
 import os
+import resource
 import signal
 import threading
 import time
@@ -195,6 +196,7 @@ def search(request: Request) -> Result:
         with _engine_errors(), _watching(request.progress), _interrupts_stop_prolog():
             _attach_thread()
             strategy, listed = _strategy_term(prolog, chosen, request)
+            words = _words_text(listed)  # before the clock is read: it takes a while
             if timeout is not None:
                 timeout -= time.perf_counter() - started
                 if timeout <= 0:
@@ -206,7 +208,7 @@ def search(request: Request) -> Result:
                 _mode(request.limit, request.count),
                 _time_limit(timeout),
             ]
-            answer = _call(b"crossword", b"solve", controls, [_words_text(listed), *texts, None])
+            answer = _call(b"crossword", b"solve", controls, [words, *texts, None])
     finally:
         _lock.release()
     head, *lines = answer.split("\n")
@@ -866,7 +868,11 @@ def _stack_limit() -> int:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         return MIN_STACK_LIMIT
-    return max(MIN_STACK_LIMIT, memory // STACK_SHARE)
+    limit = max(MIN_STACK_LIMIT, memory // STACK_SHARE)
+    # a process whose address space is limited (a server's worker) keeps
+    # half of it for its stacks: past that, a resource error, not a crash
+    room, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return limit if room == resource.RLIM_INFINITY else min(limit, room // 2)
 
 
 def _error_text(error: int) -> str:

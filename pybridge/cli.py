@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
+from typing import Any
 
 from pybridge import compiled
 from pybridge.commands import (
@@ -99,7 +101,34 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for command in COMMANDS:
         command.add_parser(commands)
+    for subparser in commands.choices.values():
+        subparser.set_defaults(command_parser=subparser)
+        for nested in _subparsers(subparser):  # wordsearch make, wordsearch solve
+            for inner in nested.choices.values():
+                inner.set_defaults(command_parser=inner)
     return parser
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> list[argparse._SubParsersAction[Any]]:
+    return [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """parser.parse_args, but an option the command does not know is told by
+    the command's own parser (its usage, not the top level's), with the
+    nearest option it has: `solve … --dictt` asks "did you mean --dict?"."""
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        command: argparse.ArgumentParser = getattr(args, "command_parser", parser)
+        known = [name for name in command._option_string_actions if name.startswith("--")]
+        guesses = []
+        for extra in extras:
+            if extra.startswith("-"):
+                near = difflib.get_close_matches(extra.split("=", 1)[0], known, n=1, cutoff=0.6)
+                guesses += [f"did you mean {near[0]}?"] if near else []
+        message = f"unrecognized arguments: {' '.join(extras)}"
+        command.error(f"{message} ({'; '.join(guesses)})" if guesses else message)
+    return args
 
 
 def _debugging() -> bool:
@@ -135,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _interrupt_ends_the_process()
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = _parse(parser, argv)
     except SystemExit as done:  # --help, --version, or a usage error (code 2)
         return done.code if isinstance(done.code, int) else EXIT_BAD_INPUT
     handler: Callable[[argparse.Namespace], int] = args.handler

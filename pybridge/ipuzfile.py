@@ -28,6 +28,7 @@ when known. The text is checked with the `ipuz` package before it is returned.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -70,6 +71,10 @@ def _json(text: str, source: str) -> dict[str, Any]:
         raise InputError(message, source, line, at - start + 1, shown_line) from None
     except RecursionError:
         raise InputError("not an ipuz file: its JSON nests too deeply", source) from None
+    except ValueError:  # an integer longer than int() reads (sys.get_int_max_str_digits)
+        most = sys.get_int_max_str_digits()
+        message = f"not an ipuz file: a number in it has more than {most:,} digits"
+        raise InputError(message, source) from None
     if not isinstance(doc, dict):
         raise InputError("not an ipuz file: its JSON is not an object ({...})", source)
     return doc

@@ -95,6 +95,8 @@ from pybridge.model import BLOCK, OPEN, Puzzle
 from pybridge.readers import (
     GRID_COMPLAINTS,
     Complaint,
+    binary_error,
+    binary_offset,
     check_line,
     decode_text,
     describe_char,
@@ -107,6 +109,7 @@ from pybridge.readers import (
     read_bytes,
     read_exchange,
     sniff_exchange,
+    text_kind,
     unify_newlines,
 )
 from pybridge.scores import Scores, parse_score
@@ -196,6 +199,9 @@ def _decode(data: bytes, codec: str | None, source: str) -> tuple[str, str]:
             return data.decode(encoding), encoding
         except UnicodeDecodeError as err:
             failure = err
+            binary = None if codec else binary_offset(data, text=False)
+            if binary is not None:  # not UTF-8 and full of controls: not a text at all
+                raise binary_error(data, source, binary, expected=DICTIONARY) from None
     raise _decoding_error(data, failure, candidates[-1], codec is not None, source)
 
 
@@ -303,7 +309,10 @@ def _count_duplicates(lines: list[str], distinct: int, skipped: Counter[str]) ->
         skipped[DUPLICATE] += duplicates
 
 
-def _no_entry(source: str, skipped: Counter[str]) -> InputError:
+def _no_entry(source: str, skipped: Counter[str], text: str = "") -> InputError:
+    kind = text_kind(text)
+    if kind is not None and not kind.startswith("a word list"):
+        return InputError(f"this looks like {kind}, not {DICTIONARY}", source)
     message = "no usable entry in this dictionary: expected one word per line"
     if skipped:
         reasons = ", ".join(f"{n} {reason}" for reason, n in skipped.most_common())
@@ -324,7 +333,13 @@ class _FileWords:
     scores: tuple[str, ...] = ()
 
 
+DICTIONARY = "a dictionary (a text, a word a line, or WORD;score)"
+
+
 def _normalised(data: bytes, codec: str | None, source: str) -> _FileWords:
+    binary = binary_offset(data, text=True)
+    if binary is not None:  # cp1252 would decode it: never read a picture as words
+        raise binary_error(data, source, binary, expected=DICTIONARY)
     text, used = _decode(data, codec, source)
     text = unicodedata.normalize("NFC", unify_newlines(text).upper())
     skipped: Counter[str] = Counter()
@@ -332,11 +347,11 @@ def _normalised(data: bytes, codec: str | None, source: str) -> _FileWords:
     if scored is None:
         entries = _entries(text, skipped)
         if not entries:
-            raise _no_entry(source, skipped)
+            raise _no_entry(source, skipped, text)
         return _FileWords(tuple(entries), skipped, used, False)
     with_scores = _scored_entries(*scored, skipped)
     if not with_scores:
-        raise _no_entry(source, skipped)
+        raise _no_entry(source, skipped, text)
     return _FileWords(tuple(with_scores), skipped, used, True, tuple(with_scores.values()))
 
 
@@ -418,16 +433,25 @@ def _file_words(source: str, codec: str | None, cached: bool = True) -> _FileWor
     if not cached:
         return _normalised(data, codec, source)
     name = _entry_name(data, codec)
-    found = _cached(name)
+    found = _cached(name, _most_entry_bytes(data))
     if found is None:
         found = _normalised(data, codec, source)
         _store(name, found)
     return found
 
 
-def _cached(name: str) -> _FileWords | None:
-    """The file words kept in a cache entry; None if it is missing or bad."""
-    kept = cache.read(name)
+def _most_entry_bytes(data: bytes) -> int:
+    """The largest entry the words of a file of `data` make: a character
+    upper-cases to at most three (in UTF-8, at most four times its bytes in
+    cp1252), a score is copied as written, and the header counts at most a
+    reason per character."""
+    return 8 * len(data) + (64 << 10)
+
+
+def _cached(name: str, most: int) -> _FileWords | None:
+    """The file words kept in a cache entry of at most `most` bytes; None
+    if it is missing or bad."""
+    kept = cache.read(name, most)
     if kept is None:
         return None
     meta, body = kept
@@ -479,6 +503,14 @@ def sniff_grid(text: str, source: str = "<grid>") -> GridFormat:
             "this is a P-99 puzzle (a word list, a blank line, then the framework), which holds "
             "its own words: solve it without --dict (--dict fills an empty grid: a plain "
             "'.'/'#' grid, CS50, RP 2016, .puz or .ipuz)"
+        )
+        raise InputError(message, source)
+    blank = OPEN not in text and BLOCK not in text and "_" not in text
+    if blank and (text_kind(text) or "").startswith("a word list"):
+        message = (
+            "this looks like a word list (a word a line), not a grid to fill: a grid has "
+            "'.' open cells and '#' blocks (give a word list with --dict; a filled grid "
+            "without a block is read with --format grid)"
         )
         raise InputError(message, source)
     if "_" not in text:

@@ -34,6 +34,12 @@ DEFAULT_TRY_TIMEOUT = 2.0  # seconds per fill: most that succeed take well under
 # make's blocks: None, by the size (construct.make_blocks): grid's 1/6 from
 # 13x13 up, whose newspaper limits it meets (docs/benchmarks.md#newspaper-patterns)
 DEFAULT_MAKE_BLOCKS: float | None = None
+# The time limit of the long commands when none is given (issue 34: `solve
+# --maximize` of a 5x5 ran 789 s, `check` 11 minutes): solve, check, make
+# and wordsearch make stop there with exit code 3 and what they have
+# (docs/cli.md#default-bounds); `--timeout none` lifts it. The library
+# (pybridge.run) has none.
+DEFAULT_COMMAND_SECONDS = 300.0
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -60,7 +61,7 @@ from pybridge.options import (
 )
 from pybridge.scores import Scores
 from pybridge.search.kernel import Lcg, deadline, late
-from pybridge.symmetry import Cell, is_symmetric, orbits
+from pybridge.symmetry import Cell, images, is_symmetric, orbits
 from pybridge.theme import ImpossibleTheme, Placed
 from pybridge.wording import plural
 
@@ -975,17 +976,21 @@ def _pattern_from_all(
     rules: _Law,
     rng: Lcg,
     symmetry: Symmetry,
+    at: float | None = None,
 ) -> tuple[str, ...]:
     """A small request decided by trying every choice of orbits: the rows of
-    one of the patterns at random, or ImpossiblePattern when there is none."""
-    every = geo.every
-    valid = [
-        every & ~blocked
-        for blocked in _every_choice(found, count)
-        if _within_rules(geo, every & ~blocked, rules)
-        and not _too_long(geo, every & ~blocked, rules.max_length)
-        and _within_limits(geo, every & ~blocked, rules)
-    ]
+    one of the patterns at random, or ImpossiblePattern when there is none;
+    _OutOfTime once the clock passes `at`."""
+    every, valid = geo.every, []
+    for k, blocked in enumerate(_every_choice(found, count)):
+        if k % 256 == 0 and late(at):
+            raise _OutOfTime
+        if (
+            _within_rules(geo, every & ~blocked, rules)
+            and not _too_long(geo, every & ~blocked, rules.max_length)
+            and _within_limits(geo, every & ~blocked, rules)
+        ):
+            valid.append(every & ~blocked)
     if not valid:
         ways = _choices(count, *_by_size(_size_counts(found.sizes)))
         raise ImpossiblePattern(
@@ -1015,6 +1020,200 @@ def _one_line(geo: _Geometry, blocks: int, symmetry: Symmetry, rules: _Law, rng:
             ):
                 options.append(open_cells)
     return options[rng.below(len(options))] if options else None
+
+
+# ---------------------------------------------------------------- a complete search
+#
+# When every greedy attempt fails, the request may still have patterns (5x5
+# with 16 blocks and no symmetry: the centred open square) or have none; a
+# depth-first search over the cells, in reading order, settles which. A
+# cell's images under the symmetry take its value at once; a run of open
+# cells is judged as it closes (a word's length, or a lone cell where
+# unchecked cells are allowed), the count of blocks against the cells left,
+# and, at each row's end, whether some open cells were cut off from the
+# rest for good. It is exponential, so it gets COMPLETE_SECONDS at most: a
+# small grid is settled in milliseconds, a large one rarely.
+
+COMPLETE_SECONDS = 10.0
+
+
+class _Complete:
+    """The complete search of one request (see above)."""
+
+    def __init__(self, geo: _Geometry, count: int, rules: _Law, symmetry: Symmetry) -> None:
+        self.geo, self.count, self.rules = geo, count, rules
+        rows, cols = geo.rows, geo.cols
+        self.n = rows * cols
+        self.images = [
+            sorted({r * cols + c for r, c in images(i // cols, i % cols, rows, cols, symmetry)})
+            for i in range(self.n)
+        ]
+        self.value: list[bool | None] = [None] * self.n  # True: open
+        self.blocks = 0
+        self.decided = 0
+
+    def run(self, rng: Lcg, at: float) -> int | None:
+        """The open cells of a pattern; None when none exists; _OutOfTime
+        when the clock passes `at` first."""
+        frames: list[tuple[int, list[bool], list[int]]] = []  # cell, values left, set cells
+        i, nodes = 0, 0
+        while True:
+            nodes += 1
+            if nodes % 4096 == 0 and time.perf_counter() > at:
+                raise _OutOfTime
+            if i == self.n:
+                found = self._open_cells()
+                if (
+                    _within_rules(self.geo, found, self.rules)
+                    and not _too_long(self.geo, found, self.rules.max_length)
+                    and _within_limits(self.geo, found, self.rules)
+                ):
+                    return found
+            elif self.value[i] is not None:  # set by an image
+                if self._fits(i):
+                    i += 1
+                    continue
+            else:
+                frames.append((i, [True, False] if rng.below(2) else [False, True], []))
+            # the next value of the last free cell, backtracking as need be
+            while frames:
+                cell, left, placed = frames[-1]
+                self._unset(placed)
+                if not left:
+                    frames.pop()
+                    continue
+                self._set(cell, left.pop(), placed)
+                if self._fits(cell):
+                    i = cell + 1
+                    break
+            else:
+                return None
+
+    def _set(self, cell: int, is_open: bool, placed: list[int]) -> None:
+        for j in self.images[cell]:
+            self.value[j] = is_open
+            placed.append(j)
+        self.decided += len(placed)
+        if not is_open:
+            self.blocks += len(placed)
+
+    def _unset(self, placed: list[int]) -> None:
+        for j in placed:
+            self.blocks -= self.value[j] is False
+            self.value[j] = None
+        self.decided -= len(placed)
+        placed.clear()
+
+    def _fits(self, i: int) -> bool:
+        """Whether cell i's value (all before it in reading order set) keeps
+        the rules so far and leaves the count of blocks makeable."""
+        if not self.blocks <= self.count <= self.blocks + self.n - self.decided:
+            return False
+        cols = self.geo.cols
+        r, c = divmod(i, cols)
+        is_open = self.value[i]
+        across = self._run(i, -1, c)
+        down = self._run(i, -cols, r)
+        if is_open:
+            longest = self.rules.max_length
+            if longest is not None and max(across, down) + 1 > longest:
+                return False
+            if c == cols - 1 and not self._word(across + 1):
+                return False
+            if r == self.geo.rows - 1 and not self._word(down + 1):
+                return False
+        elif not (self._word(across) and self._word(down)):
+            return False
+        return c < cols - 1 or self._joined(r)
+
+    def _run(self, i: int, step: int, room: int) -> int:
+        """How many open cells run back from cell i (not counted), `step` at
+        a time, `room` cells at most."""
+        length = 0
+        while length < room and self.value[i + step * (length + 1)]:
+            length += 1
+        return length
+
+    def _word(self, length: int) -> bool:
+        """Whether a closed run of `length` open cells keeps the rules."""
+        rules = self.rules
+        if length == 0 or (length == 1 and not rules.checked):
+            return True
+        return rules.min_length <= length <= (rules.max_length or length)
+
+    def _joined(self, r: int) -> bool:
+        """At the end of row r: whether no open cells of rows 0..r are cut
+        off from the rest for good (a part that does not reach row r must
+        be all there is)."""
+        geo, cols = self.geo, self.geo.cols
+        seen = 0
+        for j in range((r + 1) * cols):
+            if self.value[j]:
+                seen |= geo.bit(j // cols, j % cols)
+        last = seen & (((1 << cols) - 1) << (r * geo.step))
+        reached = last
+        while True:
+            grown = (
+                reached | reached << 1 | reached >> 1 | reached << geo.step | reached >> geo.step
+            ) & seen
+            if grown == reached:
+                break
+            reached = grown
+        if not seen & ~reached:
+            return True
+        if reached:  # an open part cut off above, another reaching row r
+            return False
+        # every open cell so far is above: the cells after must all be blocks
+        later = self.value[(r + 1) * cols :]
+        return not any(later) and self.count == self.blocks + later.count(None)
+
+    def _open_cells(self) -> int:
+        cols = self.geo.cols
+        return sum(self.geo.bit(j // cols, j % cols) for j in range(self.n) if self.value[j])
+
+
+def _complete(
+    geo: _Geometry, count: int, rules: _Law, symmetry: Symmetry, rng: Lcg, at: float | None
+) -> int | None:
+    """The open cells of a pattern found by the complete search, None when
+    it shows there is none; _OutOfTime when it runs past `at` or its own
+    COMPLETE_SECONDS."""
+    own = time.perf_counter() + COMPLETE_SECONDS
+    return _Complete(geo, count, rules, symmetry).run(rng, own if at is None else min(at, own))
+
+
+def _settled(
+    geo: _Geometry,
+    count: int,
+    rules: _Law,
+    symmetry: Symmetry,
+    rng: Lcg,
+    seed: int,
+    attempts: int,
+    at: float | None,
+) -> int:
+    """After `attempts` greedy attempts failed: the complete search's pattern
+    (its open cells),
+    or ImpossiblePattern when it shows there is none, or PatternNotFound
+    when it does not finish in its time."""
+    size, blocked = f"{geo.rows}x{geo.cols}", plural(count, "block")
+    started = time.perf_counter()
+    try:
+        open_cells = _complete(geo, count, rules, symmetry, rng, at)
+    except _OutOfTime:
+        spent = time.perf_counter() - started
+        raise PatternNotFound(
+            f"no {size} pattern with {blocked} found in {plural(attempts, 'attempt')}, and a "
+            f"complete search did not settle within {spent:.1f} s whether one exists (seed "
+            f"{seed}): {_LOOSER} or more --attempts"
+        ) from None
+    if open_cells is None:
+        placed = "" if symmetry == "none" else f" placed {symmetry}-symmetrically"
+        raise ImpossiblePattern(
+            f"no such pattern: a complete search shows that no {size} grid with "
+            f"{blocked}{placed} keeps the rules"
+        )
+    return open_cells
 
 
 # ---------------------------------------------------------------- the entry point
@@ -1145,14 +1344,21 @@ def pattern_for(options: PatternOptions) -> Pattern:
                 "letters fits the rules"
             )
         return made(geo.rows_of(line), attempts=1, limits=limits)
+    give_up = deadline(timeout)
     if not words and _choices(count, *_by_size(_size_counts(found.sizes))) <= EVERY_CHOICE:
-        grid = _pattern_from_all(geo, found, count, law, rng, chosen)
+        try:
+            grid = _pattern_from_all(geo, found, count, law, rng, chosen, give_up)
+        except _OutOfTime:
+            raise PatternNotFound(
+                f"no {rows}x{cols} pattern with {plural(count, 'block')} found within "
+                f"{timeout:g} s (seed {seed}): {_LOOSER} or more time"
+            ) from None
         return made(grid, attempts=1, limits=limits)
     framed = None
     if words:
         near = (count,) if isinstance(blocks, int) else _near_counts(rows, cols, blocks, chosen)
         framed = _Framed(geo, near, law, words, chosen, found)
-    work = _Work(geo, found, count, law, rng, deadline(timeout), framed)
+    work = _Work(geo, found, count, law, rng, give_up, framed, chosen)
     open_cells, attempt, frame = work.attempts(attempts, seed, timeout)
     return made(geo.rows_of(open_cells), attempts=attempt, theme=frame.entries, limits=limits)
 
@@ -1169,6 +1375,7 @@ class _Work:
     rng: Lcg
     give_up: float | None
     framed: _Framed | None
+    symmetry: Symmetry = "none"
 
     def attempts(
         self, attempts: int, seed: int, timeout: float | None
@@ -1211,6 +1418,11 @@ class _Work:
                 ) from None
             if open_cells is not None:
                 return open_cells, attempt, frame
+        if self.framed is None:  # a complete search says which (it knows no theme)
+            settled = _settled(
+                self.geo, count, self.rules, self.symmetry, self.rng, seed, attempts, self.give_up
+            )
+            return settled, attempts + 1, frame
         raise PatternNotFound(
             f"no {rows}x{cols} pattern with {plural(count, 'block')} found in "
             f"{plural(attempts, 'attempt')} (seed {seed}): it may not exist; {_LOOSER} or "

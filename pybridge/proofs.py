@@ -46,6 +46,7 @@ from pybridge.model import BLOCK, OPEN, Puzzle
 from pybridge.scores import score_text
 from pybridge.search import engine as python_engine
 from pybridge.search.kernel import Counters, Request, SearchTimeout, deadline, late
+from pybridge.search.registry import default_strategy
 from pybridge.wording import and_list, plural, where, word_length
 
 Layer = Literal["length", "no-fit", "hall", "propagation", "search"]
@@ -103,6 +104,22 @@ class _Model:
         return tuple(
             tuple((i, t, j) for i, t, j, _ in sorted(arcs, key=lambda arc: arc[3]))
             for arcs in self.layout.arcs
+        )
+
+    @cached_property
+    def copied_words(self) -> tuple[str, ...]:
+        """The words of the sites' lengths, each as often as it is listed,
+        for searches of sub-puzzles (which see only the order of the words
+        of each length and their copies). A dictionary's words are distinct
+        and already in that order: they are taken as they are, so that the
+        engine finds their tables made (bitsets.tables keeps the last few)."""
+        if self.lexicon:
+            return tuple(self.puzzle.words)
+        return tuple(
+            word
+            for n, group in self.words.items()
+            for word, copies in zip(group, self.copies[n], strict=True)
+            for _ in range(copies)
         )
 
     @property
@@ -657,6 +674,36 @@ def explain(
     return _minimise(model, proof, budget)
 
 
+# A verdict's core is shrunk (`shrink`) for as long as the verdict took, and
+# at least this long: a small puzzle's core is minimal within milliseconds.
+SHRINK_LEAST_SECONDS = 0.5
+
+
+def shrink_seconds(verdict_seconds: float, left: float | None) -> float:
+    """How long `crossword check` shrinks a core after a verdict that took
+    `verdict_seconds`, with `left` seconds of its time limit left (None: no
+    limit): as long again (so the answer comes within twice the proof's own
+    time), at least SHRINK_LEAST_SECONDS, never past the limit."""
+    seconds = max(verdict_seconds, SHRINK_LEAST_SECONDS)
+    return seconds if left is None else max(min(seconds, left), 0.0)
+
+
+def shrink(puzzle: Puzzle, proof: Proof, *, seconds: float, layout: Layout | None = None) -> Proof:
+    """`proof` (a verdict of solver.run on `puzzle`) with its core shrunk for
+    at most `seconds`: minimal when the shrinking ended in time, else the
+    smallest core found so far with minimal False. A proof of the length
+    layer, or one already minimal, is returned as it is."""
+    if proof.layer == "length" or proof.minimal:
+        return proof
+    at = time.perf_counter() + seconds
+    try:
+        layout = layout_of(puzzle, at) if layout is None else layout
+        model = _model(puzzle, layout, at)
+    except SearchTimeout:
+        return proof
+    return _minimise(model, proof, at)
+
+
 # ---------------------------------------------------------------- search
 
 
@@ -683,28 +730,25 @@ def _searched(model: _Model, engine: str | None, at: float | None) -> Proof | No
     remaining = None if at is None else at - time.perf_counter()
     if remaining is not None and remaining <= 0:
         return None
-    request = Request(model.layout, model.puzzle.words, "mrv", limit=1, timeout=remaining)
+    strategy = default_strategy(model.puzzle.mode)
+    request = Request(model.layout, model.puzzle.words, strategy, limit=1, timeout=remaining)
     result = engines.search(engines.choose_engine(engine), request)
     if result.status != "unsolvable":
         return None
     return _search_proof(model, range(len(model.sites)), result.nodes)
 
 
-def _exhaust(model: _Model, kept: frozenset[int], at: float | None) -> int | None:
+def _exhaust(
+    model: _Model, kept: frozenset[int], at: float | None, strategy: str = "mrv"
+) -> int | None:
     """The node count of the Python engine's search of `kept`'s sub-puzzle
     when it finds no solution, None when it finds one; SearchTimeout when
-    the deadline passes first. The mrv strategy fills every given site with
-    distinct word copies and does not ask for every word to be used: exactly
-    the sub-puzzle's question."""
-    # mrv sees only the order of the words of each length and their copies
-    words = [
-        word
-        for n, group in model.words.items()
-        for word, copies in zip(group, model.copies[n], strict=True)
-        for _ in range(copies)
-    ]
+    the deadline passes first. The mrv and wdeg strategies fill every given
+    site with distinct word copies and do not ask for every word to be used:
+    exactly the sub-puzzle's question."""
     counters = Counters(deadline=at)
-    steps = python_engine.solutions(Request(model.layout.restricted(kept), words, "mrv"), counters)
+    request = Request(model.layout.restricted(kept), model.copied_words, strategy)
+    steps = python_engine.solutions(request, counters)
     try:
         found = next(steps, None)
     finally:
@@ -712,30 +756,101 @@ def _exhaust(model: _Model, kept: frozenset[int], at: float | None) -> int | Non
     return counters.nodes if found is None else None
 
 
-def _refute(model: _Model, kept: frozenset[int], deadline: float | None) -> Proof | None:
+def _refute(
+    model: _Model, kept: frozenset[int], deadline: float | None, strategy: str = "mrv"
+) -> Proof | None:
     """A proof that the sub-puzzle of `kept` has no solution, or None when it
     has one; SearchTimeout when the deadline passes first."""
     proof = _cheap(model, kept, deadline)
     if proof is not None:
         return proof
-    nodes = _exhaust(model, kept, deadline)
+    nodes = _exhaust(model, kept, deadline, strategy)
     return None if nodes is None else _search_proof(model, kept, nodes)
 
 
+# A core of more sites than this is first looked for near its most
+# constrained site (see _grown) before sites are dropped one at a time.
+GROW_FROM = 12
+
+
 def _minimise(model: _Model, proof: Proof, deadline: float) -> Proof:
-    """Drop the core's sites one at a time, keeping each drop that leaves an
-    unsolvable sub-puzzle (whose own proof may drop more at once)."""
+    """Shrink the core within `deadline`: a large one by growing a small
+    unsolvable part near its most constrained site (_grown), then by
+    dropping the core's sites one at a time, keeping each drop that leaves
+    an unsolvable sub-puzzle (whose own proof may drop more at once). Each
+    test gets a share of the time left; a site whose test runs out of it is
+    kept, and the core is then not known to be minimal."""
+    strategy = default_strategy(model.puzzle.mode)
+    settled = True
+    if len(proof.core) > GROW_FROM:
+        proof, settled = _grown(model, proof, deadline, strategy)
     for site in proof.core:
         indices = frozenset(s.index for s in proof.core)
         if site.index not in indices:
             continue  # a smaller proof already left it out
         try:
-            smaller = _refute(model, indices - {site.index}, deadline)
+            smaller = _refute(model, indices - {site.index}, _share(deadline, 2), strategy)
         except SearchTimeout:
-            return replace(proof, minimal=False)
+            settled = False  # kept without knowing whether it is needed
+            continue
         if smaller is not None:
             proof = smaller
-    return replace(proof, minimal=True)
+    return replace(proof, minimal=settled)
+
+
+def _share(deadline: float, parts: int) -> float:
+    """The clock reading a test may run to: 1/`parts` of the time left."""
+    now = time.perf_counter()
+    return now + max(deadline - now, 0.0) / parts
+
+
+def _grown(model: _Model, proof: Proof, deadline: float, strategy: str) -> tuple[Proof, bool]:
+    """A proof about part of a large core: the sites nearest its most
+    constrained one (fewest candidates; nearness through crossings), 4,
+    then a quarter more at each step, until one such part is shown
+    unsolvable (a part that can be filled is most often shown so in
+    milliseconds, so the steps are small). The proof as it was when none
+    is (a part that ran out of its share of the time counts as fillable),
+    and False when a part ran out of time."""
+    order = _nearest_first(model, [site.index for site in proof.core])
+    settled, size = True, 4
+    while size < len(order):
+        try:
+            smaller = _refute(model, frozenset(order[:size]), _share(deadline, 3), strategy)
+        except SearchTimeout:
+            settled, smaller = False, None
+        if smaller is not None:
+            return smaller, True
+        if time.perf_counter() >= deadline:
+            break
+        size = max(size + 1, size * 5 // 4)
+    return proof, settled
+
+
+def _nearest_first(model: _Model, core: Sequence[int]) -> list[int]:
+    """The core's sites, breadth first through their crossings from the one
+    with the fewest candidates, the tighter first among neighbours; then any
+    not reached."""
+    inside = set(core)
+
+    def tightness(s: int) -> tuple[int, int]:
+        return model.candidates[s].bit_count(), s
+
+    order: list[int] = []
+    seen: set[int] = set()
+    for start in sorted(core, key=tightness):
+        if start in seen:
+            continue
+        seen.add(start)
+        order.append(start)
+        walked = len(order) - 1
+        while walked < len(order):  # the order grows while it is walked
+            near = {t for _, t, _ in model.around[order[walked]] if t in inside and t not in seen}
+            walked += 1
+            for t in sorted(near, key=tightness):
+                seen.add(t)
+                order.append(t)
+    return order
 
 
 # ---------------------------------------------------------------- output

@@ -136,12 +136,14 @@ def read_bytes(path: str | os.PathLike[str], kind: str = "puzzle") -> bytes:
         fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as err:
         raise InputError(f"cannot read {what}: {err.strerror or err}", source) from None
+    # the kind of file is told before the descriptor is wrapped: wrapping a
+    # folder's raises IsADirectoryError
+    mode = os.fstat(fd).st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+        os.close(fd)
+        kind_name = "a folder" if stat.S_ISDIR(mode) else "a device or other special file"
+        raise InputError(f"cannot read {what}: not a regular file ({kind_name})", source)
     with open(fd, "rb", buffering=0, closefd=True) as stream:
-        mode = os.fstat(fd).st_mode
-        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
-            kind_name = "a folder" if stat.S_ISDIR(mode) else "a device or other special file"
-            message = f"cannot read {what}: not a regular file ({kind_name})"
-            raise InputError(message, source)
         if stat.S_ISFIFO(mode):
             os.set_blocking(fd, True)
         chunks: list[bytes] = []
@@ -164,24 +166,29 @@ def read_bytes(path: str | os.PathLike[str], kind: str = "puzzle") -> bytes:
     return b"".join(chunks)
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
-    """The decoded text of `path`; InputError if it cannot be read or decoded."""
-    return decode_text(read_bytes(path), os.fspath(path))
+def read_text(path: str | os.PathLike[str], expected: str | None = None) -> str:
+    """The decoded text of `path`; InputError if it cannot be read or
+    decoded (naming what was `expected`, when it is not a puzzle)."""
+    return decode_text(read_bytes(path), os.fspath(path), expected=expected)
 
 
-def decode_text(data: bytes, source: str, format: str | None = None) -> str:
+def decode_text(
+    data: bytes, source: str, format: str | None = None, expected: str | None = None
+) -> str:
     """The UTF-8 text of a file's bytes; InputError for binary data (never
-    shown) or bytes that are not UTF-8 (located). `format`, when the user
-    forced one, is named in the message about binary data."""
+    shown, named for what it is) or bytes that are not UTF-8 (located).
+    `format`, when the user forced one, is named in the message about
+    binary data; `expected` names what the file should have been (default:
+    a puzzle)."""
     binary = _binary_at(data)
     if binary is not None:
-        raise binary_error(data, source, binary, format)
+        raise binary_error(data, source, binary, format, expected)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         binary = _binary_at(data, strict=False)
         if binary is not None:
-            raise binary_error(data, source, binary, format) from None
+            raise binary_error(data, source, binary, format, expected) from None
         raise _encoding_error(data, err, source) from None
 
 
@@ -213,11 +220,75 @@ _FORMAT_NAMES = {
 }
 
 
-def binary_error(data: bytes, source: str, at: int, format: str | None = None) -> InputError:
-    """The error for binary data read as a puzzle text: what it looks like
-    and what was expected, without a byte of it."""
-    found = f"byte {at} is 0x{data[at]:02x}"
+# What a binary file is, by its first bytes: named when it is given where a
+# text is expected (a picture as a dictionary, say).
+_SIGNATURES = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"%PDF-", "a PDF document"),
+    (b"PK\x03\x04", "a ZIP archive (or an office document)"),
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"\x7fELF", "a program"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+)
+
+
+def binary_offset(data: bytes, text: bool) -> int | None:
+    """Where `data` shows it is binary, or None: the signature of a .puz, a
+    picture, an archive...; or, when it is not `text` (valid UTF-8), a NUL
+    or a tenth of control characters (a text may hold a stray NUL)."""
+    if acrosslite.has_magic(data) or any(data.startswith(magic) for magic, _ in _SIGNATURES):
+        found = data.find(b"\x00", 0, _SNIFFED)
+        return found if found >= 0 else 0
+    return None if text else _binary_at(data, strict=False)
+
+
+def binary_kind(data: bytes) -> str:
+    """What binary `data` is: an Across Lite .puz, a picture, a PDF... or
+    just binary data."""
     if acrosslite.has_magic(data):
+        return "an Across Lite .puz crossword"
+    return next((name for magic, name in _SIGNATURES if data.startswith(magic)), "binary data")
+
+
+def text_kind(text: str) -> str | None:
+    """What a text looks like when it is not the kind expected: an ipuz
+    crossword or other JSON, a grid of '.' and '#' cells, or a word list
+    (a word a line); None when it looks like none of these."""
+    body = text.lstrip(BOM + " \t\r\n")
+    if body.startswith(("{", "[", "ipuz(")):
+        return "an ipuz crossword (JSON)" if "ipuz.org" in body[:4096].lower() else "JSON"
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return None
+    if all(set(line) <= set(".#_ ") for line in lines) or (
+        all(_is_plain_row(line) for line in lines)
+        and any(OPEN in line or BLOCK in line for line in lines)
+    ):
+        return "a grid ('.' open cells, '#' blocks)"
+    if all(entry.replace("-", "").replace("'", "").replace(" ", "").isalpha() for entry in lines):
+        return "a word list (a word a line)"
+    return None
+
+
+def _is_plain_row(line: str) -> bool:
+    given = line.replace(OPEN, "").replace(BLOCK, "")
+    return given == "" or given.isalpha()
+
+
+def binary_error(
+    data: bytes, source: str, at: int, format: str | None = None, expected: str | None = None
+) -> InputError:
+    """The error for binary data read as a text: what it looks like and
+    what was expected (a puzzle, unless `expected` names another kind),
+    without a byte of it."""
+    found = f"byte {at} is 0x{data[at]:02x}"
+    kind = binary_kind(data)
+    if expected is not None:
+        message = f"this is {kind} ({found}), not {expected}"
+    elif acrosslite.has_magic(data):
         expected = _FORMAT_NAMES.get(format or "", "a text")
         message = (
             f"this is an Across Lite .puz file (binary: {found}), not {expected}: "
@@ -230,8 +301,8 @@ def binary_error(data: bytes, source: str, at: int, format: str | None = None) -
         )
     else:
         message = (
-            f"this file is binary ({found}), not a puzzle: expected a text (P-99, fill-in, CS50, "
-            "RP 2016 or a plain grid), an Across Lite .puz or an ipuz file"
+            f"this file is {kind} ({found}), not a puzzle: expected a text (P-99, fill-in, "
+            "CS50, RP 2016 or a plain grid), an Across Lite .puz or an ipuz file"
         )
     return InputError(message, source)
 
@@ -739,7 +810,20 @@ def load(
         return parse_p99(text, source)
     if words is None:
         raise InputError("a fill-in puzzle needs its word list: pass --words FILE", source)
-    return parse_fillin(text, read_text(words), source, os.fspath(words))
+    return parse_fillin(text, read_word_list(words), source, os.fspath(words))
+
+
+WORD_LIST = "a word list (a text, a word a line)"
+
+
+def read_word_list(path: str | os.PathLike[str]) -> str:
+    """The text of a word list file; InputError naming what it looks like
+    when it is a binary file (a .puz, a picture), JSON or a grid."""
+    text = read_text(path, expected=WORD_LIST)
+    kind = text_kind(text)
+    if kind is not None and not kind.startswith("a word list"):
+        raise InputError(f"this looks like {kind}, not {WORD_LIST}", os.fspath(path))
+    return text
 
 
 def _exchange_puzzle(puzzle: Puzzle, words: object, answers: bool) -> Puzzle:

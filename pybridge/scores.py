@@ -22,7 +22,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation, localcontext
 from functools import cached_property
 from typing import Literal
 
@@ -39,6 +39,12 @@ ACCEPTABLE = Decimal(wordlist.ACCEPTABLE)
 LOWEST = 3  # a fill's lowest-scored entries shown (more when more are below the line)
 MOST_LOWEST = 10
 MAX_DIGITS = 30  # digits before or after the point in a score
+
+# Enough digits for any score (MAX_DIGITS before and after the point), times
+# a scale of up to 10**MAX_DIGITS, summed over any fill: arithmetic under
+# this context is exact where the default 28 digits would round, so both
+# engines' integers and the figures shown are the scores as written.
+EXACT = Context(prec=4 * MAX_DIGITS + 40)
 
 # ASCII digits only: `\d` alone would read a fullwidth or an Arabic-Indic five (U+FF15, U+0665) as 5
 NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?", re.ASCII)
@@ -101,7 +107,8 @@ class Scores:
 
     def value(self, word: str) -> int:
         """The score of `word` as the engines take it: times `scale`."""
-        return int(self.score(word) * self.scale)
+        with localcontext(EXACT):
+            return int(self.score(word) * self.scale)
 
     def values(self, words: Sequence[str]) -> tuple[int, ...]:
         """value() of each of the `words` (kept for the last few lists)."""
@@ -109,7 +116,8 @@ class Scores:
         made = self._made.get(listed)
         if made is None:
             written, default, scale = self.written, self.default, self.scale
-            made = tuple(int(written.get(word, default) * scale) for word in listed)
+            with localcontext(EXACT):
+                made = tuple(int(written.get(word, default) * scale) for word in listed)
             if len(self._made) >= KEPT_VALUES:
                 self._made.clear()
             self._made[listed] = made
@@ -117,7 +125,8 @@ class Scores:
 
     def unscaled(self, value: int) -> Decimal:
         """An engine's integer back on the list's scale."""
-        return Decimal(value) / self.scale
+        with localcontext(EXACT):
+            return Decimal(value) / self.scale
 
     @cached_property
     def has_line(self) -> bool:
@@ -184,15 +193,15 @@ class Score:
         """The scores of a fill's words; the mean rounded to one digit more
         than the scores have after the point."""
         each = [scores.score(word) for word in words]
-        total = sum(each, Decimal(0))
         digits = len(str(scores.scale))  # one more than the zeros of the scale
         ranked = sorted(zip(each, words, strict=True))
         below = sum(score < ACCEPTABLE for score in each) if scores.has_line else None
         shown = min(max(LOWEST, below or 0), MOST_LOWEST)
         lowest = tuple((word, score) for score, word in ranked[:shown])
-        return cls(
-            min(each), total, round(total / len(each), digits), None, None, len(each), lowest, below
-        )
+        with localcontext(EXACT):
+            total = sum(each, Decimal(0))
+            mean = round(total / len(each), digits)
+        return cls(min(each), total, mean, None, None, len(each), lowest, below)
 
     def objective(self, objective: Objective) -> Decimal | None:
         return self.min if objective == "min" else self.sum

@@ -34,14 +34,19 @@ def shared_required() -> bool:
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_dictionary_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Tests never write into the user's real dictionary cache."""
-    saved = os.environ.get("CROSSWORD_CACHE_DIR")
-    os.environ["CROSSWORD_CACHE_DIR"] = str(tmp_path_factory.mktemp("dictionary-cache"))
+    """Tests never write into the user's real dictionary cache, nor make its key."""
+    private = {
+        "CROSSWORD_CACHE_DIR": tmp_path_factory.mktemp("dictionary-cache"),
+        "XDG_STATE_HOME": tmp_path_factory.mktemp("state"),
+    }
+    saved = {name: os.environ.get(name) for name in private}
+    os.environ.update({name: str(path) for name, path in private.items()})
     yield
-    if saved is None:
-        del os.environ["CROSSWORD_CACHE_DIR"]
-    else:
-        os.environ["CROSSWORD_CACHE_DIR"] = saved
+    for name, value in saved.items():
+        if value is None:
+            del os.environ[name]
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture(scope="session")

@@ -668,8 +668,12 @@ BINARY = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x1b[2J\xff\xfe secret text \x00\x
 @pytest.mark.parametrize(
     ("name", "argv", "message"),
     [
-        ("picture.png", [], "this file is binary (byte 8 is 0x00), not a puzzle"),
-        ("picture.png", ["--dict", "WORDS"], "this file is binary (byte 8 is 0x00), not a puzzle"),
+        ("picture.png", [], "this file is a PNG image (byte 8 is 0x00), not a puzzle"),
+        (
+            "picture.png",
+            ["--dict", "WORDS"],
+            "this file is a PNG image (byte 8 is 0x00), not a puzzle",
+        ),
         ("fake.puz", ["--answers"], "not an Across Lite .puz file either"),
         ("a.puz", ["--format", "p99"], "this is an Across Lite .puz file (binary: "),
         ("a.puz", ["--format", "grid", "--dict", "WORDS"], "not a plain grid: leave out --format"),

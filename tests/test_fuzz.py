@@ -23,16 +23,17 @@ from puzzlegen import Grid, puzzles
 
 from pybridge.cli import main
 from pybridge.model import OPEN, Puzzle
-from pybridge.readers import load
 from pybridge.verify import problems
 
 REPO = Path(__file__).resolve().parents[1]
 ENGINES = (["--engine", "python"], ["--engine", "prolog"] if shutil.which("swipl") else [])
 EXIT_CODES = {0, 1, 2, 3}
 
+# print_blob: a failure prints the @reproduce_failure line that replays it
 FUZZ = settings(
     max_examples=35,
     deadline=None,
+    print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 
@@ -72,10 +73,22 @@ def solve(tmp: Path, puzzle: bytes, words: bytes | None, engine: list[str]) -> N
     doc: dict[str, Any] = json.loads(out.getvalue())
     assert doc["status"] == {0: "solved", 1: "unsolvable", 3: "timeout"}[code]
     if code == 0:
-        reread = load(grid_file, words_file)
+        reread = as_solved(grid_file, words_file)
         assert doc["solutions"]
         for solution in doc["solutions"]:
             assert problems(reread, solution["grid"]) == []
+
+
+def as_solved(grid_file: Path, words_file: Path | None) -> Puzzle:
+    """The puzzle read again as `crossword solve` read it (through the
+    service: a plain grid given no word list is filled from the shipped
+    list, as the command does; pybridge.load alone would refuse it)."""
+    from pybridge.options import PuzzleOptions, SearchOptions
+    from pybridge.service.puzzles import read_puzzles
+
+    source = PuzzleOptions(str(grid_file), None if words_file is None else str(words_file))
+    [puzzle] = read_puzzles(source, SearchOptions(), lambda text: None).puzzles
+    return puzzle
 
 
 # ---------------------------------------------------------------- mutations
@@ -193,3 +206,13 @@ def test_generated_fillin_puzzles(
     else:
         grid = mutated(grid, mutations)
     solve(tmp_path, grid, words, engine)
+
+
+def test_a_plain_grid_without_words_reads_back_as_it_was_solved(tmp_path: Path) -> None:
+    """A mutation can leave a plain grid and no word list: `solve` fills it
+    from the shipped list (exit 0), and the check reads it back the same way
+    (pybridge.load alone refuses a grid without its dictionary)."""
+    from unittest import mock
+
+    with mock.patch(f"{__name__}.event"):  # hypothesis counts events only inside its tests
+        solve(tmp_path, b"...\n...\n...\n", None, ["--engine", "python"])

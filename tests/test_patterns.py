@@ -233,9 +233,14 @@ def test_a_hopeless_request_stops_after_its_attempts(monkeypatch: pytest.MonkeyP
         return attempt(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(patterns, "_attempt", counted)
-    with pytest.raises(PatternNotFound, match="in 7 attempts"):
+    monkeypatch.setattr(patterns, "COMPLETE_SECONDS", 0.0)  # no time for the complete search
+    with pytest.raises(PatternNotFound, match="in 7 attempts, and a complete search did not"):
         generate(15, 15, 0.55, seed=1, attempts=7, max_words="any", max_cheaters="any")
     assert len(calls) == 7
+    # with its time (ample: a loaded machine), the complete search finds one
+    monkeypatch.setattr(patterns, "COMPLETE_SECONDS", 120.0)
+    found = generate(15, 15, 0.55, seed=1, attempts=7, max_words="any", max_cheaters="any")
+    assert (found.blocks, found.attempts) == (124, 8)
 
 
 def test_a_time_limit_bounds_a_big_request() -> None:

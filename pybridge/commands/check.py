@@ -18,6 +18,7 @@ from pybridge.commands.common import (
     add_progress_options,
     add_puzzle_arguments,
     check_picture_path,
+    default_bound,
     draw,
     drawn_lines,
     json_document,
@@ -108,7 +109,7 @@ def check_text(
         first = outcome.solutions[0]
         return f"solvable\n{blocks_text(first) if blocks else first}"
     if outcome.status == "timeout":
-        return f"time limit of {timeout:g} s reached before a verdict"
+        return f"time limit of {timeout:g} s reached before a verdict{default_bound(timeout)}"
     proof = outcome.proof
     assert proof is not None  # an unsolvable outcome always carries its proof
     lines = [f"unsolvable (layer: {proof.layer})", proofs.proof_sentence(proof)]

@@ -18,6 +18,7 @@ from pybridge.construct import Try
 from pybridge.errors import MissingDependency, OutputError, UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.model import Cell, Puzzle
+from pybridge.options import DEFAULT_COMMAND_SECONDS
 from pybridge.progress import CubesProgress, Progress, shown_on
 from pybridge.scores import score_text
 from pybridge.service import fields
@@ -149,7 +150,18 @@ def whole_number(least: int) -> Callable[[str], int]:
 
 positive_int = argument_type(fields.positive_int)
 seed_number = argument_type(fields.seed_number)
+
+
+def default_bound(timeout: float | None) -> str:
+    """What a verdict line adds when the time limit that ended the work was
+    the commands' default (docs/cli.md#default-bounds)."""
+    if timeout != DEFAULT_COMMAND_SECONDS:
+        return ""
+    return " (the default limit: --timeout SECONDS for longer, --timeout none for no limit)"
+
+
 positive_seconds = argument_type(fields.positive_seconds)
+command_time_limit = argument_type(fields.time_limit)
 
 
 def add_fields(parser: argparse.ArgumentParser, options: Iterable[Field]) -> None:
@@ -261,7 +273,9 @@ class OutputAction(argparse.Action):
             parser.error(f"--output: {what} {kind!r}: {named}")
         if len(rest) != wanted:
             what = f"{kind} takes one FILE" if wanted else f"{kind} takes no FILE"
-            hint = f" ({self.after})" if self.after and wanted else ""
+            hint = f" ({self.after})" if self.after and wanted and len(rest) > wanted else ""
+            if wanted and not rest:
+                hint = f": say where to write it (--output {kind} OUTFILE.{kind})"
             parser.error(f"--output {what}, got {len(rest)}{hint}")
         if rest and not rest[0].lower().endswith(f".{kind}"):
             parser.error(f"--output {kind}: the file name must end in .{kind}, got {rest[0]!r}")

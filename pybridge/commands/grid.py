@@ -36,12 +36,13 @@ no rule, as RP 2016's generator does.
 
 exit codes:
   0    a pattern was made (printed on stdout)
-  1    no pattern can meet the request: a bound, or trying every choice,
-       shows it (the reason is on stderr)
+  1    no pattern can meet the request: a bound, trying every choice, or
+       a complete search shows it (the reason is on stderr)
   2    bad usage, or an output that cannot be written
-  3    every attempt (--attempts) ended at a dead end, or the time limit
-       (--timeout) passed: none was found, though one may exist (try fewer
-       blocks, looser rules, or more attempts)
+  3    every attempt (--attempts) ended at a dead end and a complete search
+       did not finish in its time (10 s), or the time limit (--timeout)
+       passed: none was found, though one may exist (try fewer blocks,
+       looser rules, or more attempts)
   4    an internal error (the program has a bug)
   130  interrupted (Ctrl-C)
 """

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import secrets
 import socket
 import sys
 import webbrowser
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from pybridge.commands.common import out, positive_int, positive_seconds, whole_number
 from pybridge.errors import UsageError, shown
+from pybridge.serve.limits import MEMORY_MB, QUEUE
 
 SERVE_EPILOG = """\
 The server binds to 127.0.0.1 (this machine only) unless --host says
@@ -115,10 +117,27 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help="fills (worker processes) running at once, at most (default: 2)",
     )
+    serve.add_argument(
+        "--memory",
+        type=positive_int,
+        default=MEMORY_MB,
+        metavar="MIB",
+        help="the memory a search or fill may use, in MiB: each runs in a worker process "
+        f"limited to it (default: {MEMORY_MB})",
+    )
+    serve.add_argument(
+        "--queue",
+        type=whole_number(0),
+        default=QUEUE,
+        metavar="N",
+        help="searches that may wait for a worker when all are busy; the next is refused "
+        f"with 503 (default: {QUEUE})",
+    )
     serve.set_defaults(handler=serve_command)
 
 
 def is_loopback(host: str) -> bool:
+    """Whether `host` names this machine only (localhost, 127.x, ::1)."""
     if host == "localhost":
         return True
     try:
@@ -147,13 +166,13 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def page_address(sock: socket.socket) -> str:
+def page_address(sock: socket.socket, token: str | None = None) -> str:
     host, port = sock.getsockname()[:2]
     if sock.family == socket.AF_INET6:
         host = f"[{host}]"
     if host in ("0.0.0.0", "[::]"):
         host = "127.0.0.1"
-    return f"http://{host}:{port}/"
+    return f"http://{host}:{port}/" + ("" if token is None else f"?token={token}")
 
 
 def with_shipped(dicts: list[str], shipped: Path) -> list[str]:
@@ -166,8 +185,9 @@ def with_shipped(dicts: list[str], shipped: Path) -> list[str]:
 def serve_command(args: argparse.Namespace) -> int:
     from pybridge import bridge
     from pybridge.curation import banned_words, preferred_words
-    from pybridge.serve.app import LOOPBACK_NAMES, MEBIBYTE, Settings, serve
+    from pybridge.serve.app import MEBIBYTE, Settings, serve
     from pybridge.serve.files import Files
+    from pybridge.serve.guard import host_names
     from pybridge.wordlist import LIST_PATH
 
     files = Files.make(args.root, with_shipped(args.dicts, LIST_PATH), args.encoding)
@@ -178,11 +198,12 @@ def serve_command(args: argparse.Namespace) -> int:
     )
     for name in files.dictionaries:  # read each now: a bad one stops the server here
         print(f"dictionary {name}: {files.dictionary([name]).summary()}", file=sys.stderr)
-    hosts = LOOPBACK_NAMES if is_loopback(args.host) else ()
-    if not hosts:
+    token = None
+    if not is_loopback(args.host):
+        token = secrets.token_urlsafe(32)
         print(
             f"crossword serve: warning: listening on {shown(args.host)}: other machines can "
-            "reach this server, and it has no password",
+            "reach this server; it asks for the token in the address below",
             file=sys.stderr,
         )
     settings = Settings(
@@ -190,14 +211,18 @@ def serve_command(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         max_upload=int(args.max_upload * MEBIBYTE),
         fills=args.fills,
-        hosts=hosts,
+        hosts=host_names(args.host),
         warm=True,
+        token=token,
+        log=True,
+        memory_mb=args.memory,
+        queue=args.queue,
     )
     # SWI-Prolog started from the main thread, before the request threads
     # use it, ends cleanly with the server (see bridge._attach_thread)
     bridge.available()
     sock = listen(args.host, args.port)
-    address = page_address(sock)
+    address = page_address(sock, token)
     out(f"crossword serve: the workbench is at {address} (Ctrl-C stops it)")
     if args.open and not _opened_in_browser(address):
         print(

@@ -17,6 +17,7 @@ from pybridge.commands.common import (
     add_fields,
     add_puzzle_arguments,
     check_picture_path,
+    default_bound,
     draw,
     drawn_lines,
     json_document,
@@ -157,7 +158,7 @@ def show_solved(
             out(write_pdf(first.puzzle, first.grid, target, output.paper))
         else:
             out(write_crossword(kind, puzzle, outcome, target))
-        verdict = [] if outcome.status == "solved" else verdict_lines(outcome, timeout)
+        verdict = verdict_lines(outcome, timeout)  # a count or `unique` too (issue 34)
         if lines := scored + verdict:
             out("\n".join(lines))
     elif kind in PICTURES:
@@ -174,7 +175,8 @@ def show_solved(
 def verdict_lines(outcome: Outcome, timeout: float | None) -> list[str]:
     found = outcome.count if outcome.count is not None else len(outcome.solutions)
     if outcome.status == "timeout":
-        return [f"time limit of {timeout:g} s reached after {plural(found, 'solution')}"]
+        reached = f"time limit of {timeout:g} s reached after {plural(found, 'solution')}"
+        return [reached + default_bound(timeout)]
     lines = [] if outcome.count is None else [plural(found, "solution")]
     if outcome.unique is not None:
         lines.append(

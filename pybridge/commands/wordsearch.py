@@ -18,15 +18,15 @@ from pybridge.commands.common import (
     add_fields,
     add_output,
     check_writable,
+    command_time_limit,
     out,
     positive_int,
-    positive_seconds,
     seed_number,
     written,
 )
 from pybridge.engines import ENGINES
 from pybridge.errors import UsageError
-from pybridge.options import WordSearchOptions
+from pybridge.options import DEFAULT_COMMAND_SECONDS, WordSearchOptions
 from pybridge.service import fields, jobs
 from pybridge.wordsearch.model import DEFAULT_LEVEL, DIRECTIONS, LEVELS, Made
 from pybridge.wordsearch.render import (
@@ -153,9 +153,11 @@ def _add_make(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     make.add_argument(
         "--timeout",
-        type=positive_seconds,
+        type=command_time_limit,
+        default=DEFAULT_COMMAND_SECONDS,
         metavar="SECONDS",
-        help="give up after this many seconds (exit code 3)",
+        help=f"give up after this many seconds (exit code 3; default: "
+        f"{DEFAULT_COMMAND_SECONDS:g}; none: no limit)",
     )
     add_output(make, MAKE_OUTPUT_HELP, MAKE_OUTPUTS)
     make.add_argument(

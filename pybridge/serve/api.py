@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import os
 import re
 import tempfile
@@ -54,6 +55,7 @@ from pybridge.render import better_json
 from pybridge.search.kernel import Tick
 from pybridge.serve import workfile
 from pybridge.serve.files import Files, NotFound, Refused
+from pybridge.serve.limits import MAX_ANSWER_BYTES, MAX_SOLUTIONS
 from pybridge.service import fields, jobs
 from pybridge.service.answers import (
     EXIT_BAD_INPUT,
@@ -105,6 +107,12 @@ def failure(err: Exception) -> Answer:
     failure or a bug (an engine out of memory says so, as the CLI does)."""
     if isinstance(err, ResourceLimit):
         return Answer(500, {"error": error_text(err)}, EXIT_INTERNAL_ERROR)
+    if isinstance(err, MemoryError):
+        message = (
+            "crossword: error: the search ran out of the memory a search may use on this "
+            "server (crossword serve --memory MIB)"
+        )
+        return Answer(500, {"error": message}, EXIT_INTERNAL_ERROR)
     if isinstance(err, EngineError) or not isinstance(err, CrosswordError):
         return Answer(500, {"error": internal_error_text(err)}, EXIT_INTERNAL_ERROR)
     status = 403 if isinstance(err, Refused) else 404 if isinstance(err, NotFound) else 400
@@ -125,7 +133,10 @@ def answered(work: Callable[[], Answer]) -> Answer:
 def option_values(command: str, body: Mapping[str, Any]) -> dict[str, Any]:
     """The options a request body gives (every key but the puzzle's), read
     as the command line reads them: `"timeout": 5` as `--timeout=5`,
-    `"count": true` as `--count` (see fields.json_values)."""
+    `"count": true` as `--count` (see fields.json_values). A pattern takes
+    no puzzle, and its route is /api/pattern."""
+    if command == "grid":
+        return fields.json_values(ROUTE_FIELDS["grid"], body, "/api/pattern", frozenset())
     return fields.json_values(ROUTE_FIELDS[command], body, f"/api/{command}", PUZZLE_KEYS)
 
 
@@ -273,7 +284,10 @@ def request_options(
     timeout = search.timeout
     if timeout is None or timeout > time_limit:
         timeout = time_limit
-    return source, replace(search, timeout=timeout, jobs=1)
+    limit = search.limit
+    if not search.count and (limit is None or limit > MAX_SOLUTIONS):
+        limit = MAX_SOLUTIONS + 1  # one more: then the answer is known to be cut
+    return source, replace(search, timeout=timeout, jobs=1, limit=limit)
 
 
 # ---------------------------------------------------------------- solve and check
@@ -358,9 +372,34 @@ def run_command(
                 docs.append(json_document(solved.puzzle, solved.outcome, solved.many))
                 codes.append(EXIT_BY_STATUS[solved.outcome.status])
             code = worst(codes)
+            capped(docs)
             return Answer(HTTP_BY_EXIT[code], docs if len(docs) > 1 else docs[0], code)
 
     return answered(work)
+
+
+def capped(docs: list[dict[str, Any]]) -> None:
+    """Cut the documents' solutions to MAX_SOLUTIONS each and MAX_ANSWER_BYTES
+    in all, from the end, marking each cut document `"truncated": true`."""
+    for doc in docs:
+        solutions = doc.get("solutions") or []
+        if len(solutions) > MAX_SOLUTIONS:
+            del solutions[MAX_SOLUTIONS:]
+            doc["truncated"] = True
+    sizes = [[len(json.dumps(s, ensure_ascii=False)) + 2 for s in doc.get("solutions") or []]
+             for doc in docs]  # fmt: skip
+    room = MAX_ANSWER_BYTES - sum(
+        len(json.dumps({**doc, "solutions": []}, ensure_ascii=False)) + 32 for doc in docs
+    )
+    for doc, each in zip(docs, sizes, strict=True):
+        kept = 0
+        while kept < len(each) and each[kept] <= room:
+            room -= each[kept]
+            kept += 1
+        if kept < len(each):
+            del doc["solutions"][kept:]
+            doc["truncated"] = True
+            room = 0
 
 
 def precheck(

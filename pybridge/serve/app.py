@@ -29,7 +29,6 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -44,6 +43,9 @@ from pybridge.serve import api, grids, wordsearch
 from pybridge.serve.candidates import DEFAULT_LIMIT, candidate_list
 from pybridge.serve.files import Files
 from pybridge.serve.fills import Busy, Fills, Job, check_job, fill_time_limit, make_request
+from pybridge.serve.guard import LOOPBACK_NAMES, AccessLog, Guard, Guarding, guarded_protocol
+from pybridge.serve.limits import MAX_SOLUTIONS, MEMORY_MB, QUEUE
+from pybridge.serve.workers import Full, Pool
 from pybridge.solver import ENGINES, STRATEGIES
 from pybridge.suggest import available as suggestions_available
 from pybridge.wordlist import LIST_PATH
@@ -52,7 +54,6 @@ STATIC = Path(__file__).resolve().parent / "static"
 MEBIBYTE = 1 << 20
 JOB_KINDS = ("check", "make", "suggest")  # what POST /api/fill runs besides a fill
 JOB_NAMES = '"check", "make" or "suggest"'
-LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
@@ -69,7 +70,9 @@ HEADERS = {
 class Settings:
     """What `crossword serve` was told: the files it may read, the time
     limit of a search, the largest request body, the most searches and
-    fills at once, and the host names it answers to (empty: any)."""
+    fills at once, the host names it answers to (whatever the address it
+    listens on: see pybridge.serve.guard) and the token it asks for (None:
+    none, on loopback)."""
 
     files: Files = field(default_factory=Files)
     time_limit: float = 60.0
@@ -78,18 +81,23 @@ class Settings:
     fills: int = 2
     hosts: tuple[str, ...] = LOOPBACK_NAMES
     warm: bool = False  # start a worker for the next fill at once (the command does)
+    token: str | None = None
+    log: bool = False  # the access log on stderr (the command keeps one)
+    memory_mb: int = MEMORY_MB  # a worker process's memory, at most
+    queue: int = QUEUE  # searches that may wait for a worker
 
 
 class Refusal(Exception):
-    """A request refused before any work, with its HTTP status."""
+    """A request refused before any work, with its HTTP status (and headers)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.headers = headers
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 def _answer(answer: api.Answer) -> JSONResponse:
@@ -102,15 +110,20 @@ async def json_body(request: Request, limit: int) -> dict[str, Any]:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise Refusal(415, "crossword: error: send the request body as application/json")
-    too_big = f"crossword: error: the request is larger than the limit of {limit:,} bytes"
+    too_big = (
+        f"crossword: error: the request is larger than the limit of {limit:,} bytes "
+        f"({limit / MEBIBYTE:.3g} MiB, --max-upload): a file sent in base64 takes a third "
+        f"more, so files of up to {largest_file(limit):,} bytes fit"
+    )
+    close = {"Connection": "close"}  # the rest of the body is not read: the client stops
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
-        raise Refusal(413, too_big)
+        raise Refusal(413, too_big, close)
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
         if len(data) > limit:
-            raise Refusal(413, too_big)
+            raise Refusal(413, too_big, close)
     try:
         body = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as err:
@@ -120,6 +133,12 @@ async def json_body(request: Request, limit: int) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise Refusal(400, "crossword: error: the request body must be a JSON object")
     return body
+
+
+def largest_file(limit: int) -> int:
+    """The largest file a request body of `limit` bytes holds in base64
+    (a third more than its bytes), with room for the rest of the JSON."""
+    return max(0, (limit - 4096) * 3 // 4)
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -132,7 +151,7 @@ def refusals(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except Refusal as refusal:
-            return _error(refusal.status, str(refusal))
+            return _error(refusal.status, str(refusal), refusal.headers)
 
     return handle
 
@@ -196,8 +215,9 @@ def _version() -> str:
 def create_app(settings: Settings) -> Starlette:
     """The application for `settings`."""
     files = settings.files
-    fills = Fills(settings.fills, files)
-    searches = asyncio.Semaphore(settings.searches)
+    fills = Fills(settings.fills, files, settings.memory_mb)
+    searches = asyncio.Semaphore(settings.searches)  # patterns, in threads
+    pool = Pool(settings.searches, files, settings.memory_mb, settings.queue)
 
     async def body_of(request: Request) -> dict[str, Any]:
         return await json_body(request, settings.max_upload)
@@ -229,6 +249,8 @@ def create_app(settings: Settings) -> Starlette:
                 "time_limit": settings.time_limit,
                 "max_upload": settings.max_upload,
                 "suggest": suggestions_available(),
+                "max_file": largest_file(settings.max_upload),
+                "max_solutions": MAX_SOLUTIONS,
             }
         )
 
@@ -244,10 +266,15 @@ def create_app(settings: Settings) -> Starlette:
         @refusals
         async def run(request: Request) -> Response:
             body = await body_of(request)
-            async with searches:
-                answer = await run_in_threadpool(
-                    api.run_command, name, body, files, settings.time_limit
-                )
+            checked = await run_in_threadpool(api.precheck, body, files, settings.time_limit, name)
+            if checked is not None:  # bad input: no worker needed to say so
+                return _answer(checked)
+            try:
+                answer = await pool.run(name, body, settings.time_limit, request.is_disconnected)
+            except Full as full:
+                return _error(503, f"crossword: error: {full}", {"Retry-After": "5"})
+            if answer is None:  # the client went away: its search was stopped
+                return Response(status_code=499)
             return _answer(answer)
 
         return run
@@ -362,8 +389,10 @@ def create_app(settings: Settings) -> Starlette:
     async def lifespan(app: Starlette) -> Any:
         if settings.warm:
             fills.warm()
+            pool.warm()
         yield
         fills.close()
+        pool.close()
 
     routes = [
         Route("/", index),
@@ -381,10 +410,11 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/wordsearch", word_search, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    hosts = list(settings.hosts) or ["*"]
+    guarding = Guarding(settings.hosts or LOOPBACK_NAMES, settings.token)
     middleware = [
+        *([Middleware(AccessLog)] if settings.log else []),
         Middleware(_SecurityHeaders),
-        Middleware(TrustedHostMiddleware, allowed_hosts=hosts),
+        Middleware(Guard, guarding=guarding),
         Middleware(_RefusalsAsOk),
     ]
     app = Starlette(
@@ -394,6 +424,7 @@ def create_app(settings: Settings) -> Starlette:
         exception_handlers={HTTPException: _http_error},
     )
     app.state.fills = fills
+    app.state.pool = pool
     return app
 
 
@@ -430,8 +461,13 @@ def _cell(body: Mapping[str, Any]) -> tuple[int, int]:
 def serve(settings: Settings, sock: socket.socket) -> None:
     """Serve the application on a listening socket until Ctrl-C."""
     import uvicorn
+    from uvicorn.protocols.http.h11_impl import H11Protocol
 
     config = uvicorn.Config(
-        create_app(settings), log_level="warning", access_log=False, lifespan="on"
+        create_app(settings),
+        log_level="warning",
+        access_log=False,  # the app keeps its own (guard.AccessLog)
+        lifespan="on",
+        http=guarded_protocol(H11Protocol),
     )
     uvicorn.Server(config).run(sockets=[sock])

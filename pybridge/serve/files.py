@@ -5,7 +5,9 @@ A path from a request is refused before anything is opened when it is
 absolute, climbs out (`..`), names a hidden file or folder (`.git`, `.env`)
 or holds a character no file name has; it is then resolved with every
 symbolic link followed, and refused unless the real file still lies under
-the real root. Listing the root follows the same rules.
+the real root, and unless it has a single name (a hard link cannot be told
+from its original, which may lie anywhere). Listing the root follows the
+same rules.
 """
 
 from __future__ import annotations
@@ -55,6 +57,15 @@ def _inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
+def _hard_linked(path: Path) -> bool:
+    """Whether a file has other names: a hard link cannot be told from its
+    original, and one under the root may be a file from anywhere."""
+    try:
+        return os.stat(path).st_nlink > 1
+    except OSError:
+        return False
+
+
 @dataclass(frozen=True)
 class Files:
     """The served folder (None: no file is served) and the dictionaries by
@@ -95,6 +106,11 @@ class Files:
             raise Refused(f"{shown(name)}: a link that leads out of the served folder")
         if not real.is_file():
             raise NotFound(f"{shown(name)}: no such file under the served folder")
+        if _hard_linked(real):
+            raise Refused(
+                f"{shown(name)}: a file with several hard links is not served (its other "
+                "names may lie outside the served folder): copy it in instead"
+            )
         return real
 
     def listing(self) -> list[str]:
@@ -113,7 +129,7 @@ class Files:
                 if name.startswith("."):
                     continue
                 real = Path(os.path.realpath(here / name))
-                if _inside(real, self.root) and real.is_file():
+                if _inside(real, self.root) and real.is_file() and not _hard_linked(real):
                     found.append((here / name).relative_to(self.root).as_posix())
                     if len(found) >= MAX_LISTED:
                         return found

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import resource
 import secrets
 import signal
 import threading
@@ -161,9 +162,12 @@ class Fill:
 class Fills:
     """The fills of one server (thread-safe)."""
 
-    def __init__(self, most: int = 2, files: Files | None = None) -> None:
+    def __init__(
+        self, most: int = 2, files: Files | None = None, memory_mb: int | None = None
+    ) -> None:
         self.most = most
         self.files = files or Files()
+        self.memory_mb = memory_mb  # a worker's address space, at most (None: no limit)
         self._fills: dict[str, Fill] = {}
         self._lock = threading.Lock()
         self._context = multiprocessing.get_context("spawn")
@@ -184,7 +188,9 @@ class Fills:
         jobs, job_sender = self._context.Pipe(duplex=False)
         news, news_sender = self._context.Pipe(duplex=False)
         process = self._context.Process(
-            target=worker, args=(jobs, news_sender, self.files, self._likely), daemon=True
+            target=worker,
+            args=(jobs, news_sender, self.files, self.memory_mb, self._likely),
+            daemon=True,
         )
         process.start()
         jobs.close()  # the worker holds these ends: EOF when it ends
@@ -325,12 +331,19 @@ def _discard(worker: tuple[BaseProcess, Connection, Connection]) -> None:
 
 
 def worker(
-    jobs: Connection, news: Connection, files: Files, likely: Mapping[str, Any] | None = None
+    jobs: Connection,
+    news: Connection,
+    files: Files,
+    memory_mb: int | None = None,
+    likely: Mapping[str, Any] | None = None,
 ) -> None:
-    """The worker process: load the engines and the dictionaries, wait for a
-    job, tell its phases, then send its answer. Ctrl-C in the server's
-    terminal reaches its workers too: the server ends them itself."""
+    """The worker process: limit its memory, load the engines and the
+    dictionaries (those `likely` names: see warm), wait for a job, tell its
+    phases, then send its answer. Ctrl-C in the server's terminal reaches
+    its workers too: the server ends them itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if memory_mb is not None:
+        limit_memory(memory_mb)
     warm(files, likely)
     try:
         job = jobs.recv()
@@ -349,6 +362,19 @@ def worker(
         news.close()
 
 
+def limit_memory(memory_mb: int) -> None:
+    """Limit this process's address space to `memory_mb` MiB (where the
+    system allows it): an allocation past it fails, as MemoryError in
+    Python and as a resource error in SWI-Prolog (whose stacks are sized
+    from it: pybridge.bridge)."""
+    wanted = memory_mb << 20
+    with suppress(ValueError, OSError):
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            wanted = min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
+
+
 WARM_KEYS = ("dict", "min-score", "ban", "prefer")  # what a fill's words depend on
 
 
@@ -361,7 +387,7 @@ def likely_words(body: Mapping[str, Any]) -> dict[str, Any] | None:
     return {key: body[key] for key in WARM_KEYS if body.get(key) is not None}
 
 
-def warm(files: Files, likely: Mapping[str, Any] | None) -> None:
+def warm(files: Files, likely: Mapping[str, Any] | None = None) -> None:
     """Load SWI-Prolog, if it is there, and send it the words the next fill
     most likely uses (those of `likely`: a fill's dictionaries, min score
     and curation; at first the first served dictionary, the page's choice by

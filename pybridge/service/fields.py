@@ -27,6 +27,7 @@ from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import GRID_FORMATS
 from pybridge.options import (
     DEFAULT_ATTEMPTS,
+    DEFAULT_COMMAND_SECONDS,
     DEFAULT_TRIES,
     DEFAULT_TRY_TIMEOUT,
     SYMMETRIES,
@@ -78,6 +79,13 @@ def positive_seconds(text: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise UsageError(f"must be a positive number of seconds, got {text!r}")
     return value
+
+
+def time_limit(text: str) -> float | None:
+    """A time limit: a positive number of seconds, or `none` (no limit)."""
+    if text.strip().lower() == "none":
+        return None
+    return positive_seconds(text)
 
 
 def score_number(text: str) -> Decimal:
@@ -172,9 +180,11 @@ STRATEGY = Field("strategy", STRATEGY_HELP, choices=STRATEGIES)
 SEED = Field("seed", SEED_HELP, seed_number, metavar="N")
 TIMEOUT = Field(
     "timeout",
-    "give up after this many seconds (exit code 3)",
-    positive_seconds,
+    f"give up after this many seconds (exit code 3; default: {DEFAULT_COMMAND_SECONDS:g}; "
+    "none: no limit)",
+    time_limit,
     metavar="SECONDS",
+    default=DEFAULT_COMMAND_SECONDS,
 )
 MAXIMIZE = Field("maximize", MAXIMIZE_HELP, choices=OBJECTIVES)
 STATS = Field("stats", "print search statistics to stderr (always in json)", None, api=False)
@@ -246,6 +256,7 @@ SOLVE = (
         positive_int,
         metavar="N",
         default=1,
+        api=False,  # the server runs one search per request (issue 39: it took and ignored it)
     ),
 )
 
@@ -490,9 +501,10 @@ MAKE = (
     ),
     Field(
         "timeout",
-        "time for the whole command (default: none)",
-        positive_seconds,
+        f"time for the whole command (default: {DEFAULT_COMMAND_SECONDS:g}; none: no limit)",
+        time_limit,
         metavar="SECONDS",
+        default=DEFAULT_COMMAND_SECONDS,
     ),
     ENGINE,
     replace(STRATEGY, choices=LEXICON_STRATEGIES),

@@ -161,18 +161,21 @@ def check_read(
 def check_puzzle(
     puzzle: Puzzle, search: SearchOptions, timeout: float | None, line: Progress
 ) -> Outcome:
-    """Search for one solution within `timeout`; when there is none,
-    explain why with a minimal core (in the time the search left over)."""
+    """Search for one solution within `timeout`; when there is none, say
+    why: the search's proof, its core shrunk for as long again as the
+    verdict took (proofs.shrink_seconds), minimal if that was enough."""
     asked = SearchOptions(search.engine, search.strategy, search.seed, timeout)
     outcome = run(puzzle, asked, progress=line.watch)
     if outcome.status != "unsolvable":
         return outcome
+    # the verdict stands; the core is shrunk only within a budget (issue 34)
     line.start("unsolvable: shrinking the core")
-    left = None if timeout is None else max(timeout - outcome.stats.seconds, 0.05)
-    proof = proofs.explain(puzzle, timeout=left, engine=outcome.stats.engine)
-    if proof is not None:
-        outcome.proof = proof
-        outcome.reason = proof.reason if proof.layer == "length" else proofs.proof_sentence(proof)
+    left = None if timeout is None else timeout - outcome.stats.seconds
+    seconds = proofs.shrink_seconds(outcome.stats.seconds, left)
+    assert outcome.proof is not None  # an unsolvable outcome always carries its proof
+    proof = proofs.shrink(outcome.puzzle or puzzle, outcome.proof, seconds=seconds)
+    outcome.proof = proof
+    outcome.reason = proof.reason if proof.layer == "length" else proofs.proof_sentence(proof)
     return outcome
 
 

@@ -25,7 +25,7 @@ import unicodedata
 
 from pybridge.errors import InputError, UsageError, shown
 from pybridge.lexicon import JOINERS
-from pybridge.readers import describe_char, read_text, unify_newlines
+from pybridge.readers import describe_char, read_text, read_word_list, unify_newlines
 from pybridge.wordsearch.model import HOLE, USABLE, Shape
 
 MAX_SIDE = 200  # rows or columns: each word length lists up to 8 places a cell
@@ -78,7 +78,7 @@ def _column(line: str, ch: str) -> int:
 def load_words(path: str | os.PathLike[str], what: str = "word") -> tuple[str, ...]:
     """The entries of a word list file; InputError if it has none."""
     source = os.fspath(path)
-    words = parse_words(read_text(path), source, what)
+    words = parse_words(read_word_list(path), source, what)
     if not words:
         raise InputError(f"no {what} in this file: expected one per line", source)
     return words
