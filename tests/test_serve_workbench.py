@@ -488,9 +488,47 @@ def test_a_core_that_is_not_minimal_is_said_so_and_hatched(page: Any, tmp_path: 
     page.wait_for_selector("#verdict:not([hidden])")
     assert browser.cells_with(page, "wide-core") == [(0, 0), (0, 1), (0, 2), (1, 0), (2, 0)]
     assert browser.cells_with(page, "core") == []
-    assert "not a minimal core" in page.inner_text("#verdict")
-    assert "not a minimal core" in status(page)
+    said = page.inner_text("#verdict")
+    assert "not known to be a minimal core: Check stopped narrowing them down" in said
+    assert "not known to be a minimal core" in status(page)
     screenshot(page, tmp_path, "workbench-not-minimal.png")
+
+
+@pytest.mark.usefixtures("shared")
+def test_check_gives_its_verdict_before_the_time_limit(page: Any, tmp_path: Path) -> None:
+    path = tmp_path / "strand.txt"
+    path.write_text("\n".join(browser.STRAND) + "\n", encoding="utf-8")
+    views: list[Any] = []  # the check's views as the page polls them, read once it is done
+
+    def heard(response: Any) -> None:
+        if "/api/fill/" in response.url and response.request.method == "GET":
+            views.append(response)
+
+    page.on("response", heard)
+    browser.open_file(page, path)
+    choose_dictionary(page, "scowl55.txt")
+    page.fill("#timeout", "120")  # the server's own limit: a check that waited it out fails
+    page.click("#check")
+    page.wait_for_function(
+        "['bad', 'good'].includes(document.querySelector('#status').className)", timeout=110_000
+    )
+    answer = views[-1].json()["answer"]  # the last view: the check's answer
+    assert answer["status"] == "unsolvable"
+    assert answer["proof"]["layer"] == "search"
+    assert answer["stats"]["seconds"] < 110  # the verdict, not the time limit, ended it
+    heading = page.inner_text("#verdict strong")
+    assert heading.startswith("Cannot be filled (proof: search, ")
+    core = {(s["number"], s["direction"]) for s in answer["proof"]["core"]}
+    assert len(core) < 80 or not answer["proof"]["minimal"]  # all 80 sites is no minimal core
+    drawn = "core" if answer["proof"]["minimal"] else "wide-core"
+    assert browser.cells_with(page, drawn)  # red when minimal, hatched when not known to be
+    assert browser.cells_with(page, "wide-core" if drawn == "core" else "core") == []
+    said = page.inner_text("#verdict")
+    if answer["proof"]["minimal"]:
+        assert "minimal" not in said
+    else:
+        assert "not known to be a minimal core: Check stopped narrowing them down" in said
+    screenshot(page, tmp_path, "workbench-strand-verdict.png")
 
 
 @pytest.mark.usefixtures("shared")

@@ -959,10 +959,17 @@ function cluesOf(g, given) {
 
 // ------------------------------------------------------------------ verdicts
 
-// Mark a proof's core. A core that is not minimal (a search proof names
-// every site it looked at) is drawn hatched and said to be so: some of its
-// sites may well be fillable together.
-function showVerdict(reason, cells, heading, sticky = false, minimal = true) {
+// Why a core is not minimal, by what gave the proof: a fill's search proof
+// names every site it looked at (solve never shrinks it); Check shrinks the
+// core for as long again as its verdict took, and may stop before the end.
+const WIDE = {
+  fill: "they are the sites the search's proof covers; Check narrows them down.",
+  check: "Check stopped narrowing them down after as long again as the proof took.",
+};
+
+// Mark a proof's core. A core that is not minimal is drawn hatched and said
+// to be so: fewer of its sites may already be impossible to fill together.
+function showVerdict(reason, cells, heading, sticky = false, minimal = true, from = "fill") {
   marked = new Set(cells.map(([r, c]) => key(r, c)));
   wide = !minimal;
   const box = $("verdict");
@@ -975,8 +982,8 @@ function showVerdict(reason, cells, heading, sticky = false, minimal = true) {
   if (!minimal) {
     const note = document.createElement("p");
     note.className = "not-minimal";
-    note.textContent = `The marked sites (${cells.length} cells, hatched) are not a minimal core: ` +
-      "the proof needed them all, but fewer of them may already be impossible to fill together.";
+    note.textContent = `The marked sites (${cells.length} cells, hatched) are not known to be ` +
+      `a minimal core: ${WIDE[from]} Fewer of them may already be impossible to fill together.`;
     box.append(note);
   }
   box.hidden = false;
@@ -1088,9 +1095,9 @@ function finishCheck(answer, started, elapsed) {
   } else if (answer.status === "unsolvable") {
     const heading = `Cannot be filled (proof: ${answer.proof.layer}, ${seconds} s)`;
     const minimal = answer.proof.minimal !== false;
-    showVerdict(answer.reason, coreCells(answer.proof), heading, true, minimal);
+    showVerdict(answer.reason, coreCells(answer.proof), heading, true, minimal, "check");
     say(minimal ? "The core, the sites that cannot all be filled, is marked on the grid."
-      : "No fill exists; the sites the proof needed are marked (not a minimal core).", "bad");
+      : "No fill exists; the sites the proof needed are marked (not known to be a minimal core).", "bad");
   } else {
     say(`No verdict within the time limit of ${answer.stats.seconds.toFixed(1)} s.`, "bad");
   }
