@@ -528,6 +528,7 @@ def test_check_gives_its_verdict_before_the_time_limit(page: Any, tmp_path: Path
         assert "minimal" not in said
     else:
         assert "not known to be a minimal core: Check stopped narrowing them down" in said
+    assert page.inner_text("#difficulty") == " · cannot be filled as it is (Check)"
     screenshot(page, tmp_path, "workbench-strand-verdict.png")
 
 

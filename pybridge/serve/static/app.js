@@ -449,10 +449,20 @@ function statistics() {
 // words (`crossword difficulty`: about log10 of the nodes a fill's search
 // needs), once the candidate list of the grid as it is has come.
 function difficulty() {
-  if (!estimate || estimate.shape !== rowsOf().join("\n")) return "";
+  if (!estimate || !sameEstimate(estimate, {shape: rowsOf().join("\n"), words: wordsKey()})) return "";
+  if (estimate.checked) return " · cannot be filled as it is (Check)";
   if (estimate.verdict) return " · cannot be filled as it is";
   return estimate.difficulty === null ? "" : ` · difficulty ${estimate.difficulty.toFixed(2)}`;
 }
+
+// What the words of a grid's fill depend on: the dictionaries, the min score
+// and the curation (or the puzzle's own list).
+function wordsKey() {
+  if (grid.mode === "exact") return "exact";
+  return JSON.stringify([chosenDicts(), qualityOptions(false), curationOptions()]);
+}
+
+const sameEstimate = (a, b) => a.shape === b.shape && a.words === b.words;
 
 // How the number of words changes along (dr, dc) if the block at (r, c)
 // opened: -1 it joins two words, +1 it makes one, 0 it lengthens one or none.
@@ -626,8 +636,10 @@ function showSlot(slot, answer = null, note = "") {
     const by = new Map(answer.sites.map((s) => [`${s.number}-${s.direction}`, s.alive ?? s.fitting]));
     counts = {shape: answer.grid || rowsOf().join("\n"), by};
   }
-  if (answer.difficulty !== undefined) {
-    estimate = {shape: answer.grid || rowsOf().join("\n"), difficulty: answer.difficulty, verdict: !!answer.verdict};
+  const now = {shape: answer.grid || rowsOf().join("\n"), words: wordsKey()};
+  const proven = estimate && estimate.checked && sameEstimate(estimate, now);
+  if (answer.difficulty !== undefined && !proven) {  // Check's verdict stays until the grid changes
+    estimate = {...now, difficulty: answer.difficulty, verdict: !!answer.verdict};
   }
   document.body.dataset.lists = String(++candidateLists);
   document.body.dataset.listed = slotName(slot);  // whose list is shown (for tests)
@@ -1095,6 +1107,7 @@ function finishCheck(answer, started, elapsed) {
   } else if (answer.status === "unsolvable") {
     const heading = `Cannot be filled (proof: ${answer.proof.layer}, ${seconds} s)`;
     const minimal = answer.proof.minimal !== false;
+    estimate = {shape: rowsOf().join("\n"), words: wordsKey(), difficulty: null, verdict: true, checked: true};
     showVerdict(answer.reason, coreCells(answer.proof), heading, true, minimal, "check");
     say(minimal ? "The core, the sites that cannot all be filled, is marked on the grid."
       : "No fill exists; the sites the proof needed are marked (not known to be a minimal core).", "bad");
