@@ -22,16 +22,15 @@ Importing this package never loads SWI-Prolog; the Prolog engine is loaded
 the first time it is asked for.
 """
 
+from __future__ import annotations
+
+import importlib
 import os
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pybridge import compiled as compiled  # first: it picks the search's form (select)
-from pybridge import construct, lexicon, readers
-from pybridge.construct import Construction
-from pybridge.difficulty import Estimate
-from pybridge.difficulty import estimate as estimate_difficulty
 from pybridge.errors import (
     CrosswordError,
     EngineError,
@@ -40,21 +39,72 @@ from pybridge.errors import (
     ResourceLimit,
     UsageError,
 )
-from pybridge.exchange import EXCHANGE_FORMATS
-from pybridge.model import Clue, Format, Placement, Published, Puzzle, Solution
-from pybridge.options import (
-    DictionaryOptions,
-    MakeOptions,
-    PatternOptions,
-    PuzzleOptions,
-    Rules,
-    SearchOptions,
-)
-from pybridge.patterns import ImpossiblePattern, Pattern, PatternNotFound
-from pybridge.patterns import generate as make_pattern
-from pybridge.portfolio import Portfolio
-from pybridge.solver import ENGINES, STRATEGIES, Outcome, Stats, run, solve
-from pybridge.theme import ImpossibleTheme
+
+if TYPE_CHECKING:  # loaded when first used: see __getattr__
+    from pybridge.construct import Construction
+    from pybridge.difficulty import Estimate
+    from pybridge.difficulty import estimate as estimate_difficulty
+    from pybridge.model import Clue, Format, Placement, Published, Puzzle, Solution
+    from pybridge.options import (
+        DictionaryOptions,
+        MakeOptions,
+        PatternOptions,
+        PuzzleOptions,
+        Rules,
+        SearchOptions,
+    )
+    from pybridge.patterns import ImpossiblePattern, Pattern, PatternNotFound
+    from pybridge.patterns import generate as make_pattern
+    from pybridge.portfolio import Portfolio
+    from pybridge.solver import ENGINES, STRATEGIES, Outcome, Stats, run, solve
+    from pybridge.theme import ImpossibleTheme
+
+# The API but its exceptions, by the module each name is loaded from when
+# first used, so that `import pybridge` (and so every command's start) loads
+# no engine, no grammar and no tool it does not use.
+_LAZY = {
+    **{
+        name: ("pybridge.model", name)
+        for name in ("Clue", "Format", "Placement", "Published", "Puzzle", "Solution")
+    },
+    **{
+        name: ("pybridge.options", name)
+        for name in (
+            "DictionaryOptions",
+            "MakeOptions",
+            "PatternOptions",
+            "PuzzleOptions",
+            "Rules",
+            "SearchOptions",
+        )
+    },
+    "ENGINES": ("pybridge.solver", "ENGINES"),
+    "STRATEGIES": ("pybridge.solver", "STRATEGIES"),
+    "Outcome": ("pybridge.solver", "Outcome"),
+    "Stats": ("pybridge.solver", "Stats"),
+    "run": ("pybridge.solver", "run"),
+    "solve": ("pybridge.solver", "solve"),
+    "Portfolio": ("pybridge.portfolio", "Portfolio"),
+    "Construction": ("pybridge.construct", "Construction"),
+    "Estimate": ("pybridge.difficulty", "Estimate"),
+    "estimate_difficulty": ("pybridge.difficulty", "estimate"),
+    "ImpossiblePattern": ("pybridge.patterns", "ImpossiblePattern"),
+    "Pattern": ("pybridge.patterns", "Pattern"),
+    "PatternNotFound": ("pybridge.patterns", "PatternNotFound"),
+    "make_pattern": ("pybridge.patterns", "generate"),
+    "ImpossibleTheme": ("pybridge.theme", "ImpossibleTheme"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A name of the API loaded when first asked for (see _LAZY)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'pybridge' has no attribute {name!r}")
+    module, attribute = _LAZY[name]
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
 
 PathLike = str | os.PathLike[str]
 
@@ -73,19 +123,22 @@ def load(
     .puz or .ipuz crossword with its own `answers`), or with `dictionary` a
     grid (CS50, RP 2016 - pick one with `grid` - plain `.`/`#`, .puz or .ipuz)
     to fill from one or more dictionaries."""
+    from pybridge import gridfiles, readers
+    from pybridge.exchange import EXCHANGE_FORMATS
+
     exact_formats = readers.FORMATS + EXCHANGE_FORMATS
     if dictionary is None:
         if format is not None and format not in exact_formats:
             raise UsageError(f"unknown puzzle format {format!r}: one of {exact_formats}")
-        return readers.load(path, words, cast(Format, format), answers)
+        return readers.load(path, words, cast("Format", format), answers)
     if words is not None or answers:
         what = "words (placed exactly once)" if words is not None else "answers"
         raise UsageError(f"{what} and dictionary exclude each other")
-    grid_formats = lexicon.GRID_FORMATS + EXCHANGE_FORMATS
+    grid_formats = gridfiles.GRID_FORMATS + EXCHANGE_FORMATS
     if format is not None and format not in grid_formats:
         raise UsageError(f"unknown grid format {format!r}: one of {grid_formats}")
-    grid_format = cast(lexicon.GridFormat, format)
-    return lexicon.load_lexicon_puzzle(
+    grid_format = cast(gridfiles.GridFormat, format)
+    return gridfiles.load_lexicon_puzzle(
         path, dictionary, grid=grid, format=grid_format, encoding=encoding
     )
 
@@ -107,6 +160,8 @@ def make_crossword(
     scored dictionary min_score, maximize ("min" or "sum") and on_better.
     `options` (a MakeOptions, whose pattern's size is then `rows` x `cols`)
     may stand for all but report, progress and on_better."""
+    from pybridge import construct, lexicon
+
     paths = [dictionary] if isinstance(dictionary, str | os.PathLike) else list(dictionary)
     loaded = lexicon.load_dictionary(paths, encoding)
     keywords.setdefault("scores", loaded.scores)

@@ -39,6 +39,7 @@ import puz
 
 from pybridge.errors import InputError, OutputError, shown
 from pybridge.exchange import (
+    MAGIC,
     not_a_letter,
     rebus_marks,
     rebus_text,
@@ -49,18 +50,12 @@ from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Cell, Clue, Published, Puzzle
 from pybridge.wording import where
 
-MAGIC = b"ACROSS&DOWN\x00"
 HEADER_SIZE = 52  # from the global checksum, two bytes before the magic, to the grids
 _WIDTH_AT, _HEIGHT_AT, _CLUES_AT = 44, 45, 46  # offsets in the header
 _BLOCKS = ".:"  # `:` marks blocks in diagramless puzzles
 _EMPTY = "-"
 _TYPOGRAPHIC = range(0x80, 0xA0)  # Latin-1 controls that are cp1252 punctuation
 _MAX_SIDE = 255  # a .puz header keeps width and height in one byte each
-
-
-def has_magic(data: bytes) -> bool:
-    """Whether `data` holds the .puz magic string where a header can precede it."""
-    return data.find(MAGIC) >= 2
 
 
 def _damaged(reason: str, source: str) -> InputError:

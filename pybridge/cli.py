@@ -1,7 +1,9 @@
 """The `crossword` command line: one module per command in
 pybridge/commands/ (each registers its subcommand and handler with
 `add_parser`), and here the entry point that runs one and turns every
-failure into a message and an exit code.
+failure into a message and an exit code. Only the module of the command
+asked for is loaded (COMMANDS lists each with its summary, for --help), so
+that a command pays for its own imports alone.
 
 The JSON of `solve --output json` and the exit codes are a contract: scripts
 rely on them, so they change only on purpose (see the --help epilogs and
@@ -12,27 +14,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
+import importlib
 import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from importlib import metadata
 from typing import Any
 
-from pybridge import compiled
-from pybridge.commands import (
-    bench,
-    check,
-    compare,
-    difficulty,
-    grid,
-    make,
-    serve,
-    solve,
-    wordsearch,
-)
-from pybridge.commands.common import (
+from pybridge.errors import CrosswordError, EngineError, OutputError, ResourceLimit
+from pybridge.service.answers import (
     CLOSED,
     EXIT_BAD_INPUT,
     EXIT_BROKEN_PIPE,
@@ -45,7 +35,6 @@ from pybridge.commands.common import (
     error_text,
     internal_error_text,
 )
-from pybridge.errors import CrosswordError, EngineError, OutputError, ResourceLimit
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -60,17 +49,20 @@ __all__ = [
     "main",
 ]
 
-COMMANDS = (  # in the order --help lists them
-    solve,
-    check,
-    compare,
-    bench,
-    grid,
-    make,
-    difficulty,
-    wordsearch,
-    serve,
-)
+# Each command: its module in pybridge.commands and its summary, in the
+# order --help lists them. A module's add_parser(commands, summary) adds its
+# subcommand, with the summary as its help.
+COMMANDS = {
+    "solve": "solve one puzzle",
+    "check": "say whether a puzzle is solvable, and prove it when it is not",
+    "compare": "time both engines and check that they agree",
+    "bench": "fill a suite of grids from a dictionary and tabulate the runs",
+    "grid": "make a random grid pattern",
+    "make": "make a crossword: a pattern and its fill",
+    "difficulty": "estimate how hard a grid is to fill",
+    "wordsearch": "make a word search puzzle, or find words in one",
+    "serve": "open the web workbench: edit, fill and check grids in a browser",
+}
 
 MAIN_EPILOG = """\
 Run `crossword COMMAND --help` for the options and exit codes of a command.
@@ -82,25 +74,54 @@ wordsearch make) or no pattern found (grid), 4 internal error, 130 interrupted.
 
 
 def _version() -> str:
+    from importlib import metadata
+
     try:
         return metadata.version("crossword-pybridge")
     except metadata.PackageNotFoundError:
         return "(version unknown: the package is not installed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Version(argparse.Action):
+    """--version: the version is looked up only when it is asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from pybridge import compiled
+
+        print(f"{parser.prog} {_version()}; {compiled.form()}")
+        parser.exit()
+
+
+ALL = "all"  # build_parser's default: every command's options
+
+
+def build_parser(only: str | None = ALL) -> argparse.ArgumentParser:
+    """The parser of the command line: every command's options, or with
+    `only` that command's alone (None: no command's), the others listed
+    with their summaries (as --help shows them, and an unknown command's
+    message)."""
     parser = argparse.ArgumentParser(
         prog="crossword",
         description="Fill crossword puzzles by backtracking, in SWI-Prolog or in Python.",
         epilog=MAIN_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--version", action="version", version=f"%(prog)s {_version()}; {compiled.form()}"
-    )
+    parser.add_argument("--version", action=_Version, help="show program's version number and exit")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    for command in COMMANDS:
-        command.add_parser(commands)
+    for name, summary in COMMANDS.items():
+        if only in (ALL, name):
+            importlib.import_module(f"pybridge.commands.{name}").add_parser(commands, summary)
+        else:
+            commands.add_parser(name, help=summary)
     for subparser in commands.choices.values():
         subparser.set_defaults(command_parser=subparser)
         for nested in _subparsers(subparser):  # wordsearch make, wordsearch solve
@@ -119,6 +140,8 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpa
     nearest option it has: `solve … --dictt` asks "did you mean --dict?"."""
     args, extras = parser.parse_known_args(argv)
     if extras:
+        import difflib
+
         command: argparse.ArgumentParser = getattr(args, "command_parser", parser)
         known = [name for name in command._option_string_actions if name.startswith("--")]
         guesses = []
@@ -162,9 +185,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     once; called with a list (tests, notebooks) an interrupt returns 130."""
     if argv is None:
         _interrupt_ends_the_process()
-    parser = build_parser()
+    given = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(given[0] if given and given[0] in COMMANDS else None)
     try:
-        args = _parse(parser, argv)
+        args = _parse(parser, given)
     except SystemExit as done:  # --help, --version, or a usage error (code 2)
         return done.code if isinstance(done.code, int) else EXIT_BAD_INPUT
     handler: Callable[[argparse.Namespace], int] = args.handler

@@ -19,7 +19,8 @@ from typing import Any
 
 from pybridge.errors import InputError
 from pybridge.exchange import EXCHANGE_FORMATS
-from pybridge.lexicon import load_dictionary, load_grid, load_lexicon_puzzle
+from pybridge.gridfiles import load_grid, load_lexicon_puzzle
+from pybridge.lexicon import load_dictionary
 from pybridge.model import Puzzle
 from pybridge.progress import Progress
 from pybridge.readers import load, sniff_file

@@ -22,7 +22,7 @@ from typing import Any
 
 from pybridge import bridge, proofs
 from pybridge.bitsets import tables
-from pybridge.difficulty import estimate
+from pybridge.difficulty import estimate, parse_range
 from pybridge.errors import EngineError, UsageError
 from pybridge.model import Solution
 from pybridge.options import (
@@ -151,19 +151,6 @@ class Construction:
         if self.exhausted:
             text += "; no new pattern came up"
         return text
-
-
-def parse_range(text: str) -> tuple[float, float]:
-    """'2:3' -> (2.0, 3.0); an empty side is open: ':2.5', '3:'."""
-    low_text, colon, high_text = text.partition(":")
-    try:
-        low = float(low_text) if low_text.strip() else float("-inf")
-        high = float(high_text) if high_text.strip() else float("inf")
-    except ValueError:
-        low = high = float("nan")
-    if not colon or not low <= high:
-        raise UsageError(f"a difficulty range is LOW:HIGH (e.g. 2:3, or :2.5), not {text!r}")
-    return low, high
 
 
 _PATTERN_KEYS = frozenset({"blocks", "symmetry", "rp", "attempts", "seed", "theme"})

@@ -19,10 +19,10 @@ from pybridge import bridge
 from pybridge.bitsets import tables
 from pybridge.engines import choose_engine
 from pybridge.errors import EngineError, UsageError
-from pybridge.layout import Layout, SearchTimeout, layout_of
+from pybridge.layout import Layout, layout_of
 from pybridge.model import BLOCK, Puzzle
 from pybridge.search import cubes as python_cubes
-from pybridge.search.kernel import Counters, Request, deadline
+from pybridge.search.kernel import Counters, Request, SearchTimeout, deadline
 from pybridge.solver import check_seed
 
 STRATEGY = "wdeg"  # the search whose prefix the split is

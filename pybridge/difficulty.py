@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pybridge.bitsets import Table, tables
+from pybridge.errors import UsageError
 from pybridge.layout import Layout, layout_of, uncovered_cells
 from pybridge.model import BLOCK, Puzzle
 
@@ -253,3 +254,16 @@ def rank_correlation(xs: Sequence[float], ys: Sequence[float]) -> float | None:
     cov = sum((p - mean) * (q - mean) for p, q in zip(a, b, strict=True))
     spread = math.sqrt(sum((p - mean) ** 2 for p in a) * sum((q - mean) ** 2 for q in b))
     return None if spread == 0 else round(cov / spread, 4)
+
+
+def parse_range(text: str) -> tuple[float, float]:
+    """'2:3' -> (2.0, 3.0); an empty side is open: ':2.5', '3:'."""
+    low_text, colon, high_text = text.partition(":")
+    try:
+        low = float(low_text) if low_text.strip() else float("-inf")
+        high = float(high_text) if high_text.strip() else float("inf")
+    except ValueError:
+        low = high = float("nan")
+    if not colon or not low <= high:
+        raise UsageError(f"a difficulty range is LOW:HIGH (e.g. 2:3, or :2.5), not {text!r}")
+    return low, high

@@ -1,21 +1,16 @@
 """The two engines behind one interface - a Request in, a Result out - and
-the choice between them."""
+the choice between them. Each engine loads when it is first asked for (the
+Prolog engine's bridge imports pyswip then, and starts SWI-Prolog on its
+first search)."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 
-from pybridge import bridge
 from pybridge.errors import UsageError
-from pybridge.search import engine as python_engine
 from pybridge.search.kernel import Request, Result
 
 ENGINES = ("prolog", "python")
-_SEARCH: dict[str, Callable[[Request], Result]] = {
-    "prolog": bridge.search,
-    "python": python_engine.search,
-}
 
 
 def choose_engine(engine: str | None) -> str:
@@ -25,6 +20,8 @@ def choose_engine(engine: str | None) -> str:
         if engine not in ENGINES:
             raise UsageError(f"unknown engine {engine!r}: choose from {', '.join(ENGINES)}")
         return engine
+    from pybridge import bridge
+
     if bridge.available():
         return "prolog"
     print("crossword: SWI-Prolog not found, using --engine python", file=sys.stderr)
@@ -33,4 +30,10 @@ def choose_engine(engine: str | None) -> str:
 
 def search(engine: str, request: Request) -> Result:
     """The request searched by `engine` ("prolog" or "python")."""
-    return _SEARCH[engine](request)
+    if engine == "prolog":
+        from pybridge import bridge
+
+        return bridge.search(request)
+    from pybridge.search import engine as python_engine
+
+    return python_engine.search(request)

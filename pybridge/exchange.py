@@ -31,6 +31,14 @@ from pybridge.layout import Site, find_sites
 from pybridge.model import BLOCK, OPEN, Clue, Puzzle
 from pybridge.wording import where
 
+MAGIC = b"ACROSS&DOWN\x00"  # the .puz file's magic string
+
+
+def has_magic(data: bytes) -> bool:
+    """Whether `data` holds the .puz magic string where a header can precede it."""
+    return data.find(MAGIC) >= 2
+
+
 ExchangeFormat = Literal["puz", "ipuz"]
 EXCHANGE_FORMATS: tuple[ExchangeFormat, ...] = ("puz", "ipuz")
 KIND_NAMES = {"puz": "an Across Lite .puz crossword", "ipuz": "an ipuz crossword"}

@@ -19,7 +19,6 @@ search reads which order.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -27,23 +26,7 @@ from itertools import repeat
 from typing import NamedTuple
 
 from pybridge.model import BLOCK, OPEN, Cell, Direction, Puzzle, fast_new
-
-
-class SearchTimeout(Exception):
-    """The deadline passed (while finding the layout, proving or searching)."""
-
-
-def late(at: float | None) -> bool:
-    """Whether the clock reading `at` (None: never) has passed."""
-    return at is not None and time.perf_counter() > at
-
-
-def check_clock(at: float | None, step: int) -> None:
-    """SearchTimeout if `at` has passed, looked at every 1024th `step` of a
-    long loop (a clock reading costs as much as a few steps)."""
-    if step & 1023 == 0 and late(at):
-        raise SearchTimeout
-
+from pybridge.search.kernel import check_clock, late
 
 MIN_LENGTH = 2
 

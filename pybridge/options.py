@@ -148,6 +148,20 @@ class MakeOptions:
     difficulty: tuple[float, float] | None = None
 
 
+@dataclass(frozen=True)
+class BenchOptions:
+    """How `crossword bench` runs each cell of a suite: the time limit of a
+    run in seconds, the seed, the cells run at once (`jobs`) or the streams
+    of each (`portfolio`, one cell at a time), and the objective of a best
+    fill (`maximize`)."""
+
+    timeout: float = 10.0
+    seed: int | None = None
+    jobs: int = 1
+    portfolio: int = 1
+    maximize: Objective | None = None
+
+
 OutputKind = Literal["text", "blocks", "json", "png", "svg", "puz", "ipuz", "pdf"]
 Paper = Literal["letter", "a4"]
 

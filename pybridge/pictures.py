@@ -29,7 +29,6 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape
 
 from pybridge.errors import MissingDependency, pip_hint
 from pybridge.notation import BLOCK, OPEN, clue_numbers
@@ -42,6 +41,13 @@ if TYPE_CHECKING:
     from pybridge.solver import Outcome
 
     Font = FreeTypeFont | ImageFont
+
+
+def escape(text: str) -> str:
+    """Text as SVG holds it: &, < and > escaped (xml.sax.saxutils.escape's
+    rule, without loading the XML and URL libraries it brings)."""
+    return html.escape(text, quote=False)
+
 
 CELL = 40  # pixels at DPI dots per inch: 7 mm on paper
 DPI = 144

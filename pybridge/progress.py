@@ -27,11 +27,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Never, Self, TextIO
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING, Never, Self, TextIO
 
 from pybridge.search.kernel import Tick
+
+if TYPE_CHECKING:  # tqdm loads when a line is first drawn: most commands never draw one
+    from tqdm import tqdm
 
 DELAY = 0.5  # seconds of work before the line is first drawn
 REDRAW = 0.5  # seconds between two redraws on a terminal
@@ -137,6 +138,8 @@ class Progress:
         if self.bar is None:
             yield
             return
+        from tqdm import tqdm
+
         with tqdm.external_write_mode(file=self.stream):
             yield
 
@@ -180,6 +183,8 @@ class Progress:
             self.bar.refresh()
 
     def _new_bar(self, postfix: str) -> tqdm[Never]:
+        from tqdm import tqdm
+
         sized = self._sized()
         bar = tqdm(
             total=self.total,
@@ -228,7 +233,7 @@ class Progress:
 def interruptible() -> Iterator[None]:
     """Within this block, Ctrl-C raises KeyboardInterrupt in the command, so
     that it can print the figures of the work done; a Prolog search under
-    way is stopped at once (bridge._interrupts_stop_prolog). The CLI
+    way is stopped at once (bridge.session.interrupts_stop_prolog). The CLI
     otherwise lets Ctrl-C end the process at once
     (cli._interrupt_ends_the_process). An ignored SIGINT (a background
     job) stays ignored; off the main thread, nothing changes."""

@@ -41,11 +41,11 @@ from pybridge.bitsets import (
     tables,
     words_without,
 )
-from pybridge.layout import Layout, Site, check_clock, layout_of
+from pybridge.layout import Layout, Site, layout_of
 from pybridge.model import BLOCK, OPEN, Puzzle
 from pybridge.scores import score_text
 from pybridge.search import engine as python_engine
-from pybridge.search.kernel import Counters, Request, SearchTimeout, deadline, late
+from pybridge.search.kernel import Counters, Request, SearchTimeout, check_clock, deadline, late
 from pybridge.search.registry import default_strategy
 from pybridge.wording import and_list, plural, where, word_length
 

@@ -60,13 +60,13 @@ from typing import Any, Literal, NamedTuple
 from lark import Lark, Token, Transformer, Tree, UnexpectedInput, UnexpectedToken
 from lark.exceptions import VisitError
 
-from pybridge import acrosslite, ipuzfile
 from pybridge.errors import InputError, UsageError, shown
 from pybridge.exchange import (
     EXCHANGE_FORMATS,
     KIND_NAMES,
     ExchangeFormat,
     fill_it_how,
+    has_magic,
     with_answers,
 )
 from pybridge.model import BLOCK, OPEN, Format, Puzzle
@@ -239,7 +239,7 @@ def binary_offset(data: bytes, text: bool) -> int | None:
     """Where `data` shows it is binary, or None: the signature of a .puz, a
     picture, an archive...; or, when it is not `text` (valid UTF-8), a NUL
     or a tenth of control characters (a text may hold a stray NUL)."""
-    if acrosslite.has_magic(data) or any(data.startswith(magic) for magic, _ in _SIGNATURES):
+    if has_magic(data) or any(data.startswith(magic) for magic, _ in _SIGNATURES):
         found = data.find(b"\x00", 0, _SNIFFED)
         return found if found >= 0 else 0
     return None if text else _binary_at(data, strict=False)
@@ -248,7 +248,7 @@ def binary_offset(data: bytes, text: bool) -> int | None:
 def binary_kind(data: bytes) -> str:
     """What binary `data` is: an Across Lite .puz, a picture, a PDF... or
     just binary data."""
-    if acrosslite.has_magic(data):
+    if has_magic(data):
         return "an Across Lite .puz crossword"
     return next((name for magic, name in _SIGNATURES if data.startswith(magic)), "binary data")
 
@@ -264,7 +264,7 @@ def text_kind(text: str) -> str | None:
     if not lines:
         return None
     if all(set(line) <= set(".#_ ") for line in lines) or (
-        all(_is_plain_row(line) for line in lines)
+        all(is_plain_row(line) for line in lines)
         and any(OPEN in line or BLOCK in line for line in lines)
     ):
         return "a grid ('.' open cells, '#' blocks)"
@@ -273,7 +273,8 @@ def text_kind(text: str) -> str | None:
     return None
 
 
-def _is_plain_row(line: str) -> bool:
+def is_plain_row(line: str) -> bool:
+    """Whether a row reads as a plain grid's: open cells, blocks and letters."""
     given = line.replace(OPEN, "").replace(BLOCK, "")
     return given == "" or given.isalpha()
 
@@ -288,7 +289,7 @@ def binary_error(
     kind = binary_kind(data)
     if expected is not None:
         message = f"this is {kind} ({found}), not {expected}"
-    elif acrosslite.has_magic(data):
+    elif has_magic(data):
         expected = _FORMAT_NAMES.get(format or "", "a text")
         message = (
             f"this is an Across Lite .puz file (binary: {found}), not {expected}: "
@@ -685,7 +686,7 @@ def sniff_exchange(data: bytes) -> ExchangeFormat | None:
     """The exchange format of a file's bytes: "puz" when they hold the .puz
     magic string, "ipuz" for a JSON object (or JSONP) that names an ipuz.org
     kind, else None (a text format)."""
-    if acrosslite.has_magic(data):
+    if has_magic(data):
         return "puz"
     head = data[:100_000].lstrip(b"\xef\xbb\xbf \t\r\n")
     if (head.startswith(b"{") or _JSONP.match(head)) and b"ipuz.org/" in head:
@@ -701,9 +702,14 @@ def sniff_file(path: str | os.PathLike[str]) -> Format:
 
 def read_exchange(data: bytes, source: str, format: ExchangeFormat) -> Puzzle:
     """The .puz or ipuz puzzle in a file's bytes, with no words: its grid and
-    what it published (pybridge.exchange says how to fill it)."""
+    what it published (pybridge.exchange says how to fill it). Their
+    readers (and the puz and ipuz libraries) load when such a file comes."""
     if format == "puz":
+        from pybridge import acrosslite
+
         return acrosslite.parse_puz(data, source)
+    from pybridge import ipuzfile
+
     return ipuzfile.parse_ipuz(decode_text(data, source, format), source)
 
 

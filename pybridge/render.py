@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from pybridge.exchange import entry_clues
 from pybridge.layout import find_sites
-from pybridge.model import BLOCK, Placement, Solution
+from pybridge.model import BLOCK, Placement, Puzzle, Solution
 from pybridge.proofs import proof_json
 from pybridge.scores import ACCEPTABLE, Score, json_number
 
 if TYPE_CHECKING:
+    from pybridge.construct import Construction
     from pybridge.solver import BetterFill, Outcome
 
 BLOCK_GLYPH = "█"
@@ -139,4 +140,28 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
             "seed": won.seed,
             "seconds": won.seconds,
         }
+    return doc
+
+
+def json_document(puzzle: Puzzle, outcome: Outcome, many: bool) -> dict[str, Any]:
+    """The JSON contract; with several grids, one document each (JSON lines
+    would break `json.load`, so each is printed whole, tagged by source)."""
+    doc = outcome_json(outcome)
+    if many:
+        doc = {"source": puzzle.source, **doc}
+    return doc
+
+
+def construction_json(made: Construction, outcome: Outcome | None = None) -> dict[str, Any]:
+    """`make --output json`'s document (a batch's files hold it too): the
+    last fill's document (`outcome`, where given, is that fill with its
+    clues published), its status the construction's, then the pattern and
+    the tries."""
+    doc: dict[str, Any] = {"status": made.status}
+    fill = made.outcome if outcome is None else outcome
+    if fill is not None:
+        doc.update(outcome_json(fill))
+        doc["status"] = made.status
+    doc["pattern"] = made.pattern.to_json() if made.pattern else None
+    doc["tries"] = [t.to_json() for t in made.tries]
     return doc

@@ -20,6 +20,7 @@ from pybridge.errors import UsageError
 from pybridge.layout import Layout, Site, layout_of
 from pybridge.model import Placement, Puzzle, Solution
 from pybridge.options import SearchOptions
+from pybridge.pictures import outcome_html
 from pybridge.proofs import Proof
 from pybridge.scores import ACCEPTABLE, OBJECTIVES, Objective, Score, parse_score
 from pybridge.search import engine as python_engine
@@ -130,8 +131,6 @@ class Outcome:
     def _repr_html_(self) -> str:
         """A notebook shows the verdict, the statistics and a picture: the
         first solution, or the framework with the proof's core shaded."""
-        from pybridge.pictures import outcome_html
-
         return outcome_html(self)
 
 

@@ -188,7 +188,7 @@ def _failing_mode(limit: int | None, count: bool) -> str:
 
 @pytest.mark.skipif(not bridge.available(), reason="SWI-Prolog cannot be loaded")
 def test_a_prolog_failure_is_an_engine_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bridge, "_mode", _failing_mode)
+    monkeypatch.setattr(bridge.wire, "mode", _failing_mode)
     request = Request(layout_of(load(DEMO)), load(DEMO).words, "mrv")
     with pytest.raises(EngineError, match="the Prolog engine failed"):
         engines.search("prolog", request)

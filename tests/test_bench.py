@@ -12,7 +12,7 @@ import pytest
 
 from pybridge import bench
 from pybridge.cli import main
-from pybridge.lexicon import parse_grid
+from pybridge.gridfiles import parse_grid
 
 needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is missing")
 
@@ -175,7 +175,7 @@ def test_wrong_fill_is_an_error_row(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     grid, words = square(tmp_path, "ab\nac\nbd\ncd\n")
-    monkeypatch.setattr(bench, "problems", lambda puzzle, grid: ["1-Across: made up"])
+    monkeypatch.setattr(bench.runner, "problems", lambda puzzle, grid: ["1-Across: made up"])
     code = main(["bench", str(grid), "--dict", str(words), "--engines", "python"])
     captured = capsys.readouterr()
     assert code == 1
@@ -263,9 +263,9 @@ def test_qxw_deck_shares_crossing_cells() -> None:
     puzzle = parse_grid("..#\n...\n", "g.txt", "grid")[0]
     # sites in canonical order: 1-Across, 1-Down, 2-Down, 3-Across
     assert bench.qxw_deck(puzzle) == "00 01\n00 02\n01 03\n02 03 04\n"
-    filled = bench._qxw_grid(puzzle, "W0 AB\n# ab\nW1 AC\nW2 BD\nW3 CDE\n")
+    filled = bench.qxw_grid(puzzle, "W0 AB\n# ab\nW1 AC\nW2 BD\nW3 CDE\n")
     assert filled == ("AB#", "CDE")
-    assert bench._qxw_grid(puzzle, "W0 AB\n") is None
+    assert bench.qxw_grid(puzzle, "W0 AB\n") is None
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from pybridge.cli import main
-from pybridge.lexicon import load_dictionary, load_grid
+from pybridge.gridfiles import load_grid
+from pybridge.lexicon import load_dictionary
 from pybridge.verify import problems
 
 ENGINES = ("prolog", "python")

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from pybridge import cubes, verify
-from pybridge.lexicon import load_dictionary, load_grid
+from pybridge.gridfiles import load_grid
+from pybridge.lexicon import load_dictionary
 from pybridge.model import Puzzle
 from pybridge.options import CubeOptions, SearchOptions
 from pybridge.service.cubes import CubeVerdict, Tally, conquer

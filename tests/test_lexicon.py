@@ -18,14 +18,9 @@ from hypothesis import strategies as st
 
 from pybridge import lexicon
 from pybridge.errors import InputError, UsageError
+from pybridge.gridfiles import load_grid, parse_grid, sniff_grid
 from pybridge.layout import find_sites
-from pybridge.lexicon import (
-    Dictionary,
-    load_dictionary,
-    load_grid,
-    parse_grid,
-    sniff_grid,
-)
+from pybridge.lexicon import Dictionary, load_dictionary
 from pybridge.model import Puzzle
 
 

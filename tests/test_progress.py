@@ -36,7 +36,7 @@ ENGINES = ["python", pytest.param("prolog", marks=needs_prolog)]
 def fast_ticks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ticks every millisecond: many of them even in a short search."""
     monkeypatch.setattr(kernel, "TICK_SECONDS", 0.001)
-    monkeypatch.setattr(bridge, "TICK_SECONDS", 0.001)
+    monkeypatch.setattr(bridge.engine, "TICK_SECONDS", 0.001)
 
 
 def same(a: Outcome, b: Outcome) -> bool:

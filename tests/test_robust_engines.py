@@ -127,7 +127,7 @@ def test_search_leaves_nothing_behind() -> None:
     puzzle = pybridge.load("data/demo.dat")
     for timeout in (None, 0.0005):
         pybridge.run(puzzle, engine="prolog", strategy="cbj", prove=False, timeout=timeout)
-        prolog = bridge._engine()
+        prolog = bridge.session.engine()
         assert not list(prolog.query("nb_current(domains_conflict, _)"))
         assert not list(prolog.query("crossword:found(_)"))
 
@@ -267,8 +267,8 @@ def test_time_limit_covers_finding_sites(tmp_path: Path) -> None:
     started: finding sites now looks at the clock, and a run whose limit
     passes while its layout is built times out (status timeout, not a
     verdict)."""
+    from pybridge.gridfiles import load_grid
     from pybridge.layout import find_sites
-    from pybridge.lexicon import load_grid
     from pybridge.search.kernel import SearchTimeout
 
     path = tmp_path / "squares.txt"
@@ -292,7 +292,7 @@ def replace_words(puzzle: Puzzle, words: list[str]) -> Puzzle:
 def test_long_reason_names_some_sites_and_words(tmp_path: Path) -> None:
     """A proof about a million sites printed every label (megabytes on one
     line): a reason names at most 30 sites and 60 words, then how many more."""
-    from pybridge.lexicon import load_grid
+    from pybridge.gridfiles import load_grid
 
     path = tmp_path / "squares.txt"
     path.write_text(_squares_grid(40))  # 100 squares, 600 sites
@@ -368,8 +368,8 @@ def test_prolog_out_of_memory_is_a_resource_limit() -> None:
         import pybridge
         from pybridge import bridge
         from pybridge.readers import parse_p99
-        bridge._engine()
-        list(bridge._engine().query("set_prolog_flag(stack_limit, 100000000)"))
+        bridge.session.engine()
+        list(bridge.session.engine().query("set_prolog_flag(stack_limit, 100000000)"))
         rng = random.Random(0)
         words = ["".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(3))
                  for _ in range(2000)]
@@ -407,7 +407,7 @@ def test_interrupt_outside_a_query_is_not_left_pending() -> None:
         from pyswip import core
         demo = pybridge.load("data/demo.dat")
         pybridge.run(demo, engine="prolog")
-        interrupt = bridge._interrupt
+        interrupt = bridge.session.interrupt
         start = interrupt.start
 
         def pressed_at_once(thread):  # Ctrl-C as the search's block begins
@@ -422,7 +422,7 @@ def test_interrupt_outside_a_query_is_not_left_pending() -> None:
             print("stopped")
         interrupt.start = start
         # a signal raised with no query open, as when it lands as one returns
-        core._lib.PL_thread_raise(ctypes.c_int(bridge._prolog_thread()), signal.SIGINT)
+        core._lib.PL_thread_raise(ctypes.c_int(bridge.session.prolog_thread()), signal.SIGINT)
         interrupt.requested = True
         interrupt.drain()
         interrupt.requested = False

@@ -169,7 +169,7 @@ def fresh_process_keys(jobs: list[Job]) -> list[Any]:
 def test_two_hundred_puzzles_in_one_session(shared_dir: Path, tmp_path: Path) -> None:
     if not bridge.available():
         pytest.skip("SWI-Prolog cannot be loaded through pyswip")
-    prolog = bridge._engine()
+    prolog = bridge.session.engine()
     jobs = make_jobs(shared_dir, tmp_path, random.Random(20240611))
     kinds: dict[str, int] = {"bad": 0, "timeout": 0, "solved": 0, "unsolvable": 0}
     recorded: list[tuple[Job, list[Any]]] = []

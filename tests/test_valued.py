@@ -286,7 +286,7 @@ def test_reported_scores_match_the_dictionary(shared_dir: Path, engine: str) -> 
 
 
 def test_both_engines_agree_on_a_real_grid(shared_dir: Path) -> None:
-    from pybridge.lexicon import load_lexicon_puzzle
+    from pybridge.gridfiles import load_lexicon_puzzle
 
     grid = shared_dir / "bench" / "grids" / "vanbeek" / "g05.09.txt"
     puzzle = load_lexicon_puzzle(grid, shared_dir.joinpath(*SCORED))
@@ -391,7 +391,7 @@ def test_wdeg_with_scores_is_the_same_in_both_engines(
 
 
 def test_wdeg_with_scores_on_a_real_grid(shared_dir: Path) -> None:
-    from pybridge.lexicon import load_lexicon_puzzle
+    from pybridge.gridfiles import load_lexicon_puzzle
 
     grid = shared_dir / "bench" / "grids" / "vanbeek" / "g15.01.txt"
     puzzle = load_lexicon_puzzle(grid, shared_dir.joinpath(*SCORED))

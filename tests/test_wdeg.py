@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from puzzlegen import open_square
 
 from pybridge.bitsets import Settled, letters_left, members, tables
+from pybridge.gridfiles import load_lexicon_puzzle
 from pybridge.layout import find_sites, layout_of
-from pybridge.lexicon import load_lexicon_puzzle
 from pybridge.model import Puzzle
 from pybridge.proofs import prove_settling
 from pybridge.search import wdeg

@@ -16,7 +16,8 @@ import pytest
 from puzzlegen import open_square, random_puzzle
 
 from pybridge import bridge
-from pybridge.lexicon import load_dictionary, load_grid
+from pybridge.gridfiles import load_grid
+from pybridge.lexicon import load_dictionary
 from pybridge.model import Puzzle
 from pybridge.search import wdeg
 from pybridge.solver import Outcome, run
@@ -158,9 +159,9 @@ def synthetic_words(count: int, rng: random.Random) -> tuple[str, ...]:
 def test_prolog_takes_a_dictionary_over_once(monkeypatch: pytest.MonkeyPatch) -> None:
     words = synthetic_words(400, random.Random(55))
     sent = []
-    text = bridge._dictionary_text
+    text = bridge.wire.dictionary_text
     monkeypatch.setattr(
-        bridge, "_dictionary_text", lambda w, *whole: sent.append(len(w)) or text(w, *whole)
+        bridge.wire, "dictionary_text", lambda w, *whole: sent.append(len(w)) or text(w, *whole)
     )
     grids = [("....", "....", "....", "...."), ("...#", "....", "....", "#...")]
     for rows in grids:
@@ -179,15 +180,15 @@ def test_exact_mode_with_repeated_words() -> None:
 
 
 def test_big_masks_cross_in_pieces() -> None:
-    mask = (1 << (2 * bridge.MASK_CHUNK + 7)) | (1 << bridge.MASK_CHUNK) | 5
-    pieces = [int(p, 16) for p in bridge._mask(mask).split(",")]
+    mask = (1 << (2 * bridge.wire.MASK_CHUNK + 7)) | (1 << bridge.wire.MASK_CHUNK) | 5
+    pieces = [int(p, 16) for p in bridge.wire.mask(mask).split(",")]
     assert len(pieces) == 3
     value = 0
     for piece in pieces:
-        value = (value << bridge.MASK_CHUNK) | piece
+        value = (value << bridge.wire.MASK_CHUNK) | piece
     assert value == mask
-    assert bridge._mask(6) == "0x6"
-    assert bridge._mask(0) == "0x0"
+    assert bridge.wire.mask(6) == "0x6"
+    assert bridge.wire.mask(0) == "0x0"
 
 
 @pytest.mark.parametrize("whole", [True, False])
@@ -198,12 +199,12 @@ def test_a_dictionary_with_masks_of_many_pieces_searches_alike(
     Prolog code if they were ever read as text; the masks put as integers
     whole, or sent as hex text (the path for an SWI-Prolog without GMP)."""
     if not whole:
-        monkeypatch.setattr(bridge, "_whole_integers", lambda: None)
+        monkeypatch.setattr(bridge.ffi, "whole_integers", lambda: None)
     rng = random.Random(7 if whole else 8)  # other words, so that they are sent again
     words = tuple(
         dict.fromkeys("".join(rng.choice("abcdefg") for _ in range(5)) for _ in range(3000))
     )
-    assert len(words) > 2 * bridge.MASK_CHUNK
+    assert len(words) > 2 * bridge.wire.MASK_CHUNK
     odd = ("'),halt,('", 'ä"\\x', "a b=c")  # lengths 10, 4, 5
     puzzle = Puzzle(
         words + odd, (".....", ".#.#.", ".....", ".#.#.", "....."), format="grid", mode="lexicon"
@@ -258,14 +259,16 @@ def test_masks_put_whole_equal_masks_sent_as_text() -> None:
     one limb and of many, words that would be code if read as text."""
     rng = random.Random(12)
     words = (*synthetic_words(3000, rng), "'),halt,('", 'ä"\\x', "a b=c", "zz")
-    prolog = bridge._engine()
-    assert bridge._whole_integers() is not None, "Debian's SWI-Prolog is built with GMP"
+    prolog = bridge.session.engine()
+    assert bridge.ffi.whole_integers() is not None, "Debian's SWI-Prolog is built with GMP"
     masks: list[int] = []
-    text = bridge._dictionary_text(words, masks)
+    text = bridge.wire.dictionary_text(words, masks)
     assert any(m >= 1 << 64 for m in masks)
     assert any(m < 1 << 64 for m in masks)
-    bridge._call(b"arcs", b"load_dictionary_text", ["9901"], [text, masks])
-    bridge._call(b"arcs", b"load_dictionary_text", ["9902"], [bridge._dictionary_text(words)])
+    bridge.ffi.once(b"arcs", b"load_dictionary_text", ["9901"], [text, masks])
+    bridge.ffi.once(
+        b"arcs", b"load_dictionary_text", ["9902"], [bridge.wire.dictionary_text(words)]
+    )
     same = (  # no binding comes back: pyswip cannot read big integers
         "\\+ \\+ (arcs:dictionary(9901, T1, C1), arcs:dictionary(9902, T2, C2), T1-C1 == T2-C2)"
     )
@@ -281,5 +284,5 @@ def test_dictionary_keys_tell_word_lists_apart() -> None:
 
 def test_a_word_with_a_line_break_is_never_sent() -> None:
     with pytest.raises(ValueError, match="line break: 'a\\\\nb'"):
-        bridge._words_text(["ab", "a\nb"])
-    assert bridge._words_text(["ab", "c"]) == "ab\nc\n"
+        bridge.wire.words_text(["ab", "a\nb"])
+    assert bridge.wire.words_text(["ab", "c"]) == "ab\nc\n"

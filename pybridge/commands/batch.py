@@ -11,9 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pybridge.commands.common import out, written
-from pybridge.construct import Construction
 from pybridge.errors import OutputError, UsageError, shown
-from pybridge.render import outcome_json
 from pybridge.service import batch
 from pybridge.service.answers import EXIT_BY_STATUS
 
@@ -32,17 +30,6 @@ def folder_for(path: str | None) -> Path:
     except OSError as err:
         raise OutputError(f"cannot make the folder {path}: {err.strerror}") from None
     return folder
-
-
-def crossword_document(made: Construction) -> dict[str, Any]:
-    """make --output json's document of one crossword."""
-    doc: dict[str, Any] = {"status": made.status}
-    if made.outcome is not None:
-        doc.update(outcome_json(made.outcome))
-        doc["status"] = made.status
-    doc["pattern"] = made.pattern.to_json() if made.pattern else None
-    doc["tries"] = [t.to_json() for t in made.tries]
-    return doc
 
 
 def write_batch(

@@ -28,6 +28,7 @@ from pybridge.commands.common import (
 )
 from pybridge.errors import MissingDependency, UsageError
 from pybridge.lexicon import Dictionary, load_dictionary
+from pybridge.options import BenchOptions
 from pybridge.progress import interruptible
 from pybridge.reports import require_matplotlib
 from pybridge.scores import OBJECTIVES
@@ -52,10 +53,10 @@ exit codes:
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     parser = commands.add_parser(
         "bench",
-        help="fill a suite of grids from a dictionary and tabulate the runs",
+        help=summary,
         description=(
             "Fill every grid from the dictionary with every engine and strategy under a time\n"
             "limit; print one row per grid and the solved count and median time per column."
@@ -226,16 +227,10 @@ def _run(
     line = progress_line(args, "bench", total=len(todo), timeout=args.timeout)
     with line, interruptible():
         try:
-            for k, run_ in bench.runs(
-                todo,
-                dictionary,
-                timeout=args.timeout,
-                seed=args.seed,
-                jobs=args.jobs,
-                portfolio=args.portfolio,
-                progress=line,
-                maximize=args.maximize,
-            ):
+            options = BenchOptions(
+                args.timeout, args.seed, args.jobs, args.portfolio, args.maximize
+            )
+            for k, run_ in bench.runs(todo, dictionary, options, line):
                 found[k] = run_
                 while printed < len(grids) and all(k in found for k in _of_grid(printed, per_grid)):
                     by_name = {found[k].label: found[k] for k in _of_grid(printed, per_grid)}

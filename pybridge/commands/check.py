@@ -21,7 +21,6 @@ from pybridge.commands.common import (
     default_bound,
     draw,
     drawn_lines,
-    json_document,
     numbered,
     out,
     worst,
@@ -29,7 +28,7 @@ from pybridge.commands.common import (
 )
 from pybridge.model import Puzzle
 from pybridge.options import OutputOptions
-from pybridge.render import blocks_text
+from pybridge.render import blocks_text, json_document
 from pybridge.service import fields, jobs
 from pybridge.service.jobs import Solved
 from pybridge.service.requests import output_options, puzzle_options, search_options
@@ -56,10 +55,10 @@ exit codes:
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     check = commands.add_parser(
         "check",
-        help="say whether a puzzle is solvable, and prove it when it is not",
+        help=summary,
         description=(
             "Decide whether a puzzle has a solution. If it has, print one; if not,\n"
             "print why: the proof layer, the reason, and a minimal core of sites."

@@ -11,10 +11,10 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pybridge import acrosslite, ipuzfile
-from pybridge.construct import Try
+if TYPE_CHECKING:
+    from pybridge.construct import Try
 from pybridge.errors import MissingDependency, OutputError, UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.model import Cell, Puzzle
@@ -23,6 +23,7 @@ from pybridge.progress import CubesProgress, Progress, shown_on
 from pybridge.scores import score_text
 from pybridge.service import fields
 from pybridge.service.answers import (
+    CLOSED,
     EXIT_BAD_INPUT,
     EXIT_BROKEN_PIPE,
     EXIT_BY_STATUS,
@@ -34,7 +35,6 @@ from pybridge.service.answers import (
     EXIT_UNSOLVABLE,
     error_text,
     internal_error_text,
-    json_document,
     worst,
 )
 from pybridge.service.fields import Field
@@ -54,7 +54,6 @@ __all__ = [
     "EXIT_UNSOLVABLE",
     "error_text",
     "internal_error_text",
-    "json_document",
     "worst",
 ]
 
@@ -88,9 +87,6 @@ def out(text: str) -> None:
         raise
     except OSError as err:
         raise OutputError(f"cannot write to standard output: {err.strerror or err}") from None
-
-
-CLOSED = "standard output is closed: give the command somewhere to write (e.g. > FILE)"
 
 
 def _codec_name(encoding: str) -> str:
@@ -433,6 +429,8 @@ def write_crossword(kind: str, puzzle: Puzzle, outcome: Outcome, path: str) -> s
     the clues of pybridge.exchange.written_clues; what to print about it."""
     if not outcome.solutions:
         return f"nothing written to {path}: there is no solution to write"
+    from pybridge import acrosslite, ipuzfile
+
     first = outcome.solutions[0]  # its puzzle publishes its clues (pybridge.clues)
     grid = first.grid
     if kind == "puz":

@@ -54,10 +54,10 @@ exit codes:
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     parser = commands.add_parser(
         "compare",
-        help="time both engines and check that they agree",
+        help=summary,
         description=(
             "Solve every puzzle with every engine and strategy, time it, and check that the\n"
             "Prolog engine and its pure-Python mirror find the same solutions with the same\n"

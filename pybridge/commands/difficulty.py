@@ -32,10 +32,10 @@ exit codes:
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     parser = commands.add_parser(
         "difficulty",
-        help="estimate how hard a grid is to fill",
+        help=summary,
         description="Estimate how hard a grid is to fill from a dictionary, before any\n"
         "search, and print the features behind the estimate.",
         epilog=DIFFICULTY_EPILOG,

@@ -48,10 +48,10 @@ exit codes:
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     parser = commands.add_parser(
         "grid",
-        help="make a random grid pattern",
+        help=summary,
         description="Make a random crossword grid pattern: a size, a number of blocks, a\n"
         "symmetry and the rules of a grid. Print it as . (open) and # (blocked).",
         epilog=GRID_EPILOG,

@@ -34,7 +34,7 @@ from pybridge.construct import Construction
 from pybridge.errors import UsageError
 from pybridge.options import MakeOptions, OutputOptions
 from pybridge.patterns import ImpossiblePattern, PatternNotFound
-from pybridge.render import blocks_text, outcome_json
+from pybridge.render import blocks_text, construction_json
 from pybridge.service import fields, jobs
 from pybridge.service.clueing import clueing, publish
 from pybridge.service.requests import (
@@ -68,10 +68,10 @@ exit codes:
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     parser = commands.add_parser(
         "make",
-        help="make a crossword: a pattern and its fill",
+        help=summary,
         description="Make a crossword from nothing: a random pattern (see `crossword grid`)\n"
         "filled from a dictionary, trying other patterns until one fills.",
         epilog=MAKE_EPILOG,
@@ -132,13 +132,7 @@ def _show(
     solution publishing its clues."""
     kind, path = output.kind, output.path
     if kind == "json":
-        doc: dict[str, Any] = {"status": made.status}
-        if outcome is not None:
-            doc.update(outcome_json(outcome))
-            doc["status"] = made.status
-        doc["pattern"] = made.pattern.to_json() if made.pattern else None
-        doc["tries"] = [t.to_json() for t in made.tries]
-        out(json.dumps(doc, ensure_ascii=False, indent=2))
+        out(json.dumps(construction_json(made, outcome), ensure_ascii=False, indent=2))
         return
     if made.status != "solved" or outcome is None:
         out("no crossword: " + made.summary())
@@ -164,7 +158,7 @@ def _show(
 def make_batch(values: dict[str, Any], options: MakeOptions) -> int:
     """make --count N: N crosswords on a Dask cluster, each verified,
     written to --folder with an index (docs/cli.md#batches)."""
-    from pybridge.commands.batch import crossword_document, folder_for, told_seed, write_batch
+    from pybridge.commands.batch import folder_for, told_seed, write_batch
     from pybridge.service import batch
     from pybridge.service.puzzles import read_dictionary
 
@@ -185,7 +179,7 @@ def make_batch(values: dict[str, Any], options: MakeOptions) -> int:
         if made.status == "solved" and made.outcome is not None and made.outcome.solutions:
             scored = score_lines(made.outcome, options.search.maximize)
             text = "\n\n".join([str(made.outcome.solutions[0]), *scored])
-        return row, text, crossword_document(made)
+        return row, text, construction_json(made)
 
     made = batch.run_batch(
         batch.make_one,

@@ -40,10 +40,10 @@ def positive_megabytes(text: str) -> float:
     return value
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     serve = commands.add_parser(
         "serve",
-        help="open the web workbench: edit, fill and check grids in a browser",
+        help=summary,
         description=(
             "Serve the workbench page and its HTTP JSON API: open or draw a grid, see the\n"
             "words that fit the slot under the cursor, autofill it, and when it cannot\n"
@@ -219,7 +219,7 @@ def serve_command(args: argparse.Namespace) -> int:
         queue=args.queue,
     )
     # SWI-Prolog started from the main thread, before the request threads
-    # use it, ends cleanly with the server (see bridge._attach_thread)
+    # use it, ends cleanly with the server (see bridge.session.attach_thread)
     bridge.available()
     sock = listen(args.host, args.port)
     address = page_address(sock, token)

@@ -20,15 +20,13 @@ from pybridge.commands.common import (
     default_bound,
     draw,
     drawn_lines,
-    json_document,
     numbered,
     out,
     worst,
     write_crossword,
 )
-from pybridge.commands.publish import tell_clues, write_pdf
 from pybridge.options import CubeOptions, OutputOptions, SearchOptions
-from pybridge.render import blocks_text
+from pybridge.render import blocks_text, json_document
 from pybridge.scores import ACCEPTABLE, Score, score_text
 from pybridge.service import fields, jobs
 from pybridge.service.clueing import Clueing, clueing, publish
@@ -59,10 +57,10 @@ Results and verdicts go to stdout; errors, notices and --stats to stderr.
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     solve = commands.add_parser(
         "solve",
-        help="solve one puzzle",
+        help=summary,
         description="Fill a P-99 or fill-in puzzle; print its solutions.",
         epilog=SOLVE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -146,6 +144,8 @@ def show_solved(
     if how is not None and (how.asked or kind in SHEETS):
         outcome = publish(outcome, how)
         if how.asked and kind != "json":
+            from pybridge.commands.publish import tell_clues  # the sheets load when used
+
             tell_clues(outcome)
     scored = score_lines(outcome, maximize)
     if kind == "json":
@@ -154,6 +154,8 @@ def show_solved(
         assert path is not None
         target = numbered(path, puzzle) if many else path
         if kind in SHEETS and outcome.solutions:
+            from pybridge.commands.publish import write_pdf
+
             first = outcome.solutions[0]
             out(write_pdf(first.puzzle, first.grid, target, output.paper))
         else:

@@ -85,10 +85,10 @@ MAKE_OUTPUTS = ("text", "json", *PICTURES, "pdf")
 SOLVE_OUTPUTS = ("text", "json", *PICTURES)
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], summary: str) -> None:
     wordsearch = commands.add_parser(
         "wordsearch",
-        help="make a word search puzzle, or find words in one",
+        help=summary,
         description="Make word search puzzles (make) and find words in them (solve).",
     )
     actions = wordsearch.add_subparsers(title="actions", metavar="ACTION", required=True)

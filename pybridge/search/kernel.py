@@ -13,14 +13,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, NamedTuple, TypeVar
 
-from pybridge.layout import Layout
-from pybridge.layout import SearchTimeout as SearchTimeout  # the one clock, kept low
-from pybridge.layout import late as late
 from pybridge.model import Cell, Mode
 from pybridge.scores import Objective
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a request holds them; the kernel needs no more of them
     from pybridge.bitsets import Settled
+    from pybridge.layout import Layout
 
 Status = Literal["solved", "unsolvable", "timeout"]
 EXACT_ONLY: frozenset[Mode] = frozenset({"exact"})  # the modes a strategy can search
@@ -142,9 +140,28 @@ class Result:
     bound: int | None = None
 
 
+# ---------------------------------------------------------------- the clock
+
+
+class SearchTimeout(Exception):
+    """The deadline passed (while finding the layout, proving or searching)."""
+
+
 def deadline(timeout: float | None) -> float | None:
     """The clock reading at which `timeout` seconds from now have passed."""
     return None if timeout is None else time.perf_counter() + timeout
+
+
+def late(at: float | None) -> bool:
+    """Whether the clock reading `at` (None: never) has passed."""
+    return at is not None and time.perf_counter() > at
+
+
+def check_clock(at: float | None, step: int) -> None:
+    """SearchTimeout if `at` has passed, looked at every 1024th `step` of a
+    long loop (a clock reading costs as much as a few steps)."""
+    if step & 1023 == 0 and late(at):
+        raise SearchTimeout
 
 
 @dataclass

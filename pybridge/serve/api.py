@@ -38,7 +38,7 @@ from pybridge.errors import (
     shown,
 )
 from pybridge.exchange import EXCHANGE_FORMATS, with_answers
-from pybridge.lexicon import GRID_FORMATS, load_grid
+from pybridge.gridfiles import GRID_FORMATS, load_grid
 from pybridge.model import Format, Puzzle
 from pybridge.options import DictionaryOptions, PuzzleOptions, SearchOptions
 from pybridge.progress import Progress, tick_text
@@ -51,7 +51,7 @@ from pybridge.readers import (
     require_site,
     sniff_exchange,
 )
-from pybridge.render import better_json
+from pybridge.render import better_json, json_document
 from pybridge.search.kernel import Tick
 from pybridge.serve import workfile
 from pybridge.serve.files import Files, NotFound, Refused
@@ -63,7 +63,6 @@ from pybridge.service.answers import (
     EXIT_INTERNAL_ERROR,
     error_text,
     internal_error_text,
-    json_document,
     worst,
 )
 from pybridge.service.puzzles import Puzzles, read_puzzles

@@ -45,7 +45,7 @@ from pybridge.layout import layout_of
 from pybridge.model import OPEN, Cell, Direction, Puzzle
 from pybridge.options import DictionaryOptions, MakeOptions, SearchOptions
 from pybridge.patterns import ImpossiblePattern, PatternNotFound
-from pybridge.render import outcome_json
+from pybridge.render import json_document, outcome_json
 from pybridge.scores import Score
 from pybridge.search.kernel import Request, Watch
 from pybridge.serve.api import (
@@ -63,7 +63,7 @@ from pybridge.serve.api import (
 )
 from pybridge.serve.files import Files, NotFound
 from pybridge.service import jobs
-from pybridge.service.answers import EXIT_BY_STATUS, json_document
+from pybridge.service.answers import EXIT_BY_STATUS
 from pybridge.service.puzzles import timeout_left
 from pybridge.service.requests import make_options
 from pybridge.solver import Outcome, Stats, default_strategy, make_solution

@@ -1,18 +1,14 @@
 """What a job's answer means to its caller, the same for the command line
 and the JSON API: the exit codes (the API gives them in a header and maps
-them to HTTP statuses), the messages of failures, and the JSON document of
-a searched puzzle (`solve --output json`). They are contracts: extend them,
-never change them (docs/cli.md, docs/serve.md)."""
+them to HTTP statuses) and the messages of failures. They are contracts:
+extend them, never change them (docs/cli.md, docs/serve.md). The JSON
+document of a searched puzzle is pybridge.render's json_document."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from pybridge.errors import CrosswordError, EngineError, InputError, shown
-from pybridge.model import Puzzle
-from pybridge.render import outcome_json
-from pybridge.solver import Outcome
 
 EXIT_SOLVED = 0
 EXIT_UNSOLVABLE = 1
@@ -22,6 +18,7 @@ EXIT_INTERNAL_ERROR = 4  # an engine failed, or the program has a bug: no input 
 EXIT_ENGINE_FAILED = EXIT_INTERNAL_ERROR  # the former name, kept for callers
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell reports a program killed by it
+CLOSED = "standard output is closed: give the command somewhere to write (e.g. > FILE)"
 EXIT_BY_STATUS = {"solved": EXIT_SOLVED, "unsolvable": EXIT_UNSOLVABLE, "timeout": EXIT_TIMEOUT}
 
 
@@ -47,12 +44,3 @@ def internal_error_text(err: BaseException) -> str:
     if not isinstance(err, EngineError):
         cause = f"{type(err).__name__}: {cause}" if cause else type(err).__name__
     return f"crossword: internal error: {shown(cause, 300)} (please report it, with the command)"
-
-
-def json_document(puzzle: Puzzle, outcome: Outcome, many: bool) -> dict[str, Any]:
-    """The JSON contract; with several grids, one document each (JSON lines
-    would break `json.load`, so each is printed whole, tagged by source)."""
-    doc = outcome_json(outcome)
-    if many:
-        doc = {"source": puzzle.source, **doc}
-    return doc

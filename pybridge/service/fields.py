@@ -20,11 +20,11 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from pybridge.construct import parse_range
+from pybridge.difficulty import parse_range
 from pybridge.engines import ENGINES
 from pybridge.errors import UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS
-from pybridge.lexicon import GRID_FORMATS
+from pybridge.gridfiles import GRID_FORMATS
 from pybridge.options import (
     DEFAULT_ATTEMPTS,
     DEFAULT_COMMAND_SECONDS,

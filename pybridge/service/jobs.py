@@ -17,7 +17,6 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from pybridge import proofs
-from pybridge.construct import Construction, Try, construct
 from pybridge.errors import UsageError, shown
 from pybridge.lexicon import Dictionary
 from pybridge.model import Puzzle
@@ -41,8 +40,9 @@ from pybridge.service.puzzles import (
 )
 from pybridge.solver import BetterFill, Outcome, Status, run
 
-if TYPE_CHECKING:  # the word search, bench and the difficulty load when used
-    from pybridge.bench import Grid
+if TYPE_CHECKING:  # make, the word search, bench and the difficulty load when used
+    from pybridge.bench.suite import Grid
+    from pybridge.construct import Construction, Try
     from pybridge.difficulty import Estimate
     from pybridge.wordsearch.model import Found, Made, Request
 
@@ -209,6 +209,8 @@ def make(
     """`crossword make`: patterns filled from the dictionaries until one
     fills (the listener hears of each try as it ends). ImpossiblePattern and
     PatternNotFound pass to the caller: no pattern could be tried."""
+    from pybridge.construct import construct
+
     words = _dictionary(or_shipped(dictionary), listener)
     tried = 0
     with listener.line("make", options.try_timeout) as line:
@@ -251,7 +253,7 @@ def difficulty(
     """`crossword difficulty`: every grid the paths name (files, or folders
     of *.txt grids), estimated for the dictionaries (none: the grid alone),
     from the easiest to the hardest with `sort`."""
-    from pybridge.bench import load_suite
+    from pybridge.bench.suite import load_suite
     from pybridge.difficulty import estimate
 
     grids = load_suite(paths)

@@ -11,7 +11,8 @@ from typing import Protocol, cast
 
 from pybridge.curation import banned_words, curated, preferred_words
 from pybridge.errors import UsageError
-from pybridge.lexicon import GRID_FORMATS, Dictionary, GridFormat, load_dictionary, load_grid
+from pybridge.gridfiles import GRID_FORMATS, GridFormat, load_grid
+from pybridge.lexicon import Dictionary, load_dictionary
 from pybridge.model import Format, Puzzle
 from pybridge.options import DictionaryOptions, PuzzleOptions, SearchOptions
 from pybridge.readers import FORMATS, is_plain_grid_file, load, require_site

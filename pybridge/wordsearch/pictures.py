@@ -13,7 +13,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from pybridge import pictures
 from pybridge.wordsearch.model import HOLE, WordPlacement
@@ -128,20 +127,20 @@ def draw_svg(
             f'<rect x="{x - length / 2:.1f}" y="{y - tall / 2:.1f}" width="{length:.1f}" '
             f'height="{tall:.1f}" rx="{tall / 2:.1f}" fill="none" '
             f'stroke="{OUTLINES[k % len(OUTLINES)]}" stroke-width="2" '
-            f'transform="rotate({angle:.1f} {x:.1f} {y:.1f})"><title>{escape(placement.word)}'
-            "</title></rect>"
+            f'transform="rotate({angle:.1f} {x:.1f} {y:.1f})">'
+            f"<title>{pictures.escape(placement.word)}</title></rect>"
         )
     for x, y, ch in sheet.letters():
         # a capital is about 0.72 em tall: half of that below the middle centres it
         parts.append(
             f'<text x="{x:.1f}" y="{y + 0.36 * sheet.letter_size:.1f}" text-anchor="middle" '
-            f'font-size="{sheet.letter_size}">{escape(ch)}</text>'
+            f'font-size="{sheet.letter_size}">{pictures.escape(ch)}</text>'
         )
     for k, word in enumerate(words):
         x, y = sheet.word_spot(k)
         parts.append(
             f'<text x="{x:.1f}" y="{y + 0.36 * sheet.word_size:.1f}" '
-            f'font-size="{sheet.word_size}">{escape(word)}</text>'
+            f'font-size="{sheet.word_size}">{pictures.escape(word)}</text>'
         )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

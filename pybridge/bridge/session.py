@@ -1,0 +1,283 @@
+"""The session with SWI-Prolog: the one engine of the process, started on
+first use (pyswip is imported then, so `import pybridge` never loads
+libswipl) with crossword.pl loaded, its stack limit and Ctrl-C handler;
+the lock that makes callers take turns (pyswip cannot serve two threads at
+once); the threads that attach to it; the interrupts that stop a search
+under way; and whom the engine tells of a search's progress.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import resource
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from functools import lru_cache
+from typing import Any
+
+from pybridge.errors import EngineError, MissingDependency
+from pybridge.resources import prolog_path
+from pybridge.search.kernel import Tick, Watch
+
+INSTALL_HINT = (
+    "SWI-Prolog is needed for --engine prolog: install it with "
+    "'apt-get install swi-prolog-nox' (or run ./setup.sh), or use --engine python"
+)
+
+
+ERROR_TEXT_MAX = 300  # characters of a Prolog exception kept in an EngineError
+
+
+STACK_SHARE = 4  # Prolog's stacks may take a quarter of the machine's memory
+
+
+MIN_STACK_LIMIT = 1 << 30  # SWI-Prolog's own default: never less
+
+
+lock = threading.Lock()
+
+
+_prolog: Any = None
+
+
+def engine() -> Any:
+    """The Prolog instance with crossword.pl loaded; raises MissingDependency."""
+    global _prolog
+    if _prolog is None:
+        try:
+            from pyswip import Prolog
+        except Exception as exc:  # pyswip raises several kinds when libswipl is absent
+            raise MissingDependency(f"{INSTALL_HINT} ({exc})") from None
+        prolog = Prolog()
+        with engine_errors():
+            prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
+            # Ctrl-C stops a search: see interrupts_stop_prolog. on_signal/3 also
+            # takes SIGINT from the operating system, signals off or not. Where
+            # SIGINT had its default action (the CLI's: Ctrl-C ends the process
+            # at once), that action is put back: else a Ctrl-C would end the CLI
+            # through Prolog's handler, or wait for a query while none runs.
+            default_action = signal.getsignal(signal.SIGINT) is signal.SIG_DFL
+            list(prolog.query("on_signal(int, _, crossword:interrupt_search)", catcherrors=True))
+            if default_action and threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+            limit = stack_limit()
+            list(prolog.query(f"set_prolog_flag(stack_limit, {limit})", catcherrors=True))
+            Prolog.register_foreign(_tick, WATCHER, 5, module="kernel")  # see engine.watching
+        _prolog = prolog
+    return _prolog
+
+
+@contextmanager
+def engine_errors() -> Iterator[None]:
+    """pyswip's PrologError as this package's EngineError, so that no pyswip
+    exception reaches a caller."""
+    try:
+        yield
+    except Exception as exc:
+        if type(exc).__module__.startswith("pyswip"):  # PrologError and its like
+            text = str(exc)
+            if len(text) > ERROR_TEXT_MAX:
+                text = text[: ERROR_TEXT_MAX - 3] + "..."
+            raise EngineError(f"the Prolog engine failed: {text}") from None
+        raise
+
+
+def available() -> bool:
+    """True when SWI-Prolog can be loaded (loads it as a side effect)."""
+    try:
+        engine()
+    except MissingDependency:
+        return False
+    return True
+
+
+@lru_cache(maxsize=1)
+def stack_limit() -> int:
+    """The bytes SWI-Prolog's stacks may take: a share of the physical
+    memory (the default of 1 GiB overflows on a wdeg search of 3,000 sites,
+    whose state holds every site's domain at every level)."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return MIN_STACK_LIMIT
+    limit = max(MIN_STACK_LIMIT, memory // STACK_SHARE)
+    # a process whose address space is limited (a server's worker) keeps
+    # half of it for its stacks: past that, a resource error, not a crash
+    room, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return limit if room == resource.RLIM_INFINITY else min(limit, room // 2)
+
+
+WATCHER = "python_watcher"  # the foreign predicate kernel:watch/2 is given
+
+
+_watcher: Watch | None = None  # whom _tick tells: the request searched now
+
+
+def watched_by(watch: Watch | None) -> None:
+    """Have the searches from now on watched by `watch` (None: by no one);
+    bridge.engine.watching sets it, around kernel:watch/2."""
+    global _watcher
+    _watcher = watch
+
+
+def _tick(nodes: int, backtracks: int, solutions: int, restarts: int, deepest: int) -> bool:
+    """kernel:python_watcher/5, called by the alarm of kernel:limited/2 in
+    the middle of a search: pass the counters on (a display that fails does
+    not stop the search)."""
+    watch = _watcher
+    if watch is not None:
+        with suppress(Exception):
+            watch(Tick(int(nodes), int(backtracks), int(solutions), int(restarts), int(deepest)))
+    return True
+
+
+class _Detach:
+    """Kept in a thread's local data by attach_thread: dropped when the
+    thread ends, in that thread, it destroys the Prolog engine pyswip
+    attached to it. Else SWI-Prolog, at exit, finds Prolog threads whose
+    threads are gone and prints "Failed to stop Prolog threads"."""
+
+    def __del__(self) -> None:
+        from pyswip import core
+
+        if core.PL_thread_self() > 1:  # 1: the thread that started Prolog
+            core._lib.PL_thread_destroy_engine()
+
+
+_attached = threading.local()
+
+
+def attach_thread() -> None:
+    """Have this thread's Prolog engine destroyed when the thread ends (not
+    the main thread's: SWI-Prolog's own, ended by pyswip at exit). When
+    Prolog was started from another thread than the main one, that thread
+    is Prolog's main thread and the warning stays: start the engine from
+    the main thread (available() does) before searching from threads."""
+    if threading.current_thread() is not threading.main_thread() and not hasattr(
+        _attached, "detach"
+    ):
+        _attached.detach = _Detach()
+
+
+@contextmanager
+def interrupts_stop_prolog() -> Iterator[None]:
+    """Let Ctrl-C stop a Prolog search at once, in the main thread.
+
+    A search runs inside one C call, and Python runs its SIGINT handler
+    only once that call returns: a KeyboardInterrupt would wait for the
+    search to end. Meanwhile Python's own signal handler still writes the
+    signal's number to the wakeup file descriptor, so a watcher thread
+    reading it raises int in the Prolog thread (PL_thread_raise), whose
+    handler (crossword:interrupt_search/1) throws; the query then raises
+    KeyboardInterrupt (see ffi.once). Python's handler is swapped for one that
+    notes the signal meanwhile, so that no KeyboardInterrupt lands between
+    opening and closing the query; one noted is raised on the way out.
+    Nothing is done off the main thread, where Python takes no signals,
+    nor where SIGINT is not Python's to handle, nor where another wakeup
+    descriptor is set (an event loop's)."""
+    if threading.current_thread() is not threading.main_thread() or not callable(
+        signal.getsignal(signal.SIGINT)
+    ):
+        yield
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    if signal.set_wakeup_fd(write_end, warn_on_full_buffer=False) != -1:
+        signal.set_wakeup_fd(-1)  # it was not ours to take; put nothing back but its absence
+        os.close(read_end)
+        os.close(write_end)
+        yield
+        return
+    noted: list[int] = []
+    handler = signal.signal(signal.SIGINT, lambda number, frame: noted.append(number))
+    interrupt.start(prolog_thread())
+    watcher = threading.Thread(target=_watch, args=(read_end,), daemon=True)
+    watcher.start()
+    failed = True
+    try:
+        yield
+        failed = False
+    finally:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGINT, handler)
+        os.close(write_end)  # the watcher reads the end of the file and stops
+        watcher.join()
+        os.close(read_end)
+        interrupt.stop()
+    if noted and not failed:
+        raise KeyboardInterrupt
+
+
+class _Interrupt:
+    """Whether Ctrl-C was pressed during an interrupts_stop_prolog block,
+    and whether a query is open to take it. int is raised in Prolog only
+    while a query is open (a signal taken outside one, while a term is
+    read, would go unhandled); one that comes before the query opens stops
+    it from running, and one raised just as the query returned is drained
+    (taken and dropped) once the query is closed."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.thread: int | None = None  # Prolog's thread, while a block runs
+        self.requested = False
+        self.querying = False
+
+    def start(self, thread: int) -> None:
+        with self._lock:
+            self.thread, self.requested, self.querying = thread, False, False
+
+    def stop(self) -> None:
+        with self._lock:
+            self.thread = None
+
+    def press(self) -> None:
+        """Ctrl-C (from the watcher thread)."""
+        from pyswip import core
+
+        with self._lock:
+            self.requested = True
+            if self.querying and self.thread is not None:
+                core._lib.PL_thread_raise(ctypes.c_int(self.thread), ctypes.c_int(signal.SIGINT))
+
+    def enter_query(self) -> None:
+        with self._lock:
+            if self.requested and self.thread is not None:
+                raise KeyboardInterrupt
+            self.querying = True
+
+    def leave_query(self) -> None:
+        with self._lock:
+            self.querying = False
+
+    def drain(self) -> None:
+        """Take a pending int (raised as the query returned) and drop the
+        exception its handler throws."""
+        from pyswip import core
+
+        if self.requested and core._lib.PL_handle_signals() < 0:
+            core._lib.PL_clear_exception()
+
+
+interrupt = _Interrupt()
+
+
+def prolog_thread() -> int:
+    from pyswip import core
+
+    return int(core._lib.PL_thread_self())
+
+
+def _watch(read_end: int) -> None:
+    """Tell interrupt of each SIGINT read, until the end of the file."""
+    while True:
+        try:
+            numbers = os.read(read_end, 64)
+        except OSError:
+            return
+        if not numbers:
+            return
+        if signal.SIGINT in numbers:
+            interrupt.press()
