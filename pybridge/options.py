@@ -224,7 +224,9 @@ class CubeOptions:
     `cube_timeout` seconds; every verdict recorded in the `journal` file,
     which `resume` continues. With `sample`, only that many cubes, spread
     evenly over the split, are solved (all of them, to estimate the
-    whole's time)."""
+    whole's time). With `whole` (the default) and two workers or more, one
+    of them runs the unsplit search alongside the cubes (the first to
+    answer answers)."""
 
     depth: int | None = None
     at_least: int | None = None
@@ -234,3 +236,4 @@ class CubeOptions:
     journal: str | None = None
     resume: bool = False
     sample: int | None = None
+    whole: bool = True

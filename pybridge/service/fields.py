@@ -331,6 +331,13 @@ CUBES = (
         None,
         api=False,
     ),
+    Field(
+        "cubes-only",
+        "with --split: give every worker to the cubes (by default, with 2 workers or more, one "
+        "runs the unsplit search alongside them, and whichever answers first answers)",
+        None,
+        api=False,
+    ),
 )
 
 

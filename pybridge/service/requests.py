@@ -150,7 +150,7 @@ def cube_options(values: Values) -> CubeOptions | None:
     --cube-timeout, --journal, --resume); None without --split."""
     asked = values.get("split")
     if asked is None:
-        for key in ("scheduler", "cube_timeout", "journal", "resume", "sample"):
+        for key in ("scheduler", "cube_timeout", "journal", "resume", "sample", "cubes_only"):
             if values.get(key):
                 raise UsageError(f"--{key.replace('_', '-')} goes with --split")
         if (values.get("workers") or 2) != 2:
@@ -166,4 +166,5 @@ def cube_options(values: Values) -> CubeOptions | None:
         journal=values.get("journal"),
         resume=bool(values.get("resume")),
         sample=values.get("sample"),
+        whole=not values.get("cubes_only"),
     )
