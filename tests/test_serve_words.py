@@ -91,7 +91,7 @@ def test_a_request_bans_and_prefers_words_in_the_candidates(served: Served) -> N
 @pytest.mark.parametrize(
     ("more", "message"),
     [
-        ({"ban": "CAT"}, '"ban" must be a list of words'),
+        ({"ban": 7}, '"ban" must be a list of words'),
         ({"prefer": [1]}, '"prefer" must be a list of words'),
         ({"ban": ["C4T"]}, "\"ban\": 'C4T' is not a word"),
         ({"ban": ["/etc/passwd"]}, "\"ban\": '/etc/passwd' is not a word"),  # never a file

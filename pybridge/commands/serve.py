@@ -92,6 +92,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], su
         help="the words of this file (one a line) score 20 more (added when missing)",
     )
     serve.add_argument(
+        "--no-default-ban",
+        action="store_true",
+        help="with the shipped word list, keep its offensive words too (its default ban list "
+        "leaves them out)",
+    )
+    serve.add_argument(
         "--root",
         metavar="DIR",
         help="a folder whose puzzle files the page may open (default: none, uploads only)",
@@ -188,12 +194,14 @@ def serve_command(args: argparse.Namespace) -> int:
     from pybridge.serve.app import MEBIBYTE, Settings, serve
     from pybridge.serve.files import Files
     from pybridge.serve.guard import host_names
-    from pybridge.wordlist import LIST_PATH
+    from pybridge.wordlist import BANNED_PATH, LIST_PATH
 
     files = Files.make(args.root, with_shipped(args.dicts, LIST_PATH), args.encoding)
+    # the shipped list is always served: its default ban list applies
+    ban = args.ban if args.no_default_ban else [str(BANNED_PATH), *args.ban]
     files = replace(
         files,
-        banned=banned_words(args.ban, args.encoding),
+        banned=banned_words(ban, args.encoding),
         preferred=preferred_words(args.prefer, args.encoding),
     )
     for name in files.dictionaries:  # read each now: a bad one stops the server here

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any, cast
 
-from pybridge.curation import entry
+from pybridge.curation import request_words
 from pybridge.errors import (
     CrosswordError,
     EngineError,
@@ -71,14 +71,15 @@ from pybridge.solver import BetterFill
 
 Better = Callable[[dict[str, Any]], None]  # hears of each better fill, as `improvements` lists it
 
-# The keys of a request body that are not command-line options: the puzzle
-# and its word list or dictionaries, and the words a request bans and
-# prefers (words, where --ban and --prefer take files too).
+# The keys of a request body that are not command-line options.
 PUZZLE_KEYS = frozenset(
     {"puzzle", "puzzle_base64", "name", "path", "words", "words_base64", "words_name"}
-    | {"words_path", "dict", "ban", "prefer"}
+    | {"words_path", "dict"}
 )
-MAX_CURATED = 100_000  # words a request may ban, and prefer
+# The keys of /api/solve, /api/check and /api/fill that curate the
+# dictionary for one request: words (lists) to ban and to prefer, on top of
+# the server's --ban and --prefer.
+CURATION_KEYS = frozenset({"ban", "prefer"})
 # The options of each route, as the command's (those a JSON body may give:
 # it always answers JSON, with the stats).
 ROUTE_FIELDS = {
@@ -136,28 +137,8 @@ def option_values(command: str, body: Mapping[str, Any]) -> dict[str, Any]:
     no puzzle, and its route is /api/pattern."""
     if command == "grid":
         return fields.json_values(ROUTE_FIELDS["grid"], body, "/api/pattern", frozenset())
-    return fields.json_values(ROUTE_FIELDS[command], body, f"/api/{command}", PUZZLE_KEYS)
-
-
-def curation(body: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The words a request bans (`ban`) and prefers (`prefer`: 20 more, added
-    when missing), each a list of words, normalised as dictionary entries
-    (pybridge.curation); never read as files. UsageError for anything else."""
-    found: list[tuple[str, ...]] = []
-    for key in ("ban", "prefer"):
-        given = body.get(key) or []
-        if not isinstance(given, list) or not all(isinstance(text, str) for text in given):
-            raise UsageError(f'"{key}" must be a list of words')
-        if len(given) > MAX_CURATED:
-            raise UsageError(f'"{key}" lists more than {MAX_CURATED:,} words')
-        words = []
-        for text in given:
-            word = entry(text)
-            if word is None:
-                raise UsageError(f'"{key}": {shown(repr(text))} is not a word')
-            words.append(word)
-        found.append(tuple(dict.fromkeys(words)))
-    return found[0], found[1]
+    other = PUZZLE_KEYS | CURATION_KEYS
+    return fields.json_values(ROUTE_FIELDS[command], body, f"/api/{command}", other)
 
 
 # ---------------------------------------------------------------- the puzzle files
@@ -272,12 +253,17 @@ def request_options(
     encoding = values["encoding"]
     if files.encoding is not None and "encoding" not in body:
         encoding = files.encoding
-    banned, preferred = curation(body)
-    dictionary = DictionaryOptions(
-        paths, encoding, banned=files.banned + banned, preferred=files.preferred + preferred
-    )
+    # the server's --ban and --prefer curate its dictionaries; the request's, this fill
+    banned = (files.banned if paths else ()) + request_words(body.get("ban"), "ban")
+    preferred = (files.preferred if paths else ()) + request_words(body.get("prefer"), "prefer")
+    dictionary = DictionaryOptions(paths, encoding, banned=banned, preferred=preferred)
     source = PuzzleOptions(
-        found.puzzle, found.words, values["answers"], dictionary, values["grid"], values["format"]
+        found.puzzle,
+        found.words,
+        values["answers"],
+        dictionary,
+        values["grid"],
+        values["format"],
     )
     search = search_options(values)
     timeout = search.timeout

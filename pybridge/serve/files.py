@@ -151,16 +151,15 @@ class Files:
         return paths
 
     def dictionary(
-        self, names: Sequence[str], banned: Sequence[str] = (), preferred: Sequence[str] = ()
+        self, names: Sequence[str], ban: Sequence[str] = (), prefer: Sequence[str] = ()
     ) -> Dictionary:
-        """The merged dictionaries `names`, less the words the server bans
-        (--ban) and `banned`, with those it prefers (--prefer) and
-        `preferred` scoring more (pybridge.curation); kept in memory (the
-        candidate lists ask for them at every keystroke)."""
+        """The merged dictionaries `names`, less the server's banned words
+        and a request's `ban`, its preferred words and a request's `prefer`
+        scoring more; kept in memory (the candidate lists ask for them at
+        every keystroke; each file is read once, whatever the curation)."""
         paths = tuple(self.dictionary_paths(list(names)))
-        return _curated(
-            paths, self.encoding, self.banned + tuple(banned), self.preferred + tuple(preferred)
-        )
+        banned, preferred = self.banned + tuple(ban), self.preferred + tuple(prefer)
+        return _curated(paths, self.encoding, banned, preferred)
 
 
 @lru_cache(maxsize=4)

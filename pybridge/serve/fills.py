@@ -40,6 +40,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from pybridge import engines
+from pybridge.curation import request_words
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import layout_of
 from pybridge.model import OPEN, Cell, Direction, Puzzle
@@ -54,7 +55,6 @@ from pybridge.serve.api import (
     Page,
     Told,
     answered,
-    curation,
     failure,
     option_values,
     read_request,
@@ -448,10 +448,9 @@ def make_request(
     if not paths:
         raise UsageError('choose a dictionary: "dict" names none (served: see /api/info)')
     encoding = values.get("encoding") or files.encoding
-    banned, preferred = curation(body)
-    dictionary = DictionaryOptions(
-        paths, encoding, banned=files.banned + banned, preferred=files.preferred + preferred
-    )
+    banned = files.banned + request_words(body.get("ban"), "ban")
+    preferred = files.preferred + request_words(body.get("prefer"), "prefer")
+    dictionary = DictionaryOptions(paths, encoding, banned=banned, preferred=preferred)
     return make_options(values), dictionary
 
 

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from pybridge.curation import request_words
 from pybridge.errors import InputError, UsageError
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import Dictionary
@@ -21,7 +22,7 @@ from pybridge.model import BLOCK, OPEN, Cell, Clue, Published, Puzzle, fast_new
 from pybridge.readers import read_bytes, read_exchange, require_site, sniff_exchange
 from pybridge.scores import Scores
 from pybridge.serve import workfile
-from pybridge.serve.api import curation, sources
+from pybridge.serve.api import sources
 from pybridge.serve.files import Files
 from pybridge.solver import at_least
 
@@ -61,7 +62,7 @@ def page_puzzle(body: Mapping[str, Any], files: Files) -> Puzzle:
             raise UsageError('"words" must be a list of words')
         puzzle = require_site(Puzzle(tuple(words), grid, "fillin", "grid"))
         return puzzle if least is None else at_least(puzzle, least)  # solve's refusal
-    dictionary = files.dictionary(_names(body.get("dict")), *curation(body))
+    dictionary = _dictionary(body, files)
     puzzle = require_site(_lexicon_puzzle(dictionary.words, grid, dictionary.scores))
     return puzzle if least is None else _at_least(puzzle, dictionary, least)
 
@@ -103,7 +104,7 @@ def page_scores(body: Mapping[str, Any], files: Files) -> Scores | None:
     (Dictionary.scores, as the dictionary reader keeps them), else None."""
     if body.get("words") is not None:
         return None
-    return files.dictionary(_names(body.get("dict")), *curation(body)).scores
+    return _dictionary(body, files).scores
 
 
 def page_picture(body: Mapping[str, Any]) -> tuple[Puzzle, tuple[str, ...]]:
@@ -296,6 +297,13 @@ def cells(value: object) -> tuple[Cell, ...] | None:
     ):
         raise UsageError("cells must be given as a list of [row, col] pairs")
     return tuple((row, col) for row, col in value)
+
+
+def _dictionary(body: Mapping[str, Any], files: Files) -> Dictionary:
+    """The served dictionaries the body names, less its "ban" words and
+    with its "prefer" words scoring more (pybridge.curation)."""
+    ban, prefer = request_words(body.get("ban"), "ban"), request_words(body.get("prefer"), "prefer")
+    return files.dictionary(_names(body.get("dict")), ban, prefer)
 
 
 def _names(value: object) -> list[str]:
