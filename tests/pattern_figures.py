@@ -2,20 +2,18 @@
 `crossword grid` and `crossword make` run as a user runs them, once per
 seed, each pattern measured by the independent checker (pattern_check) from
 its rows alone: words, blocks, mean word length, cheater blocks; for make
-also the wall and CPU time of the whole command (CPU: the command's own
-process, user + system), the patterns tried, the fill's score (from a
-scored list) and its entries below the acceptable line. The load average is
-printed at the start and the end (this machine is shared: CPU seconds are
-the figure to compare, wall seconds say what a user waited).
+also the wall and CPU time of the whole command (the CPU time is what a
+loaded machine does not inflate), the patterns tried, the fill's score and
+its entries below the acceptable line (from a scored list: the shipped one
+when no --dict is given).
 
     .venv/bin/python tests/pattern_figures.py grid [--sizes 15x15,21x21] [--seeds 20]
-    .venv/bin/python tests/pattern_figures.py make [--dict FILE] [--seeds 20] [--fills FILE] \
-        [-- MAKE OPTIONS]
-
-make's default dictionary is the shipped word list; --fills FILE writes
-each fill's grid and entries (lowest score first) for a person to read.
+    .venv/bin/python tests/pattern_figures.py make [--dict FILE] [--seeds 20] [-- MAKE OPTIONS]
 
 (--checkout DIR runs another checkout's commands, e.g. the commit before.)
+Each pattern is also checked against the default rules (rot180, words of 3
+letters or more, every cell checked, connected, the newspaper limits by
+the size), so the summary counts the patterns that break them.
 
 Not a test: it prints a line per run and the medians for a person to read.
 """
@@ -24,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import statistics
 import subprocess
@@ -35,24 +32,38 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pattern_check import figures  # tests/ is not a package: from the folder on the path
+from pattern_check import (
+    figures,
+    rule_breaks,
+)  # tests/ is not a package: from the folder on the path
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _children_cpu() -> float:
+def cpu_of_children() -> float:
+    """The user and system time of the children waited for so far."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
 
 
+def newspaper_limits(rows: int, cols: int) -> tuple[int | None, int | None]:
+    """The default limits on words and cheater blocks as docs/cli.md states
+    them (#newspaper-patterns), written here from the docs, not the
+    generator: words 78 + 62 x (cells - 225) / 216, cheaters one per 54
+    cells and at least 4, none below 81 cells."""
+    cells = rows * cols
+    if cells < 81:
+        return None, None
+    return round(78 + 62 * (cells - 225) / 216), max(4, round(cells / 54))
+
+
 def run(
     argv: list[str], limit: float, checkout: Path
-) -> tuple[dict[str, Any] | None, float, str, float]:
+) -> tuple[dict[str, Any] | None, float, float, str]:
     """The JSON document of a command (None when it printed none), its wall
-    time, its stderr and its CPU time."""
+    and CPU time and its stderr."""
     python = str(checkout / ".venv" / "bin" / "python")
-    started = time.perf_counter()
-    cpu = _children_cpu()
+    started, cpu = time.perf_counter(), cpu_of_children()
     try:
         done = subprocess.run(
             [python, "-m", "pybridge", *argv, "--output", "json"],
@@ -63,20 +74,20 @@ def run(
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return None, time.perf_counter() - started, "killed after the time limit", 0.0
-    seconds = time.perf_counter() - started
-    cpu = _children_cpu() - cpu
+        seconds = time.perf_counter() - started
+        return None, seconds, cpu_of_children() - cpu, "killed after the time limit"
+    seconds, cpu = time.perf_counter() - started, cpu_of_children() - cpu
     try:
-        return json.loads(done.stdout), seconds, done.stderr, cpu
+        return json.loads(done.stdout), seconds, cpu, done.stderr
     except json.JSONDecodeError:
-        return None, seconds, done.stderr, cpu
+        return None, seconds, cpu, done.stderr
 
 
 def measure(
     command: str, size: str, seed: int, extra: list[str], limit: float, checkout: Path
 ) -> dict[str, Any]:
     argv = [command, "--size", size, "--seed", str(seed), *extra]
-    doc, seconds, err, cpu = run(argv, limit, checkout)
+    doc, seconds, cpu, err = run(argv, limit, checkout)
     row: dict[str, Any] = {"size": size, "seed": seed, "seconds": seconds, "cpu": cpu}
     if doc is None:
         return {**row, "status": "error", "error": err.strip().splitlines()[-1:]}
@@ -87,29 +98,21 @@ def measure(
         score = doc.get("score") or {}
         row["min_score"], row["mean_score"] = score.get("min"), score.get("mean")
         row["below"] = score.get("below")
-        solutions = doc.get("solutions") or [{}]
-        row["fill"] = "\n".join(solutions[0].get("grid", []))
-        row["entries"] = [p["word"] for p in solutions[0].get("placements", [])]
     if pattern and pattern.get("grid"):
-        found = figures(pattern["grid"])
+        grid = pattern["grid"]
+        found = figures(grid)
+        rows, cols = (int(n) for n in size.split("x"))
+        max_words, max_cheaters = newspaper_limits(rows, cols)
+        # the default rules (extra options that change them are not read here)
+        breaks = rule_breaks(grid, "rot180", max_words=max_words, max_cheaters=max_cheaters)
         row.update(
+            breaks=len(breaks),
             words=found.words,
             blocks=found.blocks,
             mean_length=found.mean_length,
             cheaters=found.cheaters,
         )
     return row
-
-
-def _scores(paths: list[str]) -> dict[str, float]:
-    """The words' scores of the dictionaries (the shipped list by default)."""
-    from pybridge.lexicon import load_dictionary
-    from pybridge.wordlist import LIST_PATH
-
-    dictionary = load_dictionary(paths or [str(LIST_PATH)])
-    if dictionary.scores is None:
-        return {}
-    return {word: float(dictionary.scores.score(word)) for word in dictionary.words}
 
 
 def spread(values: list[float]) -> str:
@@ -127,8 +130,9 @@ def summary(rows: list[dict[str, Any]]) -> str:
         f"blocks {spread([r['blocks'] for r in made])}",
         f"mean length {spread([round(r['mean_length'], 2) for r in made])}",
         f"cheaters {spread([r['cheaters'] for r in made])}",
+        f"breaking the default rules {sum(r['breaks'] > 0 for r in made)}",
         f"time {spread([round(r['seconds'], 2) for r in rows])} s",
-        f"cpu {spread([round(r['cpu'], 2) for r in rows])} s",
+        f"CPU {spread([round(r['cpu'], 2) for r in rows])} s",
     ]
     if "tries" in rows[0]:
         parts.append(f"tries {spread([r['tries'] for r in rows if 'tries' in r])}")
@@ -151,29 +155,16 @@ def main() -> int:
     parser.add_argument(
         "--checkout", type=Path, default=ROOT, help="run this checkout's .venv (default: this one)"
     )
-    parser.add_argument("--fills", type=Path, help="write each fill and its entries here")
     args, more = parser.parse_known_args()  # the others are the command's own
     extra = [*(f"--dict={d}" for d in args.dict), *(a for a in more if a != "--")]
-    if args.command == "make":
-        extra.append("--no-suggest")  # the clues are not measured here
-    fills = args.fills.open("w", encoding="utf-8") if args.fills else None
-    scores = _scores(args.dict) if fills is not None else {}
-    print(f"load average at the start: {os.getloadavg()[0]:.1f}", flush=True)
     for size in args.sizes.split(","):
         rows = []
         for seed in range(1, args.seeds + 1):
             row = measure(args.command, size, seed, extra, args.limit, args.checkout.resolve())
             rows.append(row)
-            fill, entries = row.pop("fill", None), row.pop("entries", [])
-            if fills is not None and fill:
-                ranked = sorted((scores.get(word, 50), word) for word in entries)
-                listed = " ".join(f"{word} {score:g}" for score, word in ranked)
-                fills.write(f"== {size} seed {seed}\n{fill}\n{listed}\n\n")
-                fills.flush()
             shown = {k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}
-            print(json.dumps(shown), flush=True)
+            print(json.dumps(shown))
         print(f"{args.command} {size}: {summary(rows)}", flush=True)
-    print(f"load average at the end: {os.getloadavg()[0]:.1f}", flush=True)
     return 0
 
 
