@@ -69,12 +69,19 @@ class DictionaryOptions:
     """The dictionaries a grid is filled from (merged, in order), and their
     encoding (None: UTF-8, else cp1252, per file); the words never to use
     (`ban`: words, or files of words) and files of words to prefer
-    (`prefer`: a score bonus; pybridge.curation)."""
+    (`prefer`: a score bonus; pybridge.curation); `default_ban`: with the
+    shipped list (no `paths`), leave out its default ban list's offensive
+    words too (pybridge.wordlist.BANNED_PATH); `banned` and `preferred`:
+    words (never files) to ban and prefer too, as a server's request gives
+    them."""
 
     paths: tuple[str, ...] = ()
     encoding: str | None = None
     ban: tuple[str, ...] = ()
     prefer: tuple[str, ...] = ()
+    default_ban: bool = True
+    banned: tuple[str, ...] = ()
+    preferred: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,18 @@
 `crossword grid` and `crossword make` run as a user runs them, once per
 seed, each pattern measured by the independent checker (pattern_check) from
 its rows alone: words, blocks, mean word length, cheater blocks; for make
-also the wall time of the whole command, the patterns tried and the fill's
-score (from a scored list).
+also the wall and CPU time of the whole command (CPU: the command's own
+process, user + system), the patterns tried, the fill's score (from a
+scored list) and its entries below the acceptable line. The load average is
+printed at the start and the end (this machine is shared: CPU seconds are
+the figure to compare, wall seconds say what a user waited).
 
     .venv/bin/python tests/pattern_figures.py grid [--sizes 15x15,21x21] [--seeds 20]
-    .venv/bin/python tests/pattern_figures.py make --dict FILE [--seeds 20] [-- MAKE OPTIONS]
+    .venv/bin/python tests/pattern_figures.py make [--dict FILE] [--seeds 20] [--fills FILE] \
+        [-- MAKE OPTIONS]
+
+make's default dictionary is the shipped word list; --fills FILE writes
+each fill's grid and entries (lowest score first) for a person to read.
 
 (--checkout DIR runs another checkout's commands, e.g. the commit before.)
 
@@ -17,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -31,11 +40,19 @@ from pattern_check import figures  # tests/ is not a package: from the folder on
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(argv: list[str], limit: float, checkout: Path) -> tuple[dict[str, Any] | None, float, str]:
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def run(
+    argv: list[str], limit: float, checkout: Path
+) -> tuple[dict[str, Any] | None, float, str, float]:
     """The JSON document of a command (None when it printed none), its wall
-    time and its stderr."""
+    time, its stderr and its CPU time."""
     python = str(checkout / ".venv" / "bin" / "python")
     started = time.perf_counter()
+    cpu = _children_cpu()
     try:
         done = subprocess.run(
             [python, "-m", "pybridge", *argv, "--output", "json"],
@@ -46,20 +63,21 @@ def run(argv: list[str], limit: float, checkout: Path) -> tuple[dict[str, Any] |
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return None, time.perf_counter() - started, "killed after the time limit"
+        return None, time.perf_counter() - started, "killed after the time limit", 0.0
     seconds = time.perf_counter() - started
+    cpu = _children_cpu() - cpu
     try:
-        return json.loads(done.stdout), seconds, done.stderr
+        return json.loads(done.stdout), seconds, done.stderr, cpu
     except json.JSONDecodeError:
-        return None, seconds, done.stderr
+        return None, seconds, done.stderr, cpu
 
 
 def measure(
     command: str, size: str, seed: int, extra: list[str], limit: float, checkout: Path
 ) -> dict[str, Any]:
     argv = [command, "--size", size, "--seed", str(seed), *extra]
-    doc, seconds, err = run(argv, limit, checkout)
-    row: dict[str, Any] = {"size": size, "seed": seed, "seconds": seconds}
+    doc, seconds, err, cpu = run(argv, limit, checkout)
+    row: dict[str, Any] = {"size": size, "seed": seed, "seconds": seconds, "cpu": cpu}
     if doc is None:
         return {**row, "status": "error", "error": err.strip().splitlines()[-1:]}
     pattern = doc if command == "grid" else doc.get("pattern")
@@ -68,6 +86,10 @@ def measure(
         row["tries"] = len(doc["tries"])
         score = doc.get("score") or {}
         row["min_score"], row["mean_score"] = score.get("min"), score.get("mean")
+        row["below"] = score.get("below")
+        solutions = doc.get("solutions") or [{}]
+        row["fill"] = "\n".join(solutions[0].get("grid", []))
+        row["entries"] = [p["word"] for p in solutions[0].get("placements", [])]
     if pattern and pattern.get("grid"):
         found = figures(pattern["grid"])
         row.update(
@@ -77,6 +99,17 @@ def measure(
             cheaters=found.cheaters,
         )
     return row
+
+
+def _scores(paths: list[str]) -> dict[str, float]:
+    """The words' scores of the dictionaries (the shipped list by default)."""
+    from pybridge.lexicon import load_dictionary
+    from pybridge.wordlist import LIST_PATH
+
+    dictionary = load_dictionary(paths or [str(LIST_PATH)])
+    if dictionary.scores is None:
+        return {}
+    return {word: float(dictionary.scores.score(word)) for word in dictionary.words}
 
 
 def spread(values: list[float]) -> str:
@@ -95,12 +128,16 @@ def summary(rows: list[dict[str, Any]]) -> str:
         f"mean length {spread([round(r['mean_length'], 2) for r in made])}",
         f"cheaters {spread([r['cheaters'] for r in made])}",
         f"time {spread([round(r['seconds'], 2) for r in rows])} s",
+        f"cpu {spread([round(r['cpu'], 2) for r in rows])} s",
     ]
     if "tries" in rows[0]:
         parts.append(f"tries {spread([r['tries'] for r in rows if 'tries' in r])}")
         scored = [r["mean_score"] for r in made if r.get("mean_score") is not None]
         if scored:
             parts.append(f"mean score {spread([round(s, 1) for s in scored])}")
+        below = [r["below"] for r in made if r.get("below") is not None]
+        if below:
+            parts.append(f"below the line {spread(below)}")
     return ", ".join(parts)
 
 
@@ -114,16 +151,29 @@ def main() -> int:
     parser.add_argument(
         "--checkout", type=Path, default=ROOT, help="run this checkout's .venv (default: this one)"
     )
+    parser.add_argument("--fills", type=Path, help="write each fill and its entries here")
     args, more = parser.parse_known_args()  # the others are the command's own
     extra = [*(f"--dict={d}" for d in args.dict), *(a for a in more if a != "--")]
+    if args.command == "make":
+        extra.append("--no-suggest")  # the clues are not measured here
+    fills = args.fills.open("w", encoding="utf-8") if args.fills else None
+    scores = _scores(args.dict) if fills is not None else {}
+    print(f"load average at the start: {os.getloadavg()[0]:.1f}", flush=True)
     for size in args.sizes.split(","):
         rows = []
         for seed in range(1, args.seeds + 1):
             row = measure(args.command, size, seed, extra, args.limit, args.checkout.resolve())
             rows.append(row)
+            fill, entries = row.pop("fill", None), row.pop("entries", [])
+            if fills is not None and fill:
+                ranked = sorted((scores.get(word, 50), word) for word in entries)
+                listed = " ".join(f"{word} {score:g}" for score, word in ranked)
+                fills.write(f"== {size} seed {seed}\n{fill}\n{listed}\n\n")
+                fills.flush()
             shown = {k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()}
-            print(json.dumps(shown))
+            print(json.dumps(shown), flush=True)
         print(f"{args.command} {size}: {summary(rows)}", flush=True)
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}", flush=True)
     return 0
 
 

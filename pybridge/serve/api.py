@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any, cast
 
+from pybridge.curation import request_words
 from pybridge.errors import (
     CrosswordError,
     EngineError,
@@ -75,12 +76,17 @@ PUZZLE_KEYS = frozenset(
     {"puzzle", "puzzle_base64", "name", "path", "words", "words_base64", "words_name"}
     | {"words_path", "dict"}
 )
+# The keys of /api/solve, /api/check and /api/fill that curate the
+# dictionary for one request: words (lists) to ban and to prefer, on top of
+# the server's --ban and --prefer.
+CURATION_KEYS = frozenset({"ban", "prefer"})
 # The options of each route, as the command's (those a JSON body may give:
 # it always answers JSON, with the stats).
 ROUTE_FIELDS = {
     "solve": fields.PUZZLE + fields.SOLVE + fields.PROGRESS,
     "check": fields.PUZZLE + fields.PROGRESS,
     "grid": fields.GRID,
+    "make": fields.MAKE,
 }
 HTTP_BY_EXIT = {0: 200, 1: 200, 3: 200, EXIT_BAD_INPUT: 400, EXIT_INTERNAL_ERROR: 500}
 
@@ -131,7 +137,8 @@ def option_values(command: str, body: Mapping[str, Any]) -> dict[str, Any]:
     no puzzle, and its route is /api/pattern."""
     if command == "grid":
         return fields.json_values(ROUTE_FIELDS["grid"], body, "/api/pattern", frozenset())
-    return fields.json_values(ROUTE_FIELDS[command], body, f"/api/{command}", PUZZLE_KEYS)
+    other = PUZZLE_KEYS | CURATION_KEYS
+    return fields.json_values(ROUTE_FIELDS[command], body, f"/api/{command}", other)
 
 
 # ---------------------------------------------------------------- the puzzle files
@@ -246,11 +253,15 @@ def request_options(
     encoding = values["encoding"]
     if files.encoding is not None and "encoding" not in body:
         encoding = files.encoding
+    # the server's --ban and --prefer curate its dictionaries; the request's, this fill
+    banned = (files.banned if paths else ()) + request_words(body.get("ban"), "ban")
+    preferred = (files.preferred if paths else ()) + request_words(body.get("prefer"), "prefer")
+    dictionary = DictionaryOptions(paths, encoding, banned=banned, preferred=preferred)
     source = PuzzleOptions(
         found.puzzle,
         found.words,
         values["answers"],
-        DictionaryOptions(paths, encoding),
+        dictionary,
         values["grid"],
         values["format"],
     )

@@ -164,6 +164,13 @@ PREFER = Field(
     repeat=True,
     api=False,
 )
+NO_DEFAULT_BAN = Field(
+    "no-default-ban",
+    "with the shipped word list, keep its offensive words too (its default ban list, "
+    "pybridge/wordlist/banned.txt, leaves them out)",
+    None,
+    api=False,
+)
 MIN_SCORE = Field(
     "min-score",
     "leave out the dictionary words scoring below N (a scored dictionary: "
@@ -210,6 +217,7 @@ PUZZLE = (
     ENCODING,
     BAN,
     PREFER,
+    NO_DEFAULT_BAN,
     MIN_SCORE,
     Field(
         "grid",
@@ -475,6 +483,7 @@ MAKE = (
     ENCODING,
     BAN,
     PREFER,
+    NO_DEFAULT_BAN,
     MIN_SCORE,
     *pattern_fields("1/6 from 13x13 up, as `grid`'s; 0.2 below, for more patterns"),
     *THEME,

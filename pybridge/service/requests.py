@@ -36,6 +36,7 @@ def dictionary_options(values: Values) -> DictionaryOptions:
         values.get("encoding"),
         tuple(values.get("ban") or ()),
         tuple(values.get("prefer") or ()),
+        not values.get("no_default_ban"),
     )
 
 
