@@ -444,6 +444,7 @@ class WordNet:
             if lowered.startswith(lead):
                 rest = phrase[len(lead) :]
                 return rest[:1].upper() + rest[1:]
+        phrase = phrase.split(",")[0]  # "small being, human in form": the phrase before
         if lowered.startswith("any ") and len(phrase) > 4:
             phrase = phrase[4:5].upper() + phrase[5:]  # "any property detected by": "Properties"
         words = phrase.split(" ")
@@ -469,14 +470,25 @@ class WordNet:
             if plural is None:
                 return None
             words[k] = plural if words[k].islower() else plural[:1].upper() + plural[1:]
-        if end + 1 < len(words) and words[end] in ("who", "that", "which"):
-            verb = end + 1
+        relative = next(
+            (
+                k
+                for k in range(end, min(len(words), end + 4))
+                if words[k] in ("who", "that", "which")
+            ),
+            None,
+        )  # "places of worship that have", "persons who come"
+        if relative is not None and relative + 1 < len(words):
+            verb = relative + 1
             if words[verb].endswith("ly") and verb + 1 < len(words):
                 verb += 1  # "vases that usually have"
             agreed = self._agreeing(words[verb])  # "persons who come", not "comes"
             if agreed is None:
                 return None
             words[verb] = agreed
+            words[verb + 1 :] = [
+                {"its": "their", "itself": "themselves"}.get(w, w) for w in words[verb + 1 :]
+            ]
         # "or a numeral": an article before a head made plural goes
         kept = [w for k, w in enumerate(words) if k >= end or k == 0 or w not in ("a", "an")]
         return " ".join(kept)
@@ -762,6 +774,8 @@ def _dangles(word: str) -> bool:
     "company that is organized")."""
     participle = word in ("made", "used", "found", "known", "called", "given", "taken", "seen")
     participle = participle or word in ("have", "has", "had", "can", "may", "will")
+    participle = participle or word in ("thought", "said", "held", "built", "kept", "left", "sold")
+    participle = participle or word in ("once", "often", "sometimes", "also", "still")
     ending = word.endswith("ly") or (word.endswith(("ing", "ed")) and len(word) > 5)
     return word in DANGLING or participle or ending
 

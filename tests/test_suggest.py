@@ -136,6 +136,8 @@ def test_every_suggested_clue_of_a_15x15_keeps_its_answer(
         ("SEEN", "Perceived by sight"),  # the first verb's part, not "or have the power..."
         ("SOAP", "Cleansing agent"),  # not its rarer sense "money offered as a bribe"
         ("CAMEOUT", "Appeared or became visible"),  # a phrase's verb inflected: come out
+        ("CHAPELS", "Places of worship that have their own altar"),  # the clause agrees
+        ("FAIRIES", "Small beings"),  # the phrase before an apposition ("..., human in form")
         ("LOPED", "Ran easily"),  # an irregular past WordNet lists alone (run: ran)
         ("ORDERS", "Gives instructions"),  # not "... to or direct somebody to do"
         ("RENO", "City in western Nevada"),  # cut before "at the foot of..."

@@ -14,16 +14,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from pybridge.clues import Details
 from pybridge.curation import request_words
 from pybridge.errors import InputError, UsageError
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import Dictionary
-from pybridge.model import BLOCK, OPEN, Cell, Clue, Published, Puzzle, fast_new
+from pybridge.model import BLOCK, OPEN, Cell, Published, Puzzle, fast_new
 from pybridge.readers import read_bytes, read_exchange, require_site, sniff_exchange
 from pybridge.scores import Scores
 from pybridge.serve import workfile
 from pybridge.serve.api import sources
 from pybridge.serve.files import Files
+from pybridge.service import clueing
 from pybridge.solver import at_least
 
 MAX_SIDE = 200  # rows or columns of a grid the page sends
@@ -169,16 +171,12 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
                 raise UsageError(f'"workbench": {err.message}') from None
         return json.dumps(document, ensure_ascii=False, indent=2).encode(), media, name
     if kind == "pdf":  # the printable sheet: the puzzle page, and the solution's when filled
-        from pybridge import sheets
-
         paper = body.get("paper", "letter")
         if paper not in ("letter", "a4"):
             raise UsageError('"paper" must be "letter" or "a4"')
-        sheets.require_fpdf()
         puzzle = _published(_original(body.get("original"), files, puzzle) or puzzle, grid, texts)
         filled = any(ch not in (BLOCK, OPEN) for row in grid for ch in row)
-        sheet = sheets.crossword_sheet(puzzle, grid)
-        return sheets.crossword_pdf(sheet, paper, solved=filled), media, name
+        return clueing.sheet_pdf(puzzle, grid, paper, solved=filled), media, name
     if kind in EXCHANGE_FORMATS:
         puzzle = _published(_original(body.get("original"), files, puzzle) or puzzle, grid, texts)
         progress = grid if flag(body, "progress") else None
@@ -209,8 +207,7 @@ def suggestions(body: Mapping[str, Any]) -> dict[str, Any]:
             "no clue suggestions here: they need WordNet "
             "(Debian's wordnet-base, which setup.sh installs)"
         )
-    wordnet = suggest.wordnet()
-    return {"suggestions": {word: wordnet.suggest(word) for word in dict.fromkeys(words)}}
+    return {"suggestions": clueing.suggestions(words)}
 
 
 def page_texts(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -246,20 +243,16 @@ def page_texts(body: Mapping[str, Any]) -> dict[str, Any]:
 
 def _published(puzzle: Puzzle, grid: tuple[str, ...], texts: Mapping[str, Any]) -> Puzzle:
     """`puzzle` publishing the page's title, author and clues, where the
-    page gives them: its clues are those of the grid as it is (an entry
-    without one gets the placeholder, `7-Across`)."""
+    page gives them, by the commands' rules (service.clueing.with_clues):
+    the page's clue for an entry, else the opened file's own where the word
+    is still its answer; an entry without either gets the placeholder
+    (`7-Across`) in .puz and ipuz, its length in the PDF."""
     if not texts:
         return puzzle
-    published = puzzle.published or Published()
-    changes: dict[str, Any] = {key: texts[key] for key in ("title", "author") if key in texts}
-    if "clues" in texts:
-        changes["solution"] = grid  # the clues are for the grid's own entries
-        changes["clues"] = tuple(
-            Clue(number, direction, text)
-            for (number, direction), text in texts["clues"].items()
-            if text.strip()
-        )
-    return replace(puzzle, published=replace(published, **changes))
+    details = Details(title=texts.get("title"), author=texts.get("author"))
+    if "clues" not in texts:
+        return replace(puzzle, published=details.apply(puzzle.published or Published()))
+    return clueing.with_clues(puzzle, grid, texts["clues"], details)
 
 
 def flag(body: Mapping[str, Any], key: str) -> bool:
