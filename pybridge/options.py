@@ -42,7 +42,18 @@ DEFAULT_MAKE_BLOCKS: float | None = None
 # and wordsearch make stop there with exit code 3 and what they have
 # (docs/cli.md#default-bounds); `--timeout none` lifts it. The library
 # (pybridge.run) has none.
-DEFAULT_COMMAND_SECONDS = 300.0
+
+
+class DefaultSeconds(float):
+    """A time limit nobody asked for: the command's default, told apart from
+    the same number given on purpose (a verdict line names the default, and
+    --maximize's own default replaces it)."""
+
+
+DEFAULT_COMMAND_SECONDS = DefaultSeconds(300.0)
+# --maximize's time limit when none is given, the library's too (a best fill
+# is an anytime answer: the best so far is worth having in a minute)
+MAXIMIZE_SECONDS = DefaultSeconds(60.0)
 
 
 @dataclass(frozen=True)
@@ -224,7 +235,9 @@ class CubeOptions:
     `cube_timeout` seconds; every verdict recorded in the `journal` file,
     which `resume` continues. With `sample`, only that many cubes, spread
     evenly over the split, are solved (all of them, to estimate the
-    whole's time)."""
+    whole's time). With `whole` (the default) and two workers or more, one
+    of them runs the unsplit search alongside the cubes (the first to
+    answer answers)."""
 
     depth: int | None = None
     at_least: int | None = None
@@ -234,3 +247,4 @@ class CubeOptions:
     journal: str | None = None
     resume: bool = False
     sample: int | None = None
+    whole: bool = True

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -20,7 +21,7 @@ from pybridge.layout import layout_of
 from pybridge.model import Puzzle
 from pybridge.options import CubeOptions, DictionaryOptions, PuzzleOptions, SearchOptions
 from pybridge.service import journal
-from pybridge.service.cubes import CubeTask, CubeVerdict, HereRunner, Runner, conquer
+from pybridge.service.cubes import WHOLE, CubeTask, CubeVerdict, HereRunner, Runner, conquer
 from pybridge.service.split import solve_split
 from pybridge.solver import run
 
@@ -155,6 +156,7 @@ class Recording:
 
     def __init__(self, interrupt_after: int | None = None) -> None:
         self.running: dict[int, float] = {}
+        self.slots = 1
         self.given: list[int] = []
         self.interrupt_after = interrupt_after
 
@@ -261,3 +263,77 @@ def test_a_sample_runs_the_cubes_spread_over_the_split_and_estimates_the_whole()
     assert figures["timeouts"] == 0
     assert float(str(figures["core_hours"])) >= 0
     assert sampled.to_json()["sample"] == figures
+
+
+def test_the_time_the_runner_takes_to_start_counts_in_the_time_limit(tmp_path: Path) -> None:
+    puzzle = next(p for p in map(small_grid, range(50)) if len(cubes.split(p, 1).cubes) > 2)
+    grid, words = grid_file(tmp_path, puzzle)
+    source = PuzzleOptions(grid, dictionary=DictionaryOptions((words,)))
+    runner = Recording()
+
+    @contextmanager
+    def slow_to_start() -> Iterator[Runner]:  # a cluster that takes longer than the limit
+        time.sleep(1.5)
+        yield runner
+
+    search = SearchOptions(engine="python", timeout=1.0)
+    ended = solve_split(source, search, CubeOptions(depth=1), runner=slow_to_start)
+    assert runner.given == []
+    assert ended.stopped == "timeout"
+    assert ended.outcome.status == "timeout"
+
+
+# ---------------------------------------------------------------- the unsplit search's race
+
+
+@pytest.mark.parametrize("fills", [True, False])
+def test_with_two_slots_the_unsplit_search_races_the_cubes(tmp_path: Path, fills: bool) -> None:
+    puzzle = next(
+        p
+        for p in map(small_grid, range(80))
+        if (brute_count(p) > 0) == fills and len(cubes.split(p, 1).cubes) > 1
+    )
+    found = cubes.split(puzzle, 1, engine="python")
+    runner = Recording()
+    runner.slots = 2  # as a cluster of two: the unsplit search goes first, and answers
+    path = str(tmp_path / "run.jsonl")
+    search = SearchOptions(engine="python")
+    with journal.opened(path, journal.header(journal.identity(puzzle, None, {}), found)) as w:
+        raced = conquer(puzzle, found, search, CubeOptions(depth=1), runner, record=w.verdict)
+    assert runner.given == [WHOLE]
+    assert raced.whole is not None
+    unsplit = run(puzzle, engine="python", strategy="wdeg")
+    assert raced.whole.nodes == unsplit.stats.nodes
+    assert raced.outcome.status == unsplit.status
+    assert raced.tally.done == 0
+    if fills:
+        assert raced.stopped == "filled"
+        assert raced.outcome.solutions[0].grid == unsplit.solutions[0].grid
+    else:
+        assert raced.stopped == "refuted"
+        assert raced.outcome.proof is not None
+        assert "the unsplit search" in raced.outcome.proof.reason
+    _, done = journal.read(path)  # its answer is kept: a resumed run answers at once
+    again = Recording()
+    again.slots = 2
+    resumed = conquer(puzzle, found, search, CubeOptions(depth=1), again, done)
+    assert again.given == []
+    assert resumed.outcome.status == unsplit.status
+
+
+def test_no_race_with_one_slot_when_counting_sampling_or_asked_not_to() -> None:
+    puzzle = next(p for p in map(small_grid, range(50)) if len(cubes.split(p, 1).cubes) > 2)
+    found = cubes.split(puzzle, 1, engine="python")
+    n = len(found.cubes)
+    asked = [
+        (1, SearchOptions(engine="python", count=True), CubeOptions(depth=1)),
+        (2, SearchOptions(engine="python", count=True), CubeOptions(depth=1)),
+        (2, SearchOptions(engine="python"), CubeOptions(depth=1, sample=n)),
+        (2, SearchOptions(engine="python", count=True), CubeOptions(depth=1, whole=False)),
+    ]
+    for slots, search, options in asked:
+        runner = Recording()
+        runner.slots = slots
+        conquest = conquer(puzzle, found, search, options, runner)
+        assert runner.given == list(range(n))
+        assert conquest.whole is None

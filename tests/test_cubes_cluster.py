@@ -35,14 +35,17 @@ def vanbeek(shared_dir: Path, name: str, dictionary: str) -> Puzzle:
     return replace(grid, words=words, mode="lexicon")
 
 
-def test_two_local_workers_fill_a_split_van_beek_grid(shared_dir: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("race", [False, True])
+def test_two_local_workers_fill_a_split_van_beek_grid(
+    shared_dir: Path, tmp_path: Path, race: bool
+) -> None:
     grid = shared_dir / "bench" / "grids" / "vanbeek" / "g15.01.txt"
     dictionary = shared_dir / "bench" / "dicts" / "scowl55.txt"
     path = tmp_path / "g15.01.jsonl"
     command = [
         *CROSSWORD, "solve", str(grid), "--dict", str(dictionary), "--split", "1",
         "--workers", "2", "--journal", str(path), "--cube-timeout", "60", "--timeout", "240",
-        "--output", "json",
+        "--output", "json", *([] if race else ["--cubes-only"]),
     ]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
@@ -51,13 +54,32 @@ def test_two_local_workers_fill_a_split_van_beek_grid(shared_dir: Path, tmp_path
     puzzle = vanbeek(shared_dir, "g15.01", "scowl55")
     assert verify.problems(puzzle, document["solutions"][0]["grid"]) == []
     split = document["cubes"]
-    assert split["filled"] >= 1
+    whole = split["whole"]
+    if race:  # the unsplit search (cube -1 in the journal) or a cube answered, the first
+        assert whole is not None or split["filled"] >= 1
+        if whole is not None:
+            assert whole["status"] == "solved"
+            assert verify.problems(puzzle, _grid_of(puzzle, whole["fill"])) == []
+    else:
+        assert whole is None
+        assert split["filled"] >= 1
     assert split["cubes"] == len(split["list"])
     lines = path.read_text(encoding="utf-8").splitlines()
     verdicts = [json.loads(line) for line in lines[1:]]
     assert any(v["status"] == "solved" for v in verdicts)
     workers = {v["worker"] for v in verdicts}
     assert all(w.startswith("tcp://") for w in workers)
+
+
+def _grid_of(puzzle: Puzzle, fill: list[str]) -> list[str]:
+    """The rows of `puzzle` with a fill's words (one a site, in site order) written in."""
+    from pybridge.layout import layout_of
+
+    rows = [list(row) for row in puzzle.grid]
+    for site, word in zip(layout_of(puzzle).sites, fill, strict=True):
+        for (r, c), letter in zip(site.cells, word, strict=True):
+            rows[r][c] = letter
+    return ["".join(row) for row in rows]
 
 
 def test_a_worker_killed_in_the_middle_loses_no_cube(shared_dir: Path) -> None:
@@ -78,13 +100,39 @@ def test_a_worker_killed_in_the_middle_loses_no_cube(shared_dir: Path) -> None:
             os.kill(pids[busy[0]], signal.SIGKILL)
 
         search = SearchOptions(engine="prolog", timeout=240)
-        conquest = conquer(puzzle, found, search, CubeOptions(depth=1), runner, told=told)
+        options = CubeOptions(depth=1, whole=False)  # every worker on the cubes
+        conquest = conquer(puzzle, found, search, options, runner, told=told)
         after = runner.workers()
     assert killed
     assert killed[0] not in after.values()  # that worker is gone (its nanny started another)
     assert sorted(conquest.verdicts) == [c.number for c in found.cubes]
     assert conquest.outcome.status == "unsolvable"
     assert conquest.tally.refuted == len(found.cubes)
+
+
+def test_cubes_the_scheduler_drops_are_run_again(shared_dir: Path) -> None:
+    from distributed import Future
+
+    from pybridge.service.cluster import DaskRunner
+
+    puzzle = vanbeek(shared_dir, "g15.04", "scowl35")  # no fill: every cube must be refuted
+    found = cubes.split(puzzle, 1, engine="prolog")
+    dropped: list[str] = []
+    with DaskRunner(2) as runner:
+
+        def told(tally: Tally, verdict: CubeVerdict | None) -> None:
+            if verdict is None or dropped:
+                return  # after the first verdict, the scheduler forgets the cubes under way
+            dropped.extend(k for k in runner.client.futures if str(k).startswith("cube-"))
+            runner.client.cancel([Future(k, runner.client) for k in dropped], force=True)
+
+        search = SearchOptions(engine="prolog", timeout=240)
+        options = CubeOptions(depth=1, whole=False)
+        conquest = conquer(puzzle, found, search, options, runner, told=told)
+    assert dropped
+    assert runner.lost == []
+    assert sorted(conquest.verdicts) == [c.number for c in found.cubes]
+    assert conquest.outcome.status == "unsolvable"
 
 
 @pytest.mark.parametrize(

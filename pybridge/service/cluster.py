@@ -24,10 +24,14 @@ time limit.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import signal
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -37,6 +41,8 @@ from pybridge.service.cubes import CubeTask, CubeVerdict, solve_cube
 
 POLL = 0.5  # seconds between two looks at the clock while cubes run
 PATIENCE = "300s"  # to connect to a worker or scheduler, or hear from one
+DROPPED = 3  # times a task the scheduler dropped is given out again, then it is lost
+CLOSING = 30  # seconds to close the client and cluster once their workers are ended
 T = TypeVar("T")
 
 
@@ -108,6 +114,7 @@ class DaskRunner:
                 raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
         try:
             self.client.register_plugin(_engine_plugin(distributed), name="crossword-engine")
+            self.slots = max(sum(self.client.nthreads().values()), 1)
         except (OSError, TimeoutError) as err:
             self.close()
             raise EngineError(f"the Dask workers did not answer: {err}") from None
@@ -124,14 +131,31 @@ class DaskRunner:
         self.close()
 
     def close(self) -> None:
-        self.client.close()
+        """End the run's workers: a LocalCluster's at once (a cube under way
+        cannot be cancelled, and a graceful close waits for it), then the
+        client and the cluster."""
+        self._end_local_workers()
+        self.client.close(timeout=CLOSING)
         if self.cluster is not None:
-            self.cluster.close()
+            self.cluster.close(timeout=CLOSING)
+
+    def _end_local_workers(self) -> None:
+        """Kill each worker process of the LocalCluster, its nanny told first
+        not to start another (the cubes in flight were cancelled: a
+        worker's verdict would come to nobody)."""
+        if self.cluster is None:
+            return
+        for nanny in list(self.cluster.workers.values()):
+            pid = getattr(nanny, "pid", None)
+            close_gracefully = getattr(nanny, "close_gracefully", None)
+            if not pid or close_gracefully is None:
+                continue
+            close_gracefully(reason="crossword-run-ended")
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
 
     def workers(self) -> dict[str, int]:
         """Each worker's address and process id."""
-        import os
-
         return dict(self.client.run(os.getpid))
 
     def solve(
@@ -153,39 +177,51 @@ class DaskRunner:
         the cluster: `shared` sent to every worker once; as many items in
         flight as the cluster has threads, given out in order; none more once
         `stop()` is true (those in flight are cancelled when the caller
-        stops reading). An item whose workers died too often is in `lost`
-        (by its `number`, if it has one) and not yielded."""
+        stops reading). An item whose workers died too often, or that the
+        scheduler dropped (cancelled) again and again, is in `lost` (by its
+        `number`, if it has one) and not yielded."""
         distributed = _distributed()
         run = uuid.uuid4().hex[:8]
-        try:
-            base = self.client.scatter(shared, broadcast=True, hash=False)
-        except (OSError, TimeoutError) as err:
-            raise EngineError(f"the Dask workers did not take the puzzle: {err}") from None
+        base = self._scatter(shared)
         waiting = list(reversed(range(len(items))))
         flying: dict[Any, int] = {}
+        dropped: dict[int, int] = {}  # item -> times the scheduler dropped it
         try:
             while waiting or flying:
                 slots = max(sum(self.client.nthreads().values()), 1)
                 while waiting and len(flying) < slots and not stop():
                     k = waiting.pop()
-                    future = self.client.submit(
-                        work, base, items[k], key=f"{name}-{run}-{k}", pure=False
-                    )
+                    key = f"{name}-{run}-{k}-{dropped.get(k, 0)}"
+                    future = self.client.submit(work, base, items[k], key=key, pure=False)
                     flying[future] = k
                     self.running[getattr(items[k], "number", k)] = time.perf_counter()
                 if stop() or not flying:
                     return
                 try:
-                    done = distributed.wait(
+                    ended = distributed.wait(
                         list(flying), timeout=POLL, return_when="FIRST_COMPLETED"
-                    )
+                    ).done
                 except TimeoutError:  # none ended in POLL seconds: look at the clock
                     continue
-                for future in done.done:
+                except CancelledError:  # the scheduler dropped some (see below)
+                    ended = {f for f in flying if f.status == "cancelled"}
+                if any(f.status == "cancelled" for f in ended):
+                    # the scheduler forgets the tasks that need data it lost,
+                    # e.g. the puzzle's copy on a worker killed at that moment:
+                    # the puzzle is sent again and those tasks run again
+                    base = self._scatter(shared)
+                for future in ended:
                     k = flying.pop(future)
                     item = items[k]
                     number = getattr(item, "number", None)
                     self.running.pop(k if number is None else number, None)
+                    if future.status == "cancelled":
+                        dropped[k] = dropped.get(k, 0) + 1
+                        if dropped[k] > DROPPED:
+                            self.lost.append(number if number is not None else -1)
+                        else:
+                            waiting.append(k)  # the next to go
+                        continue
                     if future.status == "error":
                         error = future.exception()
                         if isinstance(error, distributed.KilledWorker):
@@ -198,6 +234,13 @@ class DaskRunner:
             if flying:
                 self.client.cancel(list(flying), force=True)
             self.running.clear()
+
+    def _scatter(self, shared: Any) -> Any:
+        """`shared` sent to every worker: its future."""
+        try:
+            return self.client.scatter(shared, broadcast=True, hash=False)
+        except (OSError, TimeoutError) as err:
+            raise EngineError(f"the Dask workers did not take the puzzle: {err}") from None
 
 
 def _engine_plugin(distributed: Any) -> Any:

@@ -6,7 +6,17 @@ answers; every cube refuted is a proof that there is none
 (docs/search.md#cubes, docs/cli.md#cubes).
 
 solve_cube is what a worker runs: one cube, through the service layer's
-solve job, with the cube's own time limit."""
+solve job, with the cube's own time limit.
+
+With two workers or more, the unsplit search itself (the task numbered
+WHOLE, with no placements) races its cubes on one of them: wdeg restarts,
+and its runs start from other sites as their weights grow, so the search
+does not go through the cubes in their order, and the cube that holds the
+fill it finds may take a search of its own far longer than the whole's
+(g21.10: the whole fills in 21,004 nodes, in its 15th run from 30-Across;
+its fill's cube, 35-Down=MONSTROSITIES, alone had not filled at 106,577).
+The race answers as soon as the unsplit search would, on one worker; the
+cubes alone settle what it does not (docs/search.md#cubes)."""
 
 from __future__ import annotations
 
@@ -26,6 +36,7 @@ from pybridge.solver import Outcome, Stats, Status, make_solution
 from pybridge.wording import plural
 
 STRATEGY = "wdeg"
+WHOLE = -1  # the task of the unsplit search, which races the cubes
 
 
 @dataclass(frozen=True)
@@ -139,9 +150,11 @@ def solve_cube(puzzle: Puzzle, task: CubeTask, worker: str = "") -> CubeVerdict:
 class Runner(Protocol):
     """Where the cubes are solved: `solve` yields each task's verdict as it
     comes (any order), taking no more of `tasks` once `stop()` returns
-    True; `running` maps each cube under way to when it started."""
+    True; `running` maps each cube under way to when it started; `slots`:
+    how many tasks it runs at once."""
 
     running: dict[int, float]
+    slots: int
 
     def solve(
         self, puzzle: Puzzle, tasks: Sequence[CubeTask], stop: Callable[[], bool]
@@ -153,6 +166,7 @@ class HereRunner:
 
     def __init__(self) -> None:
         self.running: dict[int, float] = {}
+        self.slots = 1
 
     def solve(
         self, puzzle: Puzzle, tasks: Sequence[CubeTask], stop: Callable[[], bool]
@@ -228,7 +242,8 @@ class Conquest:
     """A split puzzle's answer: the split, each cube's verdict (by number),
     the tally, the outcome (as solve's: status, the fill, the proof, with
     the nodes of every cube searched), and whether it stopped early (the
-    first fill, the time limit, Ctrl-C)."""
+    first fill, the time limit, Ctrl-C); `whole`: the verdict of the
+    unsplit search that raced the cubes, when it ended."""
 
     puzzle: Puzzle
     split: Split
@@ -237,6 +252,7 @@ class Conquest:
     outcome: Outcome
     stopped: str | None = None
     sampled: list[int] | None = None  # the cubes of a sample (--sample)
+    whole: CubeVerdict | None = None
 
     def estimate(self) -> dict[str, object] | None:
         """With a sample: its cubes' seconds (min, median, 90th percentile,
@@ -286,6 +302,7 @@ class Conquest:
             "cpu_seconds": round(t.cpu, 3),
             "nodes": t.nodes,
             "stopped": self.stopped,
+            "whole": None if self.whole is None else self.whole.to_json(),
             "sample": self.estimate(),
             "list": [
                 {
@@ -328,10 +345,14 @@ def conquer(
 ) -> Conquest:
     """Solve the cubes of `the_split` on `runner`: those the `journal`
     settled already are not run again; each verdict is `record`ed as it
-    comes and `told` with the tally. Stops at the first fill (unless
-    counting), at `search.timeout`, or at Ctrl-C (KeyboardInterrupt is
-    turned into a stop; the verdicts so far are kept)."""
+    comes and `told` with the tally. With two slots or more (and
+    `options.whole`), the unsplit search races the cubes, with the run's
+    time limit (see the module's header). Stops at the first fill (unless
+    counting), at a settled unsplit search, at `search.timeout`, or at
+    Ctrl-C (KeyboardInterrupt is turned into a stop; the verdicts so far
+    are kept)."""
     done = dict(journal or {})
+    whole = done.pop(WHOLE, None)
     tally = Tally(len(the_split.cubes), len(the_split.refuted))
     for number in sorted(done):
         tally.add(done[number])
@@ -349,6 +370,9 @@ def conquer(
     for task in tasks:  # a timed-out cube run again: its old verdict goes
         if task.number in done:
             _forget(tally, done.pop(task.number))
+    if whole is None and options.whole and not goes_on and runner.slots > 1:
+        race = CubeTask(WHOLE, (), search.engine, search.seed, search.timeout)
+        tasks.insert(0, race)
     stopped: list[str] = []
 
     def stop() -> bool:
@@ -358,10 +382,19 @@ def conquer(
 
     if not goes_on and any(v.status == "solved" for v in done.values()):
         stopped.append("filled")
+    if whole is not None:  # the journal holds the unsplit search's answer
+        stopped[:] = ["filled" if whole.status == "solved" else "refuted"]
     if told is not None:
         told(tally, None)
     try:
         for verdict in runner.solve(puzzle, tasks if not stopped else [], stop):
+            if verdict.number == WHOLE:
+                if verdict.status != "timeout":
+                    whole = verdict
+                    if record is not None:
+                        record(verdict)
+                    stopped[:] = ["filled" if verdict.status == "solved" else "refuted"]
+                continue
             done[verdict.number] = verdict
             tally.add(verdict)
             if record is not None:
@@ -372,8 +405,11 @@ def conquer(
                 stopped[:] = ["filled"]
     except KeyboardInterrupt:
         stopped[:] = ["interrupted"]
-    outcome = _outcome(puzzle, the_split, done, tally, search, time.perf_counter() - started)
-    conquest = Conquest(puzzle, the_split, done, tally, outcome, stopped[0] if stopped else None)
+    seconds = time.perf_counter() - started
+    outcome = _outcome(puzzle, the_split, done, whole, search, seconds)
+    conquest = Conquest(
+        puzzle, the_split, done, tally, outcome, stopped[0] if stopped else None, whole=whole
+    )
     if options.sample is not None:
         conquest.sampled = [c.number for c in chosen]
     return conquest
@@ -405,21 +441,38 @@ def _outcome(
     puzzle: Puzzle,
     the_split: Split,
     done: dict[int, CubeVerdict],
-    tally: Tally,
+    whole: CubeVerdict | None,
     search: SearchOptions,
     seconds: float,
 ) -> Outcome:
     """solve's Outcome of the whole: a verified fill, the count, a proof
-    that rests on every cube refuted, or a time-out."""
+    that rests on every cube refuted (or on the unsplit search), or a
+    time-out."""
     layout = layout_of(puzzle)
     engine = the_split.engine if search.engine is None else search.engine
-    nodes = the_split.nodes + sum(v.nodes for v in done.values())
-    backtracks = the_split.backtracks + sum(v.backtracks for v in done.values())
+    searched = [*done.values(), *([] if whole is None else [whole])]
+    nodes = the_split.nodes + sum(v.nodes for v in searched)
+    backtracks = the_split.backtracks + sum(v.backtracks for v in searched)
     stats = Stats(engine, STRATEGY, nodes, backtracks, seconds + the_split.seconds)
     fills = [done[n] for n in sorted(done) if done[n].fill is not None]
+    if whole is not None and whole.fill is not None:
+        fills.append(whole)
     settled = the_split.status == "split" and all(
         c.number in done and done[c.number].status != "timeout" for c in the_split.cubes
     )
+    if whole is not None and whole.status == "unsolvable" and not search.count:
+        outcome = Outcome("unsolvable", stats=stats, puzzle=puzzle)
+        outcome.proof = Proof(
+            "search",
+            "the search space is exhausted: the unsplit search, run alongside the cubes, "
+            f"refuted the grid ({plural(whole.nodes, 'node')})",
+            layout.sites,
+            (),
+            nodes,
+            minimal=False,
+        )
+        outcome.reason = outcome.proof.reason
+        return outcome
     if search.count:
         count = sum(v.count or 0 for v in done.values())
         status: Status = "timeout" if not settled else ("solved" if count else "unsolvable")
@@ -430,7 +483,8 @@ def _outcome(
         solution = make_solution(puzzle, layout.sites, fill)
         problems = verify.problems(puzzle, solution.grid)
         if problems:
-            raise EngineError(f"cube {fills[0].number}'s fill is wrong: {'; '.join(problems)}")
+            which = "the unsplit search" if fills[0].number == WHOLE else f"cube {fills[0].number}"
+            raise EngineError(f"{which}'s fill is wrong: {'; '.join(problems)}")
         outcome = Outcome("solved", [solution], stats=stats, puzzle=puzzle)
     elif settled:
         outcome = Outcome("unsolvable", stats=stats, puzzle=puzzle)
@@ -475,9 +529,16 @@ def cube_lines(conquest: Conquest) -> list[str]:
             f"the {plural(len(conquest.split.cubes), 'cube')}: {bound}"
             f"{figures['core_hours']} core-hours"
         )
+    whole = conquest.whole
+    if whole is not None:
+        lines.append(
+            f"the unsplit search, run alongside the cubes, "
+            f"{'filled the grid' if whole.status == 'solved' else 'refuted the grid'} "
+            f"({plural(whole.nodes, 'node')}, CPU {duration(whole.cpu)})"
+        )
     if conquest.stopped == "interrupted":
         lines.append("interrupted (Ctrl-C): the figures are partial")
-    if conquest.outcome.status == "unsolvable" and conquest.split.cubes:
+    if conquest.outcome.status == "unsolvable" and conquest.split.cubes and whole is None:
         layout = layout_of(conquest.puzzle)
         lines.append("the proof rests on each cube refuted:")
         for cube in conquest.split.cubes:
@@ -490,6 +551,7 @@ def cube_lines(conquest: Conquest) -> list[str]:
 
 
 __all__ = [
+    "WHOLE",
     "Conquest",
     "Cube",
     "CubeTask",

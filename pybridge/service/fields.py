@@ -30,6 +30,7 @@ from pybridge.options import (
     DEFAULT_COMMAND_SECONDS,
     DEFAULT_TRIES,
     DEFAULT_TRY_TIMEOUT,
+    MAXIMIZE_SECONDS,
     SYMMETRIES,
     Auto,
     Unlimited,
@@ -179,6 +180,15 @@ MIN_SCORE = Field(
     score_number,
     metavar="N",
 )
+
+
+def dictionary_fields(dict_help: str) -> tuple[Field, ...]:
+    """The options of the dictionary a grid is filled from: shared by solve,
+    check and make (whose --dict says what it is for)."""
+    dictionary = Field("dict", dict_help, metavar="FILE", dest="dicts", repeat=True, api=False)
+    return (dictionary, ENCODING, BAN, PREFER, MIN_SCORE)
+
+
 ENGINE = Field(
     "engine",
     "search engine (default: prolog when SWI-Prolog loads, else python)",
@@ -188,7 +198,8 @@ STRATEGY = Field("strategy", STRATEGY_HELP, choices=STRATEGIES)
 SEED = Field("seed", SEED_HELP, seed_number, metavar="N")
 TIMEOUT = Field(
     "timeout",
-    f"give up after this many seconds (exit code 3; default: {DEFAULT_COMMAND_SECONDS:g}; "
+    f"give up after this many seconds (exit code 3; default: {DEFAULT_COMMAND_SECONDS:g}, "
+    f"{MAXIMIZE_SECONDS:g} with --maximize; "
     "none: no limit)",
     time_limit,
     metavar="SECONDS",
@@ -206,19 +217,10 @@ PUZZLE = (
         "fill a .puz or .ipuz crossword with its own solution's entries, each placed once",
         None,
     ),
-    Field(
-        "dict",
+    *dictionary_fields(
         "fill the grid from this dictionary (lexicon mode: each site a different word, "
-        "most unused); repeat to merge several",
-        metavar="FILE",
-        dest="dicts",
-        repeat=True,
-        api=False,
+        "most unused); repeat to merge several"
     ),
-    ENCODING,
-    BAN,
-    PREFER,
-    MIN_SCORE,
     Field(
         "grid",
         "the N-th grid of an RP 2016 file (default: every grid in turn)",
@@ -336,6 +338,13 @@ CUBES = (
     Field(
         "resume",
         "with --split --journal FILE: go on with the journal's run, redoing no cube it settled",
+        None,
+        api=False,
+    ),
+    Field(
+        "cubes-only",
+        "with --split: give every worker to the cubes (by default, with 2 workers or more, one "
+        "runs the unsplit search alongside them, and whichever answers first answers)",
         None,
         api=False,
     ),
@@ -465,18 +474,9 @@ GRID = (
 
 # `crossword make` (its --output is the command's own).
 MAKE = (
-    Field(
-        "dict",
-        "fill from this dictionary (repeat to merge several; default: the shipped word list)",
-        metavar="FILE",
-        dest="dicts",
-        repeat=True,
-        api=False,
+    *dictionary_fields(
+        "fill from this dictionary (repeat to merge several; default: the shipped word list)"
     ),
-    ENCODING,
-    BAN,
-    PREFER,
-    MIN_SCORE,
     *pattern_fields("1/6 from 13x13 up, as `grid`'s; 0.2 below, for more patterns"),
     *THEME,
     Field(

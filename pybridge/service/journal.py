@@ -23,7 +23,7 @@ from typing import IO, Any
 from pybridge.cubes import Cube, Split
 from pybridge.errors import InputError, OutputError, UsageError
 from pybridge.model import Puzzle
-from pybridge.service.cubes import CubeVerdict
+from pybridge.service.cubes import WHOLE, CubeVerdict
 
 KIND = "crossword split journal"
 VERSION = 1
@@ -90,7 +90,7 @@ def read(path: str) -> tuple[dict[str, Any], dict[int, CubeVerdict]]:
             if number == len(lines) or (number == len(lines) - 1 and not lines[-1]):
                 continue  # the last line, cut short by a crash
             raise InputError("expected a cube's verdict (a JSON object)", path, number) from None
-        if not 0 <= verdict.number < len(head["cubes"]):
+        if verdict.number != WHOLE and not 0 <= verdict.number < len(head["cubes"]):
             raise InputError(f"cube {verdict.number} is not in the split", path, number)
         verdicts[verdict.number] = verdict
     return head, verdicts

@@ -12,8 +12,10 @@ from typing import Any, cast
 from pybridge.errors import UsageError
 from pybridge.options import (
     DEFAULT_MAKE_BLOCKS,
+    MAXIMIZE_SECONDS,
     ClueOptions,
     CubeOptions,
+    DefaultSeconds,
     DictionaryOptions,
     MakeOptions,
     OutputKind,
@@ -57,11 +59,14 @@ def search_options(values: Values) -> SearchOptions:
     how many solutions (--all, --count, --limit, --unique), --min-score,
     --maximize and --jobs."""
     limit = None if values.get("all") else (values.get("limit") or 1)
+    timeout = values.get("timeout")
+    if values.get("maximize") and isinstance(timeout, DefaultSeconds):
+        timeout = MAXIMIZE_SECONDS  # --maximize's own default: an anytime answer
     return SearchOptions(
         engine=values.get("engine"),
         strategy=values.get("strategy"),
         seed=values.get("seed"),
-        timeout=values.get("timeout"),
+        timeout=timeout,
         limit=limit,
         count=bool(values.get("count")),
         unique=bool(values.get("unique")),
@@ -150,7 +155,7 @@ def cube_options(values: Values) -> CubeOptions | None:
     --cube-timeout, --journal, --resume); None without --split."""
     asked = values.get("split")
     if asked is None:
-        for key in ("scheduler", "cube_timeout", "journal", "resume", "sample"):
+        for key in ("scheduler", "cube_timeout", "journal", "resume", "sample", "cubes_only"):
             if values.get(key):
                 raise UsageError(f"--{key.replace('_', '-')} goes with --split")
         if (values.get("workers") or 2) != 2:
@@ -166,4 +171,5 @@ def cube_options(values: Values) -> CubeOptions | None:
         journal=values.get("journal"),
         resume=bool(values.get("resume")),
         sample=values.get("sample"),
+        whole=not values.get("cubes_only"),
     )

@@ -16,6 +16,7 @@ from pybridge.model import Puzzle
 from pybridge.options import CubeOptions, PuzzleOptions, SearchOptions
 from pybridge.service import journal
 from pybridge.service.cubes import (
+    WHOLE,
     Conquest,
     CubeTask,
     CubeVerdict,
@@ -67,7 +68,10 @@ def solve_split(
             the_split = split_of(puzzle, cubes, replace(search, timeout=timeout))
         if path is not None and the_split.status == "split":
             fresh = journal.header(ident, the_split)
-    left = None if timeout is None else max(timeout - (time.perf_counter() - started), 0.001)
+
+    def left() -> float | None:  # of the time limit, which the cluster's start counts in
+        return None if timeout is None else max(timeout - (time.perf_counter() - started), 0.0)
+
     make_runner = runner or _dask(cubes)
     with contextlib.ExitStack() as stack:
         writer = None
@@ -75,13 +79,16 @@ def solve_split(
             writer = stack.enter_context(journal.opened(path, fresh))
         if the_split.status != "split" or not the_split.cubes:
             idle = _Idle()
-            ended = conquer(puzzle, the_split, replace(search, timeout=left), cubes, idle)
+            ended = conquer(puzzle, the_split, replace(search, timeout=left()), cubes, idle)
             if the_split.status == "timeout":  # the time limit passed while splitting
                 ended.stopped = "timeout"
             return ended
         chosen = stack.enter_context(make_runner())
         line = stack.enter_context(
-            listener.cubes_line(len(the_split.cubes), lambda: chosen.running)
+            listener.cubes_line(
+                len(the_split.cubes),
+                lambda: {n: t for n, t in chosen.running.items() if n != WHOLE},
+            )
         )
 
         def told(tally: Tally, verdict: CubeVerdict | None) -> None:
@@ -90,18 +97,19 @@ def solve_split(
         conquest = conquer(
             puzzle,
             the_split,
-            replace(search, timeout=left),
+            replace(search, timeout=left()),
             cubes,
             chosen,
             done,
             None if writer is None else writer.verdict,
             told,
         )
-        lost = getattr(chosen, "lost", [])
+        lost = [n for n in getattr(chosen, "lost", []) if n != WHOLE]
         if lost:
             listener.notice(
-                f"crossword: {len(lost)} cubes lost their worker again and again and are not "
-                f"settled (cubes {', '.join(map(str, lost[:10]))}); --resume runs them again"
+                f"crossword: {len(lost)} cubes lost their worker (or the scheduler dropped "
+                f"them) again and again and are not settled (cubes "
+                f"{', '.join(map(str, lost[:10]))}); --resume runs them again"
             )
         return conquest
 
@@ -125,6 +133,7 @@ class _Idle:
 
     def __init__(self) -> None:
         self.running: dict[int, float] = {}
+        self.slots = 1
 
     def solve(
         self, puzzle: Puzzle, tasks: Sequence[CubeTask], stop: Callable[[], bool]
