@@ -283,7 +283,8 @@ small_members(D, Offset, [K|Ids], Tail) :-
 net(Tables, Copies, Board, Arcs, Crossings, Net) :-
     maplist(length, Board, LengthList),
     Lengths =.. [lengths|LengthList],
-    maplist(links(Tables, LengthList), LengthList, Arcs, LinkLists),
+    withouts(Tables, LengthList, Withouts),
+    maplist(links(Tables-Withouts, LengthList), LengthList, Arcs, LinkLists),
     Links =.. [links|LinkLists],
     maplist(initial_domain(Tables), Board, Domains),
     Dom =.. [dom|Domains],
@@ -436,7 +437,33 @@ empty_if_unbound(X) :-
 links(Tables, Lengths, L, Arcs, Links) :-
     maplist(link(Tables, Lengths, L), Arcs, Links).
 
-link(Tables, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, ByCode)) :-
+%   withouts(+Tables, +Lengths, -Withouts): per length of a site (an
+%   argument of the arity of Tables; none for the others), per position
+%   the Code-Without pairs of its table, Without the words without that
+%   letter there: made once for all the links that read them.
+withouts(Tables, Lengths, Withouts) :-
+    functor(Tables, _, Max),
+    functor(Withouts, withouts, Max),
+    sort(Lengths, Used),
+    forall(between(1, Max, L), nb_setarg(L, Withouts, none)),
+    foldl(length_withouts(Tables), Used, Withouts, Withouts).
+
+length_withouts(Tables, L, W, W) :-
+    (   table(Tables, L, table(_, Full, Masks))
+    ->  Masks =.. [_|Positions],
+        maplist(without_pairs(Full), Positions, Lists),
+        Term =.. [positions|Lists],
+        setarg(L, W, Term)
+    ;   true
+    ).
+
+without_pairs(Full, Pairs, Withouts) :-
+    maplist(without_pair(Full), Pairs, Withouts).
+
+without_pair(Full, C-M, C-W) :-
+    W is Full xor M.
+
+link(Tables-Withouts, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, ByCode)) :-
     nth0(T, Lengths, LT),
     position_pairs(Tables, L, I, Here),
     position_pairs(Tables, LT, J, There),
@@ -444,11 +471,13 @@ link(Tables, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, ByCode)) :-
     ->  true
     ;   None = 0
     ),
-    (   table(Tables, LT, table(_, FullT, _))
-    ->  true
-    ;   FullT = 0
+    (   arg(LT, Withouts, Positions),
+        Positions \== none
+    ->  J1 is J + 1,
+        arg(J1, Positions, Without)
+    ;   Without = []
     ),
-    join_pairs(There, Here, None, FullT, Joined),
+    join_pairs(There, Here, None, Without, Joined),
     by_code(Joined, ByCode).
 
 %   by_code(+Joined, -ByCode): ByCode is codes(Low, Args), Args with an
@@ -491,15 +520,14 @@ position_pairs(Tables, L, P, Pairs) :-
 %   join_pairs(+There, +Here, +None, -Joined): both sorted by code, so a
 %   merge.
 join_pairs([], _, _, _, []).
-join_pairs([C-M|There], Here0, None, Full, [j(C, H, M, Residue, W)|Joined]) :-
-    W is Full xor M,
+join_pairs([C-M|There], Here0, None, [C-W|Without], [j(C, H, M, Residue, W)|Joined]) :-
     drop_below(Here0, C, Here),
     (   Here = [C-H|_]
     ->  Residue is lsb(H)
     ;   H = 0,
         Residue = None
     ),
-    join_pairs(There, Here, None, Full, Joined).
+    join_pairs(There, Here, None, Without, Joined).
 
 drop_below([], _, []).
 drop_below([C0-H|Here0], C, Here) :-
