@@ -18,6 +18,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from pybridge import bridge, proofs
@@ -34,7 +36,7 @@ from pybridge.options import (
 )
 from pybridge.patterns import DEFAULT_BLOCKS as PATTERN_BLOCKS
 from pybridge.patterns import PATTERN_SECONDS, SEED_BOUND, Pattern, asked_rules, pattern_for
-from pybridge.scores import Objective, Scores
+from pybridge.scores import ACCEPTABLE, Objective, Scores
 from pybridge.search.kernel import Lcg, Status, Watch
 from pybridge.solver import (
     DEFAULT_LEXICON_STRATEGY,
@@ -56,7 +58,12 @@ NEWSPAPER_CELLS = 13 * 13  # from this many cells, make's blocks are grid's
 SMALL_GRID_BLOCKS = 0.2
 PASSES = 100  # patterns passed over (repeats, out of range) before make gives up
 POOL = 8  # patterns drawn at a time, then tried easiest first
+EXTRA_POOLS = 2  # more pools drawn when an ascent can fill none of a pool above the line
+BELOW_LINE_TRIES = 3  # patterns tried after a fill below the acceptable line, for one above
+BELOW_LINE = "only below the acceptable line: another pattern is tried"
 EASY = 2.5  # an estimated difficulty (log10 of wdeg's nodes) that needs no ranking
+TRY_CELLS = 15 * 15  # up to this many cells a fill gets DEFAULT_TRY_TIMEOUT by default
+LEAST_SHARE = 0.1  # of a core: by default a try lasts at most 10 times its processor time
 
 __all__ = [
     "DEFAULT_BLOCKS",
@@ -68,6 +75,7 @@ __all__ = [
     "make",
     "make_options",
     "parse_range",
+    "try_seconds",
 ]
 
 
@@ -93,6 +101,8 @@ class Try:
         if self.status == "timeout":
             return f"{head}: no fill within {self.seconds:.1f} s ({plural(self.nodes, 'node')})"
         filled = f"{head}: filled in {self.seconds:.2f} s ({plural(self.nodes, 'node')})"
+        if self.reason:
+            filled += f", {self.reason}"
         if self.optimal is None:
             return filled
         return filled + (
@@ -212,10 +222,11 @@ def construct(
     """A pattern (as pybridge.patterns.pattern_for makes it from
     `options.pattern`, from its seed, then seeds drawn from it) filled from
     `words`, trying up to `options.tries` patterns, each fill given
-    `try_timeout` seconds (None: no limit) and all of it the search's
-    `timeout`. `difficulty` (low, high) passes over patterns estimated
-    outside it. `report` is called with each Try as it ends, `progress`
-    watches each fill's search (see solver.run). The fill is verified.
+    `try_timeout` seconds (None: no limit; "auto": try_seconds of
+    processor time) and all of it the search's `timeout`. `difficulty`
+    (low, high) passes over patterns estimated outside it. `report` is
+    called with each Try as it ends, `progress` watches each fill's search
+    (see solver.run). The fill is verified.
 
     `scores` are the words' scores (a scored dictionary's): each fill then
     has its score. The search's `min_score` keeps only the words scoring at
@@ -230,7 +241,7 @@ def construct(
     if tries < 1:
         raise UsageError(f"tries must be at least 1, got {tries}")
     for name, limit in (("try_timeout", try_timeout), ("timeout", timeout)):
-        if limit is not None and not limit > 0:
+        if limit is not None and limit != "auto" and not limit > 0:
             raise UsageError(f"{name} must be a positive number of seconds")
     words = tuple(words)
     if not words:
@@ -248,7 +259,7 @@ def construct(
     if min_score is not None:  # solve's rules and messages, once for every pattern
         kept = at_least(first.puzzle(words, scores), min_score)
         words, scores = kept.words, kept.scores
-    words = _with_theme(words, first)
+    words, scores = _with_theme(words, scores, first)
     check_strategy(first.puzzle(words[:1], scores), strategy, maximize)
     engine = choose_engine(search.engine)  # once: a notice, if any, is printed once
     # From a list on the 0-100 scale, with nothing else asked, each pattern
@@ -260,8 +271,10 @@ def construct(
     fill = _Fill(words, scores, engine, strategy, maximize, on_better, progress, climb)
     fill.prepare()
     started = time.perf_counter()
+    clock = _Clock()
     made = Construction("unsolvable")
     draw = _Draw(first, pattern_of, fill, difficulty, timeout, started)
+    below = _Below()
     pending: list[_Ranked] = []
     fills = 0
     while fills < tries:
@@ -270,26 +283,80 @@ def construct(
                 if not made.tries and difficulty is not None:
                     raise UsageError(_no_pattern_in_range(made, difficulty))
                 made.exhausted = True  # no new pattern: the rest are repeats or out of range
-                return made
+                return below.taken(made)
             pending = draw.pool(made)
             continue
-        attempt = fill.attempt(pending.pop(0), try_timeout, timeout, started)
+        limit = try_timeout
+        if limit == "auto":  # processor time: on a loaded machine, more on the clock
+            limit = try_seconds(shape.rows, shape.cols) / clock.share()
+        attempt = fill.attempt(pending.pop(0), limit, timeout, started)
         fills += 1
-        made.tries.append(attempt.trial)
+        late = timeout is not None and time.perf_counter() - started >= timeout
+        passed = fill.climb and below.passes(attempt, fills < tries and not late)
+        trial = replace(attempt.trial, reason=BELOW_LINE) if passed else attempt.trial
+        made.tries.append(trial)
         if report is not None:
-            report(attempt.trial)
+            report(trial)
+        if passed:
+            continue
         if attempt.outcome is not None:
             made.outcome = attempt.outcome
         if attempt.trial.status == "solved":
-            made.status, made.pattern = "solved", attempt.trial.pattern
-            _verify(made)
-            return made
+            return below.taken(made, attempt)
         if attempt.trial.status == "timeout":
             made.status = "timeout"
-        if timeout is not None and time.perf_counter() - started >= timeout:
+        if late:
             made.status = "timeout"
+            return below.taken(made)
+    return below.taken(made)
+
+
+@dataclass
+class _Below:
+    """The fills an ascent found only below the acceptable line (the words
+    from 25 up cannot fill the pattern: theme entries' crossings, often):
+    up to BELOW_LINE_TRIES other patterns are tried for a fill above it,
+    and the best of these fills makes the crossword if none comes."""
+
+    best: _Attempt | None = None
+    passed: int = 0
+
+    def passes(self, attempt: _Attempt, more: bool) -> bool:
+        """Whether another pattern is tried rather than this fill taken."""
+        lowest = _lowest(attempt)
+        if lowest is None or lowest >= ACCEPTABLE:
+            return False
+        if self.best is None or lowest > (_lowest(self.best) or 0):
+            self.best = attempt
+        if more and self.passed < BELOW_LINE_TRIES:
+            self.passed += 1
+            return True
+        return False
+
+    def taken(self, made: Construction, attempt: _Attempt | None = None) -> Construction:
+        """`made` filled by `attempt` (a fill), or by the best fill below the
+        line when `attempt` is one or none came; verified."""
+        chosen = attempt
+        if self.best is not None and (chosen is None or self._below(chosen)):
+            chosen = self.best
+        if chosen is None:
             return made
-    return made
+        made.status, made.pattern, made.outcome = "solved", chosen.trial.pattern, chosen.outcome
+        _verify(made)
+        return made
+
+    @staticmethod
+    def _below(attempt: _Attempt) -> bool:
+        lowest = _lowest(attempt)
+        return lowest is not None and lowest < ACCEPTABLE
+
+
+def _lowest(attempt: _Attempt) -> Decimal | None:
+    """The lowest score of the attempt's fill (None: no fill, or no scores)."""
+    outcome = attempt.outcome
+    if attempt.trial.status != "solved" or outcome is None or outcome.score is None:
+        return None
+    return outcome.score.min
 
 
 @dataclass(frozen=True)
@@ -300,23 +367,28 @@ class _Ranked:
     pattern: Pattern
     difficulty: float | None
     settled: Try | None = None
+    below_line: bool = False  # an ascent's first floor cannot fill it (a proof says so)
 
     def order(self) -> tuple[int, float]:
         """Easiest first, but all those estimated EASY or easier alike (in
         the order drawn, the seed's own pattern first: a small grid has few
         patterns, and other seeds should not all pick its easiest one);
-        patterns without an estimate, then those proved unfillable, last."""
+        then those an ascent can fill only below the acceptable line (easy
+        with every word, but with junk: theme entries' crossings often
+        are), then patterns without an estimate, and those proved
+        unfillable last."""
         if self.settled is not None:
-            return 2, 0.0
+            return 3, 0.0
         if self.difficulty is None:
-            return 1, 0.0
-        return 0, max(self.difficulty, EASY)
+            return 2, 0.0
+        return int(self.below_line), max(self.difficulty, EASY)
 
 
 @dataclass
 class _Draw:
     """The patterns make tries, drawn POOL at a time and each pool tried
-    easiest first by the estimated difficulty with the dictionary: a
+    easiest first by the estimated difficulty with the words the fill starts
+    from (the dictionary, or its acceptable words for an ascent): a
     pattern estimated easy is far likelier to fill in its time (21x21 with
     the shipped list's acceptable words: the 5 easiest of 40 patterns
     filled, 1 of 4 drawn at random). The first pattern's seed is make's;
@@ -339,7 +411,18 @@ class _Draw:
 
     def pool(self, made: Construction) -> list[_Ranked]:
         """The next POOL patterns, new ones only, easiest first; repeats
-        and patterns out of the difficulty range are passed over."""
+        and patterns out of the difficulty range are passed over. When an
+        ascent could fill none of them above the acceptable line, up to
+        EXTRA_POOLS more are drawn first (theme entries' crossings: a whole
+        pool below the line happens)."""
+        found = self._drawn(made)
+        for _ in range(EXTRA_POOLS):
+            if made.passed_over >= PASSES or not all(r.below_line for r in found):
+                break
+            found += self._drawn(made)
+        return sorted(found, key=_Ranked.order)
+
+    def _drawn(self, made: Construction) -> list[_Ranked]:
         found = []
         for _ in range(POOL):
             pattern = self._next()
@@ -358,7 +441,7 @@ class _Draw:
             found.append(ranked)
             if made.passed_over >= PASSES:
                 break
-        return sorted(found, key=_Ranked.order)
+        return found
 
     def _next(self) -> Pattern:
         self.drawn += 1
@@ -368,6 +451,32 @@ class _Draw:
         return self.pattern_of(seed=seed, timeout=_pattern_seconds(self.started, self.timeout))
 
 
+def try_seconds(rows: int, cols: int) -> float:
+    """make's processor time per fill by default: DEFAULT_TRY_TIMEOUT up to
+    a 15x15, then growing with the square of the cells (17x17: 3.3 s,
+    21x21: 7.7 s), as a first fill's nodes grow faster than the grid (the
+    easiest of make's first 8 21x21 patterns, from the shipped list's words
+    of 25 and up, seeds 1-8: 0.8k to 72k nodes, 7 of 8 within 12.8k)."""
+    return DEFAULT_TRY_TIMEOUT * max(1.0, rows * cols / TRY_CELLS) ** 2
+
+
+@dataclass
+class _Clock:
+    """The share of a core this process got since the last look: a try's
+    processor time divided by it is the try's time on the clock."""
+
+    wall: float = field(default_factory=time.perf_counter)
+    cpu: float = field(default_factory=time.process_time)
+
+    def share(self) -> float:
+        """The share since the last look (LEAST_SHARE to 1), and look now."""
+        wall, cpu = time.perf_counter(), time.process_time()
+        spent, used = wall - self.wall, cpu - self.cpu
+        self.wall, self.cpu = wall, cpu
+        got = used / spent if spent > 0 else 1.0
+        return min(1.0, max(LEAST_SHARE, got))
+
+
 def make_blocks(rows: int, cols: int) -> float:
     """make's blocks by default: grid's 1/6 from 13x13 up (newspaper sizes,
     whose limit on words it meets), 0.2 below: a small grid has few patterns
@@ -375,11 +484,23 @@ def make_blocks(rows: int, cols: int) -> float:
     return SMALL_GRID_BLOCKS if rows * cols < NEWSPAPER_CELLS else PATTERN_BLOCKS
 
 
-def _with_theme(words: tuple[str, ...], pattern: Pattern) -> tuple[str, ...]:
+def _with_theme(
+    words: tuple[str, ...], scores: Scores | None, pattern: Pattern
+) -> tuple[tuple[str, ...], Scores | None]:
     """The words, and after them the theme entries the dictionary lacks: a
-    theme entry is a word of this crossword whatever the dictionary says."""
+    theme entry is a word of this crossword whatever the dictionary says.
+    Scored, a theme entry counts as the list's top score: the constructor
+    chose it, so it never bounds the fill's min nor keeps an ascent below
+    its floor."""
+    if not pattern.theme:
+        return words, scores
     known = set(words)
-    return words + tuple(entry.word for entry in pattern.theme if entry.word not in known)
+    words += tuple(entry.word for entry in pattern.theme if entry.word not in known)
+    if scores is not None:
+        top = scores.levels[-1]
+        chosen = dict.fromkeys((entry.word for entry in pattern.theme), top)
+        scores = replace(scores, written={**scores.written, **chosen})
+    return words, scores
 
 
 def _pattern_seconds(started: float, timeout: float | None) -> float:
@@ -420,9 +541,28 @@ class _Fill:
         default = OPTIMISING_STRATEGY if self.maximize else DEFAULT_LEXICON_STRATEGY
         bridge.preload(self.strategy or default, self.words, scores)
 
+    @cached_property
+    def first_words(self) -> tuple[str, ...]:
+        """The words the fill starts from: an ascent's first floor is the
+        acceptable line (solver._ascend), else all of them."""
+        if not self.climb or self.scores is None:
+            return self.words
+        return self.scores.keeping(self.words, ACCEPTABLE)
+
     def rank(self, pattern: Pattern) -> _Ranked:
-        """The pattern with its estimated difficulty, or the try a proof
-        settles when a slot has no word at all (no search needed)."""
+        """The pattern with its estimated difficulty with the words its fill
+        starts from, or the try a proof settles when a slot has no word at
+        all (no search needed)."""
+        first = self.first_words
+        below_line = False
+        if first is not self.words:  # an ascent's first floor: estimated there
+            # (no word at all: estimate would judge the pattern alone)
+            estimated = (
+                estimate(pattern.puzzle(first, self.scores), first).difficulty if first else None
+            )
+            if estimated is not None:
+                return _Ranked(pattern, estimated)
+            below_line = True  # the ascent goes below the line at once: its fill has junk
         puzzle = pattern.puzzle(self.words, self.scores)
         estimated = estimate(puzzle, self.words).difficulty
         if estimated is None:  # a slot without a word, or a crossing no two words agree on
@@ -430,7 +570,7 @@ class _Fill:
             if proof is not None:
                 trial = Try(pattern, None, "unsolvable", reason=proofs.proof_sentence(proof))
                 return _Ranked(pattern, None, trial)
-        return _Ranked(pattern, estimated)
+        return _Ranked(pattern, estimated, below_line=below_line)
 
     def attempt(
         self, ranked: _Ranked, try_timeout: float | None, timeout: float | None, started: float

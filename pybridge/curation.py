@@ -23,6 +23,7 @@ from pybridge.scores import DEFAULT_SCORE, Scores
 
 PREFER_BONUS = Decimal(20)  # added to a preferred word's score (50 without one), up to TOP
 TOP = Decimal(100)  # the top of the usual 0-100 scale
+MOST_REQUEST_WORDS = 10_000  # words a server request may ban or prefer, each
 
 
 def entry(text: str) -> str | None:
@@ -45,6 +46,26 @@ def banned_words(values: Sequence[str], encoding: str | None = None) -> tuple[st
         word = entry(value)
         if word is None:
             raise UsageError(f"--ban {shown(value)}: neither a word nor a file of words")
+        words.append(word)
+    return tuple(dict.fromkeys(words))
+
+
+def request_words(value: object, key: str) -> tuple[str, ...]:
+    """The words of a request's `key` ("ban" or "prefer"): a list of words
+    (or one word), each normalised as a dictionary entry; never a file.
+    UsageError for anything else."""
+    if value is None:
+        return ()
+    texts = [value] if isinstance(value, str) else value
+    if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
+        raise UsageError(f'"{key}" must be a list of words')
+    if len(texts) > MOST_REQUEST_WORDS:
+        raise UsageError(f'"{key}": at most {MOST_REQUEST_WORDS} words, got {len(texts)}')
+    words = []
+    for text in texts:
+        word = entry(text)
+        if word is None:
+            raise UsageError(f'"{key}": {shown(repr(text))} is not a word')
         words.append(word)
     return tuple(dict.fromkeys(words))
 

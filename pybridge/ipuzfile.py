@@ -16,8 +16,10 @@ Reading (`parse_ipuz`): JSON errors are located (line and column); the
 are refused by name. Cells outside the grid are read as blocks (and written
 back as `null`); `value`s of the puzzle are givens; clues are matched to
 entries by the numbers in the grid. A solution square of several letters (a
-rebus) or several values leaves the puzzle without answers (`--answers`
-then says why); a given of several letters is refused.
+rebus) is held as a mark (pybridge.exchange.rebus_marks); several values
+in a square leave the puzzle without answers (`--answers` then says why).
+A given or saved square of several letters is a rebus too, held by the same
+mark as the solution's rebus of the same letters.
 
 Writing (`ipuz_text`): version 2, kind crossword#1, numbers as a printed
 crossword has them, the solution, the givens and circled squares, the clues
@@ -119,6 +121,7 @@ class _Cells:
         self.circled: set[Cell] = set()
         self.shaded: set[Cell] = set()
         self.labels: dict[int, Cell] = {}
+        self.rebus: dict[Cell, str] = {}  # the player grid's rebus squares: their letters
         for r, row in enumerate(_rows(doc["puzzle"], "puzzle", self.width, self.height, source)):
             self.rows.append([self._square((r, c), value) for c, value in enumerate(row)])
 
@@ -146,13 +149,17 @@ class _Cells:
         if not isinstance(given, str) or given in ("", self.block) or given == self.empty:
             return OPEN
         letter = square_letter(given)
-        if letter is None:
+        if letter is not None:
+            return letter
+        text = rebus_text(given)
+        if text is None:
             message = (
                 f"the square at {where(cell)} shows {shown(repr(given))}: a given square "
-                "holds one letter or digit (rebus givens are not supported)"
+                "holds one letter or digit, or a rebus of letters and digits"
             )
             raise InputError(message, self.source)
-        return letter
+        self.rebus[cell] = text  # its mark is set once the solution's marks are known
+        return OPEN
 
 
 def _is_number(value: Any) -> bool:
@@ -207,7 +214,7 @@ def _solution(
                 )
                 raise InputError(message, source)
             letters.append(letter)
-    marks = rebus_marks(list(rebus.values()), "".join(letters), source)
+    marks = rebus_marks([*rebus.values(), *cells.rebus.values()], "".join(letters), source)
     for index, text in rebus.items():
         letters[index] = marks[text]
     width = cells.width
@@ -285,8 +292,15 @@ def parse_ipuz(text: str, source: str = "<ipuz>") -> Puzzle:
     doc = _validated(text, source)
     cells = _Cells(doc, source)
     rows = _with_saved(doc, tuple("".join(row) for row in cells.rows), cells, source)
-    puzzle = Puzzle((), rows, "ipuz", source)
     solution, unusable, marks = _solution(doc, cells, source)
+    if cells.rebus:  # rebus givens (or saved rebus letters) hold the marks the solution uses
+        if not marks:
+            marks = rebus_marks(list(cells.rebus.values()), "".join(rows), source)
+        grid = [list(row) for row in rows]
+        for (r, c), text in cells.rebus.items():
+            grid[r][c] = marks[text]
+        rows = tuple("".join(row) for row in grid)
+    puzzle = Puzzle((), rows, "ipuz", source)
     published = Published(
         solution=solution,
         unusable=unusable,
@@ -333,6 +347,7 @@ def ipuz_document(
     published = puzzle.published or Published()
     clues = written_clues(puzzle, rows)
     numbers = {site.cells[0]: site.number for site, _ in clues}
+    rebus = published.rebus_texts
 
     def square(r: int, c: int) -> Any:
         if (r, c) in published.omitted:
@@ -342,7 +357,7 @@ def ipuz_document(
             return "#"
         cell: dict[str, Any] = {"cell": numbers.get((r, c), 0)}
         if ch != OPEN:
-            cell["value"] = ch
+            cell["value"] = rebus.get(ch, ch)  # a given rebus square: its letters
         style: dict[str, Any] = {}
         if (r, c) in published.circled:
             style["shapebg"] = "circle"
@@ -351,8 +366,6 @@ def ipuz_document(
         if style:
             cell["style"] = style
         return cell if len(cell) > 1 else cell["cell"]
-
-    rebus = published.rebus_texts
 
     def answer(r: int, c: int) -> Any:
         if (r, c) in published.omitted:
@@ -376,7 +389,9 @@ def ipuz_document(
         letters = [row.ljust(width, BLOCK) for row in progress]
         doc["saved"] = [
             [
-                None if (r, c) in published.omitted else _answer_value(letters[r][c])
+                None
+                if (r, c) in published.omitted
+                else rebus.get(letters[r][c]) or _answer_value(letters[r][c])
                 for c in range(width)
             ]
             for r in range(height)

@@ -27,10 +27,13 @@ from pybridge.scores import Objective
 Symmetry = Literal["none", "rot180", "rot90", "mirror-lr", "mirror-tb"]
 SYMMETRIES: tuple[Symmetry, ...] = ("none", "rot180", "rot90", "mirror-lr", "mirror-tb")
 Unlimited = Literal["any"]  # a limit lifted
+Auto = Literal["auto"]  # make's time per fill: by the size, in processor time
 
 DEFAULT_ATTEMPTS = 100  # attempts per pattern before giving up
 DEFAULT_TRIES = 10  # patterns make tries to fill
-DEFAULT_TRY_TIMEOUT = 2.0  # seconds per fill: most that succeed take well under one
+# processor seconds per fill of a 15x15 by default (more for a bigger grid:
+# construct.try_seconds); most 15x15 fills that succeed take well under one
+DEFAULT_TRY_TIMEOUT = 2.0
 # make's blocks: None, by the size (construct.make_blocks): grid's 1/6 from
 # 13x13 up, whose newspaper limits it meets (docs/benchmarks.md#newspaper-patterns)
 DEFAULT_MAKE_BLOCKS: float | None = None
@@ -39,7 +42,18 @@ DEFAULT_MAKE_BLOCKS: float | None = None
 # and wordsearch make stop there with exit code 3 and what they have
 # (docs/cli.md#default-bounds); `--timeout none` lifts it. The library
 # (pybridge.run) has none.
-DEFAULT_COMMAND_SECONDS = 300.0
+
+
+class DefaultSeconds(float):
+    """A time limit nobody asked for: the command's default, told apart from
+    the same number given on purpose (a verdict line names the default, and
+    --maximize's own default replaces it)."""
+
+
+DEFAULT_COMMAND_SECONDS = DefaultSeconds(300.0)
+# --maximize's time limit when none is given, the library's too (a best fill
+# is an anytime answer: the best so far is worth having in a minute)
+MAXIMIZE_SECONDS = DefaultSeconds(60.0)
 
 
 @dataclass(frozen=True)
@@ -69,12 +83,19 @@ class DictionaryOptions:
     """The dictionaries a grid is filled from (merged, in order), and their
     encoding (None: UTF-8, else cp1252, per file); the words never to use
     (`ban`: words, or files of words) and files of words to prefer
-    (`prefer`: a score bonus; pybridge.curation)."""
+    (`prefer`: a score bonus; pybridge.curation); `default_ban`: with the
+    shipped list (no `paths`), leave out its default ban list's offensive
+    words too (pybridge.wordlist.BANNED_PATH); `banned` and `preferred`:
+    words (never files) to ban and prefer too, as a server's request gives
+    them."""
 
     paths: tuple[str, ...] = ()
     encoding: str | None = None
     ban: tuple[str, ...] = ()
     prefer: tuple[str, ...] = ()
+    default_ban: bool = True
+    banned: tuple[str, ...] = ()
+    preferred: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -132,15 +153,16 @@ class MakeOptions:
     """A crossword from nothing (`crossword make`): the patterns to try
     (their seed the first pattern's, then the next ones), how each is
     filled (`search`: the engine, strategy, min score and objective; its
-    timeout is the whole command's), the fills to try, the time of each,
-    and the range of difficulty a pattern must fall in."""
+    timeout is the whole command's), the fills to try, the time of each
+    ("auto": processor time by the size, construct.try_seconds), and the
+    range of difficulty a pattern must fall in."""
 
     pattern: PatternOptions = field(
         default_factory=lambda: PatternOptions(blocks=DEFAULT_MAKE_BLOCKS)
     )
     search: SearchOptions = SearchOptions()
     tries: int = DEFAULT_TRIES
-    try_timeout: float | None = DEFAULT_TRY_TIMEOUT
+    try_timeout: float | Auto | None = "auto"  # seconds on the clock; None: no limit
     difficulty: tuple[float, float] | None = None
 
 

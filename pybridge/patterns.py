@@ -389,7 +389,8 @@ def impossibility(rows: int, cols: int, blocks: int, rules: _Law) -> str | None:
             if rules.checked
             else f"a word of {m} letters needs {m} open cells"
         )
-        return f"{size} with {blocks} blocks has {open_cells} open cells, but {why}"
+        cells = plural(open_cells, "open cell")
+        return f"{size} with {plural(blocks, 'block')} has {cells}, but {why}"
     if longest is not None:
         least = max(rows * _cuts(cols, longest), cols * _cuts(rows, longest))
         if blocks < least:

@@ -143,10 +143,26 @@ class _Answer:
     unique: bool | None
 
 
-def _serve(conn: Connection, words: tuple[str, ...], engine: str, parent: int) -> None:
+def interrupt_as(ignored: bool) -> None:
+    """A worker's SIGINT, set first thing: ignored when its parent ignores
+    it (started with nohup or in the background, a group SIGINT must not
+    end its searches), else the default action, so that Ctrl-C ends it at
+    once, even inside a Prolog search. A spawned worker does not inherit
+    the parent's Python handlers, so the parent says which."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN if ignored else signal.SIG_DFL)
+
+
+def interrupt_ignored() -> bool:
+    """Whether this process ignores SIGINT (what its workers are told)."""
+    return signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+
+
+def _serve(
+    conn: Connection, words: tuple[str, ...], engine: str, parent: int, ignored: bool
+) -> None:
     """A worker's life: hold the dictionary `words` (indexed, and sent to
     Prolog for the Prolog engine), then answer tasks until told to stop."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it at once, even in Prolog
+    interrupt_as(ignored)
     end_with_parent(parent)
     if words:
         tables(words)
@@ -234,7 +250,7 @@ class Portfolio:
             ours, theirs = self._context.Pipe()
             process = self._context.Process(
                 target=_serve,
-                args=(theirs, self.words, self.engine, os.getpid()),
+                args=(theirs, self.words, self.engine, os.getpid(), interrupt_ignored()),
                 name=f"crossword portfolio worker {len(self._workers)}",
                 daemon=True,
             )

@@ -6,7 +6,9 @@ blank grid with its numbers, given letters, circles and shaded squares,
 and the clues, Across then Down, in three columns that flow from beside
 the grid to below it), then the solution (the filled grid). The clues take
 the largest type, from 10 to 6 points, at which they fit on the first page;
-a grid that leaves them too little room is drawn smaller. An entry without
+a grid that leaves them too little room is drawn smaller. Clues that fit
+there at no type go to pages of their own (the grid then has the first page
+to itself). An entry without
 a clue shows its length, `(5 letters)`, where its clue goes.
 
 A word search's sheet: the title, what to look for and in which
@@ -248,7 +250,7 @@ def crossword_layout(
     best: CrosswordLayout | None = None
     roomiest = _columns_under(top + (bottom - top) * 0.42 + GAP, top, bottom, column_w, COLUMNS)
     if _flow(pdf, sheet, roomiest, SMALLEST) is None:  # nothing fits: the clues run on
-        cell = min(usable_w / sheet.cols, (bottom - top) * 0.42 / sheet.rows, 11.0)
+        cell = min(usable_w / sheet.cols, (bottom - top) / sheet.rows, 12.0)  # the page's grid
         grid_x = MARGIN + (usable_w - cell * sheet.cols) / 2
         return CrosswordLayout(paper, grid_x, top, cell, roomiest, SMALLEST, ())
     for span in (2, 3):  # the grid over two columns, or over all three when it must shrink
@@ -313,23 +315,31 @@ def _flow(
     pdf: Pdf, sheet: CrosswordSheet, columns: Sequence[Box], points: float
 ) -> tuple[tuple[Line, ...], ...] | None:
     """The clue lines of each column, or None when they do not all fit."""
-    step = points * PT * 1.25
     blocks = _clue_blocks(pdf, sheet, columns[0].width, points)
+    placed, at = _fill(blocks, 0, columns, points)
+    return placed if at >= len(blocks) else None
+
+
+def _fill(
+    blocks: Sequence[Sequence[Line]], at: int, columns: Sequence[Box], points: float
+) -> tuple[tuple[tuple[Line, ...], ...], int]:
+    """The lines of each column, whole blocks from `blocks[at]` on (a clue
+    is never split between columns), and the first block left over."""
+    step = points * PT * 1.25
     placed: list[tuple[Line, ...]] = []
-    at = 0
     for box in columns:
         room = max(0, int(box.height // step))
         column: list[Line] = []
         while at < len(blocks):
-            block = blocks[at]
+            block = list(blocks[at])
             if not column and block[0] == ("", "", False):
                 block = block[1:]  # no blank line at a column's top
-            if len(column) + len(block) > room:
+            if len(column) + len(block) > room and column:
                 break
-            column.extend(block)
+            column.extend(block[:room])  # a block taller than a column: cut (never happens)
             at += 1
         placed.append(tuple(column))
-    return tuple(placed) if at >= len(blocks) else None
+    return tuple(placed), at
 
 
 def _sheet_texts(sheet: CrosswordSheet) -> list[str]:
@@ -433,23 +443,26 @@ def _columns(pdf: Pdf, layout: CrosswordLayout) -> None:
 
 
 def _run_on(pdf: Pdf, sheet: CrosswordSheet, layout: CrosswordLayout) -> None:
-    """Clues that fit nowhere at the smallest type: on pages of their own
-    after the grid, in three full-height columns."""
+    """Clues that do not fit beside the grid even at the smallest type: on
+    a page of their own after the grid (the page's grid), in three
+    full-height columns at the largest type that fits them there; at the
+    smallest, over as many pages as they need. A clue is never split."""
     page_w, page_h = _size(layout.paper)
     usable_w = page_w - 2 * MARGIN
     column_w = (usable_w - (COLUMNS - 1) * GAP) / COLUMNS
-    step = SMALLEST * PT * 1.25
-    lines = [line for block in _clue_blocks(pdf, sheet, column_w, SMALLEST) for line in block]
-    per_column = int((page_h - 2 * MARGIN) // step)
-    while lines:
+    columns = tuple(
+        Box(MARGIN + k * (column_w + GAP), MARGIN, column_w, page_h - 2 * MARGIN)
+        for k in range(COLUMNS)
+    )
+    points = LARGEST
+    while points > SMALLEST and _flow(pdf, sheet, columns, points) is None:
+        points -= 0.5
+    blocks = _clue_blocks(pdf, sheet, column_w, points)
+    at = 0
+    while at < len(blocks):
         pdf.doc.add_page()
-        columns = tuple(
-            Box(MARGIN + k * (column_w + GAP), MARGIN, column_w, page_h - 2 * MARGIN)
-            for k in range(COLUMNS)
-        )
-        chunks = tuple(tuple(lines[k * per_column : (k + 1) * per_column]) for k in range(COLUMNS))
-        lines = lines[COLUMNS * per_column :]
-        _columns(pdf, CrosswordLayout(layout.paper, 0, 0, 0, columns, SMALLEST, chunks))
+        chunks, at = _fill(blocks, at, columns, points)
+        _columns(pdf, CrosswordLayout(layout.paper, 0, 0, 0, columns, points, chunks))
 
 
 # ---------------------------------------------------------------- word search

@@ -19,7 +19,7 @@ from pybridge.engines import ENGINES, choose_engine
 from pybridge.errors import UsageError
 from pybridge.layout import Layout, Site, layout_of
 from pybridge.model import Placement, Puzzle, Solution
-from pybridge.options import SearchOptions
+from pybridge.options import MAXIMIZE_SECONDS, SearchOptions
 from pybridge.pictures import outcome_html
 from pybridge.proofs import Proof
 from pybridge.scores import ACCEPTABLE, OBJECTIVES, Objective, Score, parse_score
@@ -437,7 +437,7 @@ def _score(
 # Every step is a run() of either engine, so both engines climb alike: same
 # fills, same order, same nodes.
 
-MAXIMIZE_TIMEOUT = 60.0  # seconds: --maximize's time limit when none is given
+MAXIMIZE_TIMEOUT = MAXIMIZE_SECONDS  # seconds: --maximize's time limit when none is given
 ASCENT = "ascent"  # the stats' strategy of an ascent (wdeg's fills, then valued's)
 ASCENT_STRATEGY = DEFAULT_LEXICON_STRATEGY
 BOUND_SHARE = 0.2  # of the time left when the ascent starts a fill: kept for the bound

@@ -23,17 +23,22 @@ not appear in the clue's letters joined up (so neither the answer, nor a
 word holding it, nor the answer split across words: "a tone" for ATONE),
 and no word of the clue may share a stem with the answer or a word of it
 (Porter's stemmer, WordNet's base forms: "runs" for RUNNER, "cream" for
-ICECREAM). Senses glossed as vulgar or offensive are passed over. An
+ICECREAM), no word of the clue is a part of the answer ("hips" for
+ROSEHIPS) or one letter from it or from a word of it ("Odesa" for ODESSA).
+Senses glossed as vulgar, offensive or sexual are passed over. An
 answer that is no WordNet word (an abbreviation, most phrases) gets no
 suggestion: the commands list those
 entries as the clues left to write.
 
-A plural noun or an inflected verb that is no WordNet word itself (CRAGS,
-RAN, ESPIES) gets a sense of its base form, its gloss put in the answer's
-form: the head nouns of the gloss's first noun phrase pluralised (a verb of
-a relative clause made to agree: "persons who come"), or the gloss's first
-verb inflected ("moved fast"), by English's rules and WordNet's lists of
-irregular forms; an irregular past is not guessed.
+A plural noun, an inflected verb or a compared adjective that WordNet
+does not clue as a word of its own (CRAGS, RAN, ESPIES, LISTED, EERIER)
+gets a sense of its base form, its gloss put in the answer's form: the
+head nouns of the gloss's first noun phrase pluralised (a verb of a
+relative clause made to agree: "persons who come"), the gloss's first verb
+inflected ("moved fast"), or its first adjective compared ("more
+suggestive", "largest"), by English's rules and WordNet's lists of
+irregular forms (an irregular past only where that list names one: ran,
+took, taken; not "came" for a participle); no form of "be" is guessed.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ import os
 import re
 import unicodedata
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -76,11 +81,14 @@ CLAUSES = (  # where a long gloss is cut, by tier: the first tier that has a pla
         " usually ",
         " typically ",
     ),
-    (" with ", " similar to ", " used ", " for ", " by ", " in "),
+    (" with ", " having ", " similar to ", " used ", " made ", " from ", " for ", " by ", " in "),
+    (" involving ", " at ", " to "),
 )
 ARTICLES = ("a ", "an ", "the ")
-UNFIT = re.compile(r"vulgar|obscen|offensive|disparag|derogat|\bslur|\bslang for", re.IGNORECASE)
-DOMAIN = re.compile(r"^\(([^()]{1,30})\)\s*")
+UNFIT = re.compile(
+    r"vulgar|obscen|offensive|disparag|derogat|\bslur|\bslang for|sexual|intercourse", re.IGNORECASE
+)  # a newsletter or a classroom prints these clues
+DOMAIN = re.compile(r"^\(([A-Za-z][A-Za-z -]{0,29})\)\s*")  # (baseball); not (plural of `x')
 PRONOUNS = frozenset({"something", "someone", "somebody", "anything", "it", "one", "thing"})
 # where a gloss's first noun phrase ends: its head noun is the word before
 PHRASE_ENDS = frozenset(
@@ -108,6 +116,96 @@ PHRASE_ENDS = frozenset(
     ]
 )
 ASIDE = re.compile(r"\s*\([^()]*\)")
+# nouns that are their own plural (or one already): no "dices", "sheeps"
+INVARIANT = frozenset(
+    [
+        "dice",
+        "sheep",
+        "deer",
+        "moose",
+        "swine",
+        "aircraft",
+        "series",
+        "species",
+        "offspring",
+        "cattle",
+        "people",
+        "police",
+        "news",
+        "means",
+        "headquarters",
+        "data",
+        "media",
+    ]
+)
+NOT_MEN = ("human", "shaman", "talisman", "caiman", "ottoman", "german", "roman", "dolman")
+COMPARED = {"comparative": "More", "superlative": "Most"}
+PARTICIPLE_ENDINGS = ("en", "wn", "ne", "un")  # taken, drawn, gone, begun
+# first words of adjective glosses that take no "more": "of or relating to", "having"
+NOT_COMPARED = frozenset(
+    [
+        "of",
+        "relating",
+        "having",
+        "being",
+        "not",
+        "very",
+        "extremely",
+        "highly",
+        "most",
+        "more",
+        "used",
+        "in",
+        "on",
+        "at",
+        "with",
+        "without",
+        "characterized",
+        "marked",
+        "denoting",
+    ]
+)
+# words a gloss cut at a clause may not end on ("...reaction and is")
+DANGLING = frozenset(
+    [
+        "and",
+        "or",
+        "but",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "that",
+        "which",
+        "who",
+        "with",
+        "for",
+        "by",
+        "in",
+        "on",
+        "at",
+        "as",
+        "its",
+        "their",
+        "his",
+        "her",
+        "not",
+        "from",
+        "into",
+        "than",
+        "this",
+        "these",
+        "such",
+    ]
+)
 
 # WordNet's 45 lexicographer files (lexnames(5WN)), which nltk's reader
 # reads from a `lexnames` file that Debian's wordnet-base does not ship.
@@ -204,35 +302,67 @@ class WordNet:
     def suggest(self, answer: str) -> str | None:
         """A clue for `answer` that does not give it away, or None."""
         names = self.lemma_names(answer)
-        if not names:
-            return self._inflected(answer)
         parts = {part for name in names for part in re.split(r"[_\-' ]+", name.lower()) if part}
         for synset in self.senses(names):
             for clue in self._clues_of(synset, names):
                 if not self.reveals(answer, clue, parts):
                     return clue
-        return None
+        # no lemma, or none of its senses clues it safely (LISTED, whose
+        # adjective is "on a list"): the word as a form of another
+        return self._inflected(answer)
 
     def _inflected(self, answer: str) -> str | None:
-        """A clue for a plural noun or an inflected verb (CRAGS, RAILED,
-        ESPIES, SKATING) that is no WordNet word itself: a sense of its base
-        form, its gloss (or a synonym) put in the same form."""
+        """A clue for a plural noun, an inflected verb or a compared
+        adjective (CRAGS, RAILED, ESPIES, SKATING, EERIER) that WordNet
+        does not clue as a word of its own: a sense of its base form, its
+        gloss (or a synonym) put in the same form. The parts of speech are
+        tried by the use of their most used sense (DICES: the verb, as
+        "dice" is a plural already)."""
         word = answer.lower()
         if not word.isalpha() or not word.isascii():
             return None
-        for pos in "nv":
-            base = self.reader.morphy(word, pos)
-            if not base or base == word or "_" in base:
+        readings = []
+        for pos, base, form in [*self._forms_of(word), *self._phrase_forms(word)]:
+            if form is None or (pos == "n" and base in INVARIANT):
                 continue
-            form = "plural" if pos == "n" else _verb_form(word, base)
-            parts = {base, word}
-            for synset in self.senses([base]):
-                if synset.pos() != pos:
-                    continue
+            kinds = ("a", "s") if pos == "a" else (pos,)  # "s": an adjective satellite
+            senses = [synset for synset in self.senses([base]) if synset.pos() in kinds]
+            if senses:
+                used = -self._count(senses[0], base)
+                readings.append((used, "nva".index(pos), base, form, senses))
+        for _, _, base, form, senses in sorted(readings, key=lambda r: r[:2]):
+            parts = {base, word, *base.split("_")}
+            for synset in senses:
                 for clue in self._inflected_clues(synset, base, form):
                     if not self.reveals(answer, clue, parts):
                         return clue
         return None
+
+    def _forms_of(self, word: str) -> Iterator[tuple[str, str, str | None]]:
+        """(part of speech, base, form) of a single word: CRAGS is crag's plural."""
+        for pos in "nva":
+            base = self.reader.morphy(word, pos)
+            if base and base != word and "_" not in base and len(base) >= 2:
+                yield pos, base, _form(word, base, pos)  # LEST is no superlative of "l"
+
+    def _phrase_forms(self, word: str) -> Iterator[tuple[str, str, str | None]]:
+        """(part of speech, base, form) of a WordNet phrase inflected and
+        written as one word: CAMEOUT (come_out's past), KEEPSON (keep_on),
+        GOODEGGS (good_egg's plural): its first word a verb's form, or its
+        last a noun's plural."""
+        for k in range(2, len(word) - 1):
+            head, tail = word[:k], word[k:]
+            verb = self.reader.morphy(head, "v")
+            if verb and verb != head and self.reader.synsets(f"{verb}_{tail}", "v"):
+                yield "v", f"{verb}_{tail}", _form(head, verb, "v")
+            noun = self.reader.morphy(tail, "n")
+            if noun and noun != tail and self.reader.synsets(f"{head}_{noun}", "n"):
+                yield "n", f"{head}_{noun}", "plural"
+
+    @staticmethod
+    def _count(synset: Synset, name: str) -> int:
+        """How often WordNet's tagged texts use `name` in this sense."""
+        return sum(lemma.count() for lemma in synset.lemmas() if lemma.name().lower() == name)
 
     def _inflected_clues(self, synset: Synset, base: str, form: str) -> Iterator[str]:
         gloss = synset.definition()
@@ -241,19 +371,69 @@ class WordNet:
         first, *others = gloss.split(";")
         parts = [first, *(part for part in others if part.strip().lower().startswith(ARTICLES))]
         for part in parts:
-            short = shorten(part, tiers=1)
+            short = shorten(part)
             if short is None:
                 continue
-            plural = form == "plural"
-            put = self._plural_phrase(short) if plural else self._verb_phrase(short, form)
+            if form == "plural":
+                put = self._plural_phrase(short)
+            elif form in COMPARED:
+                put = self._compared_phrase(short, form)
+            else:
+                put = self._verb_phrase(short, form)
             if put is not None:
                 yield put
         for lemma in synset.lemmas():
             name = lemma.name()
             if name.lower() != base and name.isalpha() and name.islower() and len(name) >= 3:
-                inflected = self._plural(name) if form == "plural" else self._verb(name, form)
+                if form == "plural":
+                    inflected = self._plural(name)
+                elif form in COMPARED:
+                    inflected = self._compared(name, form)
+                else:
+                    inflected = self._verb(name, form)
                 if inflected is not None:
                     yield inflected[:1].upper() + inflected[1:]
+
+    def _compared_phrase(self, phrase: str, form: str) -> str | None:
+        """An adjective's gloss ("Suggestive of the supernatural") compared:
+        "More suggestive of the supernatural"; None when the gloss does not
+        start with an adjective ("Of or relating to...", "Having...")."""
+        head = phrase.split(" ", 1)[0].lower()
+        if head in NOT_COMPARED or not head.isalpha():
+            return None
+        if not any(s.pos() in ("a", "s") for s in self.reader.synsets(head, "a")):
+            return None
+        compared = self._compared(head, form)
+        rest = phrase[len(head) :]
+        return compared[:1].upper() + compared[1:] + rest
+
+    def _compared(self, adjective: str, form: str) -> str:
+        """An adjective compared: WordNet's irregular forms (good: better),
+        -er/-est on a word of one syllable or of two ending in -y (larger,
+        happiest), else "more"/"most" before it."""
+        ending = "er" if form == "comparative" else "est"
+        for written, base in self._adjective_forms():
+            if base == adjective and written.endswith(ending) and not written.startswith(base):
+                return written  # better, worst
+        syllables = len(re.findall(r"[aeiouy]+", adjective.rstrip("e")))
+        if syllables == 2 and adjective.endswith("y") and adjective[-2:-1] not in "aeiou":
+            return adjective[:-1] + "i" + ending
+        if syllables == 1:
+            if adjective.endswith("e"):
+                return adjective + ending[1:]
+            if adjective.endswith("y") and adjective[-2:-1] not in "aeiou":
+                return adjective[:-1] + "i" + ending
+            return (adjective + adjective[-1] if _doubles(adjective) else adjective) + ending
+        return f"{COMPARED[form].lower()} {adjective}"
+
+    @functools.lru_cache(maxsize=1)  # noqa: B019 - one WordNet per process, kept
+    def _adjective_forms(self) -> tuple[tuple[str, str], ...]:
+        """WordNet's irregular adjective forms (adj.exc): (better, good)..."""
+        path = self.folder / "adj.exc"
+        if not path.is_file():
+            return ()
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return tuple((parts[0], parts[1]) for parts in map(str.split, lines) if len(parts) >= 2)
 
     def _plural_phrase(self, phrase: str) -> str | None:
         """A noun phrase in the plural: its head nouns (before the first
@@ -264,36 +444,84 @@ class WordNet:
             if lowered.startswith(lead):
                 rest = phrase[len(lead) :]
                 return rest[:1].upper() + rest[1:]
+        phrase = phrase.split(",")[0]  # "small being, human in form": the phrase before
+        if lowered.startswith("any ") and len(phrase) > 4:
+            phrase = phrase[4:5].upper() + phrase[5:]  # "any property detected by": "Properties"
         words = phrase.split(" ")
-        if words[0].lower().endswith("ing"):
-            return None  # "Trying something...": a gerund, not a noun phrase
+        if words[0].lower().endswith("ing") or words[0][:1].isdigit():
+            return None  # "Trying something...": a gerund; "16 ounces...": a measure
         end = next(
-            (k for k, w in enumerate(words) if k and (w.lower() in PHRASE_ENDS or self._verbal(w))),
+            (
+                k
+                for k, w in enumerate(words)
+                if k and (w.lower() in PHRASE_ENDS or self._verbal(w, words[k - 1], words[k + 1 :]))
+            ),
             len(words),
         )
         if end == 0 or words[end - 1].lower() in PHRASE_ENDS or not words[end - 1].isalpha():
             return None
         heads = [k - 1 for k in range(1, end) if words[k].lower() in ("or", "and")] + [end - 1]
         for k in heads:
-            if words[k].lower() in PRONOUNS:
-                return None
+            if words[k].lower() in PRONOUNS or not self.reader.synsets(words[k].lower(), "n"):
+                return None  # no noun to pluralise ("authorizeds")
+            if self._plural_already(words[k].lower()):
+                continue  # "informal terms for a mother"
             plural = self._plural(words[k].lower()) if words[k].isalpha() else None
             if plural is None:
                 return None
             words[k] = plural if words[k].islower() else plural[:1].upper() + plural[1:]
-        if end + 1 < len(words) and words[end] in ("who", "that", "which"):
-            agreed = self._agreeing(words[end + 1])  # "persons who come", not "comes"
+        relative = next(
+            (
+                k
+                for k in range(end, min(len(words), end + 4))
+                if words[k] in ("who", "that", "which")
+            ),
+            None,
+        )  # "places of worship that have", "persons who come"
+        if relative is not None and relative + 1 < len(words):
+            verb = relative + 1
+            if words[verb].endswith("ly") and verb + 1 < len(words):
+                verb += 1  # "vases that usually have"
+            agreed = self._agreeing(words[verb])  # "persons who come", not "comes"
             if agreed is None:
                 return None
-            words[end + 1] = agreed
-        return " ".join(words)
+            words[verb] = agreed
+            words[verb + 1 :] = [
+                {"its": "their", "itself": "themselves"}.get(w, w) for w in words[verb + 1 :]
+            ]
+        # "or a numeral": an article before a head made plural goes
+        kept = [w for k, w in enumerate(words) if k >= end or k == 0 or w not in ("a", "an")]
+        return " ".join(kept)
 
-    def _verbal(self, word: str) -> bool:
-        """Whether `word` is a participle ending a noun phrase ("fish found in...")."""
+    def _plural_already(self, noun: str) -> bool:
+        """Whether a gloss's head noun is a plural already ("terms")."""
+        if not noun.endswith("s") or noun.endswith(("ss", "us", "is")):
+            return False
+        singulars = [noun[:-1], noun[:-2] if noun.endswith("es") else ""]
+        if noun.endswith("ies"):
+            singulars.append(noun[:-3] + "y")
+        return any(one and self.reader.synsets(one, "n") for one in singulars)
+
+    def _verbal(self, word: str, before: str = "", after: Sequence[str] = ()) -> bool:
+        """Whether `word` is a participle ending a noun phrase ("fish found
+        in...", "a numeral representing...", "person authorized to...",
+        "tree bearing small fruit" but not "office building for")."""
         word = word.lower()
         if word in self._irregular_forms():
             return True  # found, taken, led
-        return word.endswith("ed") and self.reader.morphy(word, "a") is None  # not "rugged"
+        if word.endswith("ing") and self.reader.synsets(word, "n") and after:
+            following = after[0].lower()  # "bearing small fruit": an object follows
+            takes_object = following in ("a", "an", "the") or bool(
+                self.reader.synsets(following, "a")
+            )
+            return takes_object and bool(self.reader.morphy(word, "v"))
+        if not word.endswith(("ed", "ing")) or self.reader.synsets(word, "n"):
+            return False  # "building", "bed"
+        if word.endswith("ing") or self.reader.morphy(word, "a") is None:
+            return bool(self.reader.morphy(word, "v"))  # not "rugged"
+        # an adjective that is a verb's participle too, after a noun: "person authorized"
+        noun_before = bool(self.reader.synsets(before.lower(), "n"))
+        return bool(self.reader.morphy(word, "v")) and noun_before
 
     def _agreeing(self, verb: str) -> str | None:
         """A relative clause's verb agreeing with a plural subject (is: are,
@@ -311,8 +539,12 @@ class WordNet:
         irregular = self._exceptions("noun").get(noun)
         if irregular is not None:
             return irregular
+        if noun in INVARIANT:
+            return noun  # series, species
         if not noun.isalpha() or noun.endswith(("ness", "ship")):
             return None  # "happinesses": a mass noun has no plural to speak of
+        if noun.endswith("man") and not noun.endswith(NOT_MEN):
+            return noun[:-3] + "men"  # nobleman: noblemen
         if noun.endswith(("s", "x", "z", "ch", "sh")):
             return noun + "es"
         if noun.endswith("y") and noun[-2:-1] not in "aeiou":
@@ -322,7 +554,16 @@ class WordNet:
     def _verb_phrase(self, phrase: str, form: str) -> str | None:
         """A verb gloss ("Move fast by using one's feet") in the answer's
         form: its first verb (and one coordinated with `or`/`and`) inflected."""
+        head, comma, _ = phrase.partition(", ")
+        if comma and len(head.split(" ")) >= 2:
+            phrase = head  # "perform an action, or work out or perform": the first verb's part
         words = phrase.split(" ")
+        if "or" in words[2:]:  # "perceive by sight or have the power to...": the first part
+            first_part = words[: words.index("or", 2)]
+            while first_part and first_part[-1].lower() in DANGLING:
+                first_part.pop()  # "give instructions [to]"
+            if len(first_part) >= 2:  # not "choose [by or as if by...]"
+                words = first_part
         first = self._verb(words[0].lower(), form)
         if first is None:
             return None
@@ -360,7 +601,7 @@ class WordNet:
                 return verb[:-1] + "ing"
             return (verb + verb[-1] if _doubles(verb) else verb) + "ing"
         if verb in self._irregular_verbs():
-            return None  # made or make? took or taken? not guessed
+            return self._irregular_past(verb, participle=form == "participle")
         if verb.endswith("e"):
             return verb + "d"
         if verb.endswith("y") and verb[-2:-1] not in "aeiou":
@@ -390,6 +631,32 @@ class WordNet:
             parts[0] for parts in map(str.split, lines) if parts and not parts[0].endswith("ing")
         )
 
+    def _irregular_past(self, verb: str, participle: bool = False) -> str | None:
+        """The simple past (or the past participle) of an irregular verb,
+        from WordNet's list of its forms (run: ran, take: took, taken); None
+        when the list leaves it open."""
+        forms = [
+            form
+            for form in self._verb_forms().get(verb, ())
+            if not form.endswith(("ing", "s")) and form != verb
+        ]
+        own = [form for form in forms if form.endswith(PARTICIPLE_ENDINGS) == participle]
+        if participle and not own:
+            own = [form for form in forms if form.endswith(("d", "t"))]  # made, kept: alike
+        return own[0] if len(own) == 1 else None
+
+    @functools.lru_cache(maxsize=1)  # noqa: B019 - one WordNet per process, kept
+    def _verb_forms(self) -> dict[str, tuple[str, ...]]:
+        """WordNet's irregular verb forms (verb.exc) by base: take -> (taken, took)."""
+        path = self.folder / "verb.exc"
+        forms: dict[str, list[str]] = {}
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                parts = line.split()
+                if len(parts) >= 2:
+                    forms.setdefault(parts[1], []).append(parts[0])
+        return {base: tuple(found) for base, found in forms.items()}
+
     @functools.lru_cache(maxsize=1)  # noqa: B019 - one WordNet per process, kept
     def _irregular_verbs(self) -> frozenset[str]:
         """The verbs whose past WordNet lists as irregular (take: took)."""
@@ -404,7 +671,7 @@ class WordNet:
 
     def senses(self, names: Iterable[str]) -> list[Synset]:
         """The senses of these words, most used first (a noun or verb first at equal use)."""
-        ranked: dict[str, tuple[int, int, int, Synset]] = {}
+        ranked: dict[str, tuple[int, int, int, int, Synset]] = {}
         for name in names:
             for k, synset in enumerate(self.reader.synsets(name)):
                 count = sum(
@@ -412,10 +679,13 @@ class WordNet:
                 )
                 if not any(lemma.name().lower() == name for lemma in synset.lemmas()):
                     continue  # a sense of another word that `name` is a form of (rose: rise)
-                key = (-count, POS_ORDER.get(synset.pos(), 4), k, synset)
-                if synset.name() not in ranked or key[:3] < ranked[synset.name()][:3]:
+                # at equal use, a sense the word heads (emu: the bird) before one
+                # it is a synonym of (electromagnetic unit), a noun or verb first
+                head = 0 if synset.lemmas()[0].name().lower() == name else 1
+                key = (-count, head, POS_ORDER.get(synset.pos(), 4), k, synset)
+                if synset.name() not in ranked or key[:4] < ranked[synset.name()][:4]:
                     ranked[synset.name()] = key
-        return [entry[3] for entry in sorted(ranked.values(), key=lambda entry: entry[:3])]
+        return [entry[4] for entry in sorted(ranked.values(), key=lambda entry: entry[:4])]
 
     def _clues_of(self, synset: Synset, names: list[str]) -> Iterator[str]:
         gloss = synset.definition()
@@ -441,7 +711,10 @@ class WordNet:
         if letters in plain(clue):
             return True
         stems = {self._stem(part) for part in {letters.lower(), *parts} if len(part) >= 2}
+        whole = {letters.lower(), *(plain(part).lower() for part in parts)}
         for word in words_of(clue):
+            if _part_or_variant(plain(word).lower(), letters.lower(), whole):
+                return True
             for form in self._forms(word):
                 stem = self._stem(form)
                 for other in stems:
@@ -463,12 +736,24 @@ class WordNet:
         return tuple(sorted(forms))
 
 
-def _verb_form(word: str, base: str) -> str:
-    """Which form of `base` the answer `word` is: third (runs), ing (running) or past."""
+def _form(word: str, base: str, pos: str) -> str | None:
+    """Which form of `base` the answer `word` is: plural (a noun), third
+    (runs), ing (running) or past (a verb), comparative or superlative (an
+    adjective); None when it cannot be told."""
+    if pos == "n":
+        return "plural"
+    if pos == "a":
+        if word.endswith("er"):
+            return "comparative"
+        return "superlative" if word.endswith("est") else None
+    if base == "be":  # "are", "am": no form of ours
+        return {"is": "third", "being": "ing", "was": "past", "were": "past"}.get(word)
     if word.endswith("ing"):
         return "ing"
     if word.endswith("s") and not word.endswith("ss"):
         return "third"
+    if word.endswith(PARTICIPLE_ENDINGS):
+        return "participle"  # arisen, taken: the clue's verb a participle too
     return "past"
 
 
@@ -481,6 +766,40 @@ def _doubles(verb: str) -> bool:
         and verb[-2] in "aeiou"
         and verb[-3] not in "aeiou"
     )
+
+
+def _dangles(word: str) -> bool:
+    """Whether a clue cut short may not end on `word`: a function word, an
+    adverb or a participle ("people formerly living", "bacteria occurring",
+    "company that is organized")."""
+    participle = word in ("made", "used", "found", "known", "called", "given", "taken", "seen")
+    participle = participle or word in ("have", "has", "had", "can", "may", "will")
+    participle = participle or word in ("thought", "said", "held", "built", "kept", "left", "sold")
+    participle = participle or word in ("once", "often", "sometimes", "also", "still")
+    ending = word.endswith("ly") or (word.endswith(("ing", "ed")) and len(word) > 5)
+    return word in DANGLING or participle or ending
+
+
+def _part_or_variant(word: str, answer: str, whole: set[str]) -> bool:
+    """Whether a clue's word is a part of the answer (HIPS of ROSEHIPS: 4
+    letters or more inside it, 3 at its start or end) or a spelling of it or
+    of a word of it one letter apart (ODESA for ODESSA)."""
+    if len(word) >= 4 and word in answer:
+        return True
+    if len(word) == 3 and word not in DANGLING and answer.startswith(word) | answer.endswith(word):
+        return True
+    return len(word) >= 4 and any(_one_apart(word, other) for other in whole if len(other) >= 4)
+
+
+def _one_apart(a: str, b: str) -> bool:
+    """Whether `a` and `b` differ by one letter changed, added or left out."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return a == b
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    k = next((i for i, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short))
+    return short[k:] == long[k + 1 :]
 
 
 def _fit(clues: Iterable[str | None]) -> Iterator[str]:
@@ -503,18 +822,30 @@ def shorten(gloss: str, tiers: int = len(CLAUSES)) -> str | None:
     found = DOMAIN.match(text)
     if found:
         domain, text = found.group(1), text[found.end() :]
-    text = text.strip().rstrip(".,:")
+    # asides: "(as in a theater or on a train)", "(followed by `to')", "(superlative of `good')"
+    text = ASIDE.sub("", text).strip().rstrip(".,:")
+    text = re.sub(r",? etc$", "", text)  # "a society or learned body etc"
     lowered = text.lower()
     for article in ARTICLES:
         if lowered.startswith(article):
             text = text[len(article) :]
             break
-    text = ASIDE.sub("", text)  # asides: "(as in a theater or on a train)", "(followed by `to')"
+    context = re.match(r"(?:in|of|on|at|for|with|among) [^:]{1,40}: ", text, re.IGNORECASE)
+    if context:
+        text = text[context.end() :]  # the definition after its context
+        text = text[:1].upper() + text[1:]
     if len(text) > LONGEST:
         cut = _cut(text, tiers)
         if cut is None:
             return None
-        text = text[:cut].rstrip(",;: ")
+        kept = text[:cut].rstrip(",;: ").split(" ")
+        while kept and _dangles(kept[-1].lower()):
+            kept.pop()  # "...reaction and is used to detect": not "...reaction and is"
+            if len(kept) >= 2 and kept[-2].lower() in ("that", "which", "who"):
+                del kept[-2:]  # "instrumentalities that combine [interrelated...]"
+        if len(kept) < 2:
+            return None
+        text = " ".join(kept)
     if domain and len(text) + len(domain) + 3 <= LONGEST:
         text = f"{text} ({domain})"
     if not text:
@@ -525,13 +856,18 @@ def shorten(gloss: str, tiers: int = len(CLAUSES)) -> str | None:
 def _cut(text: str, tiers: int) -> int | None:
     """Where to cut a long gloss: the last clause boundary of the first
     tier (of the first `tiers`) that has one leaving three words or more
-    within LONGEST."""
-    for tier in CLAUSES[:tiers]:
+    within LONGEST; in the last tier two, also before a participle ("Asian
+    peninsula separating...")."""
+    for k, tier in enumerate(CLAUSES[:tiers]):
+        patterns = [re.escape(clause) for clause in tier]
+        if k == len(CLAUSES) - 1 and not text.split(" ", 1)[0].endswith("ing"):
+            patterns.append(r" (?=[a-z]{3,}ing )")  # not in "Denoting a quantity consisting..."
+        least = 2 if k == len(CLAUSES) - 1 else 3  # "Asian peninsula" only as a last resort
         fitting = [
             match.start()
-            for clause in tier
-            for match in re.finditer(re.escape(clause), text)
-            if 12 <= match.start() <= LONGEST and len(text[: match.start()].split()) >= 3
+            for pattern in patterns
+            for match in re.finditer(pattern, text)
+            if 12 <= match.start() <= LONGEST and len(text[: match.start()].split()) >= least
         ]
         if fitting:
             return max(fitting)

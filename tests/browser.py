@@ -30,6 +30,15 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SERVER_START_SECONDS = 60
+# Issue 37's unfillable grid: the 15x15 pattern of seed 1798454547 as 69aac13
+# drew it, STRAND at 8-Across; scowl55 cannot fill it, and only a search
+# proves it (a few seconds of CPU: 3,171 nodes of wdeg).
+STRAND = (
+    "....#...#STRAND", "....#...#......", "....#...#......", "...#...#.......",
+    ".....#....#....", ".....#...#.....", "....#......#...", "###...###...###",
+    "...#......#....", ".....#...#.....", "....#....#.....", ".......#...#...",
+    "......#...#....", "......#...#....", "......#...#....",
+)  # fmt: skip
 
 
 def missing() -> str | None:

@@ -1,15 +1,19 @@
 """The workbench's figures (docs/benchmarks.md), measured in headless Chromium
-against `crossword serve` with the 201k-word list of ../shared:
+against `crossword serve` with the shipped word list (the page's default;
+`--dict FILE` for another):
 
 - page: from asking for the page to a usable grid (the page says it is
   ready: the grid drawn, the dictionaries listed, the keyboard live);
 - fill: a 15x15 grid of ../shared/bench/grids/xwords-rs opened in the
-  page, from the click on Autofill to every cell filled;
+  page, from the click on Autofill to its answer (each run's status line
+  printed: filled, or the time limit of LIMIT seconds reached);
 - keystroke: on that grid, from a letter typed to the candidate list of its
   entry shown (the browser's view), and the server's own time for it;
-- verdict: issue 37's unfillable grid (the 15x15 pattern of seed
-  1798454547, STRAND typed at 8-Across, filled from scowl55), from the click
-  on Check to the verdict shown (`--strand-dict`; skipped when absent).
+- verdict: issue 37's unfillable grid (browser.STRAND: the 15x15 pattern of
+  seed 1798454547 as 69aac13 drew it, STRAND at 8-Across, filled from
+  scowl55), from the click on Check to the verdict shown, with the proof's
+  layer and whether its core is minimal (`--strand-dict`; skipped when
+  absent).
 
     .venv/bin/python tests/serve_figures.py [--runs N] [--grid FILE] [--dict FILE]
 
@@ -32,10 +36,9 @@ import browser  # tests/ is not a package: from the folder put on the path above
 from conftest import SHARED
 
 GRID = SHARED / "bench" / "grids" / "xwords-rs" / "20201005_empty.txt"
-WORDS = SHARED / "bench" / "dicts" / "xwords-rs-wordlist.txt"
+WORDS = browser.ROOT / "pybridge" / "wordlist" / "words.txt"  # the shipped list
 WORD = "ALLEVIATED"  # typed into 20-Across, row 4 of the grid
 STRAND_DICT = SHARED / "bench" / "dicts" / "scowl55.txt"
-STRAND_SEED = 1798454547  # issue 37: this 15x15 pattern with STRAND at 8-Across has no fill
 
 
 def page_seconds(chromium: Any, address: str) -> float:
@@ -47,14 +50,20 @@ def page_seconds(chromium: Any, address: str) -> float:
     return seconds
 
 
-def fill_seconds(page: Any) -> float:
-    open_cells = sum(row.count(".") for row in browser.letters(page))
+LIMIT = 300  # seconds: the server's time limit and Autofill's, for the figures
+
+
+def fill_seconds(page: Any) -> tuple[float, str]:
+    """From the click on Autofill to its answer, and the status line then
+    (a fill, or the time limit reached on a loaded machine). The page's
+    time limit is the server's by default."""
     started = time.perf_counter()
     page.click("#fill")
     page.wait_for_function(
-        f"document.querySelectorAll('#grid .cell.fill').length >= {open_cells}", timeout=120_000
+        "['bad', 'good'].includes(document.querySelector('#status').className)",
+        timeout=(LIMIT + 60) * 1000,
     )
-    return time.perf_counter() - started
+    return time.perf_counter() - started, str(page.inner_text("#status"))
 
 
 def keystroke_seconds(page: Any) -> list[float]:
@@ -74,8 +83,9 @@ def keystroke_seconds(page: Any) -> list[float]:
     return times
 
 
-def server_keystroke_seconds(address: str) -> list[float]:
-    """The server's own time (its answer's `seconds`) for the same lists."""
+def server_keystroke_seconds(address: str, words: Path) -> list[float]:
+    """The server's own time (its answer's `seconds`) for the same lists
+    (from the shipped list, as the page asks: its words of 25 or more)."""
     import httpx2 as httpx
 
     rows = [list(row) for row in GRID.read_text(encoding="utf-8").split()]
@@ -84,30 +94,22 @@ def server_keystroke_seconds(address: str) -> list[float]:
         for i, ch in enumerate(WORD):
             rows[3][i] = ch
             col = min(i + 1, len(WORD) - 1)
-            body = {"grid": ["".join(r) for r in rows], "row": 3, "col": col, "dict": [WORDS.name]}
+            body = {"grid": ["".join(r) for r in rows], "row": 3, "col": col, "dict": [words.name]}
+            if words.resolve() == WORDS.resolve():
+                body["min-score"] = "25"
             times.append(client.post("/api/candidates", json=body).json()["seconds"])
     return times
 
 
-def strand_seconds(chromium: Any, address: str, folder: Path) -> tuple[float, str]:
+def strand_seconds(chromium: Any, address: str, folder: Path) -> tuple[float, str, str]:
     """From the click on Check to the verdict shown, on issue 37's STRAND
-    grid; and the status line then."""
-    import httpx2 as httpx
-
-    body = {"size": "15x15", "seed": STRAND_SEED, "symmetry": "rot180"}
-    rows = httpx.post(f"{address}/api/pattern", json=body).json()["grid"]
+    grid; the status line then, and the verdict's heading."""
     path = folder / "strand.txt"
-    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    path.write_text("\n".join(browser.STRAND) + "\n", encoding="utf-8")
     page = browser.new_page(chromium)
     browser.open_page(page, address)
     browser.open_file(page, path)
-    start = page.evaluate(
-        """() => [...document.querySelectorAll('#clues-across li')]
-              .find((li) => li.querySelector('.clue-number').textContent === '8').id"""
-    )
-    _, r, c, _ = start.split("-")
-    page.click(f".cell[data-r='{r}'][data-c='{c}']")
-    page.keyboard.type("STRAND")
+    page.click(".cell[data-r='0'][data-c='9']")  # 8-Across, STRAND: its list first
     page.wait_for_function("document.body.dataset.listed === '8-Across'")
     started = time.perf_counter()
     page.click("#check")
@@ -116,8 +118,9 @@ def strand_seconds(chromium: Any, address: str, folder: Path) -> tuple[float, st
     )
     seconds = time.perf_counter() - started
     said = str(page.inner_text("#status"))
+    heading = str(page.inner_text("#verdict strong")) if page.is_visible("#verdict") else ""
     page.context.close()
-    return seconds, said
+    return seconds, said, heading
 
 
 def show(name: str, values: list[float]) -> None:
@@ -136,7 +139,8 @@ def main() -> int:
     if reason:
         print(f"serve_figures: {reason}", file=sys.stderr)
         return 2
-    with browser.server(["--dict", str(args.dict)]) as address, browser.chromium() as chromium:
+    served = browser.server(["--dict", str(args.dict), "--time-limit", str(LIMIT)])
+    with served as address, browser.chromium() as chromium:
         show("page to usable grid", [page_seconds(chromium, address) for _ in range(args.runs)])
         fills = []
         keys: list[float] = []
@@ -146,16 +150,19 @@ def main() -> int:
             browser.open_file(page, args.grid)
             keys += keystroke_seconds(page)
             time.sleep(1)  # the spare worker of the previous fill starts up
-            fills.append(fill_seconds(page))
+            seconds, said = fill_seconds(page)
+            fills.append(seconds)
+            print(f"  autofill: {seconds:.3f} s: {said}")
             page.context.close()
-        show("autofill click to filled grid", fills)
+        show("autofill click to its answer", fills)
         show("candidate list per keystroke, in the browser", keys)
-        show("candidate list per keystroke, server time", server_keystroke_seconds(address))
+        server = server_keystroke_seconds(address, args.dict)
+        show("candidate list per keystroke, server time", server)
     if args.strand_dict.is_file():
         served = browser.server(["--dict", str(args.strand_dict)])
         with served as address, browser.chromium() as chromium, tempfile.TemporaryDirectory() as f:
-            seconds, said = strand_seconds(chromium, address, Path(f))
-        print(f"STRAND grid, Check to verdict: {seconds:.1f} s ({said})")
+            seconds, said, heading = strand_seconds(chromium, address, Path(f))
+        print(f"STRAND grid, Check to verdict: {seconds:.1f} s ({heading}; {said})")
     return 0
 
 

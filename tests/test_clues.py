@@ -113,6 +113,27 @@ def test_clue_file_first_then_the_files_own_then_suggestions() -> None:
     assert "3 of 4 entries (3 from the clue file); 1 to write: 3-Across BOW" in clue_summary(made)
 
 
+def test_the_workbench_exports_through_the_commands_clueing() -> None:
+    # the page's clues by entry come first, then the file's own; the sheet is the commands'
+    from pybridge.errors import UsageError
+    from pybridge.service import clueing
+
+    entries = {(1, "across"): "Purring pet", (3, "across"): "  "}
+    made = clueing.with_clues(grid_puzzle(), SOLUTION, entries, Details(title="Page"))
+    published = made.published
+    assert published is not None
+    assert published.title == "Page"
+    assert [(c.number, c.direction, c.text, c.source) for c in published.clues] == [
+        (1, "across", "Purring pet", "clues")
+    ]
+    data = clueing.sheet_pdf(made, SOLUTION, "a4")
+    text = "".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(data)).pages)
+    assert "Purring pet" in text
+    assert "(3 letters)" in text
+    with pytest.raises(UsageError, match="letter, a4"):
+        clueing.sheet_pdf(made, SOLUTION, "legal")
+
+
 def test_a_word_used_twice_takes_its_clues_in_turn() -> None:
     square = Puzzle(("ABA", "BAB"), ("...", "...", "..."), "p99")
     grid = ("ABA", "BAB", "ABA")

@@ -337,3 +337,19 @@ def test_no_race_with_one_slot_when_counting_sampling_or_asked_not_to() -> None:
         conquest = conquer(puzzle, found, search, options, runner)
         assert runner.given == list(range(n))
         assert conquest.whole is None
+
+
+def test_closing_a_cluster_that_times_out_does_not_lose_the_answer() -> None:
+    from pybridge.service.cluster import DaskRunner
+
+    class Stuck:  # a client (or cluster) whose closing times out, as on a starved machine
+        closed = 0
+
+        def close(self, timeout: float | None = None) -> None:
+            Stuck.closed += 1
+            raise TimeoutError
+
+    runner = DaskRunner.__new__(DaskRunner)  # no cluster started: only its closing
+    runner.client, runner.cluster = Stuck(), None
+    runner.close()
+    assert Stuck.closed == 1

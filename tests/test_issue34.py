@@ -257,6 +257,30 @@ def test_issue34_1_every_long_command_has_a_default_bound(command: list[str]) ->
     assert parser.parse_args([*command, "--timeout", "none"]).timeout is None
 
 
+def test_issue34_1_maximize_keeps_its_own_default_of_a_minute() -> None:
+    """Item 1's command (`solve g05.01 --dict scowl55-wordfreq --maximize
+    sum`, no --timeout) ran 300 s, solve's default, where the docs promise
+    --maximize 60 s: the command's default gives way to --maximize's, a
+    --timeout given (even of 300) does not, and the verdict names the
+    default only when it was one."""
+    from pybridge.cli import build_parser
+    from pybridge.commands.common import default_bound
+    from pybridge.options import MAXIMIZE_SECONDS
+    from pybridge.service.requests import search_options
+
+    parser = build_parser()
+
+    def timeout(*extra: str) -> float | None:
+        return search_options(vars(parser.parse_args(["solve", "F", *extra]))).timeout
+
+    assert timeout("--maximize", "sum") == MAXIMIZE_SECONDS == 60
+    assert "the default limit" in default_bound(timeout("--maximize", "sum"))
+    assert timeout("--maximize", "min", "--timeout", "300") == 300
+    assert default_bound(timeout("--maximize", "min", "--timeout", "300")) == ""
+    assert timeout("--maximize", "min", "--timeout", "none") is None
+    assert timeout() == 300
+
+
 def test_issue34_1_what_is_answered_when_the_default_fires() -> None:
     """When the default bound fires: exit code 3 (status timeout), the
     solutions found so far, and a line saying it was the default limit and

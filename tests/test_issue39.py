@@ -281,6 +281,113 @@ def test_issue39_7_grid_keeps_the_shortest_time_limit(capsys: pytest.CaptureFixt
     assert "within 1e-300 s" in capsys.readouterr().err
 
 
+def _group_interrupted(args: list[str], *, ignored: bool, every: float = 0.5) -> tuple[int, str]:
+    """Run the CLI in a process group of its own, SIGINT ignored or not from
+    the start (as nohup or a shell's background job leaves it), and send
+    SIGINT to the whole group every `every` seconds until it ends (so that
+    some arrive once Prolog is loaded and its workers are up, whatever the
+    load): its exit code and stderr."""
+    import os
+    import signal
+    import time
+
+    action = signal.SIG_IGN if ignored else signal.SIG_DFL
+    child = subprocess.Popen(
+        [sys.executable, "-m", "pybridge", *args],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, action),
+    )
+    try:
+        ends = time.monotonic() + 300
+        while child.poll() is None and time.monotonic() < ends:
+            time.sleep(every)
+            with __import__("contextlib").suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGINT)
+        _, err = child.communicate(timeout=60)
+    finally:
+        with __import__("contextlib").suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+    return child.returncode, err
+
+
+@needs_prolog
+@pytest.mark.parametrize(
+    "extra",
+    [["--engine", "prolog"], ["--jobs", "2"]],
+    ids=["prolog-engine", "jobs-2"],
+)
+def test_issue39_7_an_ignored_sigint_stays_ignored(shared: Path, extra: list[str]) -> None:
+    """Item 7: started with SIGINT ignored, a group SIGINT made `solve
+    --engine prolog` exit 130 (Prolog's on_signal/3 had taken SIGINT from
+    the system) and `solve --jobs 2` exit 4 with "Unknown message:
+    crossword_interrupted" (its workers set the default action, and the
+    parent's Prolog handler ran outside a query). Ignored stays ignored:
+    the search runs to its time limit (exit 3)."""
+    puzzle = shared / "corpus" / "p99" / "p7_09b.dat"  # --strategy given: minutes
+    args = ["solve", str(puzzle), "--strategy", "given", "--timeout", "6", *extra]
+    code, err = _group_interrupted(args, ignored=True)
+    assert code == 3, err
+    assert "crossword_interrupted" not in err
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
+def test_issue39_7_bench_ends_its_workers_at_ctrl_c(shared: Path) -> None:
+    """Item 7: a SIGINT to `bench --jobs 2` alone let it print its footer,
+    then wait for the runs under way (~75 s, 147 s here with 90 s runs):
+    the workers are killed, bench ends at once and leaves no process."""
+    import os
+    import signal
+    import time
+
+    grids = shared / "bench" / "grids" / "vanbeek"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "pybridge", "bench", str(grids / "g21.10.txt"),
+         str(grids / "g23.10.txt"), "--dict", str(shared / "bench" / "dicts" / "scowl55.txt"),
+         "--engines", "python", "--strategies", "cbj", "--jobs", "2", "--timeout", "600"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+
+    try:
+        ends = time.monotonic() + 120
+        while len(_processes(parent=child.pid)) < 2 and time.monotonic() < ends:
+            time.sleep(0.2)
+        time.sleep(2)  # the runs are under way (each would take 600 s)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)  # far less than the runs' 600 s
+        time.sleep(1)
+        left = _processes(group=child.pid)
+    finally:
+        with __import__("contextlib").suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+    assert child.returncode == 130, err
+    assert "interrupted (Ctrl-C)" in out
+    assert left == []
+
+
+def _processes(parent: int | None = None, group: int | None = None) -> list[int]:
+    """The running processes (not zombies: a container's first process may
+    never reap multiprocessing's resource tracker) whose parent is `parent`
+    or whose process group is `group`, read from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        state, ppid, pgrp = fields[0], int(fields[1]), int(fields[2])
+        if state != "Z" and (ppid == parent or pgrp == group):
+            found.append(int(entry.name))
+    return found
+
+
 # ---------------------------------------------------------------- the server, for real
 
 

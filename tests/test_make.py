@@ -4,6 +4,7 @@ from its file), other patterns tried when a fill fails, and the exit codes."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 from dataclasses import replace
@@ -166,6 +167,49 @@ def test_each_pool_of_patterns_is_tried_easiest_first(
     assert all(t.status == "unsolvable" for t in first[len(estimated) :])  # proofs last
     assert len(first) + made.passed_over >= construct.POOL  # repeats are passed over
     assert not {t.pattern.seed for t in made.tries[len(first) :]} & set(pool)
+
+
+def test_each_try_gets_its_processor_time_by_default(
+    words2: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert construct.try_seconds(15, 15) == construct.DEFAULT_TRY_TIMEOUT
+    assert construct.try_seconds(7, 7) == construct.DEFAULT_TRY_TIMEOUT  # small: no less
+    assert construct.try_seconds(21, 21) == pytest.approx(2 * (441 / 225) ** 2)  # 7.7 s
+    # a quiet machine, then busier, then very busy, then quiet again
+    shares = itertools.chain([1.0, 0.25, 0.05], itertools.repeat(1.0))
+
+    def share(self: object) -> float:
+        return max(construct.LEAST_SHARE, next(shares))
+
+    limits: list[float] = []
+
+    def timed_out(puzzle: Puzzle, **options: Any) -> Outcome:
+        limits.append(options["options"].timeout)
+        return _timed_out(puzzle)
+
+    monkeypatch.setattr(construct._Clock, "share", share)
+    monkeypatch.setattr(construct, "run", timed_out)
+    words = load_dictionary([words2]).words
+    made = make(7, 7, words, seed=9, tries=3, engine="python")
+    assert len(made.tries) == 3
+    assert limits == pytest.approx([2.0, 8.0, 20.0])  # 2 s of processor time: 10 times at most
+    limits.clear()
+    make(7, 7, words, seed=9, tries=1, try_timeout=1.5, engine="python")
+    assert limits == [1.5]  # a number is time on the clock, as given
+    argv = ["make", "--size", "7x7", "--dict", str(words2), "--seed", "9", "--tries", "1"]
+    assert main([*argv, "--try-timeout", "AUTO", "--engine", "python"]) == 3
+    assert main([*argv, "--try-timeout", "soon"]) == 2
+    assert "--try-timeout: expected a number of seconds, got 'soon'" in capsys.readouterr().err
+
+
+def test_the_clock_tells_the_share_of_a_core() -> None:
+    clock = construct._Clock()
+    clock.wall -= 100.0  # 100 s on the clock, and far less processor time: a busy machine
+    assert clock.share() == construct.LEAST_SHARE
+    clock.wall, clock.cpu = clock.wall - 100.0, clock.cpu - 50.0  # half a core
+    assert clock.share() == pytest.approx(0.5, abs=0.01)
+    clock.wall, clock.cpu = clock.wall - 100.0, clock.cpu - 150.0  # threads: more than a core
+    assert clock.share() == 1.0
 
 
 def test_parse_range() -> None:

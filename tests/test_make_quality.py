@@ -254,3 +254,136 @@ def test_a_min_score_above_every_word_is_proved_unfillable(
     for strategy in ("wdeg", "valued", "mrv"):
         outcome = pybridge.run(empty, engine=engine, strategy=strategy, prove=False)
         assert (outcome.status, outcome.stats.nodes) == ("unsolvable", 0)
+
+
+def test_patterns_an_ascent_fills_only_below_the_line_are_tried_last(tiny: Path) -> None:
+    """make climbs from the acceptable line (25): a pattern that only the
+    words below it can fill (a theme entry's crossings, often) is easy with
+    every word and would be tried first, its fill junk; it comes after
+    those its first floor can fill."""
+    from pybridge.lexicon import load_dictionary
+    from pybridge.options import PatternOptions
+    from pybridge.patterns import pattern_for
+
+    dictionary = load_dictionary([tiny])
+    assert dictionary.scores is not None
+    square = pattern_for(PatternOptions(3, 3, blocks=0, seed=1))
+
+    def ranked(scores: Any) -> construct._Ranked:
+        fill = construct._Fill(dictionary.words, scores, "python", None, None, None, None, True)
+        return fill.rank(square)
+
+    assert not ranked(dictionary.scores).below_line  # every word is above the line
+    junk = replace(dictionary.scores, written=dict.fromkeys(dictionary.words, Decimal(10)))
+    below = ranked(junk)
+    assert below.below_line
+    assert below.difficulty is not None  # estimated with every word
+    plain = construct._Ranked(square, 3.4)
+    unknown, settled = construct._Ranked(square, None), construct._Ranked(square, None, object())  # type: ignore[arg-type]
+    order = sorted([settled, below, unknown, plain], key=construct._Ranked.order)
+    assert order == [plain, below, unknown, settled]
+
+
+def test_theme_entries_count_as_the_lists_top_score(tiny: Path) -> None:
+    """A theme entry is the constructor's choice: scored low in the list (or
+    not in it), it would bound the fill's min and keep an ascent below its
+    floor; make counts it at the list's top score."""
+    from pybridge.lexicon import load_dictionary
+    from pybridge.options import PatternOptions
+    from pybridge.patterns import pattern_for
+
+    dictionary = load_dictionary([tiny])
+    assert dictionary.scores is not None
+    pattern = pattern_for(PatternOptions(9, 9, theme=("CAT", "COW", "ZEBRA"), seed=1))
+    words, scores = construct._with_theme(dictionary.words, dictionary.scores, pattern)
+    assert words == (*dictionary.words, "ZEBRA")  # not in the list: added
+    assert scores is not None
+    assert [scores.score(w) for w in ("CAT", "COW", "ZEBRA", "ORE")] == [100, 100, 100, 80]
+    assert dictionary.scores.score("CAT") == 40  # the list's own scores are untouched
+    plain = pattern_for(PatternOptions(9, 9, seed=1))
+    assert construct._with_theme(dictionary.words, dictionary.scores, plain) == (
+        dictionary.words,
+        dictionary.scores,
+    )
+
+
+def test_a_pool_an_ascent_fills_only_below_the_line_draws_more_patterns(
+    shared_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When no pattern of a pool can be filled above the acceptable line,
+    make draws more pools (up to EXTRA_POOLS) before trying one below it."""
+    from pybridge.lexicon import load_dictionary
+
+    words = (shared_dir / "corpus" / "cs50" / "words2.txt").read_text().split()
+    scored = tmp_path / "scored.txt"
+    scored.write_text("".join(f"{word};30\n" for word in words), encoding="utf-8")
+    dictionary = load_dictionary([scored])
+    real_rank = construct._Fill.rank
+    ranked: list[construct._Ranked] = []
+
+    def rank(self: construct._Fill, pattern: Any) -> construct._Ranked:
+        assert self.climb  # a list on the 0-100 scale, nothing else asked
+        # every pattern only below the line but the 10th
+        made = replace(real_rank(self, pattern), below_line=len(ranked) != 9)
+        ranked.append(made)
+        return made
+
+    monkeypatch.setattr(construct._Fill, "rank", rank)
+    tried: list[Any] = []
+    made = construct.make(
+        7,
+        7,
+        dictionary.words,
+        scores=dictionary.scores,
+        seed=5,
+        tries=1,
+        engine="python",
+        report=tried.append,
+    )
+    assert construct.POOL + 2 <= len(ranked) <= 2 * construct.POOL  # one more pool, no more
+    assert tried[0].pattern == ranked[9].pattern  # the one above the line first
+    assert made.tries == tried
+
+
+@pytest.mark.parametrize("lows", [(10, 30), (10, 20, 15, 12, 40)])
+def test_a_fill_below_the_line_gives_way_to_other_patterns(
+    shared_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    lows: tuple[int, ...],
+) -> None:
+    """An ascent that fills a pattern only below the acceptable line (its
+    first floor proved unfillable) gives way to up to BELOW_LINE_TRIES more
+    patterns; a fill above the line then makes the crossword, else the best
+    of those below it."""
+    from pybridge.lexicon import load_dictionary
+
+    words = (shared_dir / "corpus" / "cs50" / "words2.txt").read_text().split()
+    scored = tmp_path / "scored.txt"
+    scored.write_text("".join(f"{word};30\n" for word in words), encoding="utf-8")
+    dictionary = load_dictionary([scored])
+    real_run = construct.run
+    filled = iter(lows)
+
+    def lowest_as_told(puzzle: Puzzle, **options: Any) -> Outcome:
+        outcome = real_run(puzzle, **options)
+        assert outcome.score is not None  # every pattern of this size fills
+        outcome.score = replace(outcome.score, min=Decimal(next(filled)))
+        return outcome
+
+    monkeypatch.setattr(construct, "run", lowest_as_told)
+    small = {"blocks": 4, "min_length": 2, "symmetry": "none", "engine": "python"}
+    made = construct.make(
+        5, 5, dictionary.words, scores=dictionary.scores, seed=1, tries=10, **small
+    )
+    # (10, 30): 30 makes it; (10, 20, 15, 12, 40): 3 patterns more, then the best, 20
+    assert len(made.tries) == min(len(lows), 1 + construct.BELOW_LINE_TRIES)
+    below = [t for t in made.tries if t.reason == construct.BELOW_LINE]
+    assert len(below) == len(made.tries) - 1  # all but the last gave way
+    assert made.status == "solved"
+    assert made.outcome is not None
+    assert made.outcome.score is not None
+    best = max(lows[: len(made.tries)])
+    assert made.outcome.score.min == best
+    assert made.pattern == made.tries[lows.index(best)].pattern
+    assert "only below the acceptable line" in below[0].summary()

@@ -208,3 +208,20 @@ def test_maximize_has_a_time_limit_of_its_own(monkeypatch: pytest.MonkeyPatch) -
     if outcome.status == "timeout" and outcome.solutions:
         assert outcome.score is not None
         assert outcome.score.optimal is False
+
+
+def test_the_shipped_list_comes_with_its_default_ban_list_unless_opted_out() -> None:
+    from pybridge.options import DictionaryOptions
+    from pybridge.service.puzzles import or_shipped
+    from pybridge.wordlist import BANNED_PATH, LIST_PATH
+
+    shipped = or_shipped(DictionaryOptions(ban=("ERNE",)))
+    assert shipped.paths == (str(LIST_PATH),)
+    assert shipped.ban == (str(BANNED_PATH), "ERNE")
+    kept = or_shipped(DictionaryOptions(default_ban=False))
+    assert kept.paths == (str(LIST_PATH),)
+    assert kept.ban == ()
+    own = or_shipped(DictionaryOptions(paths=("mine.txt",)))
+    assert own.ban == ()  # a list of one's own has no default ban list
+    for command in ("solve", "make", "serve"):
+        assert "--no-default-ban" in crossword(command, "--help").stdout, command

@@ -188,3 +188,53 @@ def test_a_puz_comes_back_byte_for_byte(
     back = tmp_path / "back.puz"
     assert run(capsys, "solve", path, "--answers", "--output", "puz", back)[0] == 0
     assert back.read_bytes() == path.read_bytes()
+
+
+def rebus_ipuz(path: Path) -> Path:
+    """The rebus puzzle as ipuz, its WH square given in the player's grid
+    and its NN square saved (a solver's progress)."""
+    rows = [list(row) for row in SOLUTION]
+    solution: list[list[object]] = [[ch if ch != "#" else "#" for ch in row] for row in rows]
+    solution[0][0], solution[2][2] = "WH", "NN"
+    puzzle: list[list[object]] = [[0 if ch != "#" else "#" for ch in row] for row in rows]
+    puzzle[0][0] = {"cell": 1, "value": "WH"}
+    saved: list[list[object]] = [[0 if ch != "#" else "#" for ch in row] for row in rows]
+    saved[2][2] = "NN"
+    doc = {
+        "version": "http://ipuz.org/v2",
+        "kind": ["http://ipuz.org/crossword#1"],
+        "dimensions": {"width": 4, "height": 4},
+        "puzzle": puzzle,
+        "saved": saved,
+        "solution": solution,
+        "clues": {"Across": [], "Down": []},
+    }
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("engine", [pytest.param("prolog", marks=needs_prolog), "python"])
+def test_a_rebus_in_the_ipuz_player_grid_is_the_solution_s_mark(
+    tmp_path: Path, engine: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = rebus_ipuz(tmp_path / "r.ipuz")
+    puzzle = parse_ipuz(path.read_text(encoding="utf-8"), str(path))
+    assert puzzle.grid == ("①..#", "....", "..②.", "#...")  # given WH, saved NN: the marks
+    assert puzzle.published is not None
+    assert puzzle.published.rebus_texts == {"①": "WH", "②": "NN"}
+    code, out, _ = run(capsys, "solve", path, "--answers", "--engine", engine)
+    assert (code, out) == (0, "①OT#\nEVEN\nTU②A\n#MOP\nrebus: ① WH, ② NN\n")
+    back = tmp_path / "back.ipuz"
+    assert run(capsys, "solve", path, "--answers", "--output", "ipuz", back)[0] == 0
+    doc = json.loads(back.read_text(encoding="utf-8"))
+    assert doc["puzzle"][0][0] == {"cell": 1, "value": "WH"}  # the given, as letters again
+    assert parse_ipuz(back.read_text(encoding="utf-8")).grid[0][0] == "①"
+
+
+def test_a_given_that_is_no_rebus_is_refused_by_square(tmp_path: Path) -> None:
+    path = rebus_ipuz(tmp_path / "r.ipuz")
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["puzzle"][0][0] = {"cell": 1, "value": "W-H"}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(pybridge.InputError, match="row 1, column 1 shows 'W-H'"):
+        parse_ipuz(path.read_text(encoding="utf-8"), str(path))

@@ -347,7 +347,8 @@ def test_refusals_as_200_for_the_page(served: Served) -> None:
 
 def test_info(served: Served) -> None:
     info = served.client.get("/api/info").json()
-    assert info["dicts"] == [{"name": "square.txt", "words": len(SQUARE_WORDS), "scored": False}]
+    square = {"name": "square.txt", "words": len(SQUARE_WORDS), "scored": False}
+    assert info["dicts"] == [{**square, "shipped": False, "line": None}]
     assert info["root"] is True
     assert "wdeg" in info["strategies"]
 
@@ -713,7 +714,7 @@ def test_export(served: Served) -> None:
     assert {"number": 1, "direction": "across", "row": 0, "col": 0, "length": 3, "word": "CAT"} in (
         doc["placements"]
     )
-    assert served.post("/api/export", {**grid, "kind": "pdf"}).status_code == 400
+    assert served.post("/api/export", {**grid, "kind": "gif"}).status_code == 400
 
 
 PAGE_TEXTS = {
@@ -771,6 +772,54 @@ def test_exports_with_the_letters_as_a_solvers_progress(served: Served) -> None:
     bad = served.post("/api/export", {**page, "kind": "json", "clues": [{"number": 1}]})
     assert bad.status_code == 400
     assert '"clues" must be a list of' in bad.json()["error"]
+
+
+def test_a_pdf_sheet_with_the_pages_clues(served: Served) -> None:
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    page = {"grid": ["CAT", "O#R", "WED"], "kind": "pdf", **PAGE_TEXTS, "paper": "a4"}
+    answer = served.post("/api/export", page)
+    assert answer.headers["content-type"] == "application/pdf"
+    pages = PdfReader(BytesIO(answer.content)).pages
+    assert len(pages) == 2  # the puzzle, and its solution
+    text = pages[0].extract_text()
+    for seen in ("Pets", "A. Setter", "Feline", "Bovine", "(3 letters)"):
+        assert seen in text
+    pattern = served.post("/api/export", {**page, "grid": ["...", ".#.", "..."]})
+    assert len(PdfReader(BytesIO(pattern.content)).pages) == 1  # no fill: no solution page
+    bad = served.post("/api/export", {**page, "paper": "legal"})
+    assert bad.json()["error"] == 'crossword: error: "paper" must be "letter" or "a4"'
+
+
+def test_a_word_search_from_a_list_of_words(served: Served) -> None:
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    body = {"words": ["ADA", "GRACE", "ALAN", "EDSGER"], "size": "7x7", "directions": "easy"}
+    made = served.post("/api/wordsearch", {**body, "seed": 3}).json()
+    assert made["status"] == "solved"
+    assert (len(made["grid"]), made["seed"]) == (7, 3)
+    assert sorted(p["word"] for p in made["placements"]) == ["ADA", "ALAN", "EDSGER", "GRACE"]
+    assert served.post("/api/wordsearch", {**body, "seed": 3}).json()["grid"] == made["grid"]
+    sheet = served.post("/api/wordsearch", {**body, "seed": 3, "kind": "pdf", "title": "Pioneers"})
+    pages = PdfReader(BytesIO(sheet.content)).pages
+    assert len(pages) == 2  # the puzzle and its answer key
+    assert "Pioneers" in pages[0].extract_text()
+    bad = served.post("/api/wordsearch", {**body, "words": ["A?B"]})
+    assert bad.status_code == 400
+    assert bad.json()["error"].startswith("words:1:2: error: expected a letter in a word")
+
+
+def test_clue_suggestions(served: Served) -> None:
+    assert served.client.get("/api/info").json()["suggest"] is True
+    found = served.post("/api/suggest", {"words": ["CAT", "QXZW"]}).json()["suggestions"]
+    assert isinstance(found["CAT"], str)
+    assert "CAT" not in found["CAT"].upper()  # a suggestion never gives its word away
+    assert found["QXZW"] is None
+    assert served.post("/api/suggest", {"words": "CAT"}).status_code == 400
 
 
 def test_the_work_file_round_trip(served: Served) -> None:
@@ -857,6 +906,23 @@ def test_a_check_runs_as_a_fill_does(served: Served) -> None:
     assert (
         refused.json()["error"]
         == 'crossword: error: a check is of the whole grid: leave out "region"'
+    )
+
+
+def test_make_runs_as_a_fill_does(served: Served) -> None:
+    body = {"make": True, "size": "3x3", "blocks": "0", "dict": ["square.txt"], "seed": 1}
+    view = wait_for(served, start(served, body)["id"])
+    assert (view["state"], view["exit_code"]) == ("done", 0)
+    made = view["answer"]
+    assert made["status"] == "solved"
+    assert made["pattern"]["grid"] == ["...", "...", "..."]
+    assert made["solutions"][0]["grid"] in (["CAT", "ORE", "WED"], ["COW", "ARE", "TED"])
+    assert made["summary"]
+    refused = served.post("/api/fill", {**body, "size": "3", "page": "m"})
+    assert refused.status_code == 400
+    both = served.post("/api/fill", {**body, "check": True, "page": "m"})
+    assert both.json()["error"] == (
+        'crossword: error: give one of "check", "make" or "suggest", not several'
     )
 
 

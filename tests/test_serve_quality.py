@@ -189,3 +189,42 @@ def test_the_best_so_far_shows_while_a_long_fill_runs(tmp_path: Path, shared: Pa
         assert view["best"]["value"] > 0
         assert view["better_fills"] >= 1
         assert client.delete(f"/api/fill/{fill_id}").json()["state"] == "cancelled"
+
+
+def test_a_request_bans_and_prefers_words_for_its_fill_only(served: Served) -> None:
+    # the best min fill is TEN/ORE/EAT... (60); banning TEN leaves CAT/ORE/WED... (40)
+    best = served.post("/api/solve", solve_body(maximize="min")).json()
+    assert best["score"]["min"] == 60
+    banned = served.post("/api/solve", solve_body(maximize="min", ban=["ten"])).json()
+    words = {p["word"] for p in banned["solutions"][0]["placements"]}
+    assert "TEN" not in words
+    assert banned["score"]["min"] == 40
+    # preferring CAT (40 + 20) and COW... lifts the other fill to the top for min
+    preferred = served.post(
+        "/api/solve", solve_body(maximize="min", prefer=["CAT", "wed", "ted"])
+    ).json()
+    assert {"CAT", "WED"} <= {p["word"] for p in preferred["solutions"][0]["placements"]}
+    assert preferred["score"]["min"] == 60  # CAT 60, ORE 80, the rest 100 or more
+    again = served.post("/api/solve", solve_body(maximize="min")).json()
+    assert again["score"]["min"] == 60  # nothing kept from one request to the next
+    listed = candidates(served, ["T..", "...", "..."], ban=["TOE"], prefer=["TED"])
+    assert {(c["word"], c["score"]) for c in listed["candidates"]} == {("TEN", 60), ("TED", 100)}
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("C4T", "\"ban\": 'C4T' is not a word"),
+        ([1, 2], '"ban" must be a list of words'),
+        (["../etc/passwd"], "is not a word"),
+    ],
+)
+def test_a_bad_ban_is_a_400_naming_it(served: Served, value: Any, message: str) -> None:
+    answer = served.post("/api/solve", solve_body(ban=value))
+    assert answer.status_code == 400
+    assert message in answer.json()["error"]
+    listed = served.post(
+        "/api/candidates",
+        {"grid": ["..."], "row": 0, "col": 0, "dict": ["scored.txt"], "ban": value},
+    )
+    assert listed.status_code == 400

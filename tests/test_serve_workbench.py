@@ -270,6 +270,28 @@ def test_a_puz_or_ipuz_export_opens_as_it_was_exported(
         assert page.input_value("#clue-0-0-down-text") == ""  # its placeholder is no clue
 
 
+def test_suggested_clues_and_a_printable_sheet(page: Any, tmp_path: Path) -> None:
+    new_grid(page, 3, 3)
+    page.click("#fill")
+    page.wait_for_function("document.querySelectorAll('#grid .cell.fill').length === 9")
+    page.fill("#puzzle-title", "Squares")
+    page.fill("#clue-0-0-across-text", "My own clue")
+    page.click("#suggest-clues")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Suggested')")
+    assert page.input_value("#clue-0-0-across-text") == "My own clue"  # kept
+    suggested = [
+        page.input_value(f"#{item.get_attribute('id')}-text")
+        for item in page.locator("#clue-pane li").all()
+    ]
+    assert sum(bool(text) for text in suggested) >= 4  # WordNet knows most of the square's words
+    with page.expect_download() as download:
+        page.click("[data-export=pdf]")
+    assert download.value.suggested_filename == "Squares.pdf"
+    path = tmp_path / "squares.pdf"
+    download.value.save_as(path)
+    assert path.read_bytes().startswith(b"%PDF")
+
+
 def test_the_pages_json_export_of_an_exact_puzzle_opens(page: Any, tmp_path: Path) -> None:
     browser.open_file(page, ROOT / "data" / "demo.dat")
     assert "listed words" in page.inner_text("#title")
@@ -442,7 +464,7 @@ def test_the_page_at_1280x800_keeps_the_status_in_view(page: Any, tmp_path: Path
 # ---------------------------------------------------------------- Check
 
 
-def test_a_core_that_is_not_minimal_is_said_so_and_hatched(page: Any) -> None:
+def test_a_core_that_is_not_minimal_is_said_so_and_hatched(page: Any, tmp_path: Path) -> None:
     new_grid(page, 3, 3)
     # a search's proof names every site it looked at: not a minimal core
     proof = {
@@ -466,8 +488,48 @@ def test_a_core_that_is_not_minimal_is_said_so_and_hatched(page: Any) -> None:
     page.wait_for_selector("#verdict:not([hidden])")
     assert browser.cells_with(page, "wide-core") == [(0, 0), (0, 1), (0, 2), (1, 0), (2, 0)]
     assert browser.cells_with(page, "core") == []
-    assert "not a minimal core" in page.inner_text("#verdict")
-    assert "not a minimal core" in status(page)
+    said = page.inner_text("#verdict")
+    assert "not known to be a minimal core: Check stopped narrowing them down" in said
+    assert "not known to be a minimal core" in status(page)
+    screenshot(page, tmp_path, "workbench-not-minimal.png")
+
+
+@pytest.mark.usefixtures("shared")
+def test_check_gives_its_verdict_before_the_time_limit(page: Any, tmp_path: Path) -> None:
+    path = tmp_path / "strand.txt"
+    path.write_text("\n".join(browser.STRAND) + "\n", encoding="utf-8")
+    views: list[Any] = []  # the check's views as the page polls them, read once it is done
+
+    def heard(response: Any) -> None:
+        if "/api/fill/" in response.url and response.request.method == "GET":
+            views.append(response)
+
+    page.on("response", heard)
+    browser.open_file(page, path)
+    choose_dictionary(page, "scowl55.txt")
+    page.fill("#timeout", "120")  # the server's own limit: a check that waited it out fails
+    page.click("#check")
+    page.wait_for_function(
+        "['bad', 'good'].includes(document.querySelector('#status').className)", timeout=110_000
+    )
+    answer = views[-1].json()["answer"]  # the last view: the check's answer
+    assert answer["status"] == "unsolvable"
+    assert answer["proof"]["layer"] == "search"
+    assert answer["stats"]["seconds"] < 110  # the verdict, not the time limit, ended it
+    heading = page.inner_text("#verdict strong")
+    assert heading.startswith("Cannot be filled (proof: search, ")
+    core = {(s["number"], s["direction"]) for s in answer["proof"]["core"]}
+    assert len(core) < 80 or not answer["proof"]["minimal"]  # all 80 sites is no minimal core
+    drawn = "core" if answer["proof"]["minimal"] else "wide-core"
+    assert browser.cells_with(page, drawn)  # red when minimal, hatched when not known to be
+    assert browser.cells_with(page, "wide-core" if drawn == "core" else "core") == []
+    said = page.inner_text("#verdict")
+    if answer["proof"]["minimal"]:
+        assert "minimal" not in said
+    else:
+        assert "not known to be a minimal core: Check stopped narrowing them down" in said
+    assert page.inner_text("#difficulty") == " · cannot be filled as it is (Check)"
+    screenshot(page, tmp_path, "workbench-strand-verdict.png")
 
 
 @pytest.mark.usefixtures("shared")
@@ -495,14 +557,14 @@ def test_the_grids_figures_as_the_pattern_generator_gives_them(page: Any, tmp_pa
     path = tmp_path / "corners.txt"
     path.write_text("#....\n.....\n.....\n.....\n....#\n", encoding="utf-8")
     browser.open_file(page, path)  # corner blocks are cheaters: opened, no word count changes
-    assert page.inner_text("#stats") == "10 words, 2 blocks (2 cheaters), mean word length 4.60"
+    assert page.inner_text("#figures") == "10 words, 2 blocks (2 cheaters), mean word length 4.60"
     page.fill("#new-rows", "9")
     page.fill("#new-cols", "9")
     page.fill("#pattern-blocks", "12")
     page.click("#pattern-button")
     page.wait_for_function("document.querySelector('#title').textContent.startsWith('pattern')")
     words = int(status(page).split(" entries")[0].split()[-1])  # "... 12 blocks and 30 entries"
-    assert page.inner_text("#stats").startswith(f"{words} words, 12 blocks (")
+    assert page.inner_text("#figures").startswith(f"{words} words, 12 blocks (")
 
 
 def test_entries_with_few_words_are_shaded_live(page: Any) -> None:
@@ -516,6 +578,156 @@ def test_entries_with_few_words_are_shaded_live(page: Any) -> None:
     choose_dictionary(page, "many.txt")  # 150 words, 50 of them possible: none tight
     listed(page)
     page.wait_for_function("!document.querySelector('#grid .cell.few, #grid .cell.fewest')")
+
+
+def test_make_a_crossword_from_the_page(page: Any) -> None:
+    page.fill("#new-rows", "3")
+    page.fill("#new-cols", "3")
+    page.fill("#pattern-blocks", "0")
+    page.keyboard.press("Alt+m")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Made')")
+    assert browser.letters(page) in (["CAT", "ORE", "WED"], ["COW", "ARE", "TED"])
+    assert len(browser.cells_with(page, "fill")) == 9
+    assert page.inner_text("#title").startswith("made 3x3 (seed ")
+
+
+def test_a_word_search_from_the_page(page: Any, tmp_path: Path) -> None:
+    page.keyboard.press("Alt+w")
+    page.fill("#ws-words", "ADA\nGRACE\nALAN\nEDSGER\n")
+    page.fill("#ws-size", "7x7")
+    page.select_option("#ws-level", "easy")
+    page.click("#ws-make")
+    page.wait_for_function("document.querySelector('#ws-status').textContent.includes('hidden')")
+    assert page.inner_text("#ws-status").startswith("4 words hidden (seed ")
+    assert len(page.inner_text("#ws-grid").split("\n")) == 7
+    with page.expect_download() as download:
+        page.click("#ws-pdf")
+    path = tmp_path / "wordsearch.pdf"
+    download.value.save_as(path)
+    assert path.read_bytes().startswith(b"%PDF")
+
+
+# ---------------------------------------------------------------- word lists
+
+
+def candidate_words(page: Any) -> list[str]:
+    return list(
+        page.locator("#candidates button.word").evaluate_all(
+            "bs => bs.map(b => b.firstChild.textContent)"
+        )
+    )
+
+
+def test_ban_a_word_from_the_candidate_list(page: Any, tmp_path: Path) -> None:
+    choose_dictionary(page, "square.txt")
+    new_grid(page, 3, 3)
+    page.wait_for_function("document.querySelectorAll('#candidates li').length > 0")
+    assert "CAT" in candidate_words(page)
+    page.click("#candidates li:has(button.word:text-is('CAT')) button.ban")
+    page.wait_for_function("!document.querySelector('#candidates').textContent.includes('CAT')")
+    assert status(page).startswith("Banned CAT: no fill or list uses it now")
+    assert page.input_value("#banned") == "CAT"
+    page.click("#fill")  # both fills of the square (it and its transpose) have CAT
+    page.wait_for_function("['good', 'bad'].includes(document.querySelector('#status').className)")
+    assert status(page) == "No fill exists."
+    screenshot(page, tmp_path, "workbench-banned.png")
+    page.reload()  # kept with the browser's preferences, for every puzzle
+    browser.open_page(page, page.url)
+    assert page.input_value("#banned") == "CAT"
+    choose_dictionary(page, "square.txt")  # opens the options again
+    page.fill("#banned", "")
+    page.locator("#banned").dispatch_event("change")
+    page.wait_for_function("document.querySelector('#candidates').textContent.includes('CAT')")
+    page.click("#fill")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Filled')")
+
+
+def test_delete_bans_the_word_that_has_the_focus(page: Any) -> None:
+    choose_dictionary(page, "square.txt")
+    new_grid(page, 3, 3)
+    listed(page)
+    page.locator("#grid").press("Escape")  # to the words that fit
+    first = page.evaluate("document.activeElement.firstChild.textContent")
+    page.keyboard.press("Delete")
+    page.wait_for_function("(w) => document.querySelector('#banned').value === w", arg=first)
+    assert page.evaluate("document.activeElement.closest('#candidates') !== null")  # on to the next
+    assert first not in candidate_words(page)
+
+
+def test_preferred_words_score_more_and_join_the_lists(page: Any) -> None:
+    choose_dictionary(page, "square.txt")
+    new_grid(page, 3, 3)
+    listed(page)
+    page.fill("#preferred", "xyz\nc-a-t\n4x4")
+    page.locator("#preferred").dispatch_event("change")
+    assert page.input_value("#preferred") == "xyz\nc-a-t"  # what is no word is left out, and said
+    assert "not words, left out: 4x4" in page.inner_text("#curation-note")
+    page.wait_for_function("document.querySelector('#candidates .score') !== null")
+    scores = dict(
+        page.locator("#candidates button.word").evaluate_all(
+            "bs => bs.map(b => [b.firstChild.textContent, Number(b.lastChild.textContent)])"
+        )
+    )
+    assert scores["XYZ"] == 70  # added (a default 50, and 20 more)
+    assert scores["CAT"] == 70
+    assert scores["COW"] == 50
+    page.fill("#preferred", "")
+    page.locator("#preferred").dispatch_event("change")
+
+
+def test_the_shipped_list_and_its_acceptable_line(page: Any, tmp_path: Path) -> None:
+    labels = page.text_content("#dicts") or ""
+    assert "words.txt (" in labels
+    assert "scored, shipped with crossword)" in labels
+    choose_dictionary(page, "words.txt")
+    assert page.get_attribute("#min-score", "placeholder") == "25"
+    new_grid(page, 5, 5)
+    page.keyboard.type("QU")
+    listed(page)
+    page.wait_for_function("document.querySelector('#slot-info').textContent.startsWith('QU')")
+    scores = page.locator("#candidates .score").all_inner_texts()
+    assert scores
+    assert min(float(s) for s in scores) >= 25
+    page.fill("#min-score", "0")  # asked for: below the line too, and greyed
+    page.locator("#min-score").dispatch_event("change")
+    page.wait_for_selector("#candidates li.weak")
+    assert "below the acceptable line (25)" in page.get_attribute(
+        "#candidates li.weak button.word", "title"
+    )
+    page.fill("#min-score", "")
+    page.locator("#min-score").dispatch_event("change")
+    screenshot(page, tmp_path, "workbench-shipped.png")
+
+
+def test_the_difficulty_in_the_grids_figures(page: Any) -> None:
+    choose_dictionary(page, "square.txt")
+    new_grid(page, 3, 3)
+    listed(page)
+    page.wait_for_function(
+        "document.querySelector('#difficulty').textContent.includes('difficulty')"
+    )
+    value = float(page.inner_text("#difficulty").split("difficulty ")[1])
+    assert 0 < value < 10
+    page.keyboard.type("Q")  # no word begins with Q: the layers prove it at once
+    page.wait_for_function("document.querySelector('#difficulty').textContent.includes('cannot')")
+    assert page.inner_text("#difficulty") == " · cannot be filled as it is"
+
+
+def test_the_words_of_an_entry_that_fill_the_grid(page: Any, tmp_path: Path) -> None:
+    choose_dictionary(page, "square.txt")
+    new_grid(page, 3, 3)
+    listed(page)
+    page.keyboard.press("Alt+e")
+    page.wait_for_selector("#entry-words:not([hidden])")
+    fills = page.locator("#entry-list li.fills button").all_inner_texts()
+    assert sorted(fills) == ["CAT", "COW"]
+    note = page.inner_text("#entry-note")
+    assert note.startswith("1-Across: 2 of the ")
+    assert "leave the grid a fill" in note
+    screenshot(page, tmp_path, "workbench-entry-words.png")
+    page.click("#entry-list li.fills button >> text=COW")
+    assert browser.letters(page)[0] == "COW"
+    page.wait_for_selector("#entry-words", state="hidden")  # they were for the grid as it was
 
 
 # ---------------------------------------------------------------- the smaller defects

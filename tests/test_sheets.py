@@ -117,8 +117,15 @@ def test_long_clue_lists_fit_at_a_smaller_type() -> None:
     data = crossword_pdf(wordy, "letter")
     assert len(pypdf.PdfReader(io.BytesIO(data)).pages) == 2
     many = type(sheet)(**{**vars(wordy), "across": wordy.across * 6})  # too many for a page
-    assert not crossword_layout(many, "letter").lines
-    assert len(pypdf.PdfReader(io.BytesIO(crossword_pdf(many, "letter"))).pages) > 2
+    run_on = crossword_layout(many, "letter")
+    assert not run_on.lines
+    assert run_on.cell > smaller.cell  # the grid has its page to itself
+    pages = pypdf.PdfReader(io.BytesIO(crossword_pdf(many, "letter"))).pages
+    assert len(pages) > 2
+    assert "Across" not in pages[0].extract_text()
+    clue_text = " ".join(page.extract_text().replace("\n", " ") for page in pages[1:-1])
+    assert clue_text.count("a clue of many words") == 4 * len(many.across)  # every clue, whole
+    assert "Tiny: solution" in pages[-1].extract_text()
 
 
 @needs_pdftoppm

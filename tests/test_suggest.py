@@ -121,7 +121,29 @@ def test_every_suggested_clue_of_a_15x15_keeps_its_answer(
         ("CRAGS", "Steep rugged rocks or cliffs"),  # a plural: the head nouns pluralised
         ("ALIENS", "Persons who come from a foreign country"),  # the clause's verb agrees
         ("RAN", "Moved fast by using one's feet"),  # a past tense: the gloss's verb too
+        ("ARISEN", "Originated"),  # a participle: no "came" (come's participle is unlisted)
         ("ESPIES", "Catches sight of"),
+        ("DICES", "Cuts into cubes"),  # the verb: "dice" is a plural already
+        ("MAS", "Informal terms for a mother"),  # a head noun plural already stays
+        ("LISTED", "Named"),  # its adjective ("on a list") gives it away: the verb's past
+        ("EERIER", "More suggestive of the supernatural"),  # a comparative
+        ("BIGGEST", "Largest"),  # a superlative: a synonym compared by the rules
+        ("ONES", "Smallest whole numbers or numerals representing this number"),
+        ("ELISA", "Assay that relies on an enzymatic conversion reaction"),  # no "... and is"
+        ("IOWA", "Member of the Siouan people"),  # no "... formerly living"
+        ("BARONS", "Noblemen of varying rank"),
+        ("URNS", "Large vases that usually have a pedestal or feet"),
+        ("SEEN", "Perceived by sight"),  # the first verb's part, not "or have the power..."
+        ("SOAP", "Cleansing agent"),  # not its rarer sense "money offered as a bribe"
+        ("CAMEOUT", "Appeared or became visible"),  # a phrase's verb inflected: come out
+        ("CHAPELS", "Places of worship that have their own altar"),  # the clause agrees
+        ("FAIRIES", "Small beings"),  # the phrase before an apposition ("..., human in form")
+        ("LOPED", "Ran easily"),  # an irregular past WordNet lists alone (run: ran)
+        ("ORDERS", "Gives instructions"),  # not "... to or direct somebody to do"
+        ("RENO", "City in western Nevada"),  # cut before "at the foot of..."
+        ("KOREA", "Asian peninsula"),  # cut before a participle, as a last resort
+        ("MASSIF", "Block of the earth's crust"),  # not "... crust bounded"
+        ("ADDEDON", "Appended"),
     ],
 )
 def test_known_suggestions(wordnet: suggest.WordNet, answer: str, wanted: str) -> None:
@@ -129,9 +151,10 @@ def test_known_suggestions(wordnet: suggest.WordNet, answer: str, wanted: str) -
 
 
 @needs_wordnet
-@pytest.mark.parametrize("answer", ["ICECREAM", "TEA", "SSN", "XQZ"])
+@pytest.mark.parametrize("answer", ["ICECREAM", "TEA", "SSN", "XQZ", "ARE", "IDES"])
 def test_answers_without_a_safe_clue_get_none(wordnet: suggest.WordNet, answer: str) -> None:
-    # every gloss of ice cream and tea names them; SSN and XQZ are no WordNet words
+    # every gloss of ice cream and tea names them; SSN and XQZ are no WordNet words;
+    # ARE is no past of "be"; the ides' gloss is "in the Roman calendar: the 15th of..."
     assert wordnet.suggest(answer) is None
 
 
@@ -142,6 +165,9 @@ def test_reveals_catches_split_answers_and_shared_stems(wordnet: suggest.WordNet
     assert wordnet.reveals("RUN", "Ran quickly")  # ran is a form of run
     assert wordnet.reveals("ICECREAM", "Frozen cream", ["ice", "cream"])
     assert not wordnet.reveals("CRAG", "Steep rugged rock or cliff")
+    assert wordnet.reveals("ROSEHIPS", "Hips")  # a part of the compound
+    assert wordnet.reveals("ODESSA", "Odesa")  # a spelling one letter apart
+    assert not wordnet.reveals("ODESSA", "City in western Texas")
 
 
 def test_shorten() -> None:
@@ -151,6 +177,11 @@ def test_shorten() -> None:
     long = "a mineral that contains metal that is valuable enough to be mined in great quantities"
     assert shorten(long) == "Mineral that contains metal"
     assert shorten("x" * 80) is None
+    cut = "an assay that relies on an enzymatic conversion reaction and is used to detect it"
+    assert shorten(cut) == "Assay that relies on an enzymatic conversion reaction"
+    assert shorten("(superlative of `good') having the most positive qualities") == (
+        "Having the most positive qualities"
+    )
 
 
 def test_without_wordnet_make_says_what_is_missing(

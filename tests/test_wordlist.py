@@ -4,13 +4,16 @@ script makes it again byte for byte."""
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from pybridge.lexicon import load_dictionary
-from pybridge.wordlist import ACCEPTABLE, GOOD, LIST_PATH
+from pybridge.wordlist import ACCEPTABLE, BANNED_PATH, GOOD, LIST_PATH
 
 WORDNET = Path("/usr/share/wordnet")
 
@@ -26,11 +29,23 @@ SSSS AAAS TSS SALEB AMASA ORAE AOA TAA AEAS ISTO AINTI ASA EKEBY ACIDY ALER ASSS
 SASINE TREEAT THEERA ASBAD ALIENTO SEENOT INAREA YST SGO STRE NOST RST MEU SEI
 SAE STG SLS AGS EDES SADDA LARE ORNON ONERE ETUI ESNE AAAAAAAAAAAAAAA ALASES SPAREST
 """)
+# What an editor struck from default fills (the lead's reading of make's
+# 15x15 seed 7, then ours of seeds 1-20): crosswordese, abbreviations,
+# archaic and dialect forms, Roman numerals, obscure names, phrases only a
+# crossword list holds, forms no one writes, words failing the breakfast test.
+EDITOR_STRUCK = _words("""
+III NAE DOST TUN LADE SETT SETTS AMENRA EARLET SIDEHALL TBS VOLS ASST
+SADLOT SETSNO TESTONE EVEATE DDS RTE SAMES MAGICS GOS CASTED ATES THOUS IRES
+ANI ERNE SEAMEW FALA STNICK LEOI ANAL INCEST
+""")
+# Offensive words: left out by the default ban list (banned.txt).
+OFFENSIVE = _words("TWAT ARSED ARSE SHIT WANKER")
 
 # Familiar words and phrases, some short, some long.
 ACCEPTABLE_ENTRIES = _words("""
 ABET ALOE NACHO NASA TEA ERA ONE STAR OPERA SALSA YETI PESTO RODEO ORIOLE CABARET
 GOODTHING NOSERINGS TINEAR INTHEAIR EXTENSIONLADDER WETBAR STEPON ICEAGE
+SWIVELED SEDATING PLIES CAROLS CEO NASA FBI GOTIT OLDHAT BIGDEAL DATE EASE RENAL
 """)
 GOOD_ENTRIES = _words("AREA WATER HOUSE STAR OPERA ICECREAM XRAY TSHIRT NOSERINGS INTHEAIR")
 
@@ -47,6 +62,17 @@ def scores() -> dict[str, int]:
 @pytest.mark.parametrize("word", JUNK)
 def test_junk_scores_below_the_acceptable_line(scores: dict[str, int], word: str) -> None:
     assert scores.get(word, 0) < ACCEPTABLE  # absent: never used
+
+
+@pytest.mark.parametrize("word", EDITOR_STRUCK)
+def test_what_an_editor_strikes_scores_below_the_line(scores: dict[str, int], word: str) -> None:
+    assert scores.get(word, 0) < ACCEPTABLE
+
+
+def test_offensive_words_are_on_the_default_ban_list() -> None:
+    banned = set(BANNED_PATH.read_text(encoding="utf-8").split())
+    assert set(OFFENSIVE) <= banned
+    assert not {"COCK", "DICK", "SPICED", "SHATTER", "SCUNTHORPE"} & banned  # innocent senses
 
 
 @pytest.mark.parametrize("word", ACCEPTABLE_ENTRIES)
@@ -101,3 +127,27 @@ def test_the_build_makes_the_shipped_list_again(shared_dir: Path, tmp_path: Path
     assert status == 0
     for made in tmp_path.iterdir():
         assert made.read_bytes() == (LIST_PATH.parent / made.name).read_bytes(), made.name
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_default_fills_have_no_entry_below_the_line_and_none_banned(
+    scores: dict[str, int], seed: int, tmp_path: Path
+) -> None:
+    """make with the defaults only (a 15x15, the shipped list): every entry
+    of the fill is acceptable by the list's own scores, read here, and none
+    is on the default ban list."""
+    make = ["make", "--size", "15x15", "--seed", str(seed), "--no-suggest", "--output", "json"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pybridge", *make],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    entries = [p["word"] for p in json.loads(done.stdout)["solutions"][0]["placements"]]
+    assert len(entries) >= 70
+    low = [(word, scores.get(word)) for word in entries if scores.get(word, 0) < ACCEPTABLE]
+    assert low == []
+    assert not set(entries) & set(BANNED_PATH.read_text(encoding="utf-8").split())

@@ -9,11 +9,11 @@ import concurrent.futures
 import contextlib
 import multiprocessing
 import os
-import signal
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import Any
 
 from pybridge import bridge
 from pybridge.bench import qxw, suite
@@ -21,7 +21,7 @@ from pybridge.bitsets import tables
 from pybridge.errors import UsageError
 from pybridge.lexicon import Dictionary, load_dictionary
 from pybridge.options import BenchOptions, SearchOptions
-from pybridge.portfolio import Portfolio, end_with_parent
+from pybridge.portfolio import Portfolio, end_with_parent, interrupt_as, interrupt_ignored
 from pybridge.progress import Progress
 from pybridge.scores import Scores, json_number
 from pybridge.search import registry
@@ -105,11 +105,12 @@ def _source_words() -> tuple[str, ...]:
     return _SOURCE_WORDS
 
 
-def _start_worker(paths: Sequence[str], parent: int) -> None:
+def _start_worker(paths: Sequence[str], parent: int, ignored: bool) -> None:
     """A `--jobs` worker: it ends with its parent (a worker left running
     after an interrupted bench would search on for nobody), at once on
-    Ctrl-C even inside a Prolog search, then loads the dictionary."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    Ctrl-C even inside a Prolog search (unless the parent ignores SIGINT:
+    then so does it), then loads the dictionary."""
+    interrupt_as(ignored)
     end_with_parent(parent)
     use_dictionary(paths)
 
@@ -275,7 +276,7 @@ def _run_parallel(
         jobs,
         mp_context=context,
         initializer=_start_worker,
-        initargs=(tuple(dictionaries), os.getpid()),
+        initargs=(tuple(dictionaries), os.getpid(), interrupt_ignored()),
     )
     interrupted = False
     try:
@@ -288,8 +289,24 @@ def _run_parallel(
             yield futures[future], future.result()
             if progress is not None:
                 progress.advance()
-    except BaseException:  # Ctrl-C, or the caller stopped: do not wait for the workers,
-        interrupted = True  # which end with their parent (_start_worker)
+    except BaseException:  # Ctrl-C, or the caller stopped: the runs under way are
+        interrupted = True  # for nobody now (a SIGINT to bench alone left them
+        _kill_workers(pool)  # running, and the exit waited for them: ~75 s)
         raise
     finally:
         pool.shutdown(wait=not interrupted, cancel_futures=True)
+
+
+def _kill_workers(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """End `pool`'s worker processes now, whatever they are running (the
+    pool then counts as broken, and shutting it down waits for nothing).
+    Python 3.14 has ProcessPoolExecutor.kill_workers; before it, the pool's
+    processes are reached through its `_processes` table."""
+    kill = getattr(pool, "kill_workers", None)
+    if kill is not None:
+        kill()
+        return
+    processes: Mapping[int, Any] = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(OSError, ValueError):  # gone already
+            process.kill()

@@ -57,12 +57,16 @@ def engine() -> Any:
             # Ctrl-C stops a search: see interrupts_stop_prolog. on_signal/3 also
             # takes SIGINT from the operating system, signals off or not. Where
             # SIGINT had its default action (the CLI's: Ctrl-C ends the process
-            # at once), that action is put back: else a Ctrl-C would end the CLI
-            # through Prolog's handler, or wait for a query while none runs.
-            default_action = signal.getsignal(signal.SIGINT) is signal.SIG_DFL
+            # at once) or was ignored (started with nohup, or in the background),
+            # that is put back: else a Ctrl-C would end the CLI through Prolog's
+            # handler, or wait for a query while none runs, and an ignored one
+            # would stop a search (exit 130) or, outside a query, print Prolog's
+            # "Unknown message: crossword_interrupted" (issue 39 item 7).
+            before = signal.getsignal(signal.SIGINT)
             list(prolog.query("on_signal(int, _, crossword:interrupt_search)", catcherrors=True))
-            if default_action and threading.current_thread() is threading.main_thread():
-                signal.signal(signal.SIGINT, signal.SIG_DFL)
+            kept = before in (signal.SIG_DFL, signal.SIG_IGN)
+            if kept and threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGINT, before)
             limit = stack_limit()
             list(prolog.query(f"set_prolog_flag(stack_limit, {limit})", catcherrors=True))
             Prolog.register_foreign(_tick, WATCHER, 5, module="kernel")  # see engine.watching

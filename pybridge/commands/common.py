@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 from pybridge.errors import MissingDependency, OutputError, UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.model import Cell, Puzzle
-from pybridge.options import DEFAULT_COMMAND_SECONDS
+from pybridge.options import DefaultSeconds
 from pybridge.progress import CubesProgress, Progress, shown_on
 from pybridge.scores import score_text
 from pybridge.service import fields
@@ -151,7 +151,7 @@ seed_number = argument_type(fields.seed_number)
 def default_bound(timeout: float | None) -> str:
     """What a verdict line adds when the time limit that ended the work was
     the commands' default (docs/cli.md#default-bounds)."""
-    if timeout != DEFAULT_COMMAND_SECONDS:
+    if not isinstance(timeout, DefaultSeconds):
         return ""
     return " (the default limit: --timeout SECONDS for longer, --timeout none for no limit)"
 

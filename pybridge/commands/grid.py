@@ -31,14 +31,18 @@ GRID_EPILOG = """\
 rules (unless --rp): every word (a run of two or more open cells) has at
 least --min-length letters (and at most --max-length); every open cell is in
 an across and a down word, unless --allow-unchecked (then in one at least);
-the open cells are connected. --rp places exactly N random blocks and checks
-no rule, as RP 2016's generator does.
+the open cells are connected; at most --max-words words and --max-cheaters
+cheater blocks (blocks that do not change the word count; by default a
+newspaper's limits for the size). --theme entries are placed first, in
+symmetric slots of their lengths. --rp places exactly N random blocks and
+checks no rule, as RP 2016's generator does.
 
 exit codes:
   0    a pattern was made (printed on stdout)
   1    no pattern can meet the request: a bound, trying every choice, or
        a complete search shows it (the reason is on stderr)
-  2    bad usage, or an output that cannot be written
+  2    bad usage (also: theme entries no symmetric pattern of the size can
+       hold), or an output that cannot be written
   3    every attempt (--attempts) ended at a dead end and a complete search
        did not finish in its time (10 s), or the time limit (--timeout)
        passed: none was found, though one may exist (try fewer blocks,

@@ -59,7 +59,8 @@ exit codes:
   0    a crossword was made (printed on stdout)
   1    no crossword: every pattern tried was proved unfillable, or no
        pattern can meet the request (the reasons are on stderr)
-  2    bad input, bad usage or a missing dependency (the message is on stderr)
+  2    bad input, bad usage (also: theme entries no symmetric pattern can
+       hold) or a missing dependency (the message is on stderr)
   3    no crossword: a fill ran out of its time (--try-timeout, --timeout),
        or no pattern was found within --attempts
   4    an internal error: an engine failed, a fill failed verification, or

@@ -10,6 +10,7 @@ from pathlib import Path
 from pybridge.clues import clue_summary
 from pybridge.commands.common import check_writable, written
 from pybridge.model import Puzzle
+from pybridge.service.clueing import sheet_pdf
 from pybridge.solver import Outcome
 
 
@@ -23,10 +24,7 @@ def write_pdf(
     puzzle: Puzzle, grid: Sequence[str], path: str, paper: str, solved: bool = True
 ) -> str:
     """--output pdf FILE: the sheet of `grid` (see pybridge.sheets); what to print about it."""
-    from pybridge.sheets import crossword_pdf, crossword_sheet  # only when a sheet is asked for
-
-    sheet = crossword_sheet(puzzle, grid)
-    data = crossword_pdf(sheet, "a4" if paper == "a4" else "letter", solved=solved)
+    data = sheet_pdf(puzzle, grid, paper, solved=solved)
     check_writable(path, "--output pdf")
     written("the pdf file", path, lambda: Path(path).write_bytes(data))
     return f"wrote {path}"

@@ -10,6 +10,7 @@ import socket
 import sys
 import webbrowser
 from dataclasses import replace
+from pathlib import Path
 
 from pybridge.commands.common import out, positive_int, positive_seconds, whole_number
 from pybridge.errors import UsageError, shown
@@ -70,8 +71,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], su
         dest="dicts",
         default=[],
         metavar="FILE",
-        help="a dictionary the page may fill from (repeat for several; default: the shipped "
-        "word list)",
+        help="a dictionary the page may fill from (repeat for several); the shipped word "
+        "list is served too, after them",
     )
     serve.add_argument(
         "--encoding", help="the dictionaries' encoding (default: UTF-8, else cp1252, per file)"
@@ -89,6 +90,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], su
         default=[],
         metavar="FILE",
         help="the words of this file (one a line) score 20 more (added when missing)",
+    )
+    serve.add_argument(
+        "--no-default-ban",
+        action="store_true",
+        help="with the shipped word list, keep its offensive words too (its default ban list "
+        "leaves them out)",
     )
     serve.add_argument(
         "--root",
@@ -174,18 +181,27 @@ def page_address(sock: socket.socket, token: str | None = None) -> str:
     return f"http://{host}:{port}/" + ("" if token is None else f"?token={token}")
 
 
+def with_shipped(dicts: list[str], shipped: Path) -> list[str]:
+    """The dictionaries to serve: those given, then the shipped word list
+    (the page's choice when none is given), unless it is among them."""
+    given = {Path(path).resolve() for path in dicts}
+    return [*dicts] if shipped.resolve() in given else [*dicts, str(shipped)]
+
+
 def serve_command(args: argparse.Namespace) -> int:
     from pybridge import bridge
     from pybridge.curation import banned_words, preferred_words
     from pybridge.serve.app import MEBIBYTE, Settings, serve
     from pybridge.serve.files import Files
     from pybridge.serve.guard import host_names
-    from pybridge.wordlist import LIST_PATH
+    from pybridge.wordlist import BANNED_PATH, LIST_PATH
 
-    files = Files.make(args.root, args.dicts or [str(LIST_PATH)], args.encoding)
+    files = Files.make(args.root, with_shipped(args.dicts, LIST_PATH), args.encoding)
+    # the shipped list is always served: its default ban list applies
+    ban = args.ban if args.no_default_ban else [str(BANNED_PATH), *args.ban]
     files = replace(
         files,
-        banned=banned_words(args.ban, args.encoding),
+        banned=banned_words(ban, args.encoding),
         preferred=preferred_words(args.prefer, args.encoding),
     )
     for name in files.dictionaries:  # read each now: a bad one stops the server here

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any, cast
 
+from pybridge.curation import request_words
 from pybridge.errors import (
     CrosswordError,
     EngineError,
@@ -75,12 +76,17 @@ PUZZLE_KEYS = frozenset(
     {"puzzle", "puzzle_base64", "name", "path", "words", "words_base64", "words_name"}
     | {"words_path", "dict"}
 )
+# The keys of /api/solve, /api/check and /api/fill that curate the
+# dictionary for one request: words (lists) to ban and to prefer, on top of
+# the server's --ban and --prefer.
+CURATION_KEYS = frozenset({"ban", "prefer"})
 # The options of each route, as the command's (those a JSON body may give:
 # it always answers JSON, with the stats).
 ROUTE_FIELDS = {
     "solve": fields.PUZZLE + fields.SOLVE + fields.PROGRESS,
     "check": fields.PUZZLE + fields.PROGRESS,
     "grid": fields.GRID,
+    "make": fields.MAKE,
 }
 HTTP_BY_EXIT = {0: 200, 1: 200, 3: 200, EXIT_BAD_INPUT: 400, EXIT_INTERNAL_ERROR: 500}
 
@@ -131,7 +137,8 @@ def option_values(command: str, body: Mapping[str, Any]) -> dict[str, Any]:
     no puzzle, and its route is /api/pattern."""
     if command == "grid":
         return fields.json_values(ROUTE_FIELDS["grid"], body, "/api/pattern", frozenset())
-    return fields.json_values(ROUTE_FIELDS[command], body, f"/api/{command}", PUZZLE_KEYS)
+    other = PUZZLE_KEYS | CURATION_KEYS
+    return fields.json_values(ROUTE_FIELDS[command], body, f"/api/{command}", other)
 
 
 # ---------------------------------------------------------------- the puzzle files
@@ -246,11 +253,15 @@ def request_options(
     encoding = values["encoding"]
     if files.encoding is not None and "encoding" not in body:
         encoding = files.encoding
+    # the server's --ban and --prefer curate its dictionaries; the request's, this fill
+    banned = (files.banned if paths else ()) + request_words(body.get("ban"), "ban")
+    preferred = (files.preferred if paths else ()) + request_words(body.get("prefer"), "prefer")
+    dictionary = DictionaryOptions(paths, encoding, banned=banned, preferred=preferred)
     source = PuzzleOptions(
         found.puzzle,
         found.words,
         values["answers"],
-        DictionaryOptions(paths, encoding),
+        dictionary,
         values["grid"],
         values["format"],
     )
@@ -451,6 +462,16 @@ def open_puzzles(body: Mapping[str, Any], files: Files) -> Answer:
     return answered(work)
 
 
+NO_PUZZLE = (
+    "this does not read as a puzzle: taken for a CS50 structure file (it holds '_', which "
+    "CS50 reads as an open cell, and any other character as a block), it has {}; if it is "
+    "a puzzle, choose its format"
+)
+# A row of a CS50 structure file as people write them: open cells and blocks,
+# no letter or digit (a `_` inside words, as in `__init__.py`, is prose).
+_STRUCTURE_ROW = re.compile(r"[^\w]*_[\W_]*")
+
+
 def _has_site(puzzle: Puzzle, sniffed: bool) -> Puzzle:
     """`puzzle`, or InputError when it has nothing to fill; a text whose
     format was guessed as CS50 (any `_` in it) and holds no entry is most
@@ -460,11 +481,7 @@ def _has_site(puzzle: Puzzle, sniffed: bool) -> Puzzle:
     except InputError:
         if not (sniffed and puzzle.format == "cs50"):
             raise
-    message = (
-        "this does not read as a puzzle: taken for a CS50 structure file (it holds '_', which "
-        "CS50 reads as an open cell, and any other character as a block), it has no entry of "
-        "two or more open cells; if it is a puzzle, choose its format"
-    )
+    message = NO_PUZZLE.format("no entry of two or more open cells")
     raise InputError(message, puzzle.source) from None
 
 
@@ -481,9 +498,14 @@ def _opened(found: Sources, fmt: Format | None, answers: bool) -> list[Puzzle]:
         return load_grid(found.puzzle, format=fmt)
     if fmt is not None or found.words is not None:
         return [load(found.puzzle, found.words, fmt)]
-    if _looks_p99(read_text(found.puzzle)):
+    text = read_text(found.puzzle)
+    if _looks_p99(text):
         return [load(found.puzzle)]
-    return load_grid(found.puzzle)
+    puzzles = load_grid(found.puzzle)
+    if puzzles[0].format == "cs50" and not any(map(_STRUCTURE_ROW.fullmatch, text.split("\n"))):
+        message = NO_PUZZLE.format("no row of open cells and blocks alone (its '_' are in words)")
+        raise InputError(message, found.name(found.puzzle))
+    return puzzles
 
 
 def _grid_json(puzzle: Puzzle) -> dict[str, Any]:

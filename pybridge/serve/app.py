@@ -35,18 +35,25 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from pybridge.difficulty import estimate
 from pybridge.errors import UsageError
-from pybridge.serve import api, grids
+from pybridge.model import Direction
+from pybridge.scores import ACCEPTABLE, json_number
+from pybridge.serve import api, grids, wordsearch
 from pybridge.serve.candidates import DEFAULT_LIMIT, candidate_list
 from pybridge.serve.files import Files
-from pybridge.serve.fills import Busy, Fills, Job, check_job, fill_time_limit
+from pybridge.serve.fills import Busy, Fills, Job, check_job, fill_time_limit, make_request
 from pybridge.serve.guard import LOOPBACK_NAMES, AccessLog, Guard, Guarding, guarded_protocol
 from pybridge.serve.limits import MAX_SOLUTIONS, MEMORY_MB, QUEUE
 from pybridge.serve.workers import Full, Pool
 from pybridge.solver import ENGINES, STRATEGIES
+from pybridge.suggest import available as suggestions_available
+from pybridge.wordlist import LIST_PATH
 
 STATIC = Path(__file__).resolve().parent / "static"
 MEBIBYTE = 1 << 20
+JOB_KINDS = ("check", "make", "suggest")  # what POST /api/fill runs besides a fill
+JOB_NAMES = '"check", "make" or "suggest"'
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
@@ -220,7 +227,14 @@ def create_app(settings: Settings) -> Starlette:
 
     async def info(request: Request) -> Response:
         dictionaries = [
-            {"name": name, "words": len(found.words), "scored": found.scores is not None}
+            {
+                "name": name,
+                "words": len(found.words),
+                "scored": found.scores is not None,
+                "shipped": files.dictionaries[name].resolve() == LIST_PATH.resolve(),
+                # a 0-100 list's acceptable line (the shipped list's 25), else null
+                "line": json_number(ACCEPTABLE) if found.scores and found.scores.has_line else None,
+            }
             for name in files.dictionaries
             for found in [files.dictionary([name])]
         ]
@@ -234,6 +248,7 @@ def create_app(settings: Settings) -> Starlette:
                 "engines": list(ENGINES),
                 "time_limit": settings.time_limit,
                 "max_upload": settings.max_upload,
+                "suggest": suggestions_available(),
                 "max_file": largest_file(settings.max_upload),
                 "max_solutions": MAX_SOLUTIONS,
             }
@@ -284,8 +299,12 @@ def create_app(settings: Settings) -> Starlette:
             limit = body.get("limit", DEFAULT_LIMIT)
             if type(limit) is not int or limit < 1:
                 raise UsageError('"limit" must be a whole number of at least 1')
-            score = grids.page_scores(body, files)
+            scores = grids.page_scores(body, files)
+            score = None if scores is None else scores.score
             found = candidate_list(puzzle, (row, col), direction, limit, score=score)
+            # the acceptable line of a 0-100 list (the shipped list's 25), the grid's difficulty
+            found["line"] = json_number(ACCEPTABLE) if scores and scores.has_line else None
+            found["difficulty"] = estimate(puzzle).difficulty if found["verdict"] is None else None
             return api.Answer(200, found, 0)
 
         return _answer(await run_in_threadpool(api.answered, work))
@@ -298,15 +317,25 @@ def create_app(settings: Settings) -> Starlette:
             page = request.client.host  # a client that names no page is one page
 
         def work() -> api.Answer:
-            command = "check" if grids.flag(body, "check") else "solve"
-            body.pop("check", None)
+            asked = [kind for kind in JOB_KINDS if grids.flag(body, kind)]
+            command = asked[0] if len(asked) == 1 else "solve"
+            if len(asked) > 1:
+                raise UsageError(f"give one of {JOB_NAMES}, not several")
+            for kind in JOB_KINDS:
+                body.pop(kind, None)
             region = grids.cells(body.pop("region", None))
-            job = Job(body, files, settings.time_limit, region, command=command)
+            entry = _entry(body) if command == "suggest" else None
+            job = Job(body, files, settings.time_limit, region, command=command, entry=entry)
             check_job(job)
-            check = api.precheck(job.body, files, settings.time_limit, command)
-            if check is not None:
-                return check
-            job = replace(job, time_limit=fill_time_limit(job.body, settings.time_limit))
+            options = "solve" if command == "suggest" else command  # suggestions: a fill a word
+            if command == "make":  # its options are make's: refused now when wrong
+                make_request(job.body, files, settings.time_limit)
+            else:
+                check = api.precheck(job.body, files, settings.time_limit, options)
+                if check is not None:
+                    return check
+            limit = fill_time_limit(job.body, settings.time_limit, options)
+            job = replace(job, time_limit=limit)
             try:
                 fill = fills.start(page, job)
             except Busy as busy:
@@ -322,6 +351,29 @@ def create_app(settings: Settings) -> Starlette:
                 await run_in_threadpool(api.answered, lambda: _ok(fills.cancel(fill_id)))
             )
         return _answer(await run_in_threadpool(api.answered, lambda: _ok(fills.view(fill_id))))
+
+    @refusals
+    async def suggest_clues(request: Request) -> Response:
+        body = await body_of(request)
+
+        def work() -> api.Answer:
+            return api.Answer(200, grids.suggestions(body), 0)
+
+        return _answer(await run_in_threadpool(api.answered, work))
+
+    @refusals
+    async def word_search(request: Request) -> Response:
+        body = await body_of(request)
+        try:
+            async with searches:
+                made, media = await run_in_threadpool(wordsearch.answer, body, settings.time_limit)
+        except Exception as err:
+            return _answer(api.failure(err))
+        if isinstance(made, dict):
+            return JSONResponse(made)
+        kind = "pdf" if media == "application/pdf" else "svg"
+        headers = {"Content-Disposition": f'attachment; filename="wordsearch.{kind}"'}
+        return Response(made, media_type=media, headers=headers)
 
     @refusals
     async def export(request: Request) -> Response:
@@ -354,6 +406,8 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/fill", start_fill, methods=["POST"]),
         Route("/api/fill/{fill}", fill_view, methods=["GET", "DELETE"]),
         Route("/api/export", export, methods=["POST"]),
+        Route("/api/suggest", suggest_clues, methods=["POST"]),
+        Route("/api/wordsearch", word_search, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     guarding = Guarding(settings.hosts or LOOPBACK_NAMES, settings.token)
@@ -383,6 +437,18 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 def _ok(view: Mapping[str, Any]) -> api.Answer:
     return api.Answer(200, dict(view), 0)
+
+
+def _entry(body: dict[str, Any]) -> tuple[int, int, Direction]:
+    """The entry a request for suggestions names (`row`, `col`, `direction`),
+    taken out of its body (the rest is a solve's)."""
+    row, col = _cell(body)
+    direction = body.pop("direction", "across")
+    body.pop("row")
+    body.pop("col")
+    if direction not in ("across", "down"):
+        raise UsageError('"direction" must be "across" or "down"')
+    return row, col, direction
 
 
 def _cell(body: Mapping[str, Any]) -> tuple[int, int]:

@@ -150,18 +150,28 @@ class Files:
             paths.append(os.fspath(self.dictionaries[name]))
         return paths
 
-    def dictionary(self, names: Sequence[str]) -> Dictionary:
-        """The merged dictionaries `names`, kept in memory (the candidate
-        lists ask for them at every keystroke)."""
+    def dictionary(
+        self, names: Sequence[str], ban: Sequence[str] = (), prefer: Sequence[str] = ()
+    ) -> Dictionary:
+        """The merged dictionaries `names`, less the server's banned words
+        and a request's `ban`, its preferred words and a request's `prefer`
+        scoring more; kept in memory (the candidate lists ask for them at
+        every keystroke; each file is read once, whatever the curation)."""
         paths = tuple(self.dictionary_paths(list(names)))
-        return _loaded(paths, self.encoding, self.banned, self.preferred)
+        banned, preferred = self.banned + tuple(ban), self.preferred + tuple(prefer)
+        return _curated(paths, self.encoding, banned, preferred)
+
+
+@lru_cache(maxsize=4)
+def _loaded(paths: tuple[str, ...], encoding: str | None) -> Dictionary:
+    return load_dictionary(paths, encoding)
 
 
 @lru_cache(maxsize=8)
-def _loaded(
+def _curated(
     paths: tuple[str, ...],
     encoding: str | None,
     banned: tuple[str, ...],
     preferred: tuple[str, ...],
 ) -> Dictionary:
-    return curated(load_dictionary(paths, encoding), banned, preferred)
+    return curated(_loaded(paths, encoding), banned, preferred)

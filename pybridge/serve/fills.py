@@ -25,6 +25,7 @@ the fill's view shows the best so far.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import resource
 import secrets
 import signal
@@ -39,16 +40,19 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from pybridge import engines
+from pybridge.curation import request_words
 from pybridge.errors import CrosswordError, UsageError, shown
 from pybridge.layout import layout_of
-from pybridge.model import OPEN, Cell, Puzzle
-from pybridge.options import SearchOptions
-from pybridge.render import json_document
+from pybridge.model import OPEN, Cell, Direction, Puzzle
+from pybridge.options import DictionaryOptions, MakeOptions, SearchOptions
+from pybridge.patterns import ImpossiblePattern, PatternNotFound
+from pybridge.render import json_document, outcome_json
 from pybridge.scores import Score
 from pybridge.search.kernel import Request, Watch
 from pybridge.serve.api import (
     Answer,
     Better,
+    Page,
     Told,
     answered,
     failure,
@@ -58,8 +62,10 @@ from pybridge.serve.api import (
     sources,
 )
 from pybridge.serve.files import Files, NotFound
+from pybridge.service import jobs
 from pybridge.service.answers import EXIT_BY_STATUS
 from pybridge.service.puzzles import timeout_left
+from pybridge.service.requests import make_options
 from pybridge.solver import Outcome, Stats, default_strategy, make_solution
 from pybridge.wording import plural
 
@@ -89,7 +95,9 @@ class Job:
     a worker is handed the job: the time limit counts from then, the
     worker's warming included. `command` is "check" for a check run as a
     fill is (its progress seen, Cancel stopping it): the answer /api/check
-    gives."""
+    gives; "make" for `crossword make` (patterns filled until one fills);
+    "suggest" for the words of one entry (`entry`: its row, column and
+    direction) with which the grid fills (pybridge.serve.entryfill)."""
 
     body: Mapping[str, Any]
     files: Files
@@ -97,6 +105,7 @@ class Job:
     region: tuple[Cell, ...] | None = None
     deadline: float | None = None
     command: str = "solve"
+    entry: tuple[int, int, Direction] | None = None
 
     def time_left(self) -> float:
         """The time limit left to the worker (a little, when none is left:
@@ -165,6 +174,8 @@ class Fills:
         self._watcher: threading.Thread | None = None
         self._closed = False
         self._spare: tuple[BaseProcess, Connection, Connection] | None = None
+        # what a new worker loads while it waits: the last fill's words
+        self._likely: dict[str, Any] | None = None
 
     def warm(self) -> None:
         """Start the worker that waits for the next fill."""
@@ -177,7 +188,9 @@ class Fills:
         jobs, job_sender = self._context.Pipe(duplex=False)
         news, news_sender = self._context.Pipe(duplex=False)
         process = self._context.Process(
-            target=worker, args=(jobs, news_sender, self.files, self.memory_mb), daemon=True
+            target=worker,
+            args=(jobs, news_sender, self.files, self.memory_mb, self._likely),
+            daemon=True,
         )
         process.start()
         jobs.close()  # the worker holds these ends: EOF when it ends
@@ -196,6 +209,7 @@ class Fills:
                 raise Busy(message, 429)
             process, news = self._hand(job)
             fill = Fill(secrets.token_hex(8), page, process, news, job.time_limit)
+            self._likely = likely_words(job.body) or self._likely
             self._spare = self._worker()
             self._fills[fill.id] = fill
             if self._watcher is None:
@@ -316,15 +330,21 @@ def _discard(worker: tuple[BaseProcess, Connection, Connection]) -> None:
 # ---------------------------------------------------------------- in the worker
 
 
-def worker(jobs: Connection, news: Connection, files: Files, memory_mb: int | None = None) -> None:
+def worker(
+    jobs: Connection,
+    news: Connection,
+    files: Files,
+    memory_mb: int | None = None,
+    likely: Mapping[str, Any] | None = None,
+) -> None:
     """The worker process: limit its memory, load the engines and the
-    dictionaries, wait for a job, tell its phases, then send its answer.
-    Ctrl-C in the server's terminal reaches its workers too: the server
-    ends them itself."""
+    dictionaries (those `likely` names: see warm), wait for a job, tell its
+    phases, then send its answer. Ctrl-C in the server's terminal reaches
+    its workers too: the server ends them itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if memory_mb is not None:
         limit_memory(memory_mb)
-    warm(files)
+    warm(files, likely)
     try:
         job = jobs.recv()
     except EOFError:  # the server stopped
@@ -355,26 +375,50 @@ def limit_memory(memory_mb: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
 
 
-def warm(files: Files) -> None:
-    """Load SWI-Prolog, if it is there, and send it each served dictionary,
-    as a wdeg fill from it would, before the job comes."""
+WARM_KEYS = ("dict", "min-score", "ban", "prefer")  # what a fill's words depend on
+
+
+def likely_words(body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What of a fill's body says the words it sends the engines (its
+    dictionaries, min score and curation), to warm the next worker with;
+    None for a fill with a word list."""
+    if not isinstance(body.get("dict"), list) or body.get("words") is not None:
+        return None
+    return {key: body[key] for key in WARM_KEYS if body.get(key) is not None}
+
+
+def warm(files: Files, likely: Mapping[str, Any] | None = None) -> None:
+    """Load SWI-Prolog, if it is there, and send it the words the next fill
+    most likely uses (those of `likely`: a fill's dictionaries, min score
+    and curation; at first the first served dictionary, the page's choice by
+    default), as a wdeg fill from them would, before the job comes."""
     from pybridge import bridge
+    from pybridge.serve.grids import page_puzzle
 
     if not bridge.available():
         return
-    for name in files.dictionaries:
-        with suppress(CrosswordError):  # a fill from it will say what is wrong
-            dictionary = files.dictionary([name])
-            words, scores = dictionary.words, dictionary.scores
-            values = None if scores is None else scores.values(words)
-            bridge.load_dictionary(words, values)
-            if values is not None:  # for the best fill (maximize), by valued
-                bridge.load_ranked(words, values)
+    if likely is None:
+        likely = {"dict": list(files.dictionaries)[:1]}
+    if not likely.get("dict"):
+        return
+    with suppress(CrosswordError):  # a fill from them will say what is wrong
+        puzzle = page_puzzle({**likely, "grid": ["..."]}, files)
+        words, scores = puzzle.words, puzzle.scores
+        values = None if scores is None else scores.values(words)
+        bridge.load_dictionary(words, values)
+        if values is not None:  # for the best fill (maximize), by valued
+            bridge.load_ranked(words, values)
 
 
 def fill_answer(job: Job, tell: Callable[[str], None], better: Better | None = None) -> Answer:
     """The fill's answer: /api/solve's, or the region's fill. `better`
     hears of each better fill (with maximize)."""
+    if job.command == "make":
+        tell(f"making a crossword (time limit {job.time_limit:g} s)")
+        return answered(lambda: make_answer(job.body, job.files, job.time_left(), tell))
+    if job.command == "suggest":
+        tell(f"trying the entry's words (time limit {job.time_limit:g} s)")
+        return answered(lambda: _entry_answer(job, tell))
     if job.command == "check":
         tell(f"checking (time limit {job.time_limit:g} s)")
         return run_command("check", job.body, job.files, job.time_left(), tell)
@@ -384,11 +428,52 @@ def fill_answer(job: Job, tell: Callable[[str], None], better: Better | None = N
     return answered(lambda: _region_answer(job, tell))
 
 
-def fill_time_limit(body: Mapping[str, Any], server_limit: float) -> float:
+def fill_time_limit(body: Mapping[str, Any], server_limit: float, command: str = "solve") -> float:
     """A fill's time limit: the body's `timeout` when it is below the
     server's, else the server's (so a fill's view shows the one chosen)."""
-    timeout = option_values("solve", body)["timeout"]
+    timeout = option_values(command, body).get("timeout")
     return server_limit if timeout is None or timeout >= server_limit else float(timeout)
+
+
+def make_request(
+    body: Mapping[str, Any], files: Files, time_limit: float
+) -> tuple[MakeOptions, DictionaryOptions]:
+    """What a make request (the options of `crossword make` by their long
+    names, `dict` the served dictionaries) asks for; its time limit at most
+    `time_limit`."""
+    values = option_values("make", body)
+    timeout = values.get("timeout")
+    values["timeout"] = time_limit if timeout is None else min(timeout, time_limit)
+    paths = tuple(os.fspath(path) for path in files.dictionary_paths(body.get("dict", [])))
+    if not paths:
+        raise UsageError('choose a dictionary: "dict" names none (served: see /api/info)')
+    encoding = values.get("encoding") or files.encoding
+    banned = files.banned + request_words(body.get("ban"), "ban")
+    preferred = files.preferred + request_words(body.get("prefer"), "prefer")
+    dictionary = DictionaryOptions(paths, encoding, banned=banned, preferred=preferred)
+    return make_options(values), dictionary
+
+
+def make_answer(
+    body: Mapping[str, Any], files: Files, time_limit: float, tell: Callable[[str], None]
+) -> Answer:
+    """`crossword make --output json`'s document: the fill (as solve's
+    document has it) of the pattern that filled, the pattern, the tries."""
+    options, dictionary = make_request(body, files, time_limit)
+    try:
+        made = jobs.make(options, dictionary, Page(tell))
+    except (ImpossiblePattern, PatternNotFound) as err:
+        status = "unsolvable" if isinstance(err, ImpossiblePattern) else "timeout"
+        refused: dict[str, Any] = {"status": status, "reason": str(err), "pattern": None}
+        return Answer(200, {**refused, "tries": []}, EXIT_BY_STATUS[status])
+    doc: dict[str, Any] = {"status": made.status}
+    if made.outcome is not None:
+        doc.update(outcome_json(made.outcome))
+        doc["status"] = made.status
+    doc["pattern"] = made.pattern.to_json() if made.pattern else None
+    doc["tries"] = [t.to_json() for t in made.tries]
+    doc["summary"] = made.summary()
+    return Answer(200, doc, EXIT_BY_STATUS[made.status])
 
 
 REGION_OBJECTIVE = (
@@ -399,11 +484,35 @@ REGION_OBJECTIVE = (
 
 def check_job(job: Job) -> None:
     """UsageError for a job no worker should start: a region with an
-    objective, or a check of a region."""
+    objective, a check of a region, suggestions with an objective or
+    without their entry."""
     if job.region is not None and job.body.get("maximize") is not None:
         raise UsageError(REGION_OBJECTIVE)
-    if job.region is not None and job.command == "check":
-        raise UsageError('a check is of the whole grid: leave out "region"')
+    if job.region is not None and job.command != "solve":
+        raise UsageError(f'a {job.command} is of the whole grid: leave out "region"')
+    if job.command == "suggest" and job.body.get("maximize") is not None:
+        raise UsageError(
+            'suggestions look for a fill with each word, not the best: leave out "maximize"'
+        )
+    if (job.command == "suggest") != (job.entry is not None):
+        raise UsageError('"row", "col" and "direction" name the entry of the suggestions')
+
+
+def _entry_answer(job: Job, tell: Callable[[str], None]) -> Answer:
+    """The words of the job's entry with which the whole grid fills."""
+    from pybridge.serve.entryfill import entry_suggestions
+
+    assert job.entry is not None
+    row, col, direction = job.entry
+    with sources(job.body, job.files) as found:
+        tell("reading the puzzle")
+        read, search = read_request("solve", job.body, found, job.files, job.time_left())
+        if len(read.puzzles) != 1:
+            raise UsageError('suggestions are for one grid: say which with "grid"')
+        left = timeout_left(read.budget)
+        timeout = job.time_left() if left is None else left
+        doc = entry_suggestions(read.puzzles[0], (row, col), direction, search, timeout, tell)
+        return Answer(200, doc, EXIT_BY_STATUS[doc["status"]])
 
 
 def _region_answer(job: Job, tell: Callable[[str], None]) -> Answer:

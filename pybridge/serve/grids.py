@@ -14,16 +14,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from pybridge.clues import Details
+from pybridge.curation import request_words
 from pybridge.errors import InputError, UsageError
 from pybridge.exchange import EXCHANGE_FORMATS
 from pybridge.lexicon import Dictionary
-from pybridge.model import BLOCK, OPEN, Cell, Clue, Published, Puzzle, fast_new
+from pybridge.model import BLOCK, OPEN, Cell, Published, Puzzle, fast_new
 from pybridge.readers import read_bytes, read_exchange, require_site, sniff_exchange
 from pybridge.scores import Scores
 from pybridge.serve import workfile
 from pybridge.serve.api import sources
-from pybridge.serve.candidates import WordScore
 from pybridge.serve.files import Files
+from pybridge.service import clueing
 from pybridge.solver import at_least
 
 MAX_SIDE = 200  # rows or columns of a grid the page sends
@@ -62,7 +64,7 @@ def page_puzzle(body: Mapping[str, Any], files: Files) -> Puzzle:
             raise UsageError('"words" must be a list of words')
         puzzle = require_site(Puzzle(tuple(words), grid, "fillin", "grid"))
         return puzzle if least is None else at_least(puzzle, least)  # solve's refusal
-    dictionary = files.dictionary(_names(body.get("dict")))
+    dictionary = _dictionary(body, files)
     puzzle = require_site(_lexicon_puzzle(dictionary.words, grid, dictionary.scores))
     return puzzle if least is None else _at_least(puzzle, dictionary, least)
 
@@ -99,13 +101,12 @@ def _at_least(puzzle: Puzzle, dictionary: Dictionary, least: object) -> Puzzle:
     return _lexicon_puzzle(found[1], puzzle.grid, found[2])
 
 
-def page_scores(body: Mapping[str, Any], files: Files) -> WordScore | None:
+def page_scores(body: Mapping[str, Any], files: Files) -> Scores | None:
     """The word scores of the page's dictionaries, when they are scored
     (Dictionary.scores, as the dictionary reader keeps them), else None."""
     if body.get("words") is not None:
         return None
-    scores = files.dictionary(_names(body.get("dict"))).scores
-    return None if scores is None else scores.score
+    return _dictionary(body, files).scores
 
 
 def page_picture(body: Mapping[str, Any]) -> tuple[Puzzle, tuple[str, ...]]:
@@ -121,6 +122,7 @@ EXPORTS = {
     "json": "application/json",
     "puz": "application/x-crossword",
     "ipuz": "application/json",
+    "pdf": "application/pdf",
 }
 
 
@@ -130,7 +132,8 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
     JSON (rows and placements, as in the CLI's JSON), or a .puz or ipuz
     crossword (with the clues, title and author of the file it was opened
     from, `original`, where its entries are that file's own answers). The
-    page's own `title`, `author` and `clues` go into JSON, .puz and ipuz
+    page's own `title`, `author` and `clues` go into JSON, .puz, ipuz and PDF
+    (the printable sheet, pybridge.sheets, on `paper` letter or a4)
     (and into JSON its `workbench`: a work file, pybridge.serve.workfile);
     with `progress`, a .puz or ipuz holds the grid's letters in the
     player's grid too (a solver's progress), not only in the solution."""
@@ -138,7 +141,7 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
     from pybridge.layout import find_sites
 
     kind = body.get("kind")
-    if kind not in EXPORTS:
+    if not isinstance(kind, str) or kind not in EXPORTS:
         raise UsageError(f'"kind" must be one of {", ".join(EXPORTS)}')
     puzzle, grid = page_picture(body)
     texts = page_texts(body)
@@ -167,6 +170,13 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
             except InputError as err:
                 raise UsageError(f'"workbench": {err.message}') from None
         return json.dumps(document, ensure_ascii=False, indent=2).encode(), media, name
+    if kind == "pdf":  # the printable sheet: the puzzle page, and the solution's when filled
+        paper = body.get("paper", "letter")
+        if paper not in ("letter", "a4"):
+            raise UsageError('"paper" must be "letter" or "a4"')
+        puzzle = _published(_original(body.get("original"), files, puzzle) or puzzle, grid, texts)
+        filled = any(ch not in (BLOCK, OPEN) for row in grid for ch in row)
+        return clueing.sheet_pdf(puzzle, grid, paper, solved=filled), media, name
     if kind in EXCHANGE_FORMATS:
         puzzle = _published(_original(body.get("original"), files, puzzle) or puzzle, grid, texts)
         progress = grid if flag(body, "progress") else None
@@ -180,6 +190,24 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
         path = Path(tmp, name)
         pictures.draw_png(puzzle, grid, path, marked)
         return path.read_bytes(), media, name
+
+
+def suggestions(body: Mapping[str, Any]) -> dict[str, Any]:
+    """POST /api/suggest: a clue suggested for each of `words` (WordNet's,
+    pybridge.suggest; null when it has none that does not give the word away)."""
+    from pybridge import suggest
+
+    words = body.get("words")
+    if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
+        raise UsageError('"words" must be a list of words')
+    if len(words) > 2000:
+        raise UsageError("at most 2000 words at a time")
+    if not suggest.available():
+        raise UsageError(
+            "no clue suggestions here: they need WordNet "
+            "(Debian's wordnet-base, which setup.sh installs)"
+        )
+    return {"suggestions": clueing.suggestions(words)}
 
 
 def page_texts(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -215,20 +243,16 @@ def page_texts(body: Mapping[str, Any]) -> dict[str, Any]:
 
 def _published(puzzle: Puzzle, grid: tuple[str, ...], texts: Mapping[str, Any]) -> Puzzle:
     """`puzzle` publishing the page's title, author and clues, where the
-    page gives them: its clues are those of the grid as it is (an entry
-    without one gets the placeholder, `7-Across`)."""
+    page gives them, by the commands' rules (service.clueing.with_clues):
+    the page's clue for an entry, else the opened file's own where the word
+    is still its answer; an entry without either gets the placeholder
+    (`7-Across`) in .puz and ipuz, its length in the PDF."""
     if not texts:
         return puzzle
-    published = puzzle.published or Published()
-    changes: dict[str, Any] = {key: texts[key] for key in ("title", "author") if key in texts}
-    if "clues" in texts:
-        changes["solution"] = grid  # the clues are for the grid's own entries
-        changes["clues"] = tuple(
-            Clue(number, direction, text)
-            for (number, direction), text in texts["clues"].items()
-            if text.strip()
-        )
-    return replace(puzzle, published=replace(published, **changes))
+    details = Details(title=texts.get("title"), author=texts.get("author"))
+    if "clues" not in texts:
+        return replace(puzzle, published=details.apply(puzzle.published or Published()))
+    return clueing.with_clues(puzzle, grid, texts["clues"], details)
 
 
 def flag(body: Mapping[str, Any], key: str) -> bool:
@@ -266,6 +290,13 @@ def cells(value: object) -> tuple[Cell, ...] | None:
     ):
         raise UsageError("cells must be given as a list of [row, col] pairs")
     return tuple((row, col) for row, col in value)
+
+
+def _dictionary(body: Mapping[str, Any], files: Files) -> Dictionary:
+    """The served dictionaries the body names, less its "ban" words and
+    with its "prefer" words scoring more (pybridge.curation)."""
+    ban, prefer = request_words(body.get("ban"), "ban"), request_words(body.get("prefer"), "prefer")
+    return files.dictionary(_names(body.get("dict")), ban, prefer)
 
 
 def _names(value: object) -> list[str]:

@@ -1,15 +1,18 @@
 """The clues of a job's fill (pybridge.clues): a clue file, the puzzle
 file's own, and suggestions from WordNet (pybridge.suggest), as
-ClueOptions ask, with the title, author, copyright and notes; the same for
-the command line and the workbench."""
+ClueOptions ask, with the title, author, copyright and notes; the printable
+sheet; the same for the command line and the workbench (its exports and
+its suggestions)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from pybridge import suggest
-from pybridge.clues import ClueFile, Details, Suggest, clued, load_clue_file
-from pybridge.errors import MissingDependency
+from pybridge.clues import ClueFile, Details, Suggest, answer_key, clued, load_clue_file
+from pybridge.errors import MissingDependency, UsageError
+from pybridge.model import Puzzle
 from pybridge.options import ClueOptions
 from pybridge.service.jobs import QUIET, Listener
 from pybridge.solver import Outcome
@@ -70,3 +73,39 @@ def publish(outcome: Outcome, how: Clueing) -> Outcome:
         for solution in outcome.solutions
     ]
     return replace(outcome, solutions=solutions)
+
+
+def with_clues(
+    puzzle: Puzzle,
+    grid: Sequence[str],
+    entries: Mapping[tuple[int, str], str] | None = None,
+    details: Details | None = None,
+    suggest: Suggest | None = None,
+) -> Puzzle:
+    """`puzzle` publishing `grid` with the clues given by entry (number,
+    direction: the workbench's), else the puzzle file's own where the
+    grid's word is its answer, else a suggestion when `suggest` is given,
+    and the details (title, author...): what the page's exports (.puz,
+    ipuz, PDF) write, by the rules the commands follow (pybridge.clues.clued)."""
+    return clued(puzzle, grid, entries=entries, suggest=suggest, details=details)
+
+
+def sheet_pdf(puzzle: Puzzle, grid: Sequence[str], paper: str, solved: bool = True) -> bytes:
+    """The PDF sheet of `grid` (pybridge.sheets): the puzzle page with its
+    clues, then the solution's page when `solved`; `paper` letter or a4."""
+    from pybridge import sheets  # fpdf2 only when a sheet is asked for
+
+    sheets.require_fpdf()
+    if paper not in sheets.PAPERS:
+        raise UsageError(f"the paper must be one of {', '.join(sheets.PAPERS)}, not {paper!r}")
+    sheet = sheets.crossword_sheet(puzzle, grid)
+    return sheets.crossword_pdf(sheet, "a4" if paper == "a4" else "letter", solved=solved)
+
+
+def suggestions(words: Sequence[str]) -> dict[str, str | None]:
+    """WordNet's suggested clue for each word (None: none that keeps it
+    hidden); MissingDependency when WordNet is not installed here."""
+    if not suggest.available():
+        raise MissingDependency(suggest.INSTALL_HINT)
+    wordnet = suggest.wordnet()
+    return {word: wordnet.suggest(answer_key(word)) for word in dict.fromkeys(words)}

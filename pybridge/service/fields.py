@@ -30,7 +30,9 @@ from pybridge.options import (
     DEFAULT_COMMAND_SECONDS,
     DEFAULT_TRIES,
     DEFAULT_TRY_TIMEOUT,
+    MAXIMIZE_SECONDS,
     SYMMETRIES,
+    Auto,
     Unlimited,
 )
 from pybridge.patterns import (
@@ -69,6 +71,13 @@ def whole_number(least: int) -> Callable[[str], int]:
 
 positive_int = whole_number(1)
 seed_number = whole_number(0)
+
+
+def seconds_or_auto(text: str) -> float | Auto:
+    """make's --try-timeout: a positive number of seconds, or "auto"."""
+    if text.strip().lower() == "auto":
+        return "auto"
+    return positive_seconds(text)
 
 
 def positive_seconds(text: str) -> float:
@@ -164,6 +173,13 @@ PREFER = Field(
     repeat=True,
     api=False,
 )
+NO_DEFAULT_BAN = Field(
+    "no-default-ban",
+    "with the shipped word list, keep its offensive words too (its default ban list, "
+    "pybridge/wordlist/banned.txt, leaves them out)",
+    None,
+    api=False,
+)
 MIN_SCORE = Field(
     "min-score",
     "leave out the dictionary words scoring below N (a scored dictionary: "
@@ -171,6 +187,15 @@ MIN_SCORE = Field(
     score_number,
     metavar="N",
 )
+
+
+def dictionary_fields(dict_help: str) -> tuple[Field, ...]:
+    """The options of the dictionary a grid is filled from: shared by solve,
+    check and make (whose --dict says what it is for)."""
+    dictionary = Field("dict", dict_help, metavar="FILE", dest="dicts", repeat=True, api=False)
+    return (dictionary, ENCODING, BAN, PREFER, NO_DEFAULT_BAN, MIN_SCORE)
+
+
 ENGINE = Field(
     "engine",
     "search engine (default: prolog when SWI-Prolog loads, else python)",
@@ -180,7 +205,8 @@ STRATEGY = Field("strategy", STRATEGY_HELP, choices=STRATEGIES)
 SEED = Field("seed", SEED_HELP, seed_number, metavar="N")
 TIMEOUT = Field(
     "timeout",
-    f"give up after this many seconds (exit code 3; default: {DEFAULT_COMMAND_SECONDS:g}; "
+    f"give up after this many seconds (exit code 3; default: {DEFAULT_COMMAND_SECONDS:g}, "
+    f"{MAXIMIZE_SECONDS:g} with --maximize; "
     "none: no limit)",
     time_limit,
     metavar="SECONDS",
@@ -198,19 +224,10 @@ PUZZLE = (
         "fill a .puz or .ipuz crossword with its own solution's entries, each placed once",
         None,
     ),
-    Field(
-        "dict",
+    *dictionary_fields(
         "fill the grid from this dictionary (lexicon mode: each site a different word, "
-        "most unused); repeat to merge several",
-        metavar="FILE",
-        dest="dicts",
-        repeat=True,
-        api=False,
+        "most unused); repeat to merge several"
     ),
-    ENCODING,
-    BAN,
-    PREFER,
-    MIN_SCORE,
     Field(
         "grid",
         "the N-th grid of an RP 2016 file (default: every grid in turn)",
@@ -464,18 +481,9 @@ GRID = (
 
 # `crossword make` (its --output is the command's own).
 MAKE = (
-    Field(
-        "dict",
-        "fill from this dictionary (repeat to merge several; default: the shipped word list)",
-        metavar="FILE",
-        dest="dicts",
-        repeat=True,
-        api=False,
+    *dictionary_fields(
+        "fill from this dictionary (repeat to merge several; default: the shipped word list)"
     ),
-    ENCODING,
-    BAN,
-    PREFER,
-    MIN_SCORE,
     *pattern_fields("1/6 from 13x13 up, as `grid`'s; 0.2 below, for more patterns"),
     *THEME,
     Field(
@@ -501,10 +509,13 @@ MAKE = (
     ),
     Field(
         "try-timeout",
-        f"time for each fill, then the next pattern (default: {DEFAULT_TRY_TIMEOUT:g})",
-        positive_seconds,
-        metavar="SECONDS",
-        default=DEFAULT_TRY_TIMEOUT,
+        "seconds for each fill, then the next pattern (default: auto, "
+        f"{DEFAULT_TRY_TIMEOUT:g} s of processor time up to 15x15, growing with the square of "
+        "the cells: 7.7 s at 21x21; a loaded machine gives the fill more time on the clock, "
+        "up to 10 times)",
+        seconds_or_auto,
+        metavar="SECONDS|auto",
+        default="auto",
     ),
     Field(
         "timeout",

@@ -213,7 +213,9 @@ def make(
 
     words = _dictionary(or_shipped(dictionary), listener)
     tried = 0
-    with listener.line("make", options.try_timeout) as line:
+    # "auto": each try's time on the clock depends on the load (no countdown)
+    each = None if options.try_timeout == "auto" else options.try_timeout
+    with listener.line("make", each) as line:
         line.start("try 1")
 
         def report(trial: Try) -> None:

@@ -18,7 +18,7 @@ from pybridge.options import DictionaryOptions, PuzzleOptions, SearchOptions
 from pybridge.readers import FORMATS, is_plain_grid_file, load, require_site
 from pybridge.scores import ACCEPTABLE
 from pybridge.solver import at_least, check_seed, check_strategy
-from pybridge.wordlist import LIST_PATH
+from pybridge.wordlist import BANNED_PATH, LIST_PATH
 
 Notice = Callable[[str], None]  # a line for the user (the commands print it on stderr)
 
@@ -54,8 +54,12 @@ def timeout_left(budget: TimeBudget) -> float | None:
 
 def or_shipped(options: DictionaryOptions) -> DictionaryOptions:
     """`options`, or the shipped word list (pybridge.wordlist) when they
-    name no dictionary: the default of make, of solve on a grid, of serve."""
-    return options if options.paths else replace(options, paths=(str(LIST_PATH),))
+    name no dictionary: the default of make, of solve on a grid, of serve;
+    less its default ban list's words unless `default_ban` is off."""
+    if options.paths:
+        return options
+    ban = (str(BANNED_PATH), *options.ban) if options.default_ban else options.ban
+    return replace(options, paths=(str(LIST_PATH),), ban=ban)
 
 
 def read_dictionary(options: DictionaryOptions, notice: Notice | None = None) -> Dictionary:
@@ -64,9 +68,10 @@ def read_dictionary(options: DictionaryOptions, notice: Notice | None = None) ->
     dictionary = load_dictionary(options.paths, options.encoding)
     if dictionary.skipped and notice is not None:
         notice(f"dictionary: {dictionary.summary()}")
-    if options.ban or options.prefer:
-        banned = banned_words(options.ban, options.encoding)
-        dictionary = curated(dictionary, banned, preferred_words(options.prefer, options.encoding))
+    if options.ban or options.prefer or options.banned or options.preferred:
+        banned = banned_words(options.ban, options.encoding) + options.banned
+        preferred = preferred_words(options.prefer, options.encoding) + options.preferred
+        dictionary = curated(dictionary, banned, preferred)
     return dictionary
 
 
@@ -104,6 +109,8 @@ def _read(source: PuzzleOptions, search: SearchOptions, notice: Notice) -> list[
             or search.min_score is not None
             or dictionary.ban
             or dictionary.prefer
+            or dictionary.banned
+            or dictionary.preferred
         ):
             raise UsageError(
                 "--grid, --encoding, --min-score, --ban and --prefer go with a grid filled "

@@ -12,8 +12,10 @@ from typing import Any, cast
 from pybridge.errors import UsageError
 from pybridge.options import (
     DEFAULT_MAKE_BLOCKS,
+    MAXIMIZE_SECONDS,
     ClueOptions,
     CubeOptions,
+    DefaultSeconds,
     DictionaryOptions,
     MakeOptions,
     OutputKind,
@@ -36,6 +38,7 @@ def dictionary_options(values: Values) -> DictionaryOptions:
         values.get("encoding"),
         tuple(values.get("ban") or ()),
         tuple(values.get("prefer") or ()),
+        not values.get("no_default_ban"),
     )
 
 
@@ -57,11 +60,14 @@ def search_options(values: Values) -> SearchOptions:
     how many solutions (--all, --count, --limit, --unique), --min-score,
     --maximize and --jobs."""
     limit = None if values.get("all") else (values.get("limit") or 1)
+    timeout = values.get("timeout")
+    if values.get("maximize") and isinstance(timeout, DefaultSeconds):
+        timeout = MAXIMIZE_SECONDS  # --maximize's own default: an anytime answer
     return SearchOptions(
         engine=values.get("engine"),
         strategy=values.get("strategy"),
         seed=values.get("seed"),
-        timeout=values.get("timeout"),
+        timeout=timeout,
         limit=limit,
         count=bool(values.get("count")),
         unique=bool(values.get("unique")),

@@ -20,5 +20,8 @@ from pathlib import Path
 GOOD = 50
 ACCEPTABLE = 25
 LIST_PATH = Path(__file__).resolve().parent / "words.txt"
+# The default ban list: the list's offensive entries (slurs, vulgarity), left
+# out of it unless a run opts out; made from offensive.txt by the build.
+BANNED_PATH = LIST_PATH.parent / "banned.txt"
 
-__all__ = ["ACCEPTABLE", "GOOD", "LIST_PATH"]
+__all__ = ["ACCEPTABLE", "BANNED_PATH", "GOOD", "LIST_PATH"]

@@ -40,9 +40,10 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-from pybridge.wordlist import ACCEPTABLE, GOOD, LIST_PATH
+from pybridge.wordlist import ACCEPTABLE, BANNED_PATH, GOOD, LIST_PATH
 
 HERE = Path(__file__).resolve().parent
+OFFENSIVE_NAME = "offensive.txt"  # the ban list's source, written by us
 JUNK_FLOOR = 10  # entries scoring below this are not shipped
 MAX_LENGTH = 21  # longer entries fit no grid a newspaper prints
 WORDFREQ_VERSION = "3.1.1"
@@ -56,6 +57,7 @@ SHARED_LISTS = {
     "wbritish-huge": "bench/dicts/debian-wbritish-huge.txt",
 }
 WORDNET_INDEXES = ("index.noun", "index.verb", "index.adj", "index.adv")
+WORDNET_DATA = ("data.noun", "data.verb", "data.adj", "data.adv")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -83,6 +85,82 @@ SHORT_WORDS = _words(
     "ad ah am an as at be by do go he hi if in is it me my no of oh on or ox so to up us we"
 )
 LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
+VOWELS = frozenset("aeiouy")
+# A Roman numeral (outside the core of English, where MIX and CIVIC... are words)
+ROMAN = re.compile(r"m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
+# WordNet's lexicographer files of its taxonomies: a phrase found only there
+# is a species or a unit (MARSH TEA, LEAD TREE, ACRE INCH), rarely fill
+TAXONOMY = frozenset({"noun.plant", "noun.animal", "noun.quantity"})
+ANSWERS_ONLY = 22  # the most a phrase scores that only the crossword answers hold
+SHORT = 5  # letters: a rare or unknown word this short is mostly crosswordese (LADE, DOST)
+# A longer phrase of common words that a crossword list holds is mostly a
+# phrase (TOUGH COOKIE, THREE CHEERS, LOCKED HORNS): (letters, bonus, cap)
+LONG_ANSWER = (9, 10, 32)
+# ... unless WordNet's glosses use it once (EVE ATE) or more (GOOD THING):
+# (times, bonus, cap)
+IN_GLOSSES = ((2, 15, 40), (1, 5, 30))
+# A form far rarer than its word (100 times: 2 on the Zipf scale) is one
+# that no one writes, the plural of a mass noun or a made-up past: SAMES,
+# MAGICS, GOS, CASTED, SHIES (SWIVELED, 1.2 below swivel, and STONIER, 1.8
+# below stony, are only rare).
+ODD_FORM_GAP = 2.0
+ODD_SHORT_FORM_GAP = 1.5  # ... 30 times for a short one (SWUM, WEER, LAMES)
+# What the rules above miss, held below the line by hand (score 20), each
+# with the reason an editor gives. Crosswordese: short words met only in
+# crosswords; unpleasant: words that fail the breakfast test (not offensive
+# enough for the default ban list, offensive.txt).
+BY_HAND = {
+    "ani": "crosswordese: a cuckoo",
+    "amir": "crosswordese: a variant of emir",
+    "erne": "crosswordese: a sea eagle",
+    "esne": "crosswordese: an Anglo-Saxon labourer",
+    "etui": "crosswordese: a needle case",
+    "seamew": "crosswordese: a gull",
+    "sterna": "crosswordese: a genus of terns, or sternums",
+    "fala": "crosswordese: a refrain, or FDR's dog",
+    "stnick": "an abbreviated saint",
+    "ires": "a plural of a mass noun (ire)",
+    "pis": "a plural no one writes (pi)",
+    "nils": "a plural no one writes (nil)",
+    "suisse": "French",
+    "etalii": "Latin, met only abbreviated (et al.)",
+    "masse": "crosswordese: a billiards shot (masse)",
+    "interne": "a variant spelling (intern)",
+    "instal": "a variant spelling (install)",
+    "anal": "unpleasant",
+    "coital": "unpleasant",
+    "incest": "unpleasant",
+    "urinate": "unpleasant",
+    "urinates": "unpleasant",
+    "nipple": "unpleasant",
+    "nipples": "unpleasant",
+    "panties": "unpleasant",
+    "orgy": "unpleasant",
+    "orgies": "unpleasant",
+    "enema": "unpleasant",
+    "enemas": "unpleasant",
+}
+BY_HAND_SCORE = 20
+
+
+@dataclass(frozen=True)
+class WordNetFacts:
+    """What WordNet's synsets and its morphology say of the words:
+    `abbreviations` (single words that, in every synset holding them, stand
+    for a longer name of the synset: APR for April, DDS, PCT, SEN), `proper`
+    (the phrases, space-joined, that WordNet writes only as names: Amen-Ra,
+    El Misti), `taxonomy` (the phrases WordNet has only as plants, animals
+    and units: MARSH TEA, SEA ASH, ACRE INCH), `lemmas` (a word that is a
+    form of WordNet lemmas -> those lemmas: SETTS -> sett, TRIED -> try) and
+    `verb_forms` (a verb -> its other forms in the
+    dictionaries: try -> tried, tries, trying), for the verb phrases
+    (TRIED ON)."""
+
+    abbreviations: frozenset[str]
+    proper: frozenset[str]
+    taxonomy: frozenset[str]
+    lemmas: dict[str, tuple[str, ...]]
+    verb_forms: dict[str, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -94,7 +172,13 @@ class Sources:
     wordnet_words: frozenset[str]
     wordnet_phrases: frozenset[str]  # the phrase's words joined by spaces
     wordnet_nouns: frozenset[str]  # those of them that are nouns (SET IN is not: no SET INS)
+    wordnet_verbs: frozenset[str]  # those that are verbs (TRY ON: TRIED ON, TRIES ON)
     zipf: dict[str, float]
+    wordnet: WordNetFacts
+    # runs of 2-4 words in WordNet's glosses and examples that spell a
+    # crossword answer -> how often: the only count of a phrase itself
+    # ("it's a good thing that..."), for the answers no dictionary lists
+    in_glosses: dict[str, int]
 
 
 def read_list(path: Path) -> frozenset[str]:
@@ -102,12 +186,16 @@ def read_list(path: Path) -> frozenset[str]:
     return frozenset(word for word in words if word)
 
 
-def read_wordnet(folder: Path) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+def read_wordnet(
+    folder: Path,
+) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
     """WordNet's lemmas: single words, and phrases as space-joined words
-    (every phrase, and the noun phrases, which have plurals)."""
+    (every phrase, the noun phrases, which have plurals, and the verb
+    phrases, whose verb has its forms)."""
     words: set[str] = set()
     phrases: set[str] = set()
     nouns: set[str] = set()
+    verbs: set[str] = set()
     for name in WORDNET_INDEXES:
         for line in (folder / name).read_text(encoding="utf-8").splitlines():
             if not line or line.startswith(" "):
@@ -122,7 +210,71 @@ def read_wordnet(folder: Path) -> tuple[frozenset[str], frozenset[str], frozense
                 phrases.add(" ".join(parts))
                 if name == "index.noun":
                     nouns.add(" ".join(parts))
-    return frozenset(words), frozenset(phrases), frozenset(nouns)
+                if name == "index.verb":
+                    verbs.add(" ".join(parts))
+    return frozenset(words), frozenset(phrases), frozenset(nouns), frozenset(verbs)
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z]", "", text.lower())
+
+
+def _stands_for(short: str, name: str) -> bool:
+    """Whether `short` reads as an abbreviation of `name` (letters only):
+    the same first letter, and its letters in order in the longer name."""
+    if len(name) <= len(short) + 1 or short[0] != name[0]:
+        return False
+    rest = iter(name)
+    return all(letter in rest for letter in short)
+
+
+def read_wordnet_facts(folder: Path, candidates: Iterable[str]) -> WordNetFacts:
+    """WordNet's abbreviations, names and inflections (see WordNetFacts),
+    read with nltk's WordNet reader; `candidates` are the words whose
+    inflections are looked up."""
+    from pybridge.suggest import WordNet
+
+    reader = WordNet(folder).reader
+    short_names: dict[str, list[bool]] = {}  # a word -> per synset, whether it abbreviates
+    capitalised: dict[str, list[bool]] = {}  # a phrase -> per lemma, whether written as a name
+    classed: dict[str, list[bool]] = {}  # a phrase -> per synset, whether a plant, animal or unit
+    for synset in reader.all_synsets():
+        lemmas = synset.lemmas()
+        names = [[_letters(part) for part in re.split(r"[_-]", lemma.name())] for lemma in lemmas]
+        for lemma, parts in zip(lemmas, names, strict=True):
+            if len(parts) > 1:
+                capitalised.setdefault(" ".join(parts), []).append(lemma.name()[:1].isupper())
+                classed.setdefault(" ".join(parts), []).append(synset.lexname() in TAXONOMY)
+            elif 1 < len(parts[0]) <= 5:
+                # a longer name of the synset that it is not a word of
+                # (EMU is no abbreviation of Emu novaehollandiae)
+                stands = any(
+                    parts[0] not in other and _stands_for(parts[0], "".join(other))
+                    for other in names
+                )
+                short_names.setdefault(parts[0], []).append(stands)
+    abbreviations = {word for word, says in short_names.items() if all(says)}
+    proper = frozenset(phrase for phrase, says in capitalised.items() if all(says))
+    taxonomy = frozenset(phrase for phrase, says in classed.items() if all(says))
+    bases_of: dict[str, set[str]] = {}
+    verb_forms: dict[str, set[str]] = {}
+    for word in candidates:
+        for pos in "nva":
+            base = reader.morphy(word, pos)
+            if base is None or base == word:
+                continue
+            bases_of.setdefault(word, set()).add(base)
+            if base in abbreviations:  # VOLS
+                abbreviations.add(word)
+            if pos == "v" and "_" not in base:
+                verb_forms.setdefault(base, set()).add(word)
+    return WordNetFacts(
+        frozenset(abbreviations),
+        proper,
+        taxonomy,
+        {word: tuple(sorted(bases)) for word, bases in bases_of.items()},
+        {verb: tuple(sorted(forms)) for verb, forms in verb_forms.items()},
+    )
 
 
 def read_zipf() -> dict[str, float]:
@@ -141,10 +293,41 @@ def read_zipf() -> dict[str, float]:
     }
 
 
+def read_glosses(folder: Path, answers: frozenset[str]) -> dict[str, int]:
+    """How often each run of 2 to 4 words of WordNet's glosses and examples
+    (the text after `|` in its data files) spells one of the `answers`; the
+    run's words joined by spaces."""
+    found: dict[str, int] = {}
+    for name in WORDNET_DATA:
+        for line in (folder / name).read_text(encoding="utf-8").splitlines():
+            if " | " not in line:
+                continue
+            words = re.findall(r"[a-z]+", line.split(" | ", 1)[1].lower())
+            for start in range(len(words)):
+                for end in range(start + 2, min(start + 4, len(words)) + 1):
+                    run = words[start:end]
+                    if "".join(run) in answers:
+                        phrase = " ".join(run)
+                        found[phrase] = found.get(phrase, 0) + 1
+    return dict(sorted(found.items()))
+
+
 def read_sources(shared: Path, wordnet: Path) -> Sources:
     lists = {name: read_list(shared / path) for name, path in SHARED_LISTS.items()}
-    wordnet_words, wordnet_phrases, wordnet_nouns = read_wordnet(wordnet)
-    return Sources(lists, wordnet_words, wordnet_phrases, wordnet_nouns, read_zipf())
+    wordnet_words, wordnet_phrases, wordnet_nouns, wordnet_verbs = read_wordnet(wordnet)
+    words = sorted(set().union(*(lists[name] for name in SHARED_LISTS if name != "answers")))
+    facts = read_wordnet_facts(wordnet, words)
+    glosses = read_glosses(wordnet, lists["answers"])
+    return Sources(
+        lists,
+        wordnet_words,
+        wordnet_phrases,
+        wordnet_nouns,
+        wordnet_verbs,
+        read_zipf(),
+        facts,
+        glosses,
+    )
 
 
 # ---------------------------------------------------------------- scoring
@@ -156,12 +339,17 @@ class Scorer:
     def __init__(self, sources: Sources) -> None:
         self.sources = sources
         lists = sources.lists
+        facts = sources.wordnet
         self.core = lists["scowl35"]
-        self.common = lists["scowl55"] | lists["wamerican"]
+        self.scowl55 = lists["scowl55"]
+        self.common = self.scowl55 | lists["wamerican"]
         self.rare = lists["wbritish-huge"]
         self.wordnet = sources.wordnet_words
         self.answers = lists["answers"]
         self.known = self.core | self.common | self.rare | self.wordnet
+        # a word WordNet knows, itself or as a form of one of its words (SETTS)
+        self.wordnet_known = self.wordnet | facts.lemmas.keys()
+        self.abbreviations = facts.abbreviations
         # the words a phrase may be read into: dictionary words, of three
         # letters only from SCOWL, of two or one only the few listed
         self.phrase_words = {
@@ -171,17 +359,26 @@ class Scorer:
         }
         self.phrase_words |= SHORT_WORDS | {"a", "i"}
         self.longest = max(map(len, self.phrase_words))
-        # WordNet's phrases by their letters, plurals too: NOSERINGS
+        # WordNet's phrases by their letters, plurals and verb forms too:
+        # NOSERINGS, TRIEDON
         self.wordnet_readings: dict[str, list[tuple[str, ...]]] = {}
         for phrase in sorted(sources.wordnet_phrases):
-            words = tuple(phrase.split())
-            forms = [words]
-            if phrase in sources.wordnet_nouns:
-                forms.append((*words[:-1], words[-1] + "s"))
-            if phrase in sources.wordnet_nouns and words[-1].endswith(("s", "x", "z", "ch", "sh")):
-                forms.append((*words[:-1], words[-1] + "es"))
-            for form in forms:
+            for form in self._forms(phrase):
                 self.wordnet_readings.setdefault("".join(form), []).append(form)
+
+    def _forms(self, phrase: str) -> list[tuple[str, ...]]:
+        """A WordNet phrase's words, and those of its plurals (a noun's) and
+        its verb's forms (a verb phrase's)."""
+        words = tuple(phrase.split())
+        forms = [words]
+        if phrase in self.sources.wordnet_nouns:
+            forms.append((*words[:-1], words[-1] + "s"))
+            if words[-1].endswith(("s", "x", "z", "ch", "sh")):
+                forms.append((*words[:-1], words[-1] + "es"))
+        if phrase in self.sources.wordnet_verbs:
+            verb_forms = self.sources.wordnet.verb_forms.get(words[0], ())
+            forms.extend((form, *words[1:]) for form in verb_forms)
+        return forms
 
     def zipf(self, word: str) -> float:
         return self.sources.zipf.get(word, 0.0)
@@ -191,14 +388,69 @@ class Scorer:
 
     def word_score(self, word: str) -> float:
         """A single word: its familiarity, raised for the core of English,
-        lowered by how rare the lists that hold it are."""
+        lowered by how rare the lists that hold it are, and held below the
+        line for what an editor sends back unless it is common: an
+        abbreviation, a Roman numeral, a word WordNet does not know in any
+        form (archaic and dialect forms: DOST, NAE), a form of a word that
+        is itself below the line (SETTS)."""
+        score = self._own_score(word)
+        bases = [base for base in self.sources.wordnet.lemmas.get(word, ()) if base != word]
+        if bases and word not in self.core:  # a form is no better known than its word: SETTS
+            score = min(score, max(self._base_score(base) for base in bases) + 2)
+        return score
+
+    @cache  # noqa: B019 - one scorer per build
+    def _base_score(self, base: str) -> float:
+        return self._own_score(base) if set(base) <= LETTERS else 100.0
+
+    def _own_score(self, word: str) -> float:
+        score = self._listed_score(word)
+        if word not in self.wordnet_known and len(word) <= SHORT:  # DOST, NAE, RTE, SWUM
+            score -= 10  # (a longer one is mostly a derived form: OBLIVIOUSLY, REENTERED)
+        if self._odd_form(word):  # SAMES, MAGICS, CASTED
+            score -= 25
+        if word in self.core:
+            return score
+        if word in self.abbreviations or not set(word) & VOWELS:  # APR, SEN, DDS, PCT
+            # only the common ones pass: CEO, FBI, NBA, not TBS, VOLS, ASST
+            score = min(score, 10 * self.zipf(word) - 17)
+        if ROMAN.fullmatch(word):  # III, XII, MCM
+            score = min(score, 15)
+        return score
+
+    def _base_gap(self, word: str) -> float:
+        """How much rarer a form is than its commonest word (0: none)."""
+        bases = self.sources.wordnet.lemmas.get(word, ())
+        return max([self.zipf(base) for base in bases], default=0.0) - self.zipf(word)
+
+    def _odd_form(self, word: str) -> bool:
+        """Whether `word` is a form no one writes (see ODD_FORM_GAP)."""
+        gap = ODD_SHORT_FORM_GAP if len(word) <= SHORT else ODD_FORM_GAP
+        return self._base_gap(word) > gap
+
+    def _effective_zipf(self, word: str) -> float:
+        """A word's frequency, or nearly its word's for a form that text
+        seldom writes (SWIVELED, SEDATING: swivel, sedate) but not one it
+        never writes (SAMES)."""
+        gap = self._base_gap(word)
+        if self._odd_form(word):
+            return self.zipf(word)
+        return max(self.zipf(word), self.zipf(word) + gap - 0.5)
+
+    def _listed_score(self, word: str) -> float:
         if word in self.core:  # though not its odd forms no one writes: ALASES
-            return max(self.familiarity(word), 30) if self.zipf(word) else 15
+            if not self.zipf(word):
+                return 15
+            zipf = self._effective_zipf(word)
+            if zipf < 2.5:  # the core's rare words: LADE, and CHASTER, CLEFTING
+                return 15 + 10 * zipf - (12 if len(word) <= SHORT else 6)
+            return max(15 + 10 * zipf, 30)
         # Short tokens are frequent in text as abbreviations and foreign
-        # words (SAE, SEI, WAT): outside the core they need more to pass.
-        short = {3: 10, 4: 5}.get(len(word), 0)
-        if word in self.common:
-            return self.familiarity(word) - 8 - short
+        # words (SAE, SEI, WAT, TUN, SETT): outside the core they need more
+        # to pass.
+        short = {3: 14, 4: 8}.get(len(word), 0)
+        if word in self.scowl55 or (word in self.common and word in self.wordnet_known):
+            return self.familiarity(word) - 8 - short  # (wamerican has abbreviations: VOLS)
         if word in self.rare:
             return self.familiarity(word) - 20 - short
         if word in self.wordnet:
@@ -245,28 +497,50 @@ class Scorer:
         if not content:
             return min(10.0, self._rarest(words))  # a partial, even in WordNet
         # a phrase of WordNet's that no crossword has used is mostly a
-        # taxonomy (BEAR OAK, SEA MAT): correct, but dull
-        score = self._rarest(content) - (0 if entry in self.answers else 12)
+        # taxonomy (BEAR OAK, SEA MAT) or a term (STAT MI, MOT TEST):
+        # correct, but dull; a species or a unit is, even if one has
+        unused = 25 if len(entry) <= 7 else 18  # (short ones are mostly terms: RED TAI)
+        score = self._rarest(content) - (0 if entry in self.answers else unused)
+        if " ".join(words) in self.sources.wordnet.taxonomy:
+            score -= 10
+        if any(len(word) == 1 for word in words[1:]):
+            score -= 25  # a numeral or a letter after a name: LEO I, HSV I
+        if any(len(word) == 1 and word not in "ai" for word in words) and entry not in self.answers:
+            score -= 25  # a letter no crossword has used: BIG H, K LOR
+        if " ".join(words) in self.sources.wordnet.proper and ROMAN.fullmatch(words[-1]):
+            score -= 25  # a king or a pope: LEO X, LEO IX
+        if " ".join(words) in self.sources.wordnet.proper and any(
+            part not in self.known or (len(part) == 2 and part not in SHORT_WORDS) for part in words
+        ):
+            score -= 30  # a name with a foreign or unknown part: AMEN RA, EL MISTI
         return score - 5 * max(0, len(words) - 2)
 
     def _unvouched(self, entry: str, words: tuple[str, ...]) -> float:
-        """A phrase no dictionary lists: only from the crossword answers."""
+        """A phrase no dictionary lists, only the crossword answers: below
+        the line whatever its words (SAD LOT, SETS NO, TEST ONE, EVE ATE,
+        SIDE HALL: without a count of the phrase itself nothing says it is
+        one), ranked by its words."""
         if any(len(word) == 1 and word not in "ai" for word in words):
             return 0.0  # a lone letter: S GO, Y ST
         content = [word for word in words if word not in FUNCTION_WORDS]
         if not content:
             return min(10.0, self._rarest(words))  # a partial: ISTO, OHNO
         if words[0] in PARTIAL_START or words[-1] in PARTIAL_END:
-            return min(20.0, self._rarest(words))
-        # Two words side by side are a phrase or not (GOOD THING, OUT SEA):
-        # without a dictionary to say which, such an entry is at most
-        # acceptable.
-        score = self._rarest(content) - 22 - 5 * (len(words) - 2)
+            return min(15.0, self._rarest(words))
+        score = self._rarest(content) - 35 - 5 * (len(words) - 2)
         if len(content) < len(words):  # AT EASE, GOT IT, but also AGE ONE, SEE OUT
-            score = min(score - 10, 35.0)
+            score -= 5
         if len(entry) <= 5:
-            score -= 20  # short splits are mostly partials and abbreviations
-        return min(score, 40.0)
+            score -= 10  # short splits are mostly partials and abbreviations
+        most = ANSWERS_ONLY
+        if len(entry) >= LONG_ANSWER[0] and content == list(words):
+            score, most = score + LONG_ANSWER[1], LONG_ANSWER[2]
+        # (content words only: glosses say SO RARE, ONE LOT in passing)
+        used = self.sources.in_glosses.get(" ".join(words), 0) if content == list(words) else 0
+        for times, bonus, cap in IN_GLOSSES:
+            if used >= times:
+                return min(score + bonus, max(cap, most))
+        return min(score, most)
 
     def _rarest(self, words: Iterable[str]) -> float:
         return min(10 + 10 * self.zipf(word) for word in words)
@@ -282,6 +556,10 @@ class Scorer:
             readings = [split] if split else []
         scores = [self.phrase_score(entry, words) for words in readings]
         best = max([self.word_score(entry), *scores])
+        if not set(entry) & VOWELS and entry not in self.core:  # MM HG, HTTP
+            best = min(best, self.word_score(entry))
+        if entry in BY_HAND:
+            best = min(best, BY_HAND_SCORE)
         return max(0, min(100, round(best)))
 
 
@@ -305,6 +583,46 @@ def build(sources: Sources) -> list[tuple[str, int]]:
     kept = [(word.upper(), score) for word, score in entries.items() if score >= JUNK_FLOOR]
     kept.sort()
     return kept
+
+
+def ban_rules(text: str) -> list[str]:
+    """The rules of the ban list's source (offensive.txt): one a line, lower
+    case, no comments or blank lines."""
+    rules = []
+    for line in text.splitlines():
+        rule = line.split("#", 1)[0].strip().lower()
+        if rule:
+            if not re.fullmatch(r"\*?[a-z]+\*?", rule):
+                raise ValueError(f"offensive.txt: {line!r} is not word, word* or *word*")
+            rules.append(rule)
+    return rules
+
+
+def banned(entries: Iterable[str], rules: Iterable[str]) -> list[str]:
+    """The entries (upper case) that the rules ban, in order: `word` bans
+    the word and its plural (other forms are lines of their own: a suffix
+    rule would ban SPICED for SPIC, SHATTER for SHAT), `word*` every entry
+    starting with it, `*word*` every entry holding it."""
+    forms: set[str] = set()
+    starts: list[str] = []
+    inside: list[str] = []
+    for rule in rules:
+        root = rule.strip("*").upper()
+        if rule.startswith("*"):
+            inside.append(root)
+        elif rule.endswith("*"):
+            starts.append(root)
+        else:
+            forms.update(
+                (root, root + ("ES" if root.endswith(("S", "X", "Z", "CH", "SH")) else "S"))
+            )
+    return sorted(
+        entry
+        for entry in entries
+        if entry in forms
+        or entry.startswith(tuple(starts))
+        or any(part in entry for part in inside)
+    )
 
 
 def write(entries: list[tuple[str, int]], path: Path) -> None:
@@ -341,13 +659,16 @@ def main(argv: list[str] | None = None) -> int:
     entries = build(read_sources(args.shared, args.wordnet))
     args.output.mkdir(parents=True, exist_ok=True)
     write(entries, args.output / LIST_PATH.name)
+    rules = ban_rules((HERE / OFFENSIVE_NAME).read_text(encoding="utf-8"))
+    ban = banned((word for word, _ in entries), rules)
+    (args.output / BANNED_PATH.name).write_text("".join(f"{word}\n" for word in ban), "utf-8")
     for name, text in notices(args.shared, args.wordnet).items():
         (args.output / name).write_text(text, encoding="utf-8")
     good = sum(score >= GOOD for _, score in entries)
     acceptable = sum(score >= ACCEPTABLE for _, score in entries)
     print(
         f"wrote {args.output / LIST_PATH.name}: {len(entries)} entries, {good} good ({GOOD}+), "
-        f"{acceptable} acceptable ({ACCEPTABLE}+)"
+        f"{acceptable} acceptable ({ACCEPTABLE}+); {BANNED_PATH.name}: {len(ban)} entries"
     )
     return 0
 

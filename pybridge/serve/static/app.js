@@ -33,6 +33,9 @@ let candidateRequest = null;  // its AbortController
 let counts = null;         // {shape, by: Map "number-dir" -> words some fill can use}: per entry, from the last list
 let candidateLists = 0;    // candidate lists shown (body's data-lists and data-listed: for tests)
 let keyAt = 0;             // when the last key was pressed (body's data-latency: its list's delay)
+let estimate = null;       // {shape, difficulty, verdict}: the grid's difficulty, from the last list
+let entryWords = null;     // {slot, shape}: whose words that fill the grid are shown
+let refocus = null;        // the place in the candidate list to focus once it is made again
 
 const key = (r, c) => `${r},${c}`;
 const cellAt = (r, c) => grid.cells[r * grid.cols + c];
@@ -393,7 +396,8 @@ function render() {
   $("grid").setAttribute("aria-activedescendant", `cell-${cursor.r}-${cursor.c}`);
   $("grid").setAttribute("aria-label", `the grid, ${grid.rows} by ${grid.cols}`);
   $("slot-title").textContent = slot ? slotName(slot) : "–";
-  $("stats").textContent = statistics();
+  $("figures").textContent = statistics();
+  $("difficulty").textContent = difficulty();
   $("title").textContent = `${grid.source} · ${grid.rows}×${grid.cols} · ` +
     (grid.mode === "exact" ? `${grid.words.length} listed words` : "filled from the dictionaries");
   $("undo").disabled = !undoStack.length;
@@ -440,6 +444,25 @@ function statistics() {
   return `${plural(list.length, "word")}, ${plural(blocks, "block")} ` +
     `(${plural(cheaters, "cheater")}), mean word length ${mean}`;
 }
+
+// The difficulty the server estimated for the grid as it is, with the chosen
+// words (`crossword difficulty`: about log10 of the nodes a fill's search
+// needs), once the candidate list of the grid as it is has come.
+function difficulty() {
+  if (!estimate || !sameEstimate(estimate, {shape: rowsOf().join("\n"), words: wordsKey()})) return "";
+  if (estimate.checked) return " · cannot be filled as it is (Check)";
+  if (estimate.verdict) return " · cannot be filled as it is";
+  return estimate.difficulty === null ? "" : ` · difficulty ${estimate.difficulty.toFixed(2)}`;
+}
+
+// What the words of a grid's fill depend on: the dictionaries, the min score
+// and the curation (or the puzzle's own list).
+function wordsKey() {
+  if (grid.mode === "exact") return "exact";
+  return JSON.stringify([chosenDicts(), qualityOptions(false), curationOptions()]);
+}
+
+const sameEstimate = (a, b) => a.shape === b.shape && a.words === b.words;
 
 // How the number of words changes along (dr, dc) if the block at (r, c)
 // opened: -1 it joins two words, +1 it makes one, 0 it lengthens one or none.
@@ -524,9 +547,23 @@ function chosenLimit() {
 function qualityOptions(objective) {
   const options = {};
   if (grid.mode === "exact") return options;  // a word list has no scores to cut or maximize
-  if ($("min-score").value.trim() !== "") options["min-score"] = $("min-score").value.trim();
+  const least = $("min-score").value.trim() || shippedLine();
+  if (least !== "") options["min-score"] = least;
   if (objective && $("maximize").value) options.maximize = $("maximize").value;
   return options;
+}
+
+// The shipped list's acceptable line (25) when it is chosen: its words below
+// the line are left out unless a min score says otherwise, as `crossword
+// solve` leaves them out of a grid it fills from the shipped list.
+function shippedLine() {
+  const shipped = (info.dicts || []).find((d) => d.shipped && chosenDicts().includes(d.name));
+  return shipped && shipped.line !== null && shipped.line !== undefined ? String(shipped.line) : "";
+}
+
+function showMinScore() {
+  const line = shippedLine();
+  $("min-score").placeholder = line || "none";
 }
 
 // The puzzle as /api/solve, /api/check and /api/fill take it (with
@@ -547,7 +584,7 @@ function puzzleBody(keep = () => true, objective = false) {
   for (const [name, value] of Object.entries(options)) if (value) body[name] = value;
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   if ($("timeout").value !== "") body.timeout = Number($("timeout").value);
-  return Object.assign(body, qualityOptions(objective));
+  return Object.assign(body, qualityOptions(objective), curationOptions());
 }
 
 // ------------------------------------------------------------------ candidates
@@ -574,7 +611,7 @@ async function askCandidates() {
   const body = {grid: rowsOf(), row: cursor.r, col: cursor.c, direction: slot.dir, limit: 100};
   if (grid.mode === "exact") body.words = grid.words;
   else if (!chosenDicts().length) return showSlot(slot, null, "choose a dictionary to see the words that fit");
-  else Object.assign(body, {dict: chosenDicts()}, qualityOptions(false));
+  else Object.assign(body, {dict: chosenDicts()}, qualityOptions(false), curationOptions());
   candidateRequest = new AbortController();
   try {
     const answer = await api("/api/candidates", body, "POST", candidateRequest.signal);
@@ -588,12 +625,21 @@ async function askCandidates() {
 function showSlot(slot, answer = null, note = "") {
   const list = $("candidates");
   list.replaceChildren();
+  if (entryWords && (!slot || entryWords.slot !== slotName(slot) || entryWords.shape !== shape())) {
+    $("entry-words").hidden = true;
+    entryWords = null;
+  }
   $("slot-info").textContent = note;
   $("slot-info").className = note ? "note" : "";
   if (!answer) return;
   if (answer.sites) {
     const by = new Map(answer.sites.map((s) => [`${s.number}-${s.direction}`, s.alive ?? s.fitting]));
     counts = {shape: answer.grid || rowsOf().join("\n"), by};
+  }
+  const now = {shape: answer.grid || rowsOf().join("\n"), words: wordsKey()};
+  const proven = estimate && estimate.checked && sameEstimate(estimate, now);
+  if (answer.difficulty !== undefined && !proven) {  // Check's verdict stays until the grid changes
+    estimate = {...now, difficulty: answer.difficulty, verdict: !!answer.verdict};
   }
   document.body.dataset.lists = String(++candidateLists);
   document.body.dataset.listed = slotName(slot);  // whose list is shown (for tests)
@@ -605,23 +651,12 @@ function showSlot(slot, answer = null, note = "") {
   $("slot-info").textContent =
     `${answer.site.pattern} · ${answer.fitting.toLocaleString()} fit${possible}${shown}`;
   for (const candidate of answer.candidates) {
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.textContent = candidate.word;
-    if (candidate.score !== undefined) {
-      const score = document.createElement("span");
-      score.className = "score";
-      score.textContent = candidate.score;
-      button.append(score);
-    }
-    if (candidate.dead) {
-      item.className = "dead";
-      button.title = `ruled out: ${candidate.why}`;
-      button.setAttribute("aria-label", `${candidate.word}, ruled out: ${candidate.why}`);
-    }
-    button.addEventListener("click", () => place(answer.site.cells, candidate.word));
-    item.append(button);
-    list.append(item);
+    list.append(candidateItem(candidate, answer));
+  }
+  if (refocus !== null) {
+    const words = list.querySelectorAll("button.word");
+    if (words.length) words[Math.min(refocus, words.length - 1)].focus();
+    refocus = null;
   }
   if (answer.verdict) {
     const {reason, cells, minimal} = answer.verdict;
@@ -631,12 +666,179 @@ function showSlot(slot, answer = null, note = "") {
   }
 }
 
+// A word that fits: a click places it; its score beside it (greyed below the
+// list's acceptable line); a small button (or Delete) bans it.
+function candidateItem(candidate, answer) {
+  const item = document.createElement("li");
+  const button = document.createElement("button");
+  button.className = "word";
+  button.textContent = candidate.word;
+  const notes = [];
+  if (candidate.score !== undefined) {
+    const score = document.createElement("span");
+    score.className = "score";
+    score.textContent = candidate.score;
+    button.append(score);
+    notes.push(`score ${candidate.score}`);
+    if (answer.line !== null && answer.line !== undefined && candidate.score < answer.line) {
+      item.classList.add("weak");
+      notes.push(`below the acceptable line (${answer.line})`);
+    }
+  }
+  if (candidate.dead) {
+    item.classList.add("dead");
+    notes.push(`ruled out: ${candidate.why}`);
+  }
+  if (notes.length) button.title = notes.join("; ");
+  button.setAttribute("aria-label", [candidate.word, ...notes].join(", "));
+  button.addEventListener("click", () => place(answer.site.cells, candidate.word));
+  button.addEventListener("keydown", (event) => {
+    if (event.key === "Delete") {
+      event.preventDefault();
+      banWord(candidate.word, item);
+    }
+  });
+  item.append(button);
+  if (grid.mode !== "exact") {
+    const ban = document.createElement("button");
+    ban.className = "ban";
+    ban.textContent = "×";
+    ban.title = `Ban ${candidate.word}: no fill or list of this browser uses it (Delete on the word does it too)`;
+    ban.setAttribute("aria-label", `ban ${candidate.word}`);
+    ban.tabIndex = -1;  // one stop per word in the Tab order: Delete on the word bans it
+    ban.addEventListener("click", () => banWord(candidate.word, item));
+    item.append(ban);
+  }
+  return item;
+}
+
 function place(cells, word) {
   change(() => [...word].forEach((ch, i) => {
     const cell = cellAt(...cells[i]);
     if (cell.kind !== "locked") Object.assign(cell, {letter: ch, kind: "typed"});
   }));
   $("grid").focus();
+}
+
+// ------------------------------------------------------------------ your words
+
+// The words this browser bans and prefers, kept with its preferences: every
+// request that fills from the dictionaries sends them (`ban`, `prefer`), so
+// that the candidate lists, fills, checks and Make all leave out the banned
+// words and give the preferred ones 20 more (adding those the lists lack).
+const JOINED = /[-'\u2019 ]/gu;  // what a dictionary entry leaves out (e-mail: EMAIL)
+
+function wordsOf(text) {
+  const words = [], bad = [];
+  for (const line of text.split(/[\n,;]+/u)) {
+    const word = line.trim();
+    if (!word) continue;
+    if (/^\p{L}+$/u.test(word.replace(JOINED, ""))) words.push(word);
+    else bad.push(word);
+  }
+  return {words: [...new Set(words)], bad};
+}
+
+function curationOptions() {
+  const options = {};
+  if (grid.mode === "exact") return options;  // a puzzle's own word list is not curated
+  const {ban = [], prefer = []} = store.prefs();
+  if (ban.length) options.ban = ban;
+  if (prefer.length) options.prefer = prefer;
+  return options;
+}
+
+function showCuration(rewrite = false) {
+  const {ban = [], prefer = []} = store.prefs();
+  for (const [id, words] of [["banned", ban], ["preferred", prefer]]) {
+    if (rewrite || document.activeElement !== $(id)) $(id).value = words.join("\n");
+  }
+  $("curation-note").textContent = `${ban.length.toLocaleString()} banned, ` +
+    `${prefer.length.toLocaleString()} preferred`;
+}
+
+// The words typed in the two lists, kept (a line that is no word is said so);
+// once the typing is done (`rewrite`), the lists show what was kept.
+function readCuration(rewrite = false) {
+  const banned = wordsOf($("banned").value), preferred = wordsOf($("preferred").value);
+  store.savePrefs({...store.prefs(), ban: banned.words, prefer: preferred.words});
+  showCuration(rewrite);
+  const bad = [...banned.bad, ...preferred.bad];
+  if (bad.length) $("curation-note").textContent += ` · not words, left out: ${bad.join(", ")}`;
+  scheduleCandidates();
+}
+
+function banWord(word, item = null) {
+  const {ban = [], prefer = []} = store.prefs();
+  if (!ban.includes(word)) ban.push(word);
+  store.savePrefs({...store.prefs(), ban, prefer: prefer.filter((w) => w !== word)});
+  showCuration();
+  // the focus goes on to the next word of the list, as after a deletion (the
+  // list is made again without the word: the same place in it)
+  if (item && item.contains(document.activeElement)) refocus = [...item.parentNode.children].indexOf(item);
+  const next = item && (item.nextElementSibling || item.previousElementSibling);
+  if (next && refocus !== null) next.querySelector("button").focus();
+  if (item) item.remove();
+  say(`Banned ${word}: no fill or list uses it now (“your words”, under the options, lists it).`);
+  scheduleCandidates();
+}
+
+// ------------------------------------------------------------------ the words of one entry that fill
+
+// Try the words of the entry under the cursor one by one, the best first:
+// which of them leave the whole grid a fill (POST /api/fill with "suggest",
+// in a worker as a fill runs: its progress shows, Cancel stops it).
+async function suggestEntry() {
+  if (job || needsDictionary()) return;
+  const slot = slotAt(cursor.r, cursor.c, cursor.dir);
+  if (!slot) return say("The cursor is on no entry: move it to the entry whose words to try.");
+  const [row, col] = slot.cells[0];
+  const body = Object.assign(puzzleBody(kept, false), {page: PAGE, suggest: true, row, col, direction: slot.dir});
+  try {
+    const view = await api("/api/fill", body);
+    beginJob({kind: "suggest", id: view.id, slot: slotName(slot), cells: slot.cells});
+    say(`trying the words of ${slotName(slot)}…`);
+    pollFill();
+  } catch (error) {
+    say(error.message, "bad");
+  }
+}
+
+function finishSuggest(answer, started) {
+  if (!stillShown(started)) return say("The grid changed while the words were tried: try again.", "bad");
+  const list = $("entry-list");
+  list.replaceChildren();
+  let fill = 0;
+  for (const tried of answer.words) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.textContent = tried.word;
+    if (tried.score !== undefined) {
+      const score = document.createElement("span");
+      score.className = "score";
+      score.textContent = tried.score;
+      button.append(score);
+    }
+    const verdict = tried.fills === true ? `the grid fills with it (${tried.nodes} nodes)`
+      : tried.fills === false ? `no fill with it: ${tried.reason}` : "no verdict within its share of the time";
+    item.className = tried.fills === true ? "fills" : tried.fills === false ? "refuted" : "unknown";
+    button.title = verdict;
+    button.setAttribute("aria-label", `${tried.word}, ${verdict}`);
+    button.addEventListener("click", () => place(started.cells, tried.word));
+    item.append(button);
+    list.append(item);
+    fill += tried.fills === true;
+  }
+  const tried = answer.words.length;
+  const left = answer.alive === null ? "" : ` of the ${answer.alive.toLocaleString()} the crossings leave`;
+  let note = `${started.slot}: ${fill} of the ${tried} words tried${left} leave the grid a fill.`;
+  if (answer.status === "unsolvable") note = `${started.slot}: no word leaves the grid a fill: it cannot be filled as it is.`;
+  else if (answer.status === "timeout" && fill < answer.wanted) note += " The time limit ended the trials.";
+  $("entry-note").textContent = note;
+  $("entry-words").hidden = false;
+  entryWords = {slot: started.slot, shape: started.shape};
+  say(note, fill ? "good" : "bad");
+  if (answer.verdict) showVerdict(answer.verdict.reason, answer.verdict.cells, "The grid cannot be filled as it is", true, answer.verdict.minimal !== false);
 }
 
 // ------------------------------------------------------------------ clues
@@ -723,6 +925,34 @@ function focusClue() {
   if (field) field.focus();
 }
 
+// A clue from WordNet (POST /api/suggest) for each entry whose letters are
+// all there and that has no clue yet.
+async function suggestClues() {
+  const wanted = sites().filter((site) => !(puzzle.clues[clueKey(site)] || "").trim())
+    .map((site) => [site, site.cells.map(([r, c]) => cellAt(r, c).letter).join("")])
+    .filter(([site, word]) => [...word].length === site.cells.length);
+  if (!wanted.length) return say("Every full entry has a clue already (a suggestion needs the entry's letters).");
+  say("suggesting clues…");
+  try {
+    const {suggestions} = await api("/api/suggest", {words: wanted.map(([, word]) => word)});
+    let given = 0;
+    for (const [site, word] of wanted) {
+      if (suggestions[word]) {
+        puzzle.clues[clueKey(site)] = suggestions[word];
+        given++;
+      }
+    }
+    puzzle.edited = true;
+    save();
+    render();
+    const none = wanted.length - given;
+    say(`Suggested ${given} clue${given === 1 ? "" : "s"} from WordNet` +
+      (none ? `; ${none} of the entries have none.` : "."), given ? "good" : "");
+  } catch (error) {
+    say(error.message, "bad");
+  }
+}
+
 // The clues as the API takes them: [{number, direction, clue}] for every entry.
 function cluesList() {
   return sites().map((site) => ({number: site.number, direction: site.dir, clue: puzzle.clues[clueKey(site)] || ""}));
@@ -741,10 +971,17 @@ function cluesOf(g, given) {
 
 // ------------------------------------------------------------------ verdicts
 
-// Mark a proof's core. A core that is not minimal (a search proof names
-// every site it looked at) is drawn hatched and said to be so: some of its
-// sites may well be fillable together.
-function showVerdict(reason, cells, heading, sticky = false, minimal = true) {
+// Why a core is not minimal, by what gave the proof: a fill's search proof
+// names every site it looked at (solve never shrinks it); Check shrinks the
+// core for as long again as its verdict took, and may stop before the end.
+const WIDE = {
+  fill: "they are the sites the search's proof covers; Check narrows them down.",
+  check: "Check stopped narrowing them down after as long again as the proof took.",
+};
+
+// Mark a proof's core. A core that is not minimal is drawn hatched and said
+// to be so: fewer of its sites may already be impossible to fill together.
+function showVerdict(reason, cells, heading, sticky = false, minimal = true, from = "fill") {
   marked = new Set(cells.map(([r, c]) => key(r, c)));
   wide = !minimal;
   const box = $("verdict");
@@ -757,8 +994,8 @@ function showVerdict(reason, cells, heading, sticky = false, minimal = true) {
   if (!minimal) {
     const note = document.createElement("p");
     note.className = "not-minimal";
-    note.textContent = `The marked sites (${cells.length} cells, hatched) are not a minimal core: ` +
-      "the proof needed them all, but fewer of them may already be impossible to fill together.";
+    note.textContent = `The marked sites (${cells.length} cells, hatched) are not known to be ` +
+      `a minimal core: ${WIDE[from]} Fewer of them may already be impossible to fill together.`;
     box.append(note);
   }
   box.hidden = false;
@@ -836,11 +1073,13 @@ function stillShown(started) {
   return started.puzzle === puzzle.id && jobShape(started.kind) === started.shape;
 }
 
+const cancelled = (kind) => ({check: "Check cancelled.", make: "Make cancelled.", suggest: "The trials were cancelled."}[kind] || "Fill cancelled.");
+
 async function cancelJob() {
   if (!job) return;
   const ended = job;
   endJob();
-  say(ended.kind === "check" ? "Check cancelled." : "Fill cancelled.");
+  say(cancelled(ended.kind));
   try { await api(`/api/fill/${ended.id}`, undefined, "DELETE"); } catch (error) { say(error.message, "bad"); }
 }
 
@@ -868,9 +1107,10 @@ function finishCheck(answer, started, elapsed) {
   } else if (answer.status === "unsolvable") {
     const heading = `Cannot be filled (proof: ${answer.proof.layer}, ${seconds} s)`;
     const minimal = answer.proof.minimal !== false;
-    showVerdict(answer.reason, coreCells(answer.proof), heading, true, minimal);
+    estimate = {shape: rowsOf().join("\n"), words: wordsKey(), difficulty: null, verdict: true, checked: true};
+    showVerdict(answer.reason, coreCells(answer.proof), heading, true, minimal, "check");
     say(minimal ? "The core, the sites that cannot all be filled, is marked on the grid."
-      : "No fill exists; the sites the proof needed are marked (not a minimal core).", "bad");
+      : "No fill exists; the sites the proof needed are marked (not known to be a minimal core).", "bad");
   } else {
     say(`No verdict within the time limit of ${answer.stats.seconds.toFixed(1)} s.`, "bad");
   }
@@ -890,6 +1130,83 @@ async function startFill(region, seed = null) {
   } catch (error) {
     say(error.message, "bad");
   }
+}
+
+// Make: patterns of the size, blocks and symmetry given, filled from the
+// chosen dictionaries until one fills (`crossword make`, in a worker as a
+// fill is); the crossword made opens as a new puzzle.
+async function makeCrossword() {
+  if (job || needsDictionary()) return;
+  const body = {make: true, page: PAGE, dict: chosenDicts(), size: `${$("new-rows").value}x${$("new-cols").value}`,
+    symmetry: $("symmetry").value};
+  const blocks = $("pattern-blocks").value.trim();
+  if (blocks) body.blocks = blocks;
+  if ($("timeout").value !== "") body.timeout = Number($("timeout").value);
+  if ($("min-score").value.trim() !== "") body["min-score"] = $("min-score").value.trim();
+  Object.assign(body, curationOptions());
+  try {
+    const view = await api("/api/fill", body);
+    beginJob({kind: "make", id: view.id});
+    say("making a crossword…");
+    pollFill();
+  } catch (error) {
+    say(error.message, "bad");
+  }
+}
+
+function finishMake(answer) {
+  if (answer.status !== "solved" || !answer.solutions || !answer.solutions.length) {
+    return say(`No crossword: ${answer.summary || answer.reason || answer.status}`, "bad");
+  }
+  const made = answer.pattern;
+  const g = fromRows(made.grid, "lexicon", null, `made ${made.size} (seed ${made.seed})`);
+  withSolution(g, answer.solutions[0].grid);
+  startPuzzle(g, {symmetry: made.symmetry});
+  showGrids([]);
+  say(`Made: ${answer.summary}`, "good");
+  showScore(answer.score, null, false);
+}
+
+// A word search from a list of words (`crossword wordsearch make`); the
+// seed it answers with makes the same one again for its PDF.
+let wordSearch = null;  // the body that made the word search shown, with its seed
+
+function wordSearchBody() {
+  const words = $("ws-words").value.split("\n").map((w) => w.trim()).filter(Boolean);
+  const body = {words, directions: $("ws-level").value};
+  if ($("ws-size").value.trim()) body.size = $("ws-size").value.trim();
+  return body;
+}
+
+async function makeWordSearch() {
+  const body = wordSearchBody();
+  if (!body.words.length) return ($("ws-status").textContent = "Write the words to hide, one a line.");
+  $("ws-status").textContent = "making a word search…";
+  $("ws-pdf").disabled = true;
+  try {
+    const made = await api("/api/wordsearch", body);
+    $("ws-grid").textContent = made.grid.map((row) => [...row].join(" ")).join("\n");
+    if (made.status === "solved") {
+      wordSearch = {...body, seed: made.seed};
+      $("ws-pdf").disabled = false;
+      $("ws-status").textContent = `${made.placements.length} words hidden (seed ${made.seed}).`;
+    } else {
+      $("ws-status").textContent = made.reason || `No word search: ${made.status}.`;
+    }
+  } catch (error) {
+    $("ws-status").textContent = error.message;
+  }
+}
+
+async function wordSearchPdf() {
+  if (!wordSearch) return;
+  const response = await request("/api/wordsearch", {...wordSearch, kind: "pdf", paper: $("paper").value});
+  if (response.refused) return ($("ws-status").textContent = (await response.json()).error);
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = "wordsearch.pdf";
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
 // Another fill: the same fill with a new seed (a different search order).
@@ -924,9 +1241,11 @@ async function pollFill() {
     return;
   }
   endJob();
-  if (view.state === "cancelled") return say(started.kind === "check" ? "Check cancelled." : "Fill cancelled.");
+  if (view.state === "cancelled") return say(`${cancelled(started.kind)}`);
   if (view.status >= 400) return say(view.answer ? view.answer.error : view.phase, "bad");
   if (started.kind === "check") finishCheck(view.answer, started, view.elapsed);
+  else if (started.kind === "make") finishMake(view.answer);
+  else if (started.kind === "suggest") finishSuggest(view.answer, started);
   else finishFill(view.answer, started, view.elapsed);
 }
 
@@ -982,7 +1301,18 @@ function showScore(score, objective, region) {
   } else if (objective) {
     text += " — not proved optimal";
   }
-  box.textContent = text;
+  // what an editor reads next: the weakest entries, and how many fall below the line
+  const words = [];
+  if (score.below !== undefined && score.below !== null) {
+    words.push(`${score.words} entries, ${score.below} below the acceptable line (${score.line})`);
+  }
+  if (score.lowest && score.lowest.length) {
+    words.push(`lowest: ${score.lowest.map((w) => `${w.word} ${w.score}`).join(", ")}`);
+  }
+  const line = document.createElement("span");
+  line.className = "entries";
+  line.textContent = words.join("; ");
+  box.replaceChildren(text, ...(words.length ? [document.createElement("br"), line] : []));
   box.hidden = false;
 }
 
@@ -1117,17 +1447,20 @@ const SHORTCUTS = {
   KeyO: () => openDialog(),
   KeyN: () => newGrid(),
   KeyP: () => newPattern(),
+  KeyM: () => makeCrossword(),
+  KeyW: () => { if (!$("wordsearch-dialog").open) $("wordsearch-dialog").showModal(); },
   KeyS: () => exportAs("json"),
   KeyA: (event) => (event.shiftKey ? anotherFill() : startFill(false)),
   KeyR: () => { if (selection) startFill(true); },
   KeyC: () => check(),
+  KeyE: () => suggestEntry(),
   KeyX: () => cancelJob(),
   KeyG: () => $("grid").focus(),
   KeyL: () => focusClue(),
 };
 
 function onShortcut(event) {
-  if ($("open-dialog").open) return;
+  if ($("open-dialog").open || $("wordsearch-dialog").open) return;
   const ctrl = event.ctrlKey || event.metaKey;
   if (ctrl && !event.altKey && event.code === "KeyS") {  // Ctrl+S saves too, as in editors
     event.preventDefault();
@@ -1322,10 +1655,11 @@ async function exportAs(kind) {
       words: grid.mode === "exact" ? grid.words : null, symmetry: $("symmetry").value};
   }
   if (marked.size) body.marked = [...marked].map((k) => k.split(",").map(Number));
-  if (kind === "puz" || kind === "ipuz") {
+  if (kind === "puz" || kind === "ipuz" || kind === "pdf") {
     if (puzzle.original) body.original = puzzle.original;
-    body.progress = $("export-progress").checked;
   }
+  if (kind === "puz" || kind === "ipuz") body.progress = $("export-progress").checked;
+  if (kind === "pdf") body.paper = $("paper").value;
   let blob;
   try {
     const response = await request("/api/export", body);
@@ -1395,11 +1729,12 @@ async function start() {
     box.type = "checkbox";
     box.value = dict.name;
     box.checked = prefs.dicts ? prefs.dicts.includes(dict.name) : i === 0;
-    box.addEventListener("change", () => { savePrefs(); scheduleCandidates(); });
-    const scored = dict.scored ? ", scored" : "";
-    label.append(box, ` ${dict.name} (${dict.words.toLocaleString()} words${scored})`);
+    box.addEventListener("change", () => { savePrefs(); showMinScore(); scheduleCandidates(); });
+    const kind = [dict.scored ? "scored" : "", dict.shipped ? "shipped with crossword" : ""].filter(Boolean);
+    label.append(box, ` ${dict.name} (${dict.words.toLocaleString()} words${kind.map((k) => `, ${k}`).join("")})`);
     $("dicts").append(label);
   }
+  showMinScore();
   if (info.root) {
     const files = (await api("/api/files", undefined, "GET")).files;
     addOptions($("open-path"), files);
@@ -1435,6 +1770,7 @@ function wire() {
   window.addEventListener("resize", fitGrid);
   window.addEventListener("storage", (event) => {
     if (event.key === store.puzzleKey(puzzle.id) && event.newValue) adopt(JSON.parse(event.newValue), false);
+    else if (store.isPrefsKey(event.key)) { showCuration(); scheduleCandidates(); }
     else if (store.isIndexKey(event.key)) showPuzzleList();
   });
   $("undo").addEventListener("click", () => restore(undoStack, redoStack));
@@ -1445,6 +1781,13 @@ function wire() {
   });
   $("symmetry").addEventListener("change", () => { puzzle.symmetry = $("symmetry").value; if (puzzle.kept) save(); });
   $("min-score").addEventListener("change", scheduleCandidates);
+  for (const id of ["banned", "preferred"]) {
+    let timer = null;
+    $(id).addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(readCuration, 500); });
+    $(id).addEventListener("change", () => { clearTimeout(timer); readCuration(true); });
+  }
+  showCuration();
+  $("suggest-entry").addEventListener("click", suggestEntry);
   $("shade-few").checked = store.prefs().shade !== false;
   $("shade-few").addEventListener("change", () => {
     store.savePrefs({...store.prefs(), shade: $("shade-few").checked});
@@ -1458,9 +1801,19 @@ function wire() {
   $("check").addEventListener("click", check);
   $("new-button").addEventListener("click", newGrid);
   $("pattern-button").addEventListener("click", newPattern);
+  $("make-button").addEventListener("click", makeCrossword);
+  $("wordsearch-button").addEventListener("click", () => $("wordsearch-dialog").showModal());
+  $("wordsearch-form").addEventListener("submit", (event) => {
+    const asked = event.submitter && event.submitter.value;
+    if (asked === "make" || asked === "pdf") event.preventDefault();
+    if (asked === "make") makeWordSearch();
+    if (asked === "pdf") wordSearchPdf();
+  });
   $("open-button").addEventListener("click", openDialog);
   $("puzzles").addEventListener("change", (event) => switchPuzzle(event.target.value));
   $("forget").addEventListener("click", forgetPuzzle);
+  $("suggest-clues").hidden = !info.suggest;
+  $("suggest-clues").addEventListener("click", suggestClues);
   for (const field of ["title", "author"]) {
     $(`puzzle-${field}`).addEventListener("input", (event) => {
       puzzle[field] = event.target.value;

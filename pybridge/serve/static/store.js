@@ -16,6 +16,7 @@ export const HISTORY = 200;  // undo (and redo) steps kept per puzzle
 
 export const puzzleKey = (id) => `${PREFIX}:puzzle:${id}`;
 export const isIndexKey = (key) => key === INDEX;
+export const isPrefsKey = (key) => key === PREFS;
 
 export function newId() {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;

@@ -1,0 +1,165 @@
+"""Figures of quality fill (issue 35): `--maximize min` (the ascent) against
+single `--min-score` runs given the same time, on make's 15x15 patterns,
+from the shipped list; and how the shipped list compares with the
+independent scored list of ../shared.
+
+    .venv/bin/python tests/quality_figures.py compare [--seconds 20] [--patterns 10] \
+        [--size 15x15] [--engine prolog] [--floors 30,35,...]
+    .venv/bin/python tests/quality_figures.py profile [--seconds 20] [--patterns 10]
+    .venv/bin/python tests/quality_figures.py independent
+
+compare: per pattern (make's first pattern of seeds 1..N), the ascent's min
+and its better fills, and each floor's single wdeg run (status, seconds);
+the verdict says whether the ascent reached the best floor a single run
+filled. profile: every score level of the list from the acceptable line
+up, one wdeg run each (status, seconds, nodes, the fill's min), until two
+levels in a row are not filled: the time a floor takes, which is what an
+ascent's schedule has to guess. independent: of the entries the shipped
+list scores acceptable (25+) that the independent list holds, how many it
+scores below its own 25.
+
+Run it with `nice` on a shared machine: the time limits are wall-clock, so
+the load changes how far each run gets (say the load with the figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from decimal import Decimal
+from pathlib import Path
+
+from pybridge.construct import make_blocks
+from pybridge.lexicon import load_dictionary
+from pybridge.model import Puzzle
+from pybridge.options import PatternOptions, SearchOptions
+from pybridge.patterns import pattern_for
+from pybridge.solver import Outcome, at_least, run
+from pybridge.wordlist import ACCEPTABLE, LIST_PATH
+
+ROOT = Path(__file__).resolve().parents[1]
+INDEPENDENT = ROOT.parent / "shared" / "bench" / "dicts" / "scored" / "scowl55-wordfreq.txt"
+
+
+def patterns(size: str, count: int) -> list[tuple[int, Puzzle]]:
+    """make's first pattern of seeds 1..count, as puzzles of the shipped list."""
+    rows, cols = (int(n) for n in size.split("x"))
+    words = load_dictionary([LIST_PATH])
+    made = []
+    for seed in range(1, count + 1):
+        shape = PatternOptions(rows, cols, blocks=make_blocks(rows, cols), seed=seed)
+        made.append((seed, pattern_for(shape).puzzle(words.words, words.scores)))
+    return made
+
+
+def fill_min(outcome: Outcome) -> Decimal | None:
+    return None if outcome.score is None else outcome.score.min
+
+
+def single(puzzle: Puzzle, floor: Decimal, engine: str, seconds: float) -> tuple[Outcome, float]:
+    """One wdeg run on the words scoring at least `floor`: its outcome and
+    wall seconds."""
+    started = time.perf_counter()
+    outcome = run(at_least(puzzle, floor), SearchOptions(engine, "wdeg", timeout=seconds))
+    return outcome, time.perf_counter() - started
+
+
+def compare(args: argparse.Namespace) -> int:
+    floors = [Decimal(f) for f in args.floors.split(",")]
+    behind = 0
+    for seed, puzzle in patterns(args.size, args.patterns):
+        ascent = run(puzzle, SearchOptions(args.engine, maximize="min", timeout=args.seconds))
+        reached = fill_min(ascent)
+        better = ", ".join(f"{b.value}@{b.seconds:.1f}s" for b in ascent.improvements)
+        singles = []
+        for floor in floors:
+            outcome, seconds = single(puzzle, floor, args.engine, args.seconds)
+            singles.append((floor, outcome.status, seconds))
+        filled = [floor for floor, status, _ in singles if status == "solved"]
+        best = max(filled, default=None)
+        worse = best is not None and (reached is None or reached < best)
+        behind += worse
+        shown = " ".join(f"{f}:{status[:4]}/{s:.1f}s" for f, status, s in singles)
+        verdict = "BEHIND" if worse else "ok"
+        print(f"pattern {seed}: ascent {reached} ({better}) | best single {best}", end=" | ")
+        print(f"{shown} | {verdict}", flush=True)
+    print(f"ascent behind the best single floor on {behind} of {args.patterns} patterns")
+    return 0
+
+
+def profile(args: argparse.Namespace) -> int:
+    for seed, puzzle in patterns(args.size, args.patterns):
+        assert puzzle.scores is not None
+        levels = [level for level in puzzle.scores.levels if level >= ACCEPTABLE]
+        missed = 0
+        found = []
+        for level in levels:
+            outcome, seconds = single(puzzle, level, args.engine, args.seconds)
+            found.append(
+                f"{level}:{outcome.status[:4]}/{seconds:.2f}s/{outcome.stats.nodes}n"
+                f"/min{fill_min(outcome)}"
+            )
+            missed = 0 if outcome.status == "solved" else missed + 1
+            if missed == 2:
+                break
+        print(f"pattern {seed}: " + " ".join(found), flush=True)
+    return 0
+
+
+def independent(_: argparse.Namespace) -> int:
+    if not INDEPENDENT.exists():
+        print(f"no independent list at {INDEPENDENT}", file=sys.stderr)
+        return 1
+    theirs = {}
+    for line in INDEPENDENT.read_text(encoding="utf-8").splitlines():
+        word, _, score = line.partition(";")
+        theirs[word.upper()] = int(score)
+    ours = {}
+    for line in LIST_PATH.read_text(encoding="utf-8").splitlines():
+        word, _, score = line.partition(";")
+        ours[word] = int(score)
+    acceptable = [word for word, score in ours.items() if score >= ACCEPTABLE]
+    held = [word for word in acceptable if word in theirs]
+    low = sorted((theirs[word], word) for word in held if theirs[word] < ACCEPTABLE)
+    share = 100 * len(low) / len(held)
+    print(
+        f"shipped list: {len(acceptable)} acceptable entries; the independent list holds "
+        f"{len(held)} of them and scores {len(low)} ({share:.1f}%) below {ACCEPTABLE}"
+    )
+    zero = sum(score == 0 for score, _ in low)
+    print(
+        f"{zero} of them it scores 0 (compounds, which wordfreq counts as two tokens); "
+        "the others, lowest first: "
+        + " ".join(f"{word} {score}" for score, word in low[zero : zero + 40])
+    )
+    reverse = sorted(
+        (-theirs[word], word)
+        for word, score in ours.items()
+        if score < ACCEPTABLE and theirs.get(word, 0) >= 50
+    )
+    print(
+        f"the other way: {len(reverse)} entries it scores 50+ are below our line: "
+        + " ".join(word for _, word in reverse[:30])
+    )
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=("compare", "profile", "independent"))
+    parser.add_argument("--seconds", type=float, default=20.0, help="each run's time limit")
+    parser.add_argument("--patterns", type=int, default=10)
+    parser.add_argument("--size", default="15x15")
+    parser.add_argument("--engine", default="prolog")
+    parser.add_argument("--floors", default="30,35,40,45,50,55")
+    args = parser.parse_args()
+    print(f"load average at the start: {os.getloadavg()[0]:.1f}", flush=True)
+    done = {"compare": compare, "profile": profile, "independent": independent}[args.what](args)
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}", flush=True)
+    return done
+
+
+if __name__ == "__main__":
+    sys.exit(main())
