@@ -57,6 +57,7 @@
 
 :- set_prolog_flag(optimise, true).     % arithmetic compiled inline: the hot loops are arithmetic
 
+few_words(16).          % up to this many words, a revision reads their letters (whole_source/5)
 kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
 mask_piece_bits(1024).  % bits per piece of a long mask (bridge.MASK_CHUNK)
 max_code_span(4096).    % letters looked up by code in a term up to this span (by_code/2)
@@ -282,7 +283,8 @@ small_members(D, Offset, [K|Ids], Tail) :-
 net(Tables, Copies, Board, Arcs, Crossings, Net) :-
     maplist(length, Board, LengthList),
     Lengths =.. [lengths|LengthList],
-    maplist(links(Tables, LengthList), LengthList, Arcs, LinkLists),
+    withouts(Tables, LengthList, Withouts),
+    maplist(links(Tables-Withouts, LengthList), LengthList, Arcs, LinkLists),
     Links =.. [links|LinkLists],
     maplist(initial_domain(Tables), Board, Domains),
     Dom =.. [dom|Domains],
@@ -422,8 +424,10 @@ empty_if_unbound(X) :-
 %   crossing X) as l(I, T, J, X, Joined, ByCode): Joined what propagation
 %   reads, per letter of T at J (There, its Code-Mask pairs), in order of
 %   code, and ByCode the same entries by code (by_code/2).  An entry is
-%   j(Code, Here, Mask, Residue), Here the words of this site with that
-%   letter at I (0 when none has it).  Residue is a
+%   j(Code, Here, Mask, Residue, Without), Here the words of this site with
+%   that letter at I (0 when none has it), Mask T's words with it at J and
+%   Without T's other words (so that taking them away is one AND of
+%   positive numbers, where /\ \Mask works on a negative one).  Residue is a
 %   word of Here, the last one found in the source domain, kept with
 %   nb_setarg/3: while it stays in the domain the letter has support
 %   without a big AND (AC-3 with residual supports; it only saves work,
@@ -433,7 +437,33 @@ empty_if_unbound(X) :-
 links(Tables, Lengths, L, Arcs, Links) :-
     maplist(link(Tables, Lengths, L), Arcs, Links).
 
-link(Tables, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, ByCode)) :-
+%   withouts(+Tables, +Lengths, -Withouts): per length of a site (an
+%   argument of the arity of Tables; none for the others), per position
+%   the Code-Without pairs of its table, Without the words without that
+%   letter there: made once for all the links that read them.
+withouts(Tables, Lengths, Withouts) :-
+    functor(Tables, _, Max),
+    functor(Withouts, withouts, Max),
+    sort(Lengths, Used),
+    forall(between(1, Max, L), nb_setarg(L, Withouts, none)),
+    foldl(length_withouts(Tables), Used, Withouts, Withouts).
+
+length_withouts(Tables, L, W, W) :-
+    (   table(Tables, L, table(_, Full, Masks))
+    ->  Masks =.. [_|Positions],
+        maplist(without_pairs(Full), Positions, Lists),
+        Term =.. [positions|Lists],
+        setarg(L, W, Term)
+    ;   true
+    ).
+
+without_pairs(Full, Pairs, Withouts) :-
+    maplist(without_pair(Full), Pairs, Withouts).
+
+without_pair(Full, C-M, C-W) :-
+    W is Full xor M.
+
+link(Tables-Withouts, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, ByCode)) :-
     nth0(T, Lengths, LT),
     position_pairs(Tables, L, I, Here),
     position_pairs(Tables, LT, J, There),
@@ -441,7 +471,13 @@ link(Tables, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, ByCode)) :-
     ->  true
     ;   None = 0
     ),
-    join_pairs(There, Here, None, Joined),
+    (   arg(LT, Withouts, Positions),
+        Positions \== none
+    ->  J1 is J + 1,
+        arg(J1, Positions, Without)
+    ;   Without = []
+    ),
+    join_pairs(There, Here, None, Without, Joined),
     by_code(Joined, ByCode).
 
 %   by_code(+Joined, -ByCode): ByCode is codes(Low, Args), Args with an
@@ -451,8 +487,8 @@ link(Tables, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, ByCode)) :-
 %   Joined itself.
 by_code([], codes(0, [])).
 by_code(Joined, codes(Low, Args)) :-
-    Joined = [j(Low, _, _, _)|_],
-    last(Joined, j(High, _, _, _)),
+    Joined = [j(Low, _, _, _, _)|_],
+    last(Joined, j(High, _, _, _, _)),
     Span is High - Low + 1,
     max_code_span(Most),
     (   Span =< Most
@@ -483,15 +519,15 @@ position_pairs(Tables, L, P, Pairs) :-
 
 %   join_pairs(+There, +Here, +None, -Joined): both sorted by code, so a
 %   merge.
-join_pairs([], _, _, []).
-join_pairs([C-M|There], Here0, None, [j(C, H, M, Residue)|Joined]) :-
+join_pairs([], _, _, _, []).
+join_pairs([C-M|There], Here0, None, [C-W|Without], [j(C, H, M, Residue, W)|Joined]) :-
     drop_below(Here0, C, Here),
     (   Here = [C-H|_]
     ->  Residue is lsb(H)
     ;   H = 0,
         Residue = None
     ),
-    join_pairs(There, Here, None, Joined).
+    join_pairs(There, Here, None, Without, Joined).
 
 drop_below([], _, []).
 drop_below([C0-H|Here0], C, Here) :-
@@ -638,7 +674,9 @@ propagate([S|Front], Back0, Queued, Net) :-
 %   before it.  unchanged when no word went since Last: nothing to revise.
 %   When one word went, only its letters can have lost their last word
 %   (the neighbours agree with Last), so lost(Word, DS); else word(Word)
-%   for a domain of one word, or domain(DS).
+%   for a domain of one word, few(Words) for up to few_words/1 words (their
+%   letters are read rather than each letter of Live tested against the
+%   domain, as pybridge.search.arcs does), or domain(DS).
 source(none, DS, S1, Links, Lengths, Tables, Source, Live) :-
     !,
     maplist(every_letter, Links, Live),
@@ -656,10 +694,19 @@ source(sup(Last, Live), DS, S1, _, Lengths, Tables, Source, Live) :-
 every_letter(l(_, _, _, _, Joined, _), Joined).
 
 whole_source(DS, S1, Lengths, Tables, Source) :-
-    (   popcount(DS) =:= 1
+    Count is popcount(DS),
+    (   Count =:= 1
     ->  K is msb(DS),
         word_of(S1, K, Lengths, Tables, Word),
         Source = word(Word)
+    ;   Count > 1,
+        few_words(Few),
+        Count =< Few
+    ->  members(DS, Ks, []),
+        arg(S1, Lengths, L),
+        arg(L, Tables, table(Words, _, _)),
+        maplist(word(Words), Ks, Ws),
+        Source = few(Ws)
     ;   Source = domain(DS)
     ).
 
@@ -703,13 +750,15 @@ revise_links([l(I, T, _, X, _, ByCode)|Links], [Live0|Lives0], [Live|Lives], Sou
 %   A source of one word has one letter there (and the site's next
 %   revision finds it unchanged: its Live no longer matters); else each
 %   live letter that no source word has takes its words out of DT (fewer
-%   and smaller operations than the union of the allowed words).  The
+%   and smaller operations than the union of the allowed words), but a
+%   source of few words keeps the union of its letters' words (few ORs)
+%   and, as Live, the entries of those letters.  The
 %   tests compare expressions rather than bind them: a big integer bound
 %   with is/2 goes onto the global stack, one compared stays in C.
 kept(word(Word), I, ByCode, DT, Kept, Live, Live) :-
     I1 is I + 1,
     string_code(I1, Word, Code),
-    (   code_entry(ByCode, Code, j(_, _, Mask, _))
+    (   code_entry(ByCode, Code, j(_, _, Mask, _, _))
     ->  Kept is DT /\ Mask
     ;   Kept = 0
     ).
@@ -727,6 +776,32 @@ kept(lost(Word, DS), I, ByCode, DT, Kept, Live0, Live) :-
     ).
 kept(domain(DS), _, _, DT, Kept, Live0, Live) :-
     kept_live(Live0, DS, DT, Kept, Live).
+kept(few(Words), I, ByCode, DT, Kept, _, Live) :-
+    I1 is I + 1,
+    codes_at(Words, I1, Codes0),
+    sort(Codes0, Codes),
+    few_entries(Codes, ByCode, 0, Allowed, Live),
+    Kept is DT /\ Allowed.
+
+%   codes_at(+Words, +I1, -Codes): the letter at I1 (from 1) of each word.
+codes_at([], _, []).
+codes_at([Word|Words], I1, [Code|Codes]) :-
+    string_code(I1, Word, Code),
+    codes_at(Words, I1, Codes).
+
+%   few_entries(+Codes, +ByCode, +Allowed0, -Allowed, -Live): the words
+%   over there with one of the letters Codes (ascending), and their entries
+%   (each a letter that the source has, so Live stays within what Last had).
+few_entries([], _, Allowed, Allowed, []).
+few_entries([Code|Codes], ByCode, Allowed0, Allowed, Live) :-
+    (   code_entry(ByCode, Code, Entry)
+    ->  arg(3, Entry, There),
+        Allowed1 is Allowed0 \/ There,
+        Live = [Entry|Live1]
+    ;   Allowed1 = Allowed0,
+        Live = Live1
+    ),
+    few_entries(Codes, ByCode, Allowed1, Allowed, Live1).
 
 %   code_entry(+ByCode, +Code, -Entry): the entry for letter Code (the
 %   term itself, as kept_live/5 updates its residue in place); it need
@@ -764,24 +839,23 @@ drop_entry([Entry|Entries], Code, Live) :-
 %   kept_live(+Entries, +DS, +Kept0, -Kept, -Live): each of Entries in
 %   turn: its letter keeps its words over there while its residue is in
 %   DS, or another word of DS has it (the new residue); else they go.  A
-%   letter gone from either side leaves Live.
+%   letter gone from either side leaves Live.  The tests go from the
+%   cheapest: a bit, then ANDs compared (not bound: see kept/7).
 kept_live([], _, Kept, Kept, []).
 kept_live([Entry|Entries], DS, Kept0, Kept, Live) :-
-    Entry = j(_, Here, There, Residue),
+    Entry = j(_, Here, There, Residue, Without),
     (   getbit(DS, Residue) =:= 1
     ->  Kept1 = Kept0,
         Live = [Entry|Live1]
-    ;   Kept0 /\ There =\= 0          % first: does D(T) have the letter?
-    ->  Both is DS /\ Here,
-        (   Both =\= 0
-        ->  Residue1 is lsb(Both),
-            nb_setarg(4, Entry, Residue1),
-            Kept1 = Kept0,
-            Live = [Entry|Live1]
-        ;   Kept1 is Kept0 /\ \There,
-            Live = Live1
-        )
-    ;   Kept1 = Kept0,
+    ;   Kept0 /\ There =:= 0           % D(T) lacks the letter
+    ->  Kept1 = Kept0,
+        Live = Live1
+    ;   DS /\ Here =\= 0
+    ->  Residue1 is lsb(DS /\ Here),
+        nb_setarg(4, Entry, Residue1),
+        Kept1 = Kept0,
+        Live = [Entry|Live1]
+    ;   Kept1 is Kept0 /\ Without,
         Live = Live1
     ),
     kept_live(Entries, DS, Kept1, Kept, Live1).

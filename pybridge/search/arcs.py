@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection, Mapping, Sequence
 
-from pybridge.bitsets import Letters, Table, letters_left, tables
+from pybridge.bitsets import Letters, Table, letters_left, members, tables
 from pybridge.layout import Arc as Link
 from pybridge.layout import Layout
 from pybridge.model import Cell
@@ -33,6 +33,9 @@ Saved = tuple[int, int, Support | None]  # a site, and its domain and support be
 # those left, and the arc
 Change = tuple[Collection[str], frozenset[str], Arc]
 Revisions = tuple[Letters, list[Change]]
+# up to this many words left, a revision reads their letters rather than
+# testing each letter of the last revision against the domain (an AND each)
+FEW_WORDS = 16
 
 
 class Net:
@@ -285,6 +288,13 @@ class Net:
                 others = before[i].difference(word[i])
                 if others:
                     changes.append((others, before[i].intersection(word[i]), arc))
+        elif domain.bit_count() <= FEW_WORDS:  # a few words left: read their letters
+            words = [table.words[k] for k in members(domain)]
+            for arc in arcs:
+                i = arc[0]
+                alive = frozenset([word[i] for word in words])  # within before[i]
+                if len(alive) < len(before[i]):
+                    changes.append((before[i] - alive, alive, arc))
         else:
             for arc in arcs:
                 i = arc[0]
