@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
@@ -58,6 +59,8 @@ SMALL_GRID_BLOCKS = 0.2
 PASSES = 100  # patterns passed over (repeats, out of range) before make gives up
 POOL = 8  # patterns drawn at a time, then tried easiest first
 EXTRA_POOLS = 2  # more pools drawn when an ascent can fill none of a pool above the line
+BELOW_LINE_TRIES = 3  # patterns tried after a fill below the acceptable line, for one above
+BELOW_LINE = "only below the acceptable line: another pattern is tried"
 EASY = 2.5  # an estimated difficulty (log10 of wdeg's nodes) that needs no ranking
 TRY_CELLS = 15 * 15  # up to this many cells a fill gets DEFAULT_TRY_TIMEOUT by default
 LEAST_SHARE = 0.1  # of a core: by default a try lasts at most 10 times its processor time
@@ -98,6 +101,8 @@ class Try:
         if self.status == "timeout":
             return f"{head}: no fill within {self.seconds:.1f} s ({plural(self.nodes, 'node')})"
         filled = f"{head}: filled in {self.seconds:.2f} s ({plural(self.nodes, 'node')})"
+        if self.reason:
+            filled += f", {self.reason}"
         if self.optimal is None:
             return filled
         return filled + (
@@ -269,6 +274,7 @@ def construct(
     clock = _Clock()
     made = Construction("unsolvable")
     draw = _Draw(first, pattern_of, fill, difficulty, timeout, started)
+    below = _Below()
     pending: list[_Ranked] = []
     fills = 0
     while fills < tries:
@@ -277,7 +283,7 @@ def construct(
                 if not made.tries and difficulty is not None:
                     raise UsageError(_no_pattern_in_range(made, difficulty))
                 made.exhausted = True  # no new pattern: the rest are repeats or out of range
-                return made
+                return below.taken(made)
             pending = draw.pool(made)
             continue
         limit = try_timeout
@@ -285,21 +291,72 @@ def construct(
             limit = try_seconds(shape.rows, shape.cols) / clock.share()
         attempt = fill.attempt(pending.pop(0), limit, timeout, started)
         fills += 1
-        made.tries.append(attempt.trial)
+        late = timeout is not None and time.perf_counter() - started >= timeout
+        passed = fill.climb and below.passes(attempt, fills < tries and not late)
+        trial = replace(attempt.trial, reason=BELOW_LINE) if passed else attempt.trial
+        made.tries.append(trial)
         if report is not None:
-            report(attempt.trial)
+            report(trial)
+        if passed:
+            continue
         if attempt.outcome is not None:
             made.outcome = attempt.outcome
         if attempt.trial.status == "solved":
-            made.status, made.pattern = "solved", attempt.trial.pattern
-            _verify(made)
-            return made
+            return below.taken(made, attempt)
         if attempt.trial.status == "timeout":
             made.status = "timeout"
-        if timeout is not None and time.perf_counter() - started >= timeout:
+        if late:
             made.status = "timeout"
+            return below.taken(made)
+    return below.taken(made)
+
+
+@dataclass
+class _Below:
+    """The fills an ascent found only below the acceptable line (the words
+    from 25 up cannot fill the pattern: theme entries' crossings, often):
+    up to BELOW_LINE_TRIES other patterns are tried for a fill above it,
+    and the best of these fills makes the crossword if none comes."""
+
+    best: _Attempt | None = None
+    passed: int = 0
+
+    def passes(self, attempt: _Attempt, more: bool) -> bool:
+        """Whether another pattern is tried rather than this fill taken."""
+        lowest = _lowest(attempt)
+        if lowest is None or lowest >= ACCEPTABLE:
+            return False
+        if self.best is None or lowest > (_lowest(self.best) or 0):
+            self.best = attempt
+        if more and self.passed < BELOW_LINE_TRIES:
+            self.passed += 1
+            return True
+        return False
+
+    def taken(self, made: Construction, attempt: _Attempt | None = None) -> Construction:
+        """`made` filled by `attempt` (a fill), or by the best fill below the
+        line when `attempt` is one or none came; verified."""
+        chosen = attempt
+        if self.best is not None and (chosen is None or self._below(chosen)):
+            chosen = self.best
+        if chosen is None:
             return made
-    return made
+        made.status, made.pattern, made.outcome = "solved", chosen.trial.pattern, chosen.outcome
+        _verify(made)
+        return made
+
+    @staticmethod
+    def _below(attempt: _Attempt) -> bool:
+        lowest = _lowest(attempt)
+        return lowest is not None and lowest < ACCEPTABLE
+
+
+def _lowest(attempt: _Attempt) -> Decimal | None:
+    """The lowest score of the attempt's fill (None: no fill, or no scores)."""
+    outcome = attempt.outcome
+    if attempt.trial.status != "solved" or outcome is None or outcome.score is None:
+        return None
+    return outcome.score.min
 
 
 @dataclass(frozen=True)

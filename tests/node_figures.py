@@ -1,13 +1,15 @@
 """Node counts of this checkout against another (a refactor must leave the
 search as it was): the corpus x every strategy x both engines (`crossword
 compare`), van Beek's grids x wdeg x both engines (`crossword bench`), and
---maximize min|sum on g05.01-09 x both engines (`crossword solve`); each run
-in both checkouts in turn, then every cell that ended in both compared:
+--maximize min|sum --strategy valued on g05.01-09 x both engines
+(`crossword solve`); each run in both checkouts in turn, then every cell
+that ended in both compared:
 status, solutions, nodes, backtracks (and for --maximize the bound, whether
 optimal, and every better fill's value and nodes). A cell that reached its
 time limit in either checkout is left out (its nodes depend on the clock).
 
     .venv/bin/python tests/node_figures.py --base ../base [--timeout 10]
+        [--parts corpus,vanbeek,maximize]
 
 Needs ../shared. Prints a table in docs/benchmarks.md's form and every
 difference; exits 1 when a cell differs. It is a benchmark, not a test.
@@ -27,6 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 Cell = tuple[str, ...]
+PARTS = ("corpus", "vanbeek", "maximize")
 
 
 def crossword(checkout: Path, arguments: list[str]) -> subprocess.CompletedProcess[str]:
@@ -99,6 +102,8 @@ def maximize_cells(checkout: Path, timeout: float) -> dict[Cell, tuple[str, Any]
                         str(scored),
                         "--maximize",
                         objective,
+                        "--strategy",  # the branch and bound (plain --maximize
+                        "valued",  # climbs by wdeg first since words' landing)
                         "--engine",
                         engine,
                         "--timeout",
@@ -140,21 +145,28 @@ def main() -> int:
     parser.add_argument("--base", type=Path, required=True, help="the other checkout")
     parser.add_argument("--timeout", type=float, default=10.0, help="each run's limit")
     parser.add_argument("--maximize-timeout", type=float, default=20.0)
+    parser.add_argument(
+        "--parts",
+        default=",".join(PARTS),
+        help=f"which, comma-separated (default: {','.join(PARTS)})",
+    )
     args = parser.parse_args()
+    parts = args.parts.split(",")
     sides = {"before": args.base.resolve(), "after": ROOT}
     cells: dict[str, dict[str, dict[Cell, tuple[str, Any]]]] = {s: {} for s in sides}
-    for what, arguments in corpus_runs(args.timeout):
+    for what, arguments in corpus_runs(args.timeout) if "corpus" in parts else ():
         for side, checkout in sides.items():  # alternating: the load falls on both
             done = crossword(checkout, arguments)
             cells[side].setdefault(what, {}).update(compare_cells(done.stdout))
     for side, checkout in sides.items():
-        cells[side]["vanbeek"] = vanbeek_cells(checkout, args.timeout)
-    for side, checkout in sides.items():
-        cells[side]["maximize"] = maximize_cells(checkout, args.maximize_timeout)
+        if "vanbeek" in parts:
+            cells[side]["vanbeek"] = vanbeek_cells(checkout, args.timeout)
+        if "maximize" in parts:
+            cells[side]["maximize"] = maximize_cells(checkout, args.maximize_timeout)
     print("| what | cells | identical | time limit reached (left out) |")
     print("|---|---|---|---|")
     problems = []
-    for what in ("corpus", "vanbeek", "maximize"):
+    for what in parts:
         found, (total, compared, left_out) = differences(
             what, cells["before"][what], cells["after"][what]
         )

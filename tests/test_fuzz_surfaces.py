@@ -318,3 +318,32 @@ def test_every_api_body(api_client: Any, route: str, based: bool, body: dict[str
     if fill is not None:
         api_client.delete(f"/api/fill/{fill}")
     event(f"/api/{route}: {answer.status_code}")
+
+
+# Every key a route may be sent, with a value of each JSON type (and the
+# extremes), in the route's valid request: swept in full rather than drawn,
+# so that one wrong type (`"kind": []` made /api/export a 500) cannot hide
+# behind the draw. fill starts a process per request: it gets the keys a
+# fill reads.
+WRONG_TYPES: list[Any] = [None, True, -1, 10**400, 1.5, "", "x", [], ["x"], {}, {"x": 1}]
+FILL_KEYS = ["path", "dict", "timeout", "strategy", "engine", "seed", "limit", "maximize",
+             "min-score", "puzzle", "words", "format"]  # fmt: skip
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_every_key_of_every_type(api_client: Any, route: str) -> None:
+    keys = FILL_KEYS if route == "fill" else KEYS
+    failures = []
+    for key in keys:
+        for value in WRONG_TYPES:
+            body = {**VALID[route], key: value}
+            if route in ("solve", "check", "fill") and key != "timeout":
+                body["timeout"] = 2
+            answer = api_client.post(f"/api/{route}", json=body)
+            if answer.status_code >= 500:
+                failures.append((key, value, answer.status_code, answer.text[:200]))
+            elif answer.headers.get("content-type", "").startswith("application/json"):
+                answer.json()
+            if answer.status_code == 202:
+                api_client.delete(f"/api/fill/{answer.json()['id']}")
+    assert failures == []

@@ -79,17 +79,24 @@ def _covered(token: str) -> list[str]:
 def layer_of_each(layers: list[tuple[str, list[str]]]) -> tuple[dict[str, int], list[str]]:
     """Each module's layer (0 the bottom; the package and its __main__ the
     top one), and what the drawing gets wrong: a name that is no module, a
-    module in two layers."""
+    module in two layers. A module named itself (`wordlist/build.py`) is in
+    that layer though its package (`wordlist/`) is drawn in another."""
     rank: dict[str, int] = dict.fromkeys(TOP, len(layers) - 1)
     wrong: list[str] = []
-    for place, (layer, tokens) in enumerate(reversed(layers)):
-        for token in tokens:
-            covered = _covered(token)
-            if not covered:
-                wrong.append(f"{layer}: {token} is no module of pybridge/")
-            for name in covered:
-                if rank.setdefault(name, place) != place:
-                    wrong.append(f"{name} is drawn in two layers")
+    for files in (True, False):  # the modules named themselves first
+        named = dict(rank) if not files else {}
+        for place, (layer, tokens) in enumerate(reversed(layers)):
+            for token in tokens:
+                if token.endswith("/") == files:
+                    continue
+                covered = _covered(token)
+                if not covered:
+                    wrong.append(f"{layer}: {token} is no module of pybridge/")
+                for name in covered:
+                    if name in named and not files:
+                        continue  # named itself in its own layer
+                    if rank.setdefault(name, place) != place:
+                        wrong.append(f"{name} is drawn in two layers")
     return rank, wrong
 
 

@@ -343,3 +343,47 @@ def test_a_pool_an_ascent_fills_only_below_the_line_draws_more_patterns(
     assert construct.POOL + 2 <= len(ranked) <= 2 * construct.POOL  # one more pool, no more
     assert tried[0].pattern == ranked[9].pattern  # the one above the line first
     assert made.tries == tried
+
+
+@pytest.mark.parametrize("lows", [(10, 30), (10, 20, 15, 12, 40)])
+def test_a_fill_below_the_line_gives_way_to_other_patterns(
+    shared_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    lows: tuple[int, ...],
+) -> None:
+    """An ascent that fills a pattern only below the acceptable line (its
+    first floor proved unfillable) gives way to up to BELOW_LINE_TRIES more
+    patterns; a fill above the line then makes the crossword, else the best
+    of those below it."""
+    from pybridge.lexicon import load_dictionary
+
+    words = (shared_dir / "corpus" / "cs50" / "words2.txt").read_text().split()
+    scored = tmp_path / "scored.txt"
+    scored.write_text("".join(f"{word};30\n" for word in words), encoding="utf-8")
+    dictionary = load_dictionary([scored])
+    real_run = construct.run
+    filled = iter(lows)
+
+    def lowest_as_told(puzzle: Puzzle, **options: Any) -> Outcome:
+        outcome = real_run(puzzle, **options)
+        assert outcome.score is not None  # every pattern of this size fills
+        outcome.score = replace(outcome.score, min=Decimal(next(filled)))
+        return outcome
+
+    monkeypatch.setattr(construct, "run", lowest_as_told)
+    small = {"blocks": 4, "min_length": 2, "symmetry": "none", "engine": "python"}
+    made = construct.make(
+        5, 5, dictionary.words, scores=dictionary.scores, seed=1, tries=10, **small
+    )
+    # (10, 30): 30 makes it; (10, 20, 15, 12, 40): 3 patterns more, then the best, 20
+    assert len(made.tries) == min(len(lows), 1 + construct.BELOW_LINE_TRIES)
+    below = [t for t in made.tries if t.reason == construct.BELOW_LINE]
+    assert len(below) == len(made.tries) - 1  # all but the last gave way
+    assert made.status == "solved"
+    assert made.outcome is not None
+    assert made.outcome.score is not None
+    best = max(lows[: len(made.tries)])
+    assert made.outcome.score.min == best
+    assert made.pattern == made.tries[lows.index(best)].pattern
+    assert "only below the acceptable line" in below[0].summary()

@@ -141,7 +141,7 @@ def export(body: Mapping[str, Any], files: Files) -> tuple[bytes, str, str]:
     from pybridge.layout import find_sites
 
     kind = body.get("kind")
-    if kind not in EXPORTS:
+    if not isinstance(kind, str) or kind not in EXPORTS:
         raise UsageError(f'"kind" must be one of {", ".join(EXPORTS)}')
     puzzle, grid = page_picture(body)
     texts = page_texts(body)
