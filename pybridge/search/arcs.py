@@ -27,6 +27,7 @@ from pybridge.search.kernel import Counters
 Arc = tuple[int, int, int, int, Mapping[str, int], Mapping[str, int]]
 Support = tuple[int, Letters]  # a site's domain when last revised from, and its letters
 State = tuple[list[int], list[Support | None]]  # the domains, and their supports
+Saved = tuple[int, int, Support | None]  # a site, and its domain and support before a change
 # a popped site's letters, and per arc along which some went: those gone
 # since it was last revised from (before that, those of t's words it lacks),
 # those left, and the arc
@@ -62,6 +63,12 @@ class Net:
         self.wdegs: list[int] = []  # see recount
         self.recount()
         self.counted: list[tuple[int, int]] = [(-1, 0)] * len(self.lengths)  # (domain, its size)
+        # the domains and supports changed since the root, as they were
+        # before (see snapshot): undone on backtracking, where a copy of
+        # every site's per level made memory grow with sites x depth
+        self.trail: list[Saved] = []
+        self.epoch = 0  # bumped at every snapshot and restore
+        self.stamp = [-1] * len(self.lengths)  # per site the epoch it was last trailed in
 
     def _initial(self, cells: Sequence[Cell], givens: Mapping[Cell, str]) -> int:
         """The words of the site's length with its given letters."""
@@ -79,11 +86,41 @@ class Net:
             for n, d in zip(self.lengths, self.dom, strict=True)
         ]
 
-    def snapshot(self) -> State:
-        return list(self.dom), list(self.sup)
+    # -- the trail -----------------------------------------------------------
 
-    def restore(self, state: State) -> None:
+    def snapshot(self) -> int:
+        """A mark to restore the domains and supports to: the trail's length."""
+        self.epoch += 1
+        return len(self.trail)
+
+    def restore(self, mark: int) -> None:
+        """The domains and supports as they were at `mark` (see snapshot)."""
+        trail, dom, sup = self.trail, self.dom, self.sup
+        while len(trail) > mark:
+            s, domain, support = trail.pop()
+            dom[s], sup[s] = domain, support
+        self.epoch += 1
+
+    def save(self, s: int) -> None:
+        """Trail s's domain and support before they change, once a mark:
+        restoring to a mark puts back the oldest values trailed after it."""
+        if self.stamp[s] != self.epoch:
+            self.stamp[s] = self.epoch
+            self.trail.append((s, self.dom[s], self.sup[s]))
+
+    def reset(self, state: State) -> None:
+        """Every site's domain and support as in `state` (a whole copy), and
+        an empty trail."""
         self.dom[:], self.sup[:] = state
+        self.trail.clear()
+        self.epoch += 1
+
+    def since(self, mark: int) -> dict[int, Saved]:
+        """Per site changed since `mark` its domain and support then."""
+        then: dict[int, Saved] = {}
+        for saved in reversed(self.trail[mark:]):
+            then[saved[0]] = saved
+        return then
 
     # -- open sites and their weights ----------------------------------------
 
@@ -128,12 +165,14 @@ class Net:
         self.close(s, -1)
         self.left[n][k] -= 1
         bit = 1 << k
+        self.save(s)
         self.dom[s] = bit
         changed = [s]
         if self.left[n][k]:
             return self.propagate(changed)
         for t in self.by_length[n]:  # the last copy: the word leaves its length's open sites
             if self.open[t] and self.dom[t] & bit:
+                self.save(t)
                 self.dom[t] ^= bit
                 if not self.dom[t]:
                     self.counters.dead_end()
@@ -141,9 +180,9 @@ class Net:
                 changed.append(t)
         return self.propagate(changed)
 
-    def unplace(self, s: int, k: int, saved: State) -> None:
-        """Undo place(s, k): the domains as `saved`, s open, the copy back."""
-        self.restore(saved)
+    def unplace(self, s: int, k: int, mark: int) -> None:
+        """Undo place(s, k): the domains as at `mark`, s open, the copy back."""
+        self.restore(mark)
         self.open[s] = True
         self.close(s, +1)
         self.left[self.lengths[s]][k] += 1
@@ -166,6 +205,7 @@ class Net:
             if not arcs:
                 continue
             now, changes = self.letters(s, sup[s], arcs)
+            self.save(s)
             sup[s] = (dom[s], now)
             for gone, alive, (_, t, j, crossing, without, masks) in changes:
                 kept = self.revised(dom[t], sup[t], j, gone, alive, without, masks)
@@ -178,6 +218,7 @@ class Net:
                         self.wdegs[t] += 1
                     self.counters.dead_end()
                     return False
+                self.save(t)
                 dom[t] = kept
                 if t not in queued:
                     queue.append(t)

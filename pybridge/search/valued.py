@@ -214,6 +214,7 @@ class Search(Net):
                 keep = bisect_left(self.negated[n], -cut)  # the words scoring above cut
                 domain = self.dom[s] & ((1 << keep) - 1)
                 if domain != self.dom[s]:
+                    self.save(s)
                     self.dom[s] = domain
                     changed.append(s)
             if not changed:

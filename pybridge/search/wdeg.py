@@ -92,6 +92,7 @@ class Search(Net):
         Phase), and the next stream's turn."""
         sites = range(len(self.lengths))
         self.dom, self.open = list(self.root), [True] * len(self.lengths)
+        self.trail.clear()
         self.recount()
         if self.settled is not None:
             self.dom = [domain for domain, _ in self.settled.supports]
@@ -103,7 +104,7 @@ class Search(Net):
         root = (list(self.dom), list(self.sup))
         limit = 2 * len(self.lengths) + FIRST_LIMIT_EXTRA
         for run in itertools.count(1):
-            self.restore(root)
+            self.reset(root)
             self.open = [True] * len(self.lengths)
             self.recount()
             if not self.forbid_at_root(root):
@@ -125,6 +126,7 @@ class Search(Net):
         changed: list[int] = []
         for t, w in self.refuted:
             if self.dom[t] >> w & 1:
+                self.save(t)
                 self.dom[t] ^= 1 << w
                 if not self.dom[t]:
                     self.counters.dead_end()
@@ -135,6 +137,7 @@ class Search(Net):
             if not self.propagate(changed):
                 return False
             root[0][:], root[1][:] = self.dom, self.sup
+            self.trail.clear()  # the new root: nothing to undo below it
         return True
 
     def start_phase(self, run: int) -> None:
@@ -197,7 +200,7 @@ class Search(Net):
         if len(parts) == 1:
             yield from self.branch(left)
         else:
-            yield from self.chain(parts, self.snapshot())
+            yield from self.chain(parts, 0, self.snapshot())
 
     def branch(self, region: list[int]) -> Iterator[None]:
         s = self.choose(region)
@@ -232,13 +235,12 @@ class Search(Net):
             self.refuted += [(s, k) for k in tried[:-1]]
             raise Restart
 
-    def chain(
-        self, parts: list[list[int]], at_split: State, done: Sequence[int] = ()
-    ) -> Generator[None, None, None]:
-        """Fill the parts one after another (docs/search.md#regions);
-        `done`: the sites filled since the split, in earlier parts."""
-        head, rest = parts[0], parts[1:]
-        if not rest:
+    def chain(self, parts: list[list[int]], at: int, split: int) -> Generator[None, None, None]:
+        """Fill parts[at:] one after another (docs/search.md#regions), the
+        earlier ones filled since the split, whose trail mark is `split`.
+        (Indices, not slices: a split into thousands of parts nests as deep.)"""
+        head = parts[at]
+        if at + 1 == len(parts):
             yield from self.fill(head)
             return
         tried_alone = False
@@ -248,20 +250,23 @@ class Search(Net):
         with closing(self.fill(head)) as heads:
             for _ in heads:
                 filled = False
-                with closing(self.chain(rest, at_split, [*done, *head])) as tails:
+                with closing(self.chain(parts, at + 1, split)) as tails:
                     for _ in tails:
                         filled = True
                         yield
                 if not filled and not tried_alone:
                     tried_alone = True
-                    if not self.fills_alone(rest, at_split, [*done, *head]):
+                    if not self.fills_alone(parts, at + 1, split):
                         return
 
-    def fills_alone(self, parts: list[list[int]], at_split: State, done: list[int]) -> bool:
-        """Whether `parts` can be filled as they were at the split: their
-        domains then, and the copies of the words `done` took back."""
+    def fills_alone(self, parts: list[list[int]], at: int, split: int) -> bool:
+        """Whether parts[at:] can be filled as they were at the split (trail
+        mark `split`): their domains then, and the copies of the words of
+        the earlier parts (filled since) taken back."""
         saved, was_open = self.snapshot(), list(self.open)
-        sites = [s for part in parts for s in part]
+        sites = [s for part in parts[at:] for s in part]
+        done = [s for part in parts[:at] for s in part]
+        then = self.since(split)
         # as if no other site were open: a word used up in the parts must not
         # fail the probe by emptying a site elsewhere
         self.open[:] = [False] * len(self.open)
@@ -269,7 +274,9 @@ class Search(Net):
             self.open[s] = True
         self.recount()
         for s in sites:
-            self.dom[s], self.sup[s] = at_split[0][s], at_split[1][s]
+            if s in then:
+                self.save(s)
+                _, self.dom[s], self.sup[s] = then[s]
         taken = [(self.left[self.lengths[s]], self.dom[s].bit_length() - 1) for s in done]
         for left, k in taken:
             left[k] += 1
