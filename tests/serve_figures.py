@@ -15,7 +15,8 @@ against `crossword serve` with the shipped word list (the page's default;
   layer and whether its core is minimal (`--strand-dict`; skipped when
   absent).
 
-    .venv/bin/python tests/serve_figures.py [--runs N] [--grid FILE] [--dict FILE]
+    .venv/bin/python tests/serve_figures.py [--runs N] [--grid FILE] [--fill-grid FILE] \
+        [--dict FILE]
 
 Not a test: it prints medians (and each run) for a person to read.
 """
@@ -132,6 +133,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--grid", type=Path, default=GRID)
+    parser.add_argument("--fill-grid", type=Path, help="Autofill's grid (default: --grid)")
     parser.add_argument("--dict", type=Path, default=WORDS)
     parser.add_argument("--strand-dict", type=Path, default=STRAND_DICT)
     args = parser.parse_args()
@@ -149,6 +151,8 @@ def main() -> int:
             browser.open_page(page, address)
             browser.open_file(page, args.grid)
             keys += keystroke_seconds(page)
+            if args.fill_grid:
+                browser.open_file(page, args.fill_grid)
             time.sleep(1)  # the spare worker of the previous fill starts up
             seconds, said = fill_seconds(page)
             fills.append(seconds)
