@@ -374,25 +374,24 @@ class WordNet:
             short = shorten(part)
             if short is None:
                 continue
-            if form == "plural":
-                put = self._plural_phrase(short)
-            elif form in COMPARED:
-                put = self._compared_phrase(short, form)
-            else:
-                put = self._verb_phrase(short, form)
+            put = self._in_form(short, form, phrase=True)
             if put is not None:
                 yield put
         for lemma in synset.lemmas():
             name = lemma.name()
             if name.lower() != base and name.isalpha() and name.islower() and len(name) >= 3:
-                if form == "plural":
-                    inflected = self._plural(name)
-                elif form in COMPARED:
-                    inflected = self._compared(name, form)
-                else:
-                    inflected = self._verb(name, form)
+                inflected = self._in_form(name, form, phrase=False)
                 if inflected is not None:
                     yield inflected[:1].upper() + inflected[1:]
+
+    def _in_form(self, text: str, form: str, *, phrase: bool) -> str | None:
+        """`text` (a gloss's phrase, or a lemma when not `phrase`) put in
+        `form`: plural, a comparison, or a verb form."""
+        if form == "plural":
+            return self._plural_phrase(text) if phrase else self._plural(text)
+        if form in COMPARED:
+            return self._compared_phrase(text, form) if phrase else self._compared(text, form)
+        return self._verb_phrase(text, form) if phrase else self._verb(text, form)
 
     def _compared_phrase(self, phrase: str, form: str) -> str | None:
         """An adjective's gloss ("Suggestive of the supernatural") compared:

@@ -119,7 +119,7 @@ def test_the_workbench_exports_through_the_commands_clueing() -> None:
     from pybridge.service import clueing
 
     entries = {(1, "across"): "Purring pet", (3, "across"): "  "}
-    made = clueing.with_clues(grid_puzzle(), SOLUTION, entries, Details(title="Page"))
+    made = clued(grid_puzzle(), SOLUTION, entries=entries, details=Details(title="Page"))
     published = made.published
     assert published is not None
     assert published.title == "Page"

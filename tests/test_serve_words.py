@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from test_serve_api import Served, start, wait_for
-from test_serve_quality import SCORED, SQUARE
+from test_serve_quality import SCORED, SQUARE, candidates
 
 from pybridge.commands.serve import with_shipped
 from pybridge.serve.app import Settings, create_app
@@ -43,13 +43,6 @@ def serving(tmp_path: Path, **files: Any) -> TestClient:
 def served(tmp_path: Path) -> Iterator[Served]:
     with serving(tmp_path) as client:
         yield Served(client, tmp_path)
-
-
-def candidates(served: Served, rows: list[str], **more: Any) -> Any:
-    body = {"grid": rows, "row": 0, "col": 0, "direction": "across", "dict": ["scored.txt"]}
-    response = served.post("/api/candidates", {**body, **more})
-    assert response.status_code == 200, response.json()
-    return response.json()
 
 
 def listed(answer: Any) -> dict[str, Any]:

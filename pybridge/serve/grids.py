@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pybridge.clues import Details
+from pybridge.clues import Details, clued
 from pybridge.curation import request_words
 from pybridge.errors import InputError, UsageError
 from pybridge.exchange import EXCHANGE_FORMATS
@@ -243,7 +243,7 @@ def page_texts(body: Mapping[str, Any]) -> dict[str, Any]:
 
 def _published(puzzle: Puzzle, grid: tuple[str, ...], texts: Mapping[str, Any]) -> Puzzle:
     """`puzzle` publishing the page's title, author and clues, where the
-    page gives them, by the commands' rules (service.clueing.with_clues):
+    page gives them, by the commands' rules (pybridge.clues.clued):
     the page's clue for an entry, else the opened file's own where the word
     is still its answer; an entry without either gets the placeholder
     (`7-Across`) in .puz and ipuz, its length in the PDF."""
@@ -252,7 +252,7 @@ def _published(puzzle: Puzzle, grid: tuple[str, ...], texts: Mapping[str, Any]) 
     details = Details(title=texts.get("title"), author=texts.get("author"))
     if "clues" not in texts:
         return replace(puzzle, published=details.apply(puzzle.published or Published()))
-    return clueing.with_clues(puzzle, grid, texts["clues"], details)
+    return clued(puzzle, grid, entries=texts["clues"], details=details)
 
 
 def flag(body: Mapping[str, Any], key: str) -> bool:

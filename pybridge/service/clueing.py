@@ -6,7 +6,7 @@ its suggestions)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from pybridge import suggest
@@ -73,21 +73,6 @@ def publish(outcome: Outcome, how: Clueing) -> Outcome:
         for solution in outcome.solutions
     ]
     return replace(outcome, solutions=solutions)
-
-
-def with_clues(
-    puzzle: Puzzle,
-    grid: Sequence[str],
-    entries: Mapping[tuple[int, str], str] | None = None,
-    details: Details | None = None,
-    suggest: Suggest | None = None,
-) -> Puzzle:
-    """`puzzle` publishing `grid` with the clues given by entry (number,
-    direction: the workbench's), else the puzzle file's own where the
-    grid's word is its answer, else a suggestion when `suggest` is given,
-    and the details (title, author...): what the page's exports (.puz,
-    ipuz, PDF) write, by the rules the commands follow (pybridge.clues.clued)."""
-    return clued(puzzle, grid, entries=entries, suggest=suggest, details=details)
 
 
 def sheet_pdf(puzzle: Puzzle, grid: Sequence[str], paper: str, solved: bool = True) -> bytes:
