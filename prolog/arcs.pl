@@ -483,10 +483,10 @@ link(Tables-Withouts, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, ByCode)) 
 %   by_code(+Joined, -ByCode): ByCode is codes(Low, Args), Args with an
 %   argument per code from Low (the least code of Joined) up to the
 %   greatest: the entry of Joined for that code, or 0.  Far apart codes
-%   (over max_code_span/1 of them) would make it large: then Args is
-%   Joined itself.
-by_code([], codes(0, [])).
-by_code(Joined, codes(Low, Args)) :-
+%   (over max_code_span/1 of them) would make it large: then ByCode is
+%   listed(Joined).
+by_code([], listed([])).
+by_code(Joined, ByCode) :-
     Joined = [j(Low, _, _, _, _)|_],
     last(Joined, j(High, _, _, _, _)),
     Span is High - Low + 1,
@@ -495,8 +495,9 @@ by_code(Joined, codes(Low, Args)) :-
     ->  functor(Args, codes, Span),
         maplist(code_arg(Low, Args), Joined),
         Args =.. [_|Slots],
-        maplist(empty_slot, Slots)
-    ;   Args = Joined
+        maplist(empty_slot, Slots),
+        ByCode = codes(Low, Args)
+    ;   ByCode = listed(Joined)
     ).
 
 code_arg(Low, Args, Entry) :-
@@ -640,12 +641,16 @@ propagate(Changed, Net) :-
     arg(1, Net, Dom),
     functor(Dom, _, N),
     functor(Queued, queued, N),         % argument S + 1 true: S is in the queue
-    maplist(queue(Queued), Changed),
+    queue(Changed, Queued),
     propagate(Changed, [], Queued, Net).
 
-queue(Queued, S) :-
+%   (This loop and every_letter/2's are written out: they run at every
+%   node, and maplist/2,3 would make each step a call/N.)
+queue([], _).
+queue([S|Changed], Queued) :-
     S1 is S + 1,
-    arg(S1, Queued, true).
+    arg(S1, Queued, true),
+    queue(Changed, Queued).
 
 propagate([], [], _, _) :-
     !.
@@ -679,22 +684,29 @@ propagate([S|Front], Back0, Queued, Net) :-
 %   domain, as pybridge.search.arcs does), or domain(DS).
 source(none, DS, S1, Links, Lengths, Tables, Source, Live) :-
     !,
-    maplist(every_letter, Links, Live),
+    every_letter(Links, Live),
     whole_source(DS, S1, Lengths, Tables, Source).
 source(sup(Last, Live), DS, S1, _, Lengths, Tables, Source, Live) :-
-    (   Last =:= DS
+    (   Last == DS                      % the very term, as a revision leaves it
     ->  Source = unchanged
-    ;   popcount(Last xor DS) =:= 1
-    ->  K is msb(Last xor DS),
-        word_of(S1, K, Lengths, Tables, Word),
-        Source = lost(Word, DS)
-    ;   whole_source(DS, S1, Lengths, Tables, Source)
+    ;   Count is popcount(DS),          % DS is within Last: no XOR to count
+        (   popcount(Last) - Count =:= 1
+        ->  K is msb(Last xor DS),
+            word_of(S1, K, Lengths, Tables, Word),
+            Source = lost(Word, DS)
+        ;   count_source(Count, DS, S1, Lengths, Tables, Source)
+        )
     ).
 
-every_letter(l(_, _, _, _, Joined, _), Joined).
+every_letter([], []).
+every_letter([l(_, _, _, _, Joined, _)|Links], [Joined|Live]) :-
+    every_letter(Links, Live).
 
 whole_source(DS, S1, Lengths, Tables, Source) :-
     Count is popcount(DS),
+    count_source(Count, DS, S1, Lengths, Tables, Source).
+
+count_source(Count, DS, S1, Lengths, Tables, Source) :-
     (   Count =:= 1
     ->  K is msb(DS),
         word_of(S1, K, Lengths, Tables, Word),
@@ -705,10 +717,15 @@ whole_source(DS, S1, Lengths, Tables, Source) :-
     ->  members(DS, Ks, []),
         arg(S1, Lengths, L),
         arg(L, Tables, table(Words, _, _)),
-        maplist(word(Words), Ks, Ws),
+        words_of(Ks, Words, Ws),
         Source = few(Ws)
     ;   Source = domain(DS)
     ).
+
+words_of([], _, []).
+words_of([K|Ks], Words, [W|Ws]) :-
+    word(Words, K, W),
+    words_of(Ks, Words, Ws).
 
 word_of(S1, K, Lengths, Tables, Word) :-
     arg(S1, Lengths, L),
@@ -722,7 +739,7 @@ revise_links([l(I, T, _, X, _, ByCode)|Links], [Live0|Lives0], [Live|Lives], Sou
     (   arg(T1, Open, true)
     ->  arg(T1, Dom, DT),
         kept(Source, I, ByCode, DT, Kept, Live0, Live),
-        (   Kept =:= DT
+        (   ( Kept == DT ; Kept =:= DT )  % == first: a revision that keeps all passes DT on
         ->  Back1 = Back0
         ;   Kept =:= 0
         ->  X1 is X + 1,
@@ -790,13 +807,15 @@ codes_at([Word|Words], I1, [Code|Codes]) :-
     codes_at(Words, I1, Codes).
 
 %   few_entries(+Codes, +ByCode, +Allowed0, -Allowed, -Live): the words
-%   over there with one of the letters Codes (ascending), and their entries
-%   (each a letter that the source has, so Live stays within what Last had).
+%   over there with one of the letters Codes (ascending), as an expression
+%   (evaluated once, by kept/7: the unions in between stay in C rather than
+%   go onto the global stack), and their entries (each a letter that the
+%   source has, so Live stays within what Last had).
 few_entries([], _, Allowed, Allowed, []).
 few_entries([Code|Codes], ByCode, Allowed0, Allowed, Live) :-
     (   code_entry(ByCode, Code, Entry)
     ->  arg(3, Entry, There),
-        Allowed1 is Allowed0 \/ There,
+        Allowed1 = Allowed0 \/ There,
         Live = [Entry|Live1]
     ;   Allowed1 = Allowed0,
         Live = Live1
@@ -808,13 +827,12 @@ few_entries([Code|Codes], ByCode, Allowed0, Allowed, Live) :-
 %   not be live (see propagate/2): its words over there are then gone, so
 %   looking at it changes nothing.
 code_entry(codes(Low, Args), Code, Entry) :-
-    (   is_list(Args)                   % far apart codes
-    ->  entry(Args, Code, Entry)
-    ;   A is Code - Low + 1,
-        A >= 1,
-        arg(A, Args, Entry),
-        Entry \== 0
-    ).
+    A is Code - Low + 1,
+    A >= 1,
+    arg(A, Args, Entry),
+    Entry \== 0.
+code_entry(listed(Entries), Code, Entry) :-   % far apart codes
+    entry(Entries, Code, Entry).
 
 %   entry(+Entries, +Code, -Entry): the entry of Entries (sorted by code)
 %   for letter Code.

@@ -298,7 +298,7 @@ start_phase(Number, Phase) :-
 %   fill of them.
 fill(Region, State) :-
     State = st(net(Dom, Open, _, _, _, _, _, _, _), _, _, _),
-    include(is_open(Open), Region, Left),
+    open_sites(Region, Open, Left),
     (   Left == []
     ->  true
     ;   parts(Left, State, Parts),
@@ -310,9 +310,20 @@ fill(Region, State) :-
         )
     ).
 
-is_open(Open, S) :-
+is_open(Open, S) :-                     % (cubes.pl's filter)
     S1 is S + 1,
     arg(S1, Open, true).
+
+%   open_sites(+Sites, +Open, -Left): the open sites of Sites, in order
+%   (include/3 written out: it runs at every node).
+open_sites([], _, []).
+open_sites([S|Sites], Open, Left) :-
+    S1 is S + 1,
+    (   arg(S1, Open, true)
+    ->  Left = [S|Left1]
+    ;   Left = Left1
+    ),
+    open_sites(Sites, Open, Left1).
 
 %   branch(+Region, +State): choose a site and try its words in turn; the
 %   run's first choice (no site holds a chosen word yet) is kept while it
@@ -477,42 +488,50 @@ parts(Left, State, Parts) :-
     State = st(net(Dom, Open, _, _, Links, _, _, _, _), _, _, _),
     functor(Dom, _, N),
     functor(Seen, seen, N),
-    foldl(part_from(Links, Open, Seen), Left, [], Keyed),
+    parts_from(Left, Links, Open, Seen, [], Keyed),
     keysort(Keyed, Sorted),
     pairs_values(Sorted, Parts).
 
-part_from(Links, Open, Seen, Start, Keyed0, Keyed) :-
+%   parts_from(+Starts, +Links, +Open, !Seen, +Keyed0, -Keyed): the part of
+%   each of Starts not yet Seen, keyed.  (The loops are written out, here
+%   and in reach/6: every node finds the parts, and foldl/4 would make each
+%   step a call/N.)
+parts_from([], _, _, _, Keyed, Keyed).
+parts_from([Start|Starts], Links, Open, Seen, Keyed0, Keyed) :-
     S1 is Start + 1,
     arg(S1, Seen, Mark),
     (   nonvar(Mark)
-    ->  Keyed = Keyed0
+    ->  Keyed1 = Keyed0
     ;   Mark = seen,
         reach([Start], Links, Open, Seen, [Start], Part0),
         msort(Part0, Part),
         Part = [Lowest|_],
         length(Part, Size),
-        Keyed = [(Size-Lowest)-Part|Keyed0]
-    ).
+        Keyed1 = [(Size-Lowest)-Part|Keyed0]
+    ),
+    parts_from(Starts, Links, Open, Seen, Keyed1, Keyed).
 
 %   reach(+Stack, +Links, +Open, !Seen, +Part0, -Part)
 reach([], _, _, _, Part, Part).
 reach([S|Stack], Links, Open, Seen, Part0, Part) :-
     S1 is S + 1,
     arg(S1, Links, SiteLinks),
-    foldl(reach_link(Open, Seen), SiteLinks, Stack-Part0, Stack1-Part1),
+    reach_links(SiteLinks, Open, Seen, Stack, Stack1, Part0, Part1),
     reach(Stack1, Links, Open, Seen, Part1, Part).
 
-reach_link(Open, Seen, l(_, T, _, _, _, _), Stack0-Part0, Stack-Part) :-
+reach_links([], _, _, Stack, Stack, Part, Part).
+reach_links([l(_, T, _, _, _, _)|Links], Open, Seen, Stack0, Stack, Part0, Part) :-
     T1 is T + 1,
     arg(T1, Seen, Mark),
     (   var(Mark),
         arg(T1, Open, true)
     ->  Mark = seen,
-        Stack = [T|Stack0],
-        Part = [T|Part0]
-    ;   Stack = Stack0,
-        Part = Part0
-    ).
+        Stack1 = [T|Stack0],
+        Part1 = [T|Part0]
+    ;   Stack1 = Stack0,
+        Part1 = Part0
+    ),
+    reach_links(Links, Open, Seen, Stack1, Stack, Part1, Part).
 
                  /*******************************
                  *            CHOICES           *
