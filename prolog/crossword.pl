@@ -83,9 +83,9 @@
 %   them all (load_engine/0).  A new family needs no line here either
 %   (docs/search.md#adding-a-strategy).
 %
-%   ?- engine_module(order), strategy(mrv, Family, Seeded).
-%   Family = order,
-%   Seeded = false.
+%   ?- engine_module(domains), strategy(mrv, Family, Seeded).
+%   Family = domains,
+%   Seeded = true.
 
 engine_module(Name) :-
     engine_modules(Names),
