@@ -176,3 +176,18 @@ def test_where_swipl_is_found_once(tmp_path: Path) -> None:
     other = _prolog_run(env)
     assert other[:3] == first[:3]
     assert other[3], "an entry for another swipl is not used"
+
+
+@needs_prolog
+def test_a_location_the_environment_gives_is_not_kept(tmp_path: Path) -> None:
+    """LIBSWIPL_PATH and SWI_HOME_DIR hold for the process that has them: a
+    start told by them keeps nothing for the next."""
+    env = {"CROSSWORD_CACHE_DIR": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path)}
+    where = "from pyswip import core; print(core._path); print(core.SWI_HOME_DIR)"
+    found = subprocess.run(
+        [sys.executable, "-c", where], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    told = {**env, "LIBSWIPL_PATH": found[0], "SWI_HOME_DIR": found[1]}
+    code, first, _, swipl = _prolog_run(told)
+    assert (code, first, swipl) == (0, "PYTHON", [])
+    assert not (tmp_path / "cache" / "swipl-location").exists()

@@ -132,7 +132,10 @@ def _remembered_location() -> dict[str, str] | None:
 
 
 def _remember_location() -> None:
-    """Keep where pyswip found SWI-Prolog (see LOCATION_ENTRY)."""
+    """Keep where pyswip found SWI-Prolog (see LOCATION_ENTRY), unless the
+    environment told it (what it says holds for this process alone)."""
+    if any(os.environ.get(name) for name in LOCATION_VARIABLES):
+        return
     from pyswip import core
 
     identity = _swipl_identity()
