@@ -37,7 +37,6 @@ from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from pybridge import bridge
 from pybridge.bitsets import tables
 from pybridge.errors import CrosswordError, EngineError, InputError, UsageError
 from pybridge.layout import layout_of
@@ -169,6 +168,8 @@ def _serve(
     if words:
         tables(words)
         if engine == "prolog":
+            from pybridge import bridge  # the Prolog engine's start, in this worker alone
+
             bridge.load_dictionary(words)
     conn.send("ready")
     while True:
