@@ -87,7 +87,7 @@ leaves(Key, Seed, Depth, Sites, Givens, Leaves) :-
 leaf(0, _, _, Path, cube(Path)) :-
     !.
 leaf(Depth, All, State, Path, Leaf) :-
-    State = st(Net, _, _, _),
+    State = st(Net, _, _, _, _),
     arg(2, Net, Open),
     include(wdeg:is_open(Open), All, Left),
     (   Left == []

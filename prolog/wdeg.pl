@@ -128,8 +128,8 @@ sibling(Net, Seed, Sibling) :-
     net_sibling(Net, SiblingNet),
     state(SiblingNet, Seed, Sibling).
 
-%   state(+Net, +Seed, -State): the state st(Net, Run, Phase, Learning)
-%   of a search of Net (arcs.pl's, before any search) drawing from Seed:
+%   state(+Net, +Seed, -State): the state st(Net, Run, Phase, Learning,
+%   Seen) of a search of Net (arcs.pl's, before any search) drawing from Seed:
 %   Run = run(Limit, Placed, High, Low) changes with nb_setarg/3: no limit
 %   yet, no word placed, the LCG at Seed; Phase as phase/2 says, no phase
 %   yet; Learning = learning(First, Refuted) (docs/search.md#nogoods):
@@ -140,12 +140,15 @@ sibling(Net, Seed, Sibling) :-
 %   32-bit halves: nb_setarg/3 of an integer too big to be tagged copies
 %   it onto the global stack and freezes the stack below it, so
 %   backtracking would no longer free what the search allocated
-%   (kernel:lcg_halves/3).  The net's weights are drawn as
-%   initial_weights/3 says.
-state(Net, Seed, st(Net, Run, Phase, learning(none, []))) :-
+%   (kernel:lcg_halves/3).  Seen = seen(Last, Marks) is parts/3's: per
+%   site the label of the part it was last found in, and the last label
+%   given (labels only grow, so a part never needs its marks cleared).
+%   The net's weights are drawn as initial_weights/3 says.
+state(Net, Seed, st(Net, Run, Phase, learning(none, []), seen(0, Marks))) :-
     arg(1, Net, Dom),
     functor(Dom, _, N),
     phase(N, Phase),
+    uniform(marks, N, 0, Marks),
     run(Seed, Run),
     arg(4, Net, Weights),
     initial_weights(Seed, Run, Weights).
@@ -196,7 +199,7 @@ phase(N, phase(0, -1, At, Deep, Prefer)) :-
 %   Each search propagates its root before its first run, and its runs
 %   have a growing node limit (docs/search.md#restarts).
 solutions(States, State) :-
-    States = [st(Net, _, _, _)|_],
+    States = [st(Net, _, _, _, _)|_],
     sites(Net, Sites),
     length(Sites, N),
     first_limit_extra(Extra),
@@ -221,7 +224,7 @@ turns([], Restarted, Sites, Found) :-
     pairs_values(Sorted, Round),
     turns(Round, [], Sites, Found).
 turns([s(Index, Number, Limit, State)|Round], Restarted, Sites, Found) :-
-    State = st(Net, Run, Phase, Learning),
+    State = st(Net, Run, Phase, Learning, _),
     (   Number =:= 1
     ->  propagate(Sites, Net)
     ;   true
@@ -249,7 +252,7 @@ turns([s(Index, Number, Limit, State)|Round], Restarted, Sites, Found) :-
 %   forbid_at_root(+State): the refuted words leave their sites' root
 %   domains (with setarg/3 outside any run, so for this run and the next
 %   ones); fails if the root then fails.
-forbid_at_root(st(Net, _, _, learning(_, Refuted))) :-
+forbid_at_root(st(Net, _, _, learning(_, Refuted), _)) :-
     arg(1, Net, Dom),
     forbid(Refuted, Dom, [], Back),
     (   Back == []
@@ -295,20 +298,29 @@ start_phase(Number, Phase) :-
     set_args(N, Deep, -1).
 
 %   fill(+Region, +State): fill the open sites of Region; succeeds once per
-%   fill of them.
+%   fill of them.  At a split, the domains of the sites of the later parts
+%   are kept for fills_alone/4 (only theirs: a copy of every site's domain
+%   at every split made the memory grow with sites x depth).
 fill(Region, State) :-
-    State = st(net(Dom, Open, _, _, _, _, _, _, _), _, _, _),
+    State = st(net(Dom, Open, _, _, _, _, _, _, _), _, _, _, _),
     open_sites(Region, Open, Left),
     (   Left == []
     ->  true
     ;   parts(Left, State, Parts),
         (   Parts = [_]
         ->  branch(Left, State)
-        ;   Dom =.. [_|Domains],
-            AtSplit =.. [at_split|Domains],
+        ;   Parts = [_|Later],
+            maplist(domains_of(Dom), Later, AtSplit),
             chain(Parts, AtSplit, [], State)
         )
     ).
+
+domains_of(Dom, Part, Domains) :-
+    maplist(domain_of(Dom), Part, Domains).
+
+domain_of(Dom, S, D) :-
+    S1 is S + 1,
+    arg(S1, Dom, D).
 
 is_open(Open, S) :-                     % (cubes.pl's filter)
     S1 is S + 1,
@@ -329,7 +341,7 @@ open_sites([S|Sites], Open, Left) :-
 %   run's first choice (no site holds a chosen word yet) is kept while it
 %   tries each.
 branch(Region, State) :-
-    State = st(Net, _, phase(Depth, _, _, _, _), Learning),
+    State = st(Net, _, phase(Depth, _, _, _, _), Learning, _),
     choose(Region, Net, S),
     order(S, State, Candidates),
     member(K, Candidates),
@@ -410,7 +422,8 @@ dead_end :-
     count_backtrack.
 
 %   chain(+Parts, +AtSplit, +Done, +State): fill the parts one after the
-%   other; Done: the sites filled since the split, in earlier parts.  When a
+%   other; AtSplit: per part after the first, its sites' domains at the
+%   split; Done: the sites filled since the split, in earlier parts.  When a
 %   later part fails just after an earlier part was filled, it is tried
 %   alone once from the domains at the split; if that fails too, stop.
 chain([Head], _, _, State) :-
@@ -421,7 +434,8 @@ chain([Head|Rest], AtSplit, Done, State) :-
     append(Done, Head, Done1),
     fill(Head, State),
     Filled = filled(false),
-    (   chain(Rest, AtSplit, Done1, State),
+    AtSplit = [_|Later],
+    (   chain(Rest, Later, Done1, State),
         nb_setarg(1, Filled, true)
     ;   arg(1, Filled, false),
         arg(1, Tried, false),
@@ -432,15 +446,15 @@ chain([Head|Rest], AtSplit, Done, State) :-
     ).
 
 %   fills_alone(+Parts, +AtSplit, +Done, +State): Parts can be filled from
-%   their domains at the split, with the copies of the words Done took given
+%   their domains at the split (AtSplit, per part), with the copies of the words Done took given
 %   back, as if no other site were open (a word used up in Parts must not
 %   fail the probe by emptying a site elsewhere).  Nodes, weights and draws
 %   count; all else is undone.
 fills_alone(Parts, AtSplit, Done, State) :-
-    \+ \+ ( State = st(net(Dom, Open, Left, _, _, Lengths, _, _, Sup), _, _, _),
+    \+ \+ ( State = st(net(Dom, Open, Left, _, _, Lengths, _, _, Sup), _, _, _, _),
             append(Parts, Sites),
             close_others(Open, Sites),
-            maplist(reset_domain(Dom, Sup, AtSplit), Sites),
+            maplist(maplist(reset_domain(Dom, Sup)), Parts, AtSplit),
             maplist(give_back(Dom, Left, Lengths), Done),
             fill(Sites, State)
           ).
@@ -466,9 +480,8 @@ close_from(I, N, Open, Sites) :-
 
 %   A site reset to a larger domain has no support: its next revision is a
 %   full one.
-reset_domain(Dom, Sup, AtSplit, S) :-
+reset_domain(Dom, Sup, S, D) :-
     S1 is S + 1,
-    arg(S1, AtSplit, D),
     setarg(S1, Dom, D),
     setarg(S1, Sup, none).
 
@@ -484,54 +497,99 @@ give_back(Dom, Left, Lengths, S) :-
 
 %   parts(+Left, +State, -Parts): the connected parts of the open sites
 %   Left, smallest first, ties to the lowest index; each part ascending.
+%   A walk over the links from each site not yet found marks the sites of
+%   its part with a label of their own in Seen (see state/3): one part,
+%   the usual case, costs no term on the global stack (a fresh term of
+%   every site per node was most of what the search allocated).
 parts(Left, State, Parts) :-
-    State = st(net(Dom, Open, _, _, Links, _, _, _, _), _, _, _),
-    functor(Dom, _, N),
-    functor(Seen, seen, N),
-    parts_from(Left, Links, Open, Seen, [], Keyed),
-    keysort(Keyed, Sorted),
-    pairs_values(Sorted, Parts).
-
-%   parts_from(+Starts, +Links, +Open, !Seen, +Keyed0, -Keyed): the part of
-%   each of Starts not yet Seen, keyed.  (The loops are written out, here
-%   and in reach/6: every node finds the parts, and foldl/4 would make each
-%   step a call/N.)
-parts_from([], _, _, _, Keyed, Keyed).
-parts_from([Start|Starts], Links, Open, Seen, Keyed0, Keyed) :-
-    S1 is Start + 1,
-    arg(S1, Seen, Mark),
-    (   nonvar(Mark)
-    ->  Keyed1 = Keyed0
-    ;   Mark = seen,
-        reach([Start], Links, Open, Seen, [Start], Part0),
-        msort(Part0, Part),
-        Part = [Lowest|_],
-        length(Part, Size),
-        Keyed1 = [(Size-Lowest)-Part|Keyed0]
+    State = st(net(_, Open, _, _, Links, _, _, _, _), _, _, _, Seen),
+    ascending(Left, Sorted),
+    Seen = seen(Last, Marks),
+    First is Last + 1,
+    label_parts(Sorted, Links, Open, Marks, First, First, Next, Keyed, 0, Found),
+    length(Sorted, Count),
+    (   Found =:= Count
+    ->  true
+    ;   domain_error(region_closed_under_links, Left)
     ),
-    parts_from(Starts, Links, Open, Seen, Keyed1, Keyed).
+    Last1 is Next - 1,
+    nb_setarg(1, Seen, Last1),
+    (   Keyed = [_]
+    ->  Parts = [Sorted]
+    ;   maplist(labelled(Marks), Sorted, Labelled),
+        keysort(Labelled, ByLabel),
+        group_pairs_by_key(ByLabel, Groups),
+        pairs_values(Groups, PartList),
+        PartsTerm =.. [parts|PartList],
+        keysort(Keyed, SortedKeyed),
+        pairs_values(SortedKeyed, Labels),
+        maplist(labelled_part(PartsTerm, First), Labels, Parts)
+    ).
 
-%   reach(+Stack, +Links, +Open, !Seen, +Part0, -Part)
-reach([], _, _, _, Part, Part).
-reach([S|Stack], Links, Open, Seen, Part0, Part) :-
+%   ascending(+Sites, -Sorted): Sites sorted (most often they are).
+ascending(Sites, Sorted) :-
+    (   strictly_ascending(Sites)
+    ->  Sorted = Sites
+    ;   msort(Sites, Sorted)
+    ).
+
+strictly_ascending([]).
+strictly_ascending([S|Ss]) :-
+    strictly_ascending(Ss, S).
+
+strictly_ascending([], _).
+strictly_ascending([S|Ss], S0) :-
+    S0 < S,
+    strictly_ascending(Ss, S).
+
+%   label_parts(+Sites, +Links, +Open, +Marks, +First, +Label, -Next,
+%   -Keyed, +Found0, -Found): each site of Sites (ascending) not marked
+%   since label First starts a part, the next Label, whose lowest site it
+%   is; Keyed has (Size-Lowest)-Label per part, Found the sites marked.
+label_parts([], _, _, _, _, Next, Next, [], Found, Found).
+label_parts([S|Ss], Links, Open, Marks, First, Label, Next, Keyed, Found0, Found) :-
+    S1 is S + 1,
+    arg(S1, Marks, Mark),
+    (   Mark >= First
+    ->  Keyed = Keyed1,
+        Label1 = Label,
+        Found1 = Found0
+    ;   nb_setarg(S1, Marks, Label),
+        reach(S, Links, Open, Marks, First, Label, 1, Size),
+        Keyed = [(Size-S)-Label|Keyed1],
+        Label1 is Label + 1,
+        Found1 is Found0 + Size
+    ),
+    label_parts(Ss, Links, Open, Marks, First, Label1, Next, Keyed1, Found1, Found).
+
+%   reach(+S, +Links, +Open, +Marks, +First, +Label, +Size0, -Size): mark
+%   with Label every open site linked to S and not marked since First
+%   (depth first, on the local stack); Size counts the marked.
+reach(S, Links, Open, Marks, First, Label, Size0, Size) :-
     S1 is S + 1,
     arg(S1, Links, SiteLinks),
-    reach_links(SiteLinks, Open, Seen, Stack, Stack1, Part0, Part1),
-    reach(Stack1, Links, Open, Seen, Part1, Part).
+    reach_links(SiteLinks, Links, Open, Marks, First, Label, Size0, Size).
 
-reach_links([], _, _, Stack, Stack, Part, Part).
-reach_links([l(_, T, _, _, _, _)|Links], Open, Seen, Stack0, Stack, Part0, Part) :-
+reach_links([], _, _, _, _, _, Size, Size).
+reach_links([l(_, T, _, _, _, _)|SiteLinks], Links, Open, Marks, First, Label, Size0, Size) :-
     T1 is T + 1,
-    arg(T1, Seen, Mark),
-    (   var(Mark),
-        arg(T1, Open, true)
-    ->  Mark = seen,
-        Stack1 = [T|Stack0],
-        Part1 = [T|Part0]
-    ;   Stack1 = Stack0,
-        Part1 = Part0
+    (   arg(T1, Open, true),
+        arg(T1, Marks, Mark),
+        Mark < First
+    ->  nb_setarg(T1, Marks, Label),
+        Size1 is Size0 + 1,
+        reach(T, Links, Open, Marks, First, Label, Size1, Size2)
+    ;   Size2 = Size0
     ),
-    reach_links(Links, Open, Seen, Stack1, Stack, Part1, Part).
+    reach_links(SiteLinks, Links, Open, Marks, First, Label, Size2, Size).
+
+labelled(Marks, S, Label-S) :-
+    S1 is S + 1,
+    arg(S1, Marks, Label).
+
+labelled_part(PartsTerm, First, Label, Part) :-
+    A is Label - First + 1,
+    arg(A, PartsTerm, Part).
 
                  /*******************************
                  *            CHOICES           *
@@ -542,7 +600,7 @@ reach_links([l(_, T, _, _, _, _)|Links], Open, Seen, Stack0, Stack, Part0, Part)
 %   (most first, stable); then the word the run prefers there, if D(Site)
 %   has it, goes first.
 order(S, State, Candidates) :-
-    State = st(net(Dom, Open, _, _, Links, Lengths, _, Tables, _), Run, Phase, _),
+    State = st(net(Dom, Open, _, _, Links, Lengths, _, Tables, _), Run, Phase, _, _),
     S1 is S + 1,
     arg(S1, Dom, D),
     Count is popcount(D),

@@ -22,6 +22,15 @@ a person to read; not a test:
     .venv/bin/python tests/harden_figures.py check [--grids N]
     .venv/bin/python tests/harden_figures.py overshoot [--timeout SECONDS] [--engines E,E]
     .venv/bin/python tests/harden_figures.py server
+    .venv/bin/python tests/harden_figures.py memory [--grids 65:0.1:1,129:0.1:3]
+        [--engines prolog,python] [--timeout SECONDS]
+
+- memory: issue 39 item 5's exact puzzles (tests/puzzlegen.exact_grid:
+  SIZE:BLOCKS:SEED, a random filled grid and its words) solved with wdeg,
+  without the proofs: sites, status, nodes, the CPU seconds of the run,
+  the process's peak RSS over its own peak before the search, and for
+  Prolog its global and trail stacks as allocated and the bytes its
+  garbage collections freed.
 
 Each grid or cell runs in a process of its own, after a warm-up run in it
 (loading SWI-Prolog and sending the dictionary are not the search's).
@@ -162,6 +171,61 @@ def overshoot_figures(args: argparse.Namespace) -> None:
             print(f"{engine:7} {strategy:10} {got['status']:8} {got['seconds']:8.2f} {over:9.1f}%")
 
 
+MEMORY_ONE = """
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+from puzzlegen import exact_grid
+import pybridge
+from pybridge.model import Puzzle
+engine, timeout = sys.argv[2], float(sys.argv[6])
+size, blocks, seed = int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+pybridge.run(Puzzle(("AB", "AB"), ("..", "##", ".."), "grid"), engine=engine, prove=False)
+puzzle = exact_grid(size, blocks, seed)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+started = time.process_time()
+out = pybridge.run(puzzle, engine=engine, strategy="wdeg", prove=False, timeout=timeout)
+cpu = time.process_time() - started
+stacks = {}
+if engine == "prolog":
+    from pyswip import Prolog
+    for key in ("global", "trail", "garbage_collection"):
+        stacks[key] = list(Prolog.query(f"statistics({key}, X)"))[0]["X"]
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"sites": len(puzzle.words), "status": out.status, "nodes": out.stats.nodes,
+                  "cpu": cpu, "before": before, "peak": peak, **stacks}))
+"""
+
+
+def memory_figures(args: argparse.Namespace) -> None:
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, load {os.getloadavg()[0]:.1f}")
+    print(
+        "grid             engine  sites  status    nodes   CPU s  peak MB  +search MB"
+        "  stacks MB (global/trail)  GC freed MB"
+    )
+    for grid in args.grids.split(","):
+        size, blocks, seed = grid.split(":")
+        for engine in args.engines.split(","):
+            command = [sys.executable, "-c", MEMORY_ONE, str(Path(__file__).parent), engine]
+            ran = subprocess.run(
+                [*command, size, blocks, seed, str(args.timeout)],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            got = json.loads(ran.stdout)
+            mb = 1024
+            stacks = gc = "-"
+            if "global" in got:
+                stacks = f"{got['global'] / mb**2:.0f}/{got['trail'] / mb**2:.0f}"
+                gc = f"{got['garbage_collection'][1] / mb**2:.0f}"
+            grew = (got["peak"] - got["before"]) / mb
+            print(
+                f"{grid:16} {engine:7} {got['sites']:5} {got['status']:8} {got['nodes']:7}"
+                f" {got['cpu']:7.1f} {got['peak'] / mb:8.0f} {grew:11.0f}"
+                f"  {stacks:>24}  {gc:>11}"
+            )
+
+
 def _status(pid: int, field: str) -> int:
     with open(f"/proc/{pid}/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith(field))
@@ -260,6 +324,11 @@ def main() -> None:
     server = figures.add_parser("server")
     server.add_argument("--warm", type=float, default=10.0, help="seconds for the workers to load")
     server.set_defaults(run=server_figures)
+    memory = figures.add_parser("memory")
+    memory.add_argument("--grids", default="65:0.1:1,129:0.1:3,129:0.32:1")
+    memory.add_argument("--engines", default="prolog,python")
+    memory.add_argument("--timeout", type=float, default=120.0)
+    memory.set_defaults(run=memory_figures)
     args = parser.parse_args()
     if not SHARED.is_dir():
         sys.exit(f"harden_figures: the reference data {SHARED} is absent")

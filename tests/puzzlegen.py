@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import string
 from collections.abc import Sequence
 
 from hypothesis import strategies as st
@@ -57,6 +58,27 @@ def random_puzzle(
     listed = words_of(solution, find_sites(_puzzle((), framework)))
     rng.shuffle(listed)
     return _puzzle(tuple(listed), framework), solution
+
+
+def exact_grid(size: int, blocks: float = 0.10, seed: int = 1) -> Puzzle:
+    """A size x size fill-in puzzle (every listed word placed once) made from
+    a random filled grid: each cell blocked with probability `blocks`, else a
+    random letter; the word list is the grid's sites' words, sorted. Random
+    letters make most sites fit one word once the crossings are known, but
+    many short ones share their length and letters with others (ambiguous:
+    a search must choose among them). Issue 39 item 5's puzzle is
+    exact_grid(129) (2,874 sites at seed 3: a grid of 10% blocks has at most
+    about 3,600; 5,000 sites need a third of the cells blocked:
+    exact_grid(129, 0.32))."""
+    rng = random.Random(seed)
+
+    def cell() -> str:
+        return BLOCK if rng.random() < blocks else rng.choice(string.ascii_lowercase)
+
+    rows = tuple("".join(cell() for _ in range(size)) for _ in range(size))
+    framework = tuple("".join(BLOCK if ch == BLOCK else OPEN for ch in row) for row in rows)
+    listed = sorted(words_of(rows, find_sites(_puzzle((), framework))))
+    return Puzzle(tuple(listed), framework, "grid", f"<exact_grid {size} {blocks} {seed}>")
 
 
 def open_square(draws: int) -> Puzzle:
