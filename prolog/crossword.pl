@@ -16,7 +16,8 @@
     strategies (family_strategy/3, in the order of its Python twin's
     STRATEGIES, the family's place among the others by family/2), its search (family_search/7), and
     whether it reads a dictionary (reads_dictionary/1) or finds the best
-    fill (family_improve/9).  This module loads every module beside it, so
+    fill (family_improve/9).  This module loads the modules beside it when
+    first needed (engine_module/1: a search's family before it starts), so
     a new family needs no line here (docs/search.md#adding-a-strategy).
 
     A family that reads a dictionary (wdeg, valued) does not read the
@@ -40,6 +41,7 @@
             reset/0,
             strategies/1,               % -Names
             strategy/3,                 % ?Name, ?Family, ?Seeded
+            engine_module/1,            % +Name
             interrupt_search/1          % +Signal
           ]).
 
@@ -69,22 +71,51 @@
     family_improve/9,                   % see improve/8
     search_global/1.                    % see forget_search/0
 
-%   load_engine(+Dir): every module beside this file, in name order: the
-%   families (which declare themselves to this module), what they share
-%   (arcs.pl) and the word search the bridge calls (wordsearch:make_text/11).
-load_engine(Dir) :-
-    directory_files(Dir, Entries),
-    msort(Entries, Sorted),
-    forall(( member(Entry, Sorted),
-             file_name_extension(Base, pl, Entry),
-             Base \== crossword
-           ),
-           ( directory_file_path(Dir, Base, Path),
-             use_module(Path, [])
-           )).
+%!  engine_module(+Name:atom) is det.
+%
+%   The module Name, one of the files beside this one (a family, what the
+%   families share (arcs.pl), the cube split (cubes.pl) or the word search
+%   (wordsearch.pl)), is loaded and what it calls linked (link_libraries/0),
+%   if it was not yet.  The modules load when first needed, so that a
+%   search pays only for its own family: the Python bridge loads a
+%   strategy's family (its twin's name) before the search and its clock,
+%   and strategies/1, or a strategy that no loaded family declares, loads
+%   them all (load_engine/0).  A new family needs no line here either
+%   (docs/search.md#adding-a-strategy).
+%
+%   ?- engine_module(domains), strategy(mrv, Family, Seeded).
+%   Family = domains,
+%   Seeded = true.
 
-:- prolog_load_context(directory, Dir),
-   load_engine(Dir).
+engine_module(Name) :-
+    engine_modules(Names),
+    must_be(oneof(Names), Name),
+    (   module_property(Name, file(_))
+    ->  true
+    ;   engine_directory(Dir),
+        atomic_list_concat([Dir, Name], /, Path),
+        use_module(Path, []),
+        link_libraries
+    ).
+
+%   load_engine: every module beside this file, in name order.
+load_engine :-
+    engine_modules(Names),
+    forall(member(Name, Names), engine_module(Name)).
+
+%   engine_modules(-Names): the modules beside this file, in name order.
+engine_modules(Names) :-
+    engine_directory(Dir),
+    directory_files(Dir, Entries),
+    findall(Base, ( member(Entry, Entries),
+                    file_name_extension(Base, pl, Entry),
+                    Base \== crossword
+                  ), Bases),
+    msort(Bases, Names).
+
+engine_directory(Dir) :-
+    module_property(crossword, file(File)),
+    file_directory_name(File, Dir).
 
 :- dynamic
     word/2,                             % word(Index, Chars)
@@ -112,8 +143,13 @@ load_engine(Dir) :-
 strategy(Name, Family, Seeded) :-
     atom(Name),
     !,
+    (   family_strategy(Name, _, _)
+    ->  true
+    ;   load_engine                             % a family not loaded yet?
+    ),
     family_strategy(Name, Family, Seeded).     % indexed: no choice point left
 strategy(Name, Family, Seeded) :-
+    load_engine,
     findall(Place-s(N, F, S), ( family(F, Place), family_strategy(N, F, S) ), Pairs),
     keysort(Pairs, Sorted),
     member(_-s(Name, Family, Seeded), Sorted).
@@ -141,9 +177,14 @@ known_strategy(Strategy, Name, Family) :-
     !,
     must_be(list(integer), Keys).
 known_strategy(Strategy, Strategy, Family) :-
+    atom(Strategy),
+    strategy(Strategy, Family, _),
+    \+ reads_dictionary(Family),
+    !.
+known_strategy(Strategy, _, _) :-       % no strategy: the error says which are
     findall(Name, ( strategy(Name, F, _), \+ reads_dictionary(F) ), Names),
     must_be(oneof(Names), Strategy),
-    strategy(Strategy, Family, _).
+    domain_error(oneof(Names), Strategy).
 
 %   seed_applies(+Seed, +Strategy, +Name): Seed is none, or an integer
 %   >= 0 and the strategy takes one.
@@ -464,30 +505,30 @@ interrupt_search(_Signal) :-
                  *******************************/
 
 %   link_libraries: resolve, once at load time, every predicate that the
-%   engine's modules and the libraries they use call but have not linked
-%   yet (library(lists) calls must_be/2, for one).  Left to the autoloader
-%   such a predicate is linked on its first call, which may come under a
-%   time limit: an interrupt in the middle of autoloading left
-%   lists:must_be/2 undefined for the rest of the process.  The modules are
-%   ours and those they import from, to a fixed point.
-
+%   engine's modules and the library modules they import from call but
+%   have not linked yet (library(lists) calls must_be/2, for one).  Left
+%   to the autoloader such a predicate is linked on its first call, which
+%   may come under a time limit: an interrupt in the middle of autoloading
+%   left lists:must_be/2 undefined for the rest of the process.  The
+%   modules those libraries load in turn are not walked: they run only on
+%   a path that ends the search anyway (library(debug) reports a failed
+%   assertion) or at load time (library(predicate_options) reads
+%   library(time)'s declarations), and linking them loaded a dozen more
+%   libraries, 0.06 s of CPU at every start.
 link_libraries :-
     module_property(crossword, file(File)),
     file_directory_name(File, Dir),
     findall(M, ( module_property(M, file(F)), file_directory_name(F, Dir) ), Ours),
-    link_modules(Ours, []).
+    link_modules(Ours),                 % first: it may load more libraries
+    findall(L, ( member(M, Ours),
+                 predicate_property(M:H, imported_from(L)),
+                 \+ predicate_property(M:H, built_in)
+               ), Libraries0),
+    sort(Libraries0, Libraries),
+    link_modules(Libraries).
 
-link_modules([], _).
-link_modules([M|Ms], Done) :-
-    (   memberchk(M, Done)
-    ->  link_modules(Ms, Done)
-    ;   forall(unlinked(M, Head), link(M:Head)),
-        findall(F, ( predicate_property(M:H, imported_from(F)),
-                     \+ predicate_property(M:H, built_in) ), Fs0),
-        sort(Fs0, Fs),
-        append(Ms, Fs, Next),
-        link_modules(Next, [M|Done])
-    ).
+link_modules(Modules) :-
+    forall(( member(M, Modules), unlinked(M, Head) ), link(M:Head)).
 
 %   unlinked(+M, -Head): a predicate M calls, undefined so far (checked
 %   without autoloading it).

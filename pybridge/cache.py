@@ -2,9 +2,12 @@
 
 Two kinds of entry live here, each named after a hash of what it was made
 from: a dictionary file's normalised words (pybridge.lexicon) and a word
-list's bitset tables (pybridge.bitsets).  An entry is one line of JSON (what its
-maker needs to read it back) then the body, bytes of its maker's choosing.
-Bodies are plain data, never code, so a tampered cache runs nothing.
+list's bitset tables (pybridge.bitsets); and one more, where SWI-Prolog is
+for the `swipl` its header names (pybridge.bridge.session).  An entry is
+one line of JSON (what its maker needs to read it back) then the body,
+bytes of its maker's choosing.  Bodies are plain data, never code, so a
+tampered cache runs nothing (the library that SWI-Prolog's entry names is
+loaded only when the entry is signed, see below).
 
 The cache is untrusted.  The header also holds an HMAC of the entry's name,
 header and body under a secret key that is kept outside the cache folder
@@ -23,12 +26,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import hmac
-import json
 import os
 import stat
 import sys
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -100,6 +100,8 @@ def _refuse(folder: Path, what: str) -> None:
 def _key(path: Path) -> bytes | None:
     """The secret key at `path`, made (random, user-only) when missing; None
     when it cannot be made or read, or is not this user's alone."""
+    import tempfile  # json, hmac and tempfile load when an entry is read or written
+
     if not _private(path.parent):
         _refuse(path.parent, "cache key's folder")
         return None
@@ -149,6 +151,9 @@ def _signing(name: str, make: bool) -> tuple[Path, bytes] | None:
 def _mac(key: bytes, name: str, meta: dict[str, Any]) -> str:
     """The HMAC that binds an entry's header (which holds its body's size
     and SHA-256) to its name."""
+    import hmac
+    import json
+
     signed = hmac.new(key, name.encode("utf-8") + b"\n", hashlib.sha256)
     signed.update(json.dumps(meta, sort_keys=True).encode("utf-8"))
     return signed.hexdigest()
@@ -169,6 +174,9 @@ def _read_signed(
     whose body is the size and digest the header gives.  The header is read
     and checked first: a file larger than its signed header says (a sparse
     one, say) is never read whole, nor is a FIFO or a device read at all."""
+    import hmac
+    import json
+
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     with open(fd, "rb") as stream:
         info = os.fstat(fd)
@@ -215,6 +223,9 @@ def write(name: str, meta: dict[str, Any], body: bytes) -> None:
     """Write the entry `name` whole or not at all: readers, and other writers
     of the same entry, only ever see a finished one.  Errors are swallowed:
     without the entry the next run is only slower."""
+    import json
+    import tempfile
+
     signing = _signing(name, make=True)
     if signing is None:
         return

@@ -29,7 +29,9 @@ SYMMETRIES: tuple[Symmetry, ...] = ("none", "rot180", "rot90", "mirror-lr", "mir
 Unlimited = Literal["any"]  # a limit lifted
 Auto = Literal["auto"]  # make's time per fill: by the size, in processor time
 
+DEFAULT_SYMMETRY: Symmetry = "rot180"
 DEFAULT_ATTEMPTS = 100  # attempts per pattern before giving up
+PATTERN_SECONDS = 60.0  # the commands' time limit for one pattern (the API's: none)
 DEFAULT_TRIES = 10  # patterns make tries to fill
 # processor seconds per fill of a 15x15 by default (more for a bigger grid:
 # construct.try_seconds); most 15x15 fills that succeed take well under one
@@ -126,6 +128,9 @@ class Rules:
     max_length: int | None = None
     max_words: int | Unlimited | None = None  # None: by the size (patterns.limits_of)
     max_cheaters: int | Unlimited | None = None  # cheater blocks; None: by the size
+
+
+DEFAULT_MIN_LENGTH = Rules().min_length
 
 
 @dataclass(frozen=True)

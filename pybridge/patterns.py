@@ -53,6 +53,9 @@ from pybridge.layout import find_sites
 from pybridge.model import BLOCK, OPEN, Puzzle
 from pybridge.options import (
     DEFAULT_ATTEMPTS,
+    DEFAULT_MIN_LENGTH,
+    DEFAULT_SYMMETRY,
+    PATTERN_SECONDS,
     SYMMETRIES,
     PatternOptions,
     Rules,
@@ -89,10 +92,7 @@ __all__ = [
     "pattern_for",
 ]
 
-DEFAULT_SYMMETRY: Symmetry = "rot180"
 DEFAULT_BLOCKS = 1 / 6  # about an American daily: 36-40 blocks in a 15x15
-DEFAULT_MIN_LENGTH = Rules().min_length
-PATTERN_SECONDS = 60.0  # the commands' time limit for one pattern (the API's: none)
 MAX_SIDE = 100  # rows and columns: one attempt at 100x100 takes seconds already
 SEED_BOUND = 2**32  # a seed drawn when none is given is below this
 NEAR_COUNTS = 4  # with a theme, counts of blocks tried about the one asked for

@@ -20,11 +20,7 @@ itself in a notebook (model.Puzzle._repr_svg_) without an import cycle.
 from __future__ import annotations
 
 import functools
-import html
 import os
-import shutil
-import subprocess
-import textwrap
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +42,8 @@ if TYPE_CHECKING:
 def escape(text: str) -> str:
     """Text as SVG holds it: &, < and > escaped (xml.sax.saxutils.escape's
     rule, without loading the XML and URL libraries it brings)."""
+    import html  # its table of entities, only when a picture is drawn
+
     return html.escape(text, quote=False)
 
 
@@ -209,6 +207,8 @@ def _layout(
     layout = Layout(puzzle.height, drawn_columns(puzzle, grid), cell)
     if not legend:
         return layout, []
+    import textwrap  # a legend is drawn only when a proof's core is
+
     lines = textwrap.wrap(legend, layout.legend_chars())
     return Layout(layout.rows, layout.columns, cell, len(lines)), lines
 
@@ -394,6 +394,9 @@ FONT_FOLDERS = (
 def font_file(bold: bool) -> Path | None:
     """The system's DejaVu Sans (bold or book) file, if it has one: as
     fontconfig finds it, else in the usual folders."""
+    import shutil
+    import subprocess  # a font is looked for only when a PNG is drawn
+
     names = FONT_NAMES[bold]
     program = shutil.which("fc-match")
     if program is not None:
@@ -482,6 +485,8 @@ def core_legend(outcome: Outcome) -> str | None:
 def outcome_html(outcome: Outcome) -> str:
     """An outcome in a notebook: its verdict and statistics, then the
     first solution, or the framework with the proof's core shaded."""
+    import html
+
     stats = outcome.stats
     found = outcome.count if outcome.count is not None else len(outcome.solutions)
     verdict = {"solved": "solved", "unsolvable": "unsolvable", "timeout": "time limit reached"}

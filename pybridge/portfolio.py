@@ -28,19 +28,15 @@ shares its cores, and is not.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from multiprocessing.connection import Connection, wait
-from multiprocessing.process import BaseProcess
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pybridge import bridge
 from pybridge.bitsets import tables
 from pybridge.errors import CrosswordError, EngineError, InputError, UsageError
 from pybridge.layout import layout_of
@@ -62,6 +58,11 @@ from pybridge.solver import (
     search_options,
 )
 from pybridge.solver import check_seed as _check_seed
+
+if TYPE_CHECKING:  # multiprocessing loads when a second stream starts
+    from multiprocessing.connection import Connection
+    from multiprocessing.context import SpawnContext
+    from multiprocessing.process import BaseProcess
 
 PARENT_CHECK_SECONDS = 0.5  # how often a worker checks that its parent lives
 EXIT_ORPHANED = 130  # a worker's status when it ends because its parent did
@@ -167,6 +168,8 @@ def _serve(
     if words:
         tables(words)
         if engine == "prolog":
+            from pybridge import bridge  # the Prolog engine's start, in this worker alone
+
             bridge.load_dictionary(words)
     conn.send("ready")
     while True:
@@ -227,7 +230,16 @@ class Portfolio:
         self.engine = choose_engine(engine)
         self.words = tuple(words)
         self._workers: list[_Worker] = []
-        self._context = multiprocessing.get_context("spawn")
+        self._spawning: SpawnContext | None = None
+
+    @property
+    def _context(self) -> SpawnContext:
+        """How workers start (spawned: see the module's docstring)."""
+        if self._spawning is None:
+            import multiprocessing
+
+            self._spawning = multiprocessing.get_context("spawn")
+        return self._spawning
 
     def __enter__(self) -> Portfolio:
         return self
@@ -370,11 +382,13 @@ class Portfolio:
         """The first of the `busy` streams to settle the puzzle by `until`
         (the monotonic clock; None: no end), and its answer; None if none
         did. A stream that answers leaves `busy`; a time-out joins `timed_out`."""
+        from multiprocessing import connection
+
         while busy:
             left = None if until is None else until - time.monotonic()
             if left is not None and left <= 0:
                 return None
-            ready = wait([self._workers[i].conn for i in busy.values()], left)
+            ready = connection.wait([self._workers[i].conn for i in busy.values()], left)
             for conn in ready:
                 index = busy.pop(id(conn))
                 answer = _receive(self._workers[index])

@@ -260,6 +260,7 @@ def test_masks_put_whole_equal_masks_sent_as_text() -> None:
     rng = random.Random(12)
     words = (*synthetic_words(3000, rng), "'),halt,('", 'ä"\\x', "a b=c", "zz")
     prolog = bridge.session.engine()
+    bridge.session.load_module("arcs")
     assert bridge.ffi.whole_integers() is not None, "Debian's SWI-Prolog is built with GMP"
     masks: list[int] = []
     text = bridge.wire.dictionary_text(words, masks)

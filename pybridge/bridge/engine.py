@@ -50,6 +50,7 @@ def search(request: Request) -> Result:
     try:
         with session.engine_errors():
             prolog = session.engine()
+            session.load_module(chosen.family)
         # watching outside: an interrupt still pending when the search has
         # returned is then taken inside unwatch's query, not in the open
         with session.engine_errors(), watching(request.progress), session.interrupts_stop_prolog():
@@ -105,6 +106,7 @@ def _optimise(request: Request) -> Result:
     try:
         with session.engine_errors():
             prolog = session.engine()
+            session.load_module(chosen.family)
         with session.engine_errors(), session.interrupts_stop_prolog():
             session.attach_thread()
             strategy, _ = _strategy_term(prolog, chosen, request)
@@ -215,6 +217,7 @@ def _dictionary(prolog: Any, words: Sequence[str]) -> int:
     """The key of `words` as arcs.pl keeps them, loading them first if this
     Prolog thread does not have them yet (the tables go over once, not per grid)."""
     key = wire.dictionary_key(words)
+    session.load_module("arcs")
     if not list(prolog.query(f"arcs:dictionary_loaded({key})", maxresult=1)):
         masks: list[int] | None = None if ffi.whole_integers() is None else []  # None: hex text
         text = wire.dictionary_text(words, masks)
@@ -248,7 +251,7 @@ def call(
         return None
     try:
         with session.engine_errors():
-            session.engine()
+            session.load_module(module)
         with session.engine_errors(), session.interrupts_stop_prolog():
             session.attach_thread()
             if timeout is not None:
@@ -277,11 +280,14 @@ def call_wdeg(
     if not session.lock.acquire(timeout=-1 if timeout is None else max(timeout, 0.0)):
         return None
     try:
+        wdeg = registry.strategy("wdeg")
         with session.engine_errors():
             prolog = session.engine()
+            session.load_module(wdeg.family)
+            session.load_module(module)
         with session.engine_errors(), session.interrupts_stop_prolog():
             session.attach_thread()
-            strategy, _ = _strategy_term(prolog, registry.strategy("wdeg"), request)
+            strategy, _ = _strategy_term(prolog, wdeg, request)
             if timeout is not None:
                 timeout -= time.perf_counter() - started
                 if timeout <= 0:

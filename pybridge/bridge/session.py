@@ -47,10 +47,14 @@ def engine() -> Any:
     """The Prolog instance with crossword.pl loaded; raises MissingDependency."""
     global _prolog
     if _prolog is None:
+        remembered = _remembered_location()
         try:
-            from pyswip import Prolog
+            with _told(remembered):
+                from pyswip import Prolog
         except Exception as exc:  # pyswip raises several kinds when libswipl is absent
             raise MissingDependency(f"{INSTALL_HINT} ({exc})") from None
+        if remembered is None:
+            _remember_location()
         prolog = Prolog()
         with engine_errors():
             prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
@@ -72,6 +76,106 @@ def engine() -> Any:
             Prolog.register_foreign(_tick, WATCHER, 5, module="kernel")  # see engine.watching
         _prolog = prolog
     return _prolog
+
+
+# Where SWI-Prolog is. pyswip finds its library and home at import by running
+# `swipl --dump-runtime-variables`, a whole Prolog start (about 0.01 s of
+# processor time, as much as a P-99 puzzle's search), unless LIBSWIPL_PATH and
+# SWI_HOME_DIR say. What it found is kept in the cache (pybridge.cache, signed
+# like every entry) for the `swipl` on the PATH it was found with (its path,
+# size and time), and told to pyswip at the next start.
+LOCATION_ENTRY = "swipl-location"
+LOCATION_FORMAT = 1
+LOCATION_BYTES = 1 << 16  # the most an entry of ours can be
+LOCATION_VARIABLES = ("LIBSWIPL_PATH", "SWI_HOME_DIR")
+
+
+def _swipl_identity() -> list[str | int] | None:
+    """The `swipl` on the PATH (its real path, size and modification time),
+    None if there is none."""
+    import shutil
+
+    program = shutil.which("swipl")
+    if program is None:
+        return None
+    real = os.path.realpath(program)
+    try:
+        info = os.stat(real)
+    except OSError:
+        return None
+    return [real, info.st_size, info.st_mtime_ns]
+
+
+def _remembered_location() -> dict[str, str] | None:
+    """LIBSWIPL_PATH and SWI_HOME_DIR as pyswip found them for this `swipl`
+    before, if the cache has them and they still exist; None when the
+    environment names either already, or nothing is known."""
+    if any(os.environ.get(name) for name in LOCATION_VARIABLES):
+        return None
+    identity = _swipl_identity()
+    if identity is None:
+        return None
+    from pybridge import cache
+
+    kept = cache.read(LOCATION_ENTRY, LOCATION_BYTES)
+    if kept is None:
+        return None
+    meta, _ = kept
+    library, home = meta.get("library"), meta.get("home")
+    if meta.get("format") != LOCATION_FORMAT or meta.get("swipl") != identity:
+        return None
+    if not (isinstance(library, str) and isinstance(home, str)):
+        return None
+    if not (os.path.isfile(library) and os.path.isdir(home)):
+        return None
+    return dict(zip(LOCATION_VARIABLES, (library, home), strict=True))
+
+
+def _remember_location() -> None:
+    """Keep where pyswip found SWI-Prolog (see LOCATION_ENTRY), unless the
+    environment told it (what it says holds for this process alone)."""
+    if any(os.environ.get(name) for name in LOCATION_VARIABLES):
+        return
+    from pyswip import core
+
+    identity = _swipl_identity()
+    library, home = getattr(core, "_path", None), getattr(core, "SWI_HOME_DIR", None)
+    if identity is None or not isinstance(library, str) or not isinstance(home, str):
+        return
+    from pybridge import cache
+
+    meta = {"format": LOCATION_FORMAT, "swipl": identity, "library": library, "home": home}
+    cache.write(LOCATION_ENTRY, meta, b"")
+
+
+@contextmanager
+def _told(location: dict[str, str] | None) -> Iterator[None]:
+    """The environment with `location` in it while pyswip is imported (it
+    reads it then), as it was afterwards."""
+    if location is None:
+        yield
+        return
+    os.environ.update(location)
+    try:
+        yield
+    finally:
+        for name in location:
+            os.environ.pop(name, None)
+
+
+_loaded: set[str] = set()  # the modules of prolog/ that engine_module/1 loaded
+
+
+def load_module(name: str) -> None:
+    """Have the engine load its module `name` (a strategy's family, or
+    another file of prolog/: crossword:engine_module/1) if it has not yet,
+    with the lock held and before any time limit: the modules load when
+    first needed, so that a start pays only for the search it makes."""
+    if name not in _loaded:
+        prolog = engine()
+        attach_thread()
+        list(prolog.query(f"crossword:engine_module({name})", maxresult=1, catcherrors=True))
+        _loaded.add(name)
 
 
 @contextmanager

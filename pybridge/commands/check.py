@@ -4,7 +4,6 @@ cannot, why: the proof layer, its reason and a minimal core of sites."""
 from __future__ import annotations
 
 import argparse
-import json
 from dataclasses import replace
 
 from pybridge import proofs
@@ -23,6 +22,7 @@ from pybridge.commands.common import (
     drawn_lines,
     numbered,
     out,
+    out_json,
     worst,
     write_crossword,
 )
@@ -87,7 +87,7 @@ def show_checked(checked: Solved, output: OutputOptions, timeout: float | None) 
     puzzle, outcome, many = checked.puzzle, checked.outcome, checked.many
     kind, path = output.kind, output.path
     if kind == "json":
-        out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
+        out_json(json_document(puzzle, outcome, many))
     elif kind in EXCHANGES:
         assert path is not None
         out(write_crossword(kind, puzzle, outcome, numbered(path, puzzle) if many else path))

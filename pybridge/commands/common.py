@@ -89,6 +89,13 @@ def out(text: str) -> None:
         raise OutputError(f"cannot write to standard output: {err.strerror or err}") from None
 
 
+def out_json(document: object) -> None:
+    """Print a JSON document on stdout (see out), as --output json writes it."""
+    import json  # only a command asked for JSON loads it
+
+    out(json.dumps(document, ensure_ascii=False, indent=2))
+
+
 def _codec_name(encoding: str) -> str:
     try:
         return codecs.lookup(encoding).name

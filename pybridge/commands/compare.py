@@ -4,7 +4,6 @@ agree, solution for solution and node for node."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
@@ -16,6 +15,7 @@ from pybridge.commands.common import (
     check_writable,
     choice_list,
     out,
+    out_json,
     plot_file,
     positive_int,
     positive_seconds,
@@ -149,7 +149,7 @@ def compare_command(args: argparse.Namespace) -> int:
         doc = compare.report_json(report)
         if interrupted:
             doc["interrupted"] = {"cells_done": len(found), "cells": len(todo)}
-        out(json.dumps(doc, ensure_ascii=False, indent=2))
+        out_json(doc)
     else:
         tail = compare.report_tail(report)
         if interrupted:

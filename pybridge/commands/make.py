@@ -5,7 +5,6 @@ patterns when a fill is proved impossible or runs out of time."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import replace
 from typing import Any
@@ -26,6 +25,7 @@ from pybridge.commands.common import (
     draw,
     drawn_lines,
     out,
+    out_json,
     write_crossword,
 )
 from pybridge.commands.publish import tell_clues, write_pdf
@@ -133,7 +133,7 @@ def _show(
     solution publishing its clues."""
     kind, path = output.kind, output.path
     if kind == "json":
-        out(json.dumps(construction_json(made, outcome), ensure_ascii=False, indent=2))
+        out_json(construction_json(made, outcome))
         return
     if made.status != "solved" or outcome is None:
         out("no crossword: " + made.summary())

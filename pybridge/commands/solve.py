@@ -4,7 +4,6 @@ its solutions, count them, or say whether there is exactly one."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from pybridge.commands.common import (
@@ -22,6 +21,7 @@ from pybridge.commands.common import (
     drawn_lines,
     numbered,
     out,
+    out_json,
     worst,
     write_crossword,
 )
@@ -109,7 +109,7 @@ def split_command(
     puzzle, outcome = conquest.puzzle, conquest.outcome
     if output.kind == "json":
         document = {**json_document(puzzle, outcome, False), "cubes": conquest.to_json()}
-        out(json.dumps(document, ensure_ascii=False, indent=2))
+        out_json(document)
     elif outcome.status == "timeout":  # no verdict: say why, and what the cubes came to
         counted = [] if outcome.count is None else [f"{plural(outcome.count, 'solution')} so far"]
         out("\n".join([*counted, f"no verdict: {_unsettled(conquest.stopped, search.timeout)}"]))
@@ -149,7 +149,7 @@ def show_solved(
             tell_clues(outcome)
     scored = score_lines(outcome, maximize)
     if kind == "json":
-        out(json.dumps(json_document(puzzle, outcome, many), ensure_ascii=False, indent=2))
+        out_json(json_document(puzzle, outcome, many))
     elif kind in EXCHANGES + SHEETS:
         assert path is not None
         target = numbered(path, puzzle) if many else path

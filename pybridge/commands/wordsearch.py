@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +19,7 @@ from pybridge.commands.common import (
     check_writable,
     command_time_limit,
     out,
+    out_json,
     positive_int,
     seed_number,
     written,
@@ -304,7 +304,7 @@ def solve_command(args: argparse.Namespace) -> int:
 
 
 def _print_json(doc: dict[str, Any]) -> None:
-    out(json.dumps(doc, ensure_ascii=False, indent=2))
+    out_json(doc)
 
 
 def word_search_batch(args: argparse.Namespace, options: WordSearchOptions) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from pybridge import suggest
 from pybridge.clues import ClueFile, Details, Suggest, answer_key, clued, load_clue_file
 from pybridge.errors import MissingDependency, UsageError
 from pybridge.model import Puzzle
@@ -42,6 +41,8 @@ def clueing(
     wanted = options.suggest if options.suggest is not None else suggest_default
     suggester: Suggest | None = None
     if wanted:
+        from pybridge import suggest  # WordNet's reader, only when clues are suggested
+
         if suggest.available():
             suggester = _wordnet
         elif options.suggest:
@@ -53,6 +54,8 @@ def clueing(
 
 
 def _wordnet(word: str) -> str | None:
+    from pybridge import suggest
+
     return suggest.wordnet()(word)
 
 
@@ -90,6 +93,8 @@ def sheet_pdf(puzzle: Puzzle, grid: Sequence[str], paper: str, solved: bool = Tr
 def suggestions(words: Sequence[str]) -> dict[str, str | None]:
     """WordNet's suggested clue for each word (None: none that keeps it
     hidden); MissingDependency when WordNet is not installed here."""
+    from pybridge import suggest
+
     if not suggest.available():
         raise MissingDependency(suggest.INSTALL_HINT)
     wordnet = suggest.wordnet()

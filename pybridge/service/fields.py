@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from pybridge.difficulty import parse_range
 from pybridge.engines import ENGINES
 from pybridge.errors import UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS
@@ -28,19 +27,15 @@ from pybridge.gridfiles import GRID_FORMATS
 from pybridge.options import (
     DEFAULT_ATTEMPTS,
     DEFAULT_COMMAND_SECONDS,
+    DEFAULT_MIN_LENGTH,
+    DEFAULT_SYMMETRY,
     DEFAULT_TRIES,
     DEFAULT_TRY_TIMEOUT,
     MAXIMIZE_SECONDS,
+    PATTERN_SECONDS,
     SYMMETRIES,
     Auto,
     Unlimited,
-)
-from pybridge.patterns import (
-    DEFAULT_MIN_LENGTH,
-    DEFAULT_SYMMETRY,
-    PATTERN_SECONDS,
-    parse_blocks,
-    parse_size,
 )
 from pybridge.readers import FORMATS
 from pybridge.scores import DEFAULT_SCORE, OBJECTIVES, parse_score, score_text
@@ -95,6 +90,28 @@ def time_limit(text: str) -> float | None:
     if text.strip().lower() == "none":
         return None
     return positive_seconds(text)
+
+
+# The readers of pybridge.patterns and pybridge.difficulty, loaded when an
+# option needs them: a command that takes no pattern pays nothing for them.
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    from pybridge import patterns
+
+    return patterns.parse_size(text)
+
+
+def parse_blocks(text: str) -> int | float:
+    from pybridge import patterns
+
+    return patterns.parse_blocks(text)
+
+
+def parse_range(text: str) -> tuple[float, float]:
+    from pybridge import difficulty
+
+    return difficulty.parse_range(text)
 
 
 def score_number(text: str) -> Decimal:

@@ -28,7 +28,6 @@ from pybridge.options import (
     SearchOptions,
     WordSearchOptions,
 )
-from pybridge.patterns import ImpossiblePattern, Pattern, PatternNotFound, pattern_for
 from pybridge.portfolio import Portfolio
 from pybridge.progress import CubesProgress, Progress
 from pybridge.service.puzzles import (
@@ -40,10 +39,11 @@ from pybridge.service.puzzles import (
 )
 from pybridge.solver import BetterFill, Outcome, Status, run
 
-if TYPE_CHECKING:  # make, the word search, bench and the difficulty load when used
+if TYPE_CHECKING:  # patterns, make, the word search, bench and the difficulty load when used
     from pybridge.bench.suite import Grid
     from pybridge.construct import Construction, Try
     from pybridge.difficulty import Estimate
+    from pybridge.patterns import Pattern
     from pybridge.wordsearch.model import Found, Made, Request
 
 
@@ -195,6 +195,8 @@ class Patterned:
 
 def pattern(options: PatternOptions) -> Patterned:
     """`crossword grid`: a random grid pattern."""
+    from pybridge.patterns import ImpossiblePattern, PatternNotFound, pattern_for
+
     try:
         return Patterned("solved", pattern_for(options))
     except ImpossiblePattern as err:

@@ -25,8 +25,6 @@ from pybridge.options import (
     PuzzleOptions,
     SearchOptions,
 )
-from pybridge.patterns import asked_rules
-from pybridge.theme import entries, read_entries
 
 Values = Mapping[str, Any]
 
@@ -82,6 +80,8 @@ def pattern_options(values: Values, default_blocks: int | float | None = None) -
     --symmetry, the rules (--min-length, --allow-unchecked, --max-length,
     --max-words, --max-cheaters), --rp, --seed, --attempts, --timeout and
     the theme (--theme, --theme-file)."""
+    from pybridge.patterns import asked_rules  # only grid and make load the patterns
+
     rows, cols = values["size"]
     rules = asked_rules(
         values.get("min_length"),
@@ -108,6 +108,8 @@ def pattern_options(values: Values, default_blocks: int | float | None = None) -
 def theme_entries(values: Values) -> tuple[str, ...]:
     """--theme WORD ... and the entries of --theme-file FILE (read here, so a
     bad file is told before any pattern is made), each once."""
+    from pybridge.theme import entries, read_entries
+
     given = [*(values.get("theme") or ())]
     path = values.get("theme_file")
     if path is not None:
