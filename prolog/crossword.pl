@@ -23,7 +23,7 @@
     A family that reads a dictionary (wdeg, valued) does not read the
     listed words: its strategy runs as Name(Key), Key the dictionary's as
     arcs:load_dictionary_text/2,3 keeps it, or Name(Key, ScoreKey) with the
-    words' scores (kernel:load_scores_text/2).  improve/7 runs a family
+    words' scores (kernel:load_scores_text/2).  improve/8 runs a family
     that optimises (valued) for the best fill, giving each better fill as
     a solution (docs/search.md#valued).
 
@@ -36,8 +36,8 @@
             run/5,                      % +Strategy, +Seed, +Mode, +TimeLimit, -Result
             solve/8,                    % +Strategy, +Seed, +Mode, +TimeLimit,
                                         % +WordsText, +SitesText, +GivensText, -Answer
-            improve/7,                  % +Strategy, +Objective, +Cap, +TimeLimit,
-                                        % +SitesText, +GivensText, -Line
+            improve/8,                  % +Strategy, +Objective, +Cap, +Beat,
+                                        % +TimeLimit, +SitesText, +GivensText, -Line
             reset/0,
             strategies/1,               % -Names
             strategy/3,                 % ?Name, ?Family, ?Seeded
@@ -67,8 +67,8 @@
     family_strategy/3,                  % family_strategy(?Name, ?Family, ?Seeded)
     reads_dictionary/1,                 % reads_dictionary(?Family)
     family_search/7,                    % see search/7
-    optimises/1,                        % optimises(?Family): see improve/7
-    family_improve/9,                   % see improve/7
+    optimises/1,                        % optimises(?Family): see improve/8
+    family_improve/9,                   % see improve/8
     search_global/1.                    % see forget_search/0
 
 %!  engine_module(+Name:atom) is det.
@@ -295,7 +295,7 @@ text_sites(SitesText, GivensText, Sites, Givens) :-
     string_codes(GivensText, GivenCodes),
     given_codes(GivenCodes, Givens).
 
-%!  improve(+Strategy, +Objective, +Cap, +TimeLimit, +SitesText,
+%!  improve(+Strategy, +Objective, +Cap, +Beat, +TimeLimit, +SitesText,
 %!          +GivensText, -Line) is nondet.
 %
 %   The best fill by a strategy of a family that optimises (optimises/1:
@@ -310,7 +310,7 @@ text_sites(SitesText, GivensText, Sites, Givens) :-
 %   SitesText and GivensText as for solve/8.  The caller reads the
 %   solutions one by one as they come, and cuts the query after the last.
 
-improve(Strategy, Objective, Cap, TimeLimit, SitesText, GivensText, Line) :-
+improve(Strategy, Objective, Cap, Beat, TimeLimit, SitesText, GivensText, Line) :-
     known_strategy(Strategy, _, Family),
     findall(F, optimises(F), Optimising),
     must_be(oneof(Optimising), Family),
@@ -318,10 +318,14 @@ improve(Strategy, Objective, Cap, TimeLimit, SitesText, GivensText, Line) :-
     text_sites(SitesText, GivensText, Sites, Givens),
     reset_counters,
     deadline(TimeLimit, Deadline),
+    (   Beat == none
+    ->  true
+    ;   must_be(integer, Beat)
+    ),
     (   catch(limited(TimeLimit, layout(Sites, Givens, Board, Arcs, Crossings)),
               time_limit_exceeded, fail)
-    ->  Control = control(none, none, false)
-    ;   Control = control(none, none, true)  % the time ran out building the layout
+    ->  Control = control(Beat, none, false)
+    ;   Control = control(Beat, none, true)  % the time ran out building the layout
     ),
     (   arg(3, Control, false),
         family_improve(Family, Strategy, Objective, Cap, Deadline, Control,
@@ -335,7 +339,7 @@ improve(Strategy, Objective, Cap, TimeLimit, SitesText, GivensText, Line) :-
     ;   Control = control(Best, Open, TimedOut),
         counter(nodes, Nodes),
         counter(backtracks, Backtracks),
-        end_status(TimedOut, Best, Status),
+        end_status(TimedOut, Best, Beat, Status),
         end_bound(TimedOut, Best, Open, Bound),
         format(string(Line), "end ~w ~d ~d ~w", [Status, Nodes, Backtracks, Bound])
     ).
@@ -347,9 +351,11 @@ deadline(Seconds, Deadline) :-
     get_time(Now),
     Deadline is Now + Seconds.
 
-end_status(true, _, timeout) :- !.
-end_status(false, none, unsolvable) :- !.
-end_status(false, _, solved).
+%   end_status(+TimedOut, +Best, +Beat, -Status): unsolvable when no fill
+%   beat Beat (none: no fill at all).
+end_status(true, _, _, timeout) :- !.
+end_status(false, Best, Best, unsolvable) :- !.
+end_status(false, _, _, solved).
 
 %   end_bound(+TimedOut, +Best, +Open, -Bound): the best value once the
 %   search has ended; after a timeout the greater of it and the bound of

@@ -52,7 +52,7 @@
 %   This family, as crossword.pl knows it (docs/search.md#adding-a-strategy):
 %   it reads a dictionary (the words ranked by score) and its scores, its
 %   strategy runs as valued(Key, ScoreKey), and it finds the best fill
-%   (crossword:improve/7).
+%   (crossword:improve/8).
 :- multifile crossword:family/2, crossword:family_strategy/3, crossword:family_search/7,
              crossword:reads_dictionary/1, crossword:optimises/1,
              crossword:family_improve/9.
@@ -87,9 +87,11 @@ growth(3, 2).           % each run's limit is the last one's times 3/2
 %   fill can beat (then the search stops at a fill of that value).
 %   Deadline is none or the time (get_time/1) at which the search stops.
 %   Control is control(Best, Bound, TimedOut), created by the caller with
-%   none, none, false: the search keeps in it the best value so far, the
-%   greatest value of what a timeout left unsearched, and whether the time
-%   is up.  Board, Arcs and Crossings are layout:layout/5's.
+%   none (or the value of a fill in hand: then only better fills are
+%   searched, in one run without restarts), none, false: the search keeps
+%   in it the best value so far, the greatest value of what a timeout left
+%   unsearched, and whether the time is up.  Board, Arcs and Crossings are
+%   layout:layout/5's.
 
 valued_search(Key, ScoreKey, Objective, Cap, Deadline, Control, Board, Arcs,
               Crossings) :-
@@ -108,7 +110,11 @@ valued_search(Key, ScoreKey, Objective, Cap, Deadline, Control, Board, Arcs,
     propagate(Sites, Net),
     length(Sites, N),
     first_limit(PerSite, Extra),
-    Limit is PerSite * N + Extra,
+    arg(1, Control, Beat),
+    (   Beat == none
+    ->  Limit is PerSite * N + Extra
+    ;   Limit = none                    % a fill to beat is in hand: one run to the end
+    ),
     runs(Limit, State),
     fill_board(Net, Board).
 

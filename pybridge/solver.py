@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from typing import Any
 
 from pybridge import engines, proofs
@@ -22,7 +22,7 @@ from pybridge.model import Placement, Puzzle, Solution
 from pybridge.options import MAXIMIZE_SECONDS, SearchOptions
 from pybridge.pictures import outcome_html
 from pybridge.proofs import Proof
-from pybridge.scores import ACCEPTABLE, OBJECTIVES, Objective, Score, parse_score
+from pybridge.scores import ACCEPTABLE, EXACT, OBJECTIVES, Objective, Score, Scores, parse_score
 from pybridge.search import engine as python_engine
 from pybridge.search import registry
 from pybridge.search.kernel import (
@@ -309,7 +309,10 @@ def _run(
     options: SearchOptions,
     progress: Watch | None,
     on_better: Callable[[BetterFill], None] | None,
+    beat: Decimal | None = None,
 ) -> Outcome:
+    """run()'s work; `beat` (the ascent's branch and bound): the value of a
+    fill in hand, which the search need only beat (Request.beat)."""
     if options.maximize is not None and options.timeout is None:
         options = replace(options, timeout=MAXIMIZE_TIMEOUT)  # never minutes unasked
     if _climbs(puzzle, options):
@@ -346,6 +349,7 @@ def _run(
         scores=None if puzzle.scores is None else puzzle.scores.values(puzzle.words),
         objective=maximize,
         report=report,
+        beat=None if beat is None or puzzle.scores is None else _scaled(beat, puzzle.scores),
     )
     quick = prove and maximize is None  # better fills are reported once
     prepared = _prepare(puzzle, request, chosen, prove, started, quick=quick)
@@ -373,6 +377,12 @@ def _run(
         outcome.reason = outcome.proof.reason
     _score(outcome, puzzle, result, maximize, layout.sites, searched_from)
     return outcome
+
+
+def _scaled(value: Decimal, scores: Scores) -> int:
+    """A value on the list's scale as the engines take it (Scores.value)."""
+    with localcontext(EXACT):
+        return int(value * scores.scale)
 
 
 def _reporter(
@@ -431,18 +441,23 @@ def _score(
 # that comes fast. wdeg fills the grid with the words scoring at least a
 # floor; each fill raises the floor above its lowest score, until a floor
 # cannot be filled (a proof: the last fill's min is the best) or the time
-# that is left for it runs out. Then valued's branch and bound, on the
-# words above the last fill's min (min) or on all of them (sum), looks for
-# a better fill in the time kept for it, and proves the best or bounds it.
+# runs out. For min, once a floor above the best fill is proved unfillable,
+# valued's branch and bound, in half the time left, settles the levels
+# between in one search: it starts from the best fill's value (Request.beat:
+# only better fills, no restart), finds any better fill and proves the best;
+# if its time runs out first, the floors climb on. For sum, the branch and
+# bound, from the best fill's sum, gets the time kept for it at the end.
 # Every step is a run() of either engine, so both engines climb alike: same
 # fills, same order, same nodes.
 
 MAXIMIZE_TIMEOUT = MAXIMIZE_SECONDS  # seconds: --maximize's time limit when none is given
 ASCENT = "ascent"  # the stats' strategy of an ascent (wdeg's fills, then valued's)
 ASCENT_STRATEGY = DEFAULT_LEXICON_STRATEGY
-BOUND_SHARE = 0.2  # of the time left when the ascent starts a fill: kept for the bound
+BOUND_SHARE = 0.2  # sum: of the time left at the ascent's last step, kept for the bound
 BOUND_SECONDS = 10.0  # ... at most this much
-FIRST_STRIDE = 4  # score levels from one floor to the next, at first
+HANDOVER_SHARE = 0.5  # min: of the time left when a floor is proved unfillable, for the bound
+FIRST_STRIDE = 2  # score levels from one floor to the next, at first
+MAX_STRIDE = 8  # ... doubling after each fill up to this: a floor far too high takes all the time
 
 
 def _climbs(puzzle: Puzzle, options: SearchOptions) -> bool:
@@ -457,7 +472,9 @@ def _climbs(puzzle: Puzzle, options: SearchOptions) -> bool:
 @dataclass
 class _Climb:
     """An ascent under way: its clock, the best fill so far and its value,
-    the better fills, the nodes and backtracks of its runs."""
+    the better fills, the nodes and backtracks of its runs, (min) the
+    lowest floor proved unfillable after a fill, and the least bound a
+    branch and bound that ran out of time left."""
 
     puzzle: Puzzle
     objective: Objective
@@ -469,6 +486,8 @@ class _Climb:
     improvements: list[BetterFill] = field(default_factory=list)
     nodes: int = 0
     backtracks: int = 0
+    ceiling: Decimal | None = None
+    bound: Decimal | None = None  # the least bound a branch and bound left
 
     def left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.perf_counter()
@@ -516,8 +535,8 @@ def _ascend(
         floor = ACCEPTABLE  # below it a fill is not worth showing, if another comes
     step = SearchOptions(options.engine, ASCENT_STRATEGY, options.seed, prove=options.prove)
     proved, last = _climb(climb, puzzle, floor, options.min_score is None, step, progress)
-    if not proved and climb.best is not None:
-        proved, last = _bound(climb, puzzle, options, progress) or (proved, last)
+    if not proved and climb.best is not None and objective == "sum":
+        proved, last = _bound(climb, puzzle, options, progress, 1.0) or (proved, last)
     return _climbed(climb, options, proved, last)
 
 
@@ -529,13 +548,14 @@ def _climb(
     step: SearchOptions,
     progress: Watch | None,
 ) -> tuple[bool, Outcome | None]:
-    """wdeg's fills at rising floors, galloping: from the last fill's min,
-    the next floor is `stride` score levels higher, the stride doubling
-    after a fill and halving after a floor that is not filled (proved so,
-    or not in the half of the time left that it gets); a floor one level
-    above the best fill gets all the time left but the bound's share.
-    Whether the best is proved (that floor cannot be filled: min only), and
-    the last run's outcome."""
+    """wdeg's fills at rising floors: from the last fill's min, the next
+    floor is `stride` score levels higher; the stride doubles after each
+    fill, up to MAX_STRIDE, and halves after a floor proved unfillable
+    (sum: bisecting towards it). Each floor gets all the time left (sum:
+    but the bound's share), so a floor not filled in it ends the climb. For
+    min, the first floor proved unfillable above the best fill
+    (climb.ceiling) hands over to the branch and bound (see above). Whether
+    the best is proved, and the last run's outcome."""
     scores = climb.puzzle.scores
     assert scores is not None
     levels = scores.levels
@@ -552,7 +572,7 @@ def _climb(
         if left is not None and left <= 0:
             return False, last
         asked = puzzle if at is None else at_least(puzzle, floor if base < 0 else levels[at])
-        limit = left if climb.best is None else _share(left, stride)  # a first fill: all the time
+        limit = left if climb.best is None else _share(left, climb.objective)
         last = _run(asked, replace(step, timeout=limit), progress, None)
         climb.count(last)
         if last.status == "solved":
@@ -562,7 +582,7 @@ def _climb(
             fill_min = Score.of([p.word for p in solution.placements], scores).min
             assert fill_min is not None
             base = bisect.bisect_left(levels, fill_min)
-            stride *= 2
+            stride = min(stride * 2, MAX_STRIDE)
         elif climb.best is None:
             if last.status == "unsolvable" and floor_chosen and at is not None:
                 at = None  # nothing reaches the acceptable line: the best fill below it
@@ -575,27 +595,37 @@ def _climb(
         if base + 1 >= ceiling:  # nothing left between the best and what failed
             proved = proved_ceiling or ceiling == len(levels)
             return proved and climb.objective == "min", last
+        if proved_ceiling and climb.objective == "min":
+            handed, climb.ceiling = climb.ceiling is not None, levels[ceiling]
+            settled = None if handed else _bound(climb, puzzle, step, progress, HANDOVER_SHARE)
+            if settled is not None:
+                proved, last = settled
+                if proved:
+                    return True, last
+                assert climb.value is not None
+                base = bisect.bisect_left(levels, climb.value)  # it may have found better
+                if base + 1 >= ceiling:
+                    return True, last
         at = min(base + stride, (base + ceiling) // 2) if ceiling < len(levels) else base + stride
         at = min(max(at, base + 1), len(levels) - 1)
 
 
-def _share(left: float | None, stride: int) -> float | None:
-    """The time of one floor's fill: half of what is left while the floors
-    still gallop, all but the bound's share for the last step up."""
-    if left is None:
-        return None
-    if stride > 1:
-        return max(left / 2, 0.001)
+def _share(left: float | None, objective: Objective) -> float | None:
+    """The time of one floor's fill after the first: all that is left
+    (sum: but the bound's share)."""
+    if left is None or objective == "min":
+        return left
     return max(left - min(left * BOUND_SHARE, BOUND_SECONDS), 0.001)
 
 
 def _bound(
-    climb: _Climb, puzzle: Puzzle, options: SearchOptions, progress: Watch | None
+    climb: _Climb, puzzle: Puzzle, options: SearchOptions, progress: Watch | None, share: float
 ) -> tuple[bool, Outcome] | None:
-    """valued's branch and bound in the time left: for min, on the words
-    scoring more than the best fill's min (any fill it finds is better);
-    for sum, on every word (or those of --min-score). Whether it proved the
-    best, and its outcome; None when no time was left."""
+    """valued's branch and bound in `share` of the time left, from the best
+    fill's value (only better fills are searched): for min, on the words
+    scoring more than the best fill's min; for sum, on every word (or those
+    of --min-score). Whether it proved the best, and its outcome; None when
+    no time was left."""
     left = climb.left()
     if left is not None and left <= 0.001:
         return None
@@ -615,10 +645,11 @@ def _bound(
     def told(better: BetterFill) -> None:
         climb.offer(better.solution, before + better.nodes)
 
+    limit = None if left is None else left * share
     search = SearchOptions(
-        options.engine, OPTIMISING_STRATEGY, timeout=left, maximize=climb.objective
+        options.engine, OPTIMISING_STRATEGY, timeout=limit, maximize=climb.objective
     )
-    outcome = _run(asked, search, progress, told)
+    outcome = _run(asked, search, progress, told, beat=climb.value)
     climb.count(outcome)
     if outcome.status == "solved" and outcome.solutions:
         if climb.offer(outcome.solutions[0], climb.nodes):
@@ -629,12 +660,16 @@ def _bound(
     for better in outcome.improvements:
         if climb.value is not None and better.value >= climb.value:
             climb.best = outcome  # its best fill is the best so far
+    if outcome.score is not None and outcome.score.bound is not None:
+        bound = outcome.score.bound
+        climb.bound = bound if climb.bound is None else min(bound, climb.bound)
     return False, outcome
 
 
 def _climbed(climb: _Climb, options: SearchOptions, proved: bool, last: Outcome | None) -> Outcome:
     """The ascent's outcome: its best fill (status solved when proved the
-    best, else timeout), or the last run's verdict when nothing filled."""
+    best, else timeout, with the most a fill could score), or the last
+    run's verdict when nothing filled."""
     assert options.maximize is not None
     chosen = choose_engine(options.engine)
     stats = Stats(
@@ -645,14 +680,14 @@ def _climbed(climb: _Climb, options: SearchOptions, proved: bool, last: Outcome 
     if climb.best is None or climb.value is None:
         if last is None:
             return Outcome("timeout", stats=stats, puzzle=climb.puzzle)
-        outcome = replace(last, stats=stats, puzzle=climb.puzzle)
+        outcome = replace(last, stats=stats, puzzle=climb.puzzle, solutions=[])
         outcome.score = Score(None, None, None, optimal=False, bound=None)
         if last.status == "unsolvable":
             outcome.score = None
         return outcome
     solution = climb.improvements[-1].solution
     score = Score.of([p.word for p in solution.placements], scores)
-    bound = climb.value if proved else _bound_of(last, climb)
+    bound = climb.value if proved else _bound_of(climb)
     score = replace(score, optimal=proved, bound=bound)
     status: Status = "solved" if proved else "timeout"
     return Outcome(
@@ -665,18 +700,40 @@ def _climbed(climb: _Climb, options: SearchOptions, proved: bool, last: Outcome 
     )
 
 
-def _bound_of(last: Outcome | None, climb: _Climb) -> Decimal | None:
-    """The most a fill could score, as far as the last branch and bound got
-    (never less than the best found); None when unknown."""
-    if (
-        last is None
-        or last.score is None
-        or last.score.bound is None
-        or last.stats.strategy != OPTIMISING_STRATEGY
-    ):
-        return None
+def _bound_of(climb: _Climb) -> Decimal:
+    """The most a fill could score, never less than the best found: the
+    least of the grid's own most (each site's best word), the bound a
+    branch and bound left, and for min the level below the lowest floor
+    proved unfillable."""
     assert climb.value is not None
-    return max(last.score.bound, climb.value)
+    scores = climb.puzzle.scores
+    assert scores is not None
+    bound = _most(climb.puzzle, climb.objective)
+    if climb.bound is not None:
+        bound = min(bound, climb.bound)
+    if climb.ceiling is not None:
+        below = bisect.bisect_left(scores.levels, climb.ceiling) - 1
+        bound = min(bound, scores.levels[below])
+    return max(bound, climb.value)
+
+
+def _most(puzzle: Puzzle, objective: Objective) -> Decimal:
+    """The most any fill of `puzzle` could score, site by site: the best
+    word of the site's length that fits its given letters (min: the least
+    of these; sum: their total)."""
+    scores = puzzle.scores
+    assert scores is not None
+    layout = layout_of(puzzle)
+    patterns = ["".join(layout.givens.get(cell, ".") for cell in s.cells) for s in layout.sites]
+    by_length: dict[int, dict[str, Decimal]] = {}
+    for pattern in patterns:
+        by_length.setdefault(len(pattern), {})[pattern] = Decimal(-1)
+    for word in puzzle.words:
+        for pattern, most in by_length.get(len(word), {}).items():
+            if all(p in (".", c) for p, c in zip(pattern, word, strict=True)):
+                by_length[len(word)][pattern] = max(most, scores.score(word))
+    values = [by_length[len(p)][p] for p in patterns]
+    return min(values) if objective == "min" else sum(values, Decimal(0))
 
 
 def _prepare(

@@ -7,6 +7,7 @@ independent scored list of ../shared.
         [--size 15x15] [--engine prolog] [--floors 30,35,...]
     .venv/bin/python tests/quality_figures.py profile [--seconds 20] [--patterns 10]
     .venv/bin/python tests/quality_figures.py independent
+    .venv/bin/python tests/quality_figures.py proofs [--engine python] [--objective min]
 
 compare: per pattern (make's first pattern of seeds 1..N), the ascent's min
 and its better fills, and each floor's single wdeg run (status, seconds);
@@ -16,7 +17,9 @@ up, one wdeg run each (status, seconds, nodes, the fill's min), until two
 levels in a row are not filled: the time a floor takes, which is what an
 ascent's schedule has to guess. independent: of the entries the shipped
 list scores acceptable (25+) that the independent list holds, how many it
-scores below its own 25.
+scores below its own 25. proofs: --maximize (the ascent) on van Beek's
+g05.01-09 and puzzle09 with ../shared's scored list, to the proof: the
+nodes, the value and the bound of each (what issue 38's proofs cost).
 
 Run it with `nice` on a shared machine: the time limits are wall-clock, so
 the load changes how far each run gets (say the load with the figures).
@@ -41,6 +44,8 @@ from pybridge.wordlist import ACCEPTABLE, LIST_PATH
 
 ROOT = Path(__file__).resolve().parents[1]
 INDEPENDENT = ROOT.parent / "shared" / "bench" / "dicts" / "scored" / "scowl55-wordfreq.txt"
+VANBEEK = ROOT.parent / "shared" / "bench" / "grids" / "vanbeek"
+PROOF_GRIDS = (*(f"g05.0{n}" for n in range(1, 10)), "puzzle09")
 
 
 def patterns(size: str, count: int) -> list[tuple[int, Puzzle]]:
@@ -146,17 +151,41 @@ def independent(_: argparse.Namespace) -> int:
     return 0
 
 
+def proofs(args: argparse.Namespace) -> int:
+    from pybridge.gridfiles import load_lexicon_puzzle
+
+    total = 0
+    for name in PROOF_GRIDS:
+        puzzle = load_lexicon_puzzle(VANBEEK / f"{name}.txt", INDEPENDENT)
+        started = time.process_time()
+        outcome = run(puzzle, SearchOptions(args.engine, maximize=args.objective, timeout=120))
+        cpu = time.process_time() - started
+        score = outcome.score
+        value = None if score is None else score.objective(args.objective)
+        bound = None if score is None else score.bound
+        total += outcome.stats.nodes
+        print(
+            f"{name}: {outcome.status} {outcome.stats.nodes} nodes, {args.objective} {value}, "
+            f"bound {bound}, {cpu:.2f} s CPU",
+            flush=True,
+        )
+    print(f"total {total} nodes")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("compare", "profile", "independent"))
+    parser.add_argument("what", choices=("compare", "profile", "independent", "proofs"))
     parser.add_argument("--seconds", type=float, default=20.0, help="each run's time limit")
     parser.add_argument("--patterns", type=int, default=10)
     parser.add_argument("--size", default="15x15")
     parser.add_argument("--engine", default="prolog")
     parser.add_argument("--floors", default="30,35,40,45,50,55")
+    parser.add_argument("--objective", default="min", choices=("min", "sum"))
     args = parser.parse_args()
     print(f"load average at the start: {os.getloadavg()[0]:.1f}", flush=True)
-    done = {"compare": compare, "profile": profile, "independent": independent}[args.what](args)
+    what = {"compare": compare, "profile": profile, "independent": independent, "proofs": proofs}
+    done = what[args.what](args)
     print(f"load average at the end: {os.getloadavg()[0]:.1f}", flush=True)
     return done
 

@@ -197,6 +197,28 @@ def test_the_ascent_and_the_branch_and_bound_agree_on_the_optimum(
             assert python.score.objective(objective) == alone.score.objective(objective)
 
 
+def test_an_ascent_cut_short_before_its_bound_still_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When the time runs out before the branch and bound could run (a busy
+    machine), the fill still comes with the most a fill could score: the
+    grid's own most, each site's best word (never a fill without a bound)."""
+    grid = ("...", "...", "...")
+    words = ("CAT", "ORE", "WED", "COW", "ARE", "TED", "TEN", "EAT")  # CAT/ORE/WED fills it
+    written = {w: Decimal(30 + 5 * i) for i, w in enumerate(words)}
+    puzzle = Puzzle(words, grid, format="grid", mode="lexicon")
+    puzzle = replace(puzzle, scores=Scores(written))
+    monkeypatch.setattr(solver, "_bound", lambda *_: None)  # no time left for it
+    for engine in solver.ENGINES:
+        outcome = run(puzzle, engine=engine, maximize="sum", timeout=60)
+        assert outcome.status == "timeout"  # an ascent proves no sum
+        assert outcome.solutions
+        assert outcome.score is not None
+        assert outcome.score.sum is not None
+        most = max(written.values())  # every site has 3 letters: its best word is the best
+        assert outcome.score.bound == 6 * most >= outcome.score.sum
+
+
 def test_maximize_has_a_time_limit_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solver, "MAXIMIZE_TIMEOUT", 3.0)
     words = load_dictionary([LIST_PATH])

@@ -20,9 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from puzzlegen import puzzles, random_puzzle
 
+from pybridge import solver
 from pybridge.errors import UsageError
 from pybridge.layout import layout_of
 from pybridge.model import Puzzle
+from pybridge.options import SearchOptions
 from pybridge.scores import Objective, Score, Scores
 from pybridge.search import engine as python_engine
 from pybridge.search import kernel
@@ -109,6 +111,36 @@ def test_both_engines_find_the_brute_force_optimum(
         prolog, python = (run(puzzle, engine=e, maximize=objective, timeout=20) for e in ENGINES)
         assert signature(prolog) == signature(python)
         assert_best(puzzle, python, objective)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    puzzles(sizes=(3, 6), words=(3, 9), max_length=5),
+    st.integers(min_value=-1, max_value=12),
+    st.randoms(use_true_random=False),
+)
+def test_a_value_to_beat_leaves_only_better_fills_to_find(
+    made: tuple[Puzzle, tuple[str, ...]], beat: int, rng: random.Random
+) -> None:
+    """The ascent's branch and bound (Request.beat): only fills better than
+    the value in hand are found, the best of them is the optimum, and no
+    better fill makes it unsolvable; the same in both engines."""
+    puzzle = with_scores(as_lexicon(made[0], rng), rng)
+    for objective in OBJECTIVES:
+        options = SearchOptions(strategy="valued", maximize=objective, timeout=20)
+        prolog, python = (
+            solver._run(puzzle, replace(options, engine=e), None, None, beat=Decimal(beat))
+            for e in ENGINES
+        )
+        assert signature(prolog) == signature(python)
+        best = brute_force(puzzle, objective)
+        assert all(b.value > beat for b in python.improvements)
+        if best is None or best <= beat:
+            assert python.status == "unsolvable"
+            assert python.improvements == []
+        else:
+            assert python.status == "solved"
+            assert python.improvements[-1].value == best
 
 
 @settings(max_examples=30, deadline=None)

@@ -1,6 +1,6 @@
 """The Prolog engine, taking the same Request and giving the same Result as
 the Python engine (pybridge.search.engine): one call of crossword:solve/8
-per search (crossword:improve/7 for the best fill, read as each better fill
+per search (crossword:improve/8 for the best fill, read as each better fill
 comes), the words as Strategy.reads says (listed with the search, or a
 dictionary sent once per process and named by its key), watched by the
 request's progress; and the engine's other entry points (call, for
@@ -86,7 +86,7 @@ def search(request: Request) -> Result:
 
 
 def _optimise(request: Request) -> Result:
-    """The valued search for the best fill, with crossword:improve/7: each
+    """The valued search for the best fill, with crossword:improve/8: each
     better fill is a solution of the query, read (and reported) as it
     comes; the last says how the search ended. The time limit is kept by
     the search itself, which reads the clock at every node."""
@@ -117,6 +117,7 @@ def _optimise(request: Request) -> Result:
                 strategy,
                 str(request.objective),
                 "none" if cap is None else str(cap),
+                "none" if request.beat is None else str(request.beat),
                 wire.time_limit(timeout),
             ]
             for line in ffi.solutions(b"crossword", b"improve", controls, texts):
@@ -176,7 +177,7 @@ def load_ranked(words: Sequence[str], scores: Sequence[int] | None) -> None:
 
 
 def _strategy_term(prolog: Any, strategy: Strategy, request: Request) -> tuple[str, Sequence[str]]:
-    """The strategy as crossword:solve/8 and improve/7 take it, and the
+    """The strategy as crossword:solve/8 and improve/8 take it, and the
     words to send with the search, as Strategy.reads says: the name and the
     listed words; or Name(Key) for a dictionary, sent first if this Prolog
     thread does not hold it (Name(Key, ScoreKey) with scores: they break its

@@ -95,7 +95,10 @@ class Request:
     `scores`: per word of `words`, its score as an integer (pybridge.scores;
     None: every word 0). `objective` ("min" or "sum", the valued strategy
     only): find a fill of the greatest value, reporting each better fill to
-    `report` as it is found (docs/search.md#valued)."""
+    `report` as it is found (docs/search.md#valued). `beat` (with an
+    objective): a value a fill already has (the ascent's best): only better
+    fills are searched, and, a fill being in hand, the search never
+    restarts."""
 
     layout: Layout
     words: Sequence[str]
@@ -109,6 +112,7 @@ class Request:
     scores: Sequence[int] | None = None
     objective: Objective | None = None
     report: Callable[[Improvement], None] | None = field(default=None, compare=False)
+    beat: int | None = None
 
 
 @dataclass(frozen=True)

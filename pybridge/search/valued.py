@@ -78,7 +78,7 @@ class Search(Net):
         self.objective = request.objective
         self.cap = cap(request)
         self.placed: int | None = None  # min or sum of the words placed (None: none yet)
-        self.incumbent: int | None = None  # the best fill's value so far
+        self.incumbent: int | None = request.beat  # the best fill's value so far
         self.open_bound: int | None = None  # noted as a timeout unwinds (see note)
         self.limit: int | None = None  # nodes the current run may count
         self.run_nodes = 0
@@ -94,6 +94,8 @@ class Search(Net):
             return
         root = self.snapshot()
         limit: int | None = FIRST_LIMIT_PER_SITE * len(self.lengths) + FIRST_LIMIT_EXTRA
+        if self.incumbent is not None:  # a fill to beat is in hand: one run to the end
+            limit = None
         while True:
             self.restore(root)
             self.limit, self.run_nodes = limit, 0

@@ -139,6 +139,13 @@ BY_HAND = {
     "orgies": "unpleasant",
     "enema": "unpleasant",
     "enemas": "unpleasant",
+    "feetail": "a lawyer's term (fee tail)",
+    "covent": "half a name (Covent Garden)",
+    "passtime": "a misspelling (pastime)",
+    "opentone": "no phrase of its own (an open tone)",
+    "areamap": "no phrase of its own (a map of an area)",
+    "meatstew": "no phrase of its own (a stew of meat)",
+    "leadtree": "a tree only botanists name",
 }
 BY_HAND_SCORE = 20
 
@@ -295,20 +302,23 @@ def read_zipf() -> dict[str, float]:
 
 def read_glosses(folder: Path, answers: frozenset[str]) -> dict[str, int]:
     """How often each run of 2 to 4 words of WordNet's glosses and examples
-    (the text after `|` in its data files) spells one of the `answers`; the
-    run's words joined by spaces."""
+    (the text after `|` in its data files), within one clause (between
+    punctuation), spells one of the `answers`; the run's words joined by
+    spaces."""
     found: dict[str, int] = {}
     for name in WORDNET_DATA:
         for line in (folder / name).read_text(encoding="utf-8").splitlines():
             if " | " not in line:
                 continue
-            words = re.findall(r"[a-z]+", line.split(" | ", 1)[1].lower())
-            for start in range(len(words)):
-                for end in range(start + 2, min(start + 4, len(words)) + 1):
-                    run = words[start:end]
-                    if "".join(run) in answers:
-                        phrase = " ".join(run)
-                        found[phrase] = found.get(phrase, 0) + 1
+            # a run never crosses punctuation: "ready, set, go" spells no SET GO
+            for clause in re.split(r"[^a-z' -]+", line.split(" | ", 1)[1].lower()):
+                words = re.findall(r"[a-z]+", clause)
+                for start in range(len(words)):
+                    for end in range(start + 2, min(start + 4, len(words)) + 1):
+                        run = words[start:end]
+                        if "".join(run) in answers:
+                            phrase = " ".join(run)
+                            found[phrase] = found.get(phrase, 0) + 1
     return dict(sorted(found.items()))
 
 
