@@ -794,14 +794,8 @@ async function suggestEntry() {
   if (!slot) return say("The cursor is on no entry: move it to the entry whose words to try.");
   const [row, col] = slot.cells[0];
   const body = Object.assign(puzzleBody(kept, false), {page: PAGE, suggest: true, row, col, direction: slot.dir});
-  try {
-    const view = await api("/api/fill", body);
-    beginJob({kind: "suggest", id: view.id, slot: slotName(slot), cells: slot.cells});
-    say(`trying the words of ${slotName(slot)}…`);
-    pollFill();
-  } catch (error) {
-    say(error.message, "bad");
-  }
+  await runInWorker(body, {kind: "suggest", slot: slotName(slot), cells: slot.cells},
+                    `trying the words of ${slotName(slot)}…`);
 }
 
 function finishSuggest(answer, started) {
@@ -1032,6 +1026,19 @@ function needsDictionary() {
 }
 
 // A fill or a check is under way: the progress bar and line, Cancel on.
+// A fill, check, make or entry's words (POST /api/fill) started in a worker
+// process: the job it begins, what the status line says, then its progress.
+async function runInWorker(body, started, saying) {
+  try {
+    const view = await api("/api/fill", body);
+    beginJob(Object.assign(started, {id: view.id}));
+    say(saying);
+    pollFill();
+  } catch (error) {
+    say(error.message, "bad");
+  }
+}
+
 function beginJob(started) {
   job = Object.assign(started, {puzzle: puzzle.id, shape: jobShape(started.kind), began: performance.now()});
   $("best").hidden = true;
@@ -1088,14 +1095,7 @@ async function cancelJob() {
 async function check() {
   if (job || needsDictionary()) return;
   const body = Object.assign(puzzleBody(), {page: PAGE, check: true});
-  try {
-    const view = await api("/api/fill", body);
-    beginJob({kind: "check", id: view.id});
-    say("checking…");
-    pollFill();
-  } catch (error) {
-    say(error.message, "bad");
-  }
+  await runInWorker(body, {kind: "check"}, "checking…");
 }
 
 function finishCheck(answer, started, elapsed) {
@@ -1122,14 +1122,8 @@ async function startFill(region, seed = null) {
   body.page = PAGE;
   if (seed !== null) body.seed = seed;
   if (region) body.region = regionCells();
-  try {
-    const view = await api("/api/fill", body);
-    beginJob({kind: "fill", id: view.id, region, objective: body.maximize || null, seed});
-    say(region ? "filling the selection…" : seed !== null ? `filling again (seed ${seed})…` : "filling…");
-    pollFill();
-  } catch (error) {
-    say(error.message, "bad");
-  }
+  await runInWorker(body, {kind: "fill", region, objective: body.maximize || null, seed},
+                    region ? "filling the selection…" : seed !== null ? `filling again (seed ${seed})…` : "filling…");
 }
 
 // Make: patterns of the size, blocks and symmetry given, filled from the
@@ -1144,14 +1138,7 @@ async function makeCrossword() {
   if ($("timeout").value !== "") body.timeout = Number($("timeout").value);
   if ($("min-score").value.trim() !== "") body["min-score"] = $("min-score").value.trim();
   Object.assign(body, curationOptions());
-  try {
-    const view = await api("/api/fill", body);
-    beginJob({kind: "make", id: view.id});
-    say("making a crossword…");
-    pollFill();
-  } catch (error) {
-    say(error.message, "bad");
-  }
+  await runInWorker(body, {kind: "make"}, "making a crossword…");
 }
 
 function finishMake(answer) {
