@@ -845,3 +845,44 @@ def test_issue39_5_prolog_stacks_are_sized_for_a_big_search() -> None:
     status, nodes, grown = _grown("blocks", 69)
     assert (status, nodes) == ("solved", "2227")  # the search itself is unchanged
     assert grown < 100_000  # KiB
+
+
+def test_issue39_5_a_big_search_may_take_more_stack() -> None:
+    """Item 5: the issue's search died at a fixed limit (a quarter of the
+    memory: 6,026 MiB there). A search of 500 sites or more is given what
+    its trail can need at worst, up to half the memory; a small one keeps
+    the quarter, so that a runaway still ends in a clear resource error."""
+    from puzzlegen import block_grid
+
+    from pybridge.bridge import session
+
+    big = block_grid(129)
+    lengths = [len(word) for word in big.words]  # one word per site
+    assert len(lengths) == 4914
+    limit = session.request_stack_limit(lengths, big.words)
+    assert session.stack_limit() <= limit <= session.big_stack_limit()
+    assert limit == session.big_stack_limit() or limit > 4 * session.stack_limit()
+    small = session.request_stack_limit([5] * 78, big.words)
+    assert small == session.stack_limit()
+
+
+@needs_prolog
+def test_issue39_5_the_engine_settings_come_back_after_a_big_search() -> None:
+    """Item 5: the stacks sized for a big search (bridge/session.sized_stacks)
+    are the engine's settings again once it ends, so the searches after it
+    run as before (the same limit, collections and local stack)."""
+    from puzzlegen import block_grid
+
+    import pybridge
+    from pybridge.bridge import session
+
+    prolog = session.engine()
+    query = (
+        "current_prolog_flag(stack_limit, S), prolog_stack_property(global, factor(G)),"
+        " prolog_stack_property(local, min_free(L))"
+    )
+    before = list(prolog.query(query, maxresult=1))
+    out = pybridge.run(block_grid(49), engine="prolog", strategy="wdeg", prove=False)
+    assert (out.status, out.stats.nodes) == ("solved", 854)
+    assert list(prolog.query(query, maxresult=1)) == before
+    assert before[0]["S"] == session.stack_limit()
