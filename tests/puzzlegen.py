@@ -96,10 +96,11 @@ def block_grid(
     rows + columns sites and is a part of its own (no crossing joins two),
     and every word of a length may go into any site of it, in any block.
     A share `ambiguous` of the blocks have two fills of their own words
-    (see _two_fills) and no letter given; the others, with `given`, show
-    one letter of each row and column (a diagonal), which picks out their
-    words among the others of their length (without, the search tries
-    other blocks' words in each block and thrashes). Issue 39 item 5's
+    (see _two_fills). With `given` each block shows one letter of each row
+    and column (a diagonal; in a block of two fills, none of the letters
+    that differ between them), which picks out its words among the others
+    of their length (without, the search tries other blocks' words in each
+    block and thrashes). Issue 39 item 5's
     puzzle is block_grid(129): 26 x 21 blocks of 4 x 5, 4,914 sites (a
     grid of 10% random blocked cells has at most about 3,600: see
     exact_grid)."""
@@ -110,11 +111,13 @@ def block_grid(
     for top in range(0, size - height + 1, height + 1):
         for left in range(0, size - width + 1, width + 1):
             block = [[rng.choice(LETTERS) for _ in range(width)] for _ in range(height)]
+            swapped: set[tuple[int, int]] = set()
             if rng.random() < ambiguous:
-                _two_fills(rng, block)
-            elif given:
+                swapped = _two_fills(rng, block)
+            if given:
                 for k in range(max(height, width)):
-                    shown[top + k % height][left + k % width] = True
+                    if (k % height, k % width) not in swapped:
+                        shown[top + k % height][left + k % width] = True
             for r, row in enumerate(block):
                 cells[top + r][left : left + width] = row
     rows = tuple("".join(row) for row in cells)
@@ -126,11 +129,12 @@ def block_grid(
     return Puzzle(tuple(listed), framework, "grid", f"<block_grid {size} {ambiguous} {seed}>")
 
 
-def _two_fills(rng: random.Random, block: list[list[str]]) -> None:
+def _two_fills(rng: random.Random, block: list[list[str]]) -> set[tuple[int, int]]:
     """Make `block` (at least 2 x 3) a block of two fills: rows i < j agree
     but for their last two letters, which they hold swapped (x y and y x,
     x != y), and the last two columns agree outside rows i and j; so the
-    rows exchanged, the last two columns' words are exchanged too."""
+    rows exchanged, the last two columns' words are exchanged too. Returns
+    the cells that differ between the two fills."""
     i, j = sorted(rng.sample(range(len(block)), 2))
     block[j][:-2] = block[i][:-2]
     x, y = rng.sample(string.ascii_lowercase, 2)
@@ -138,6 +142,8 @@ def _two_fills(rng: random.Random, block: list[list[str]]) -> None:
     for r, row in enumerate(block):
         if r not in (i, j):
             row[-1] = row[-2]
+    width = len(block[0])
+    return {(r, c) for r in (i, j) for c in (width - 2, width - 1)}
 
 
 def open_square(draws: int) -> Puzzle:
