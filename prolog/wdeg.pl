@@ -140,15 +140,17 @@ sibling(Net, Seed, Sibling) :-
 %   32-bit halves: nb_setarg/3 of an integer too big to be tagged copies
 %   it onto the global stack and freezes the stack below it, so
 %   backtracking would no longer free what the search allocated
-%   (kernel:lcg_halves/3).  Seen = seen(Last, Marks) is parts/3's: per
-%   site the label of the part it was last found in, and the last label
-%   given (labels only grow, so a part never needs its marks cleared).
+%   (kernel:lcg_halves/3).  Seen = seen(Last, Marks, ToDo) is parts/3's:
+%   per site the label of the part it was last found in, the last label
+%   given (labels only grow, so a part never needs its marks cleared) and
+%   room for the sites its walk has still to visit.
 %   The net's weights are drawn as initial_weights/3 says.
-state(Net, Seed, st(Net, Run, Phase, learning(none, []), seen(0, Marks))) :-
+state(Net, Seed, st(Net, Run, Phase, learning(none, []), seen(0, Marks, ToDo))) :-
     arg(1, Net, Dom),
     functor(Dom, _, N),
     phase(N, Phase),
     uniform(marks, N, 0, Marks),
+    uniform(to_do, N, 0, ToDo),
     run(Seed, Run),
     arg(4, Net, Weights),
     initial_weights(Seed, Run, Weights).
@@ -504,9 +506,10 @@ give_back(Dom, Left, Lengths, S) :-
 parts(Left, State, Parts) :-
     State = st(net(_, Open, _, _, Links, _, _, _, _), _, _, _, Seen),
     ascending(Left, Sorted),
-    Seen = seen(Last, Marks),
+    Seen = seen(Last, Marks, ToDo),
     First is Last + 1,
-    label_parts(Sorted, Links, Open, Marks, First, First, Next, Keyed, 0, Found),
+    Walk = walk(Links, Open, Marks, ToDo, First),
+    label_parts(Sorted, Walk, First, Next, Keyed, 0, Found),
     length(Sorted, Count),
     (   Found =:= Count
     ->  true
@@ -542,12 +545,13 @@ strictly_ascending([S|Ss], S0) :-
     S0 < S,
     strictly_ascending(Ss, S).
 
-%   label_parts(+Sites, +Links, +Open, +Marks, +First, +Label, -Next,
-%   -Keyed, +Found0, -Found): each site of Sites (ascending) not marked
-%   since label First starts a part, the next Label, whose lowest site it
-%   is; Keyed has (Size-Lowest)-Label per part, Found the sites marked.
-label_parts([], _, _, _, _, Next, Next, [], Found, Found).
-label_parts([S|Ss], Links, Open, Marks, First, Label, Next, Keyed, Found0, Found) :-
+%   label_parts(+Sites, +Walk, +Label, -Next, -Keyed, +Found0, -Found):
+%   each site of Sites (ascending) not marked since the walk's First
+%   starts a part, the next Label, whose lowest site it is; Keyed has
+%   (Size-Lowest)-Label per part, Found the sites marked.
+label_parts([], _, Next, Next, [], Found, Found).
+label_parts([S|Ss], Walk, Label, Next, Keyed, Found0, Found) :-
+    Walk = walk(_, _, Marks, ToDo, First),
     S1 is S + 1,
     arg(S1, Marks, Mark),
     (   Mark >= First
@@ -555,33 +559,47 @@ label_parts([S|Ss], Links, Open, Marks, First, Label, Next, Keyed, Found0, Found
         Label1 = Label,
         Found1 = Found0
     ;   nb_setarg(S1, Marks, Label),
-        reach(S, Links, Open, Marks, First, Label, 1, Size),
+        nb_setarg(1, ToDo, S),
+        walk(1, Walk, Label, 1, Size),
         Keyed = [(Size-S)-Label|Keyed1],
         Label1 is Label + 1,
         Found1 is Found0 + Size
     ),
-    label_parts(Ss, Links, Open, Marks, First, Label1, Next, Keyed1, Found1, Found).
+    label_parts(Ss, Walk, Label1, Next, Keyed1, Found1, Found).
 
-%   reach(+S, +Links, +Open, +Marks, +First, +Label, +Size0, -Size): mark
-%   with Label every open site linked to S and not marked since First
-%   (depth first, on the local stack); Size counts the marked.
-reach(S, Links, Open, Marks, First, Label, Size0, Size) :-
-    S1 is S + 1,
-    arg(S1, Links, SiteLinks),
-    reach_links(SiteLinks, Links, Open, Marks, First, Label, Size0, Size).
+%   walk(+Top, +Walk, +Label, +Size0, -Size): mark with Label every open
+%   site linked to a site of ToDo's first Top (marked already) and not
+%   marked since First; Size counts the marked.  ToDo is a stack of
+%   small integers set with nb_setarg/3 (each site is pushed once, when it
+%   is marked): a recursive walk would take a frame per site on the local
+%   stack, and when the local stack grows SWI-Prolog moves every stack.
+walk(Top, Walk, Label, Size0, Size) :-
+    (   Top =:= 0
+    ->  Size = Size0
+    ;   Walk = walk(Links, _, _, ToDo, _),
+        arg(Top, ToDo, S),
+        S1 is S + 1,
+        arg(S1, Links, SiteLinks),
+        Top0 is Top - 1,
+        reach_links(SiteLinks, Walk, Label, Top0, Top1, Size0, Size1),
+        walk(Top1, Walk, Label, Size1, Size)
+    ).
 
-reach_links([], _, _, _, _, _, Size, Size).
-reach_links([l(_, T, _, _, _, _)|SiteLinks], Links, Open, Marks, First, Label, Size0, Size) :-
+reach_links([], _, _, Top, Top, Size, Size).
+reach_links([l(_, T, _, _, _, _)|SiteLinks], Walk, Label, Top0, Top, Size0, Size) :-
+    Walk = walk(_, Open, Marks, ToDo, First),
     T1 is T + 1,
     (   arg(T1, Open, true),
         arg(T1, Marks, Mark),
         Mark < First
     ->  nb_setarg(T1, Marks, Label),
-        Size1 is Size0 + 1,
-        reach(T, Links, Open, Marks, First, Label, Size1, Size2)
-    ;   Size2 = Size0
+        Top1 is Top0 + 1,
+        nb_setarg(Top1, ToDo, T),
+        Size1 is Size0 + 1
+    ;   Top1 = Top0,
+        Size1 = Size0
     ),
-    reach_links(SiteLinks, Links, Open, Marks, First, Label, Size2, Size).
+    reach_links(SiteLinks, Walk, Label, Top1, Top, Size1, Size).
 
 labelled(Marks, S, Label-S) :-
     S1 is S + 1,

@@ -22,15 +22,18 @@ a person to read; not a test:
     .venv/bin/python tests/harden_figures.py check [--grids N]
     .venv/bin/python tests/harden_figures.py overshoot [--timeout SECONDS] [--engines E,E]
     .venv/bin/python tests/harden_figures.py server
-    .venv/bin/python tests/harden_figures.py memory [--grids 65:0.1:1,129:0.1:3]
+    .venv/bin/python tests/harden_figures.py memory [--grids 65:0.1:1,b69:0.1:1]
         [--engines prolog,python] [--timeout SECONDS]
 
-- memory: issue 39 item 5's exact puzzles (tests/puzzlegen.exact_grid:
-  SIZE:BLOCKS:SEED, a random filled grid and its words) solved with wdeg,
-  without the proofs: sites, status, nodes, the CPU seconds of the run,
-  the process's peak RSS over its own peak before the search, and for
-  Prolog its global and trail stacks as allocated and the bytes its
-  garbage collections freed.
+- memory: issue 39 item 5's exact puzzles solved with wdeg, without the
+  proofs: SIZE:BLOCKS:SEED is tests/puzzlegen.exact_grid (a random filled
+  grid, a share BLOCKS of its cells blocked, and its words), bSIZE:SHARE:SEED
+  tests/puzzlegen.block_grid (blocks of 4 x 5 random letters, a SHARE of
+  them with two fills; b129 is the issue's 129 x 129, 4,914 sites); sites,
+  status, nodes, backtracks, the CPU and wall seconds of the run, the
+  process's peak RSS over its own peak before the search, and for Prolog
+  its global and trail stacks as allocated and the bytes its garbage
+  collections freed.
 
 Each grid or cell runs in a process of its own, after a warm-up run in it
 (loading SWI-Prolog and sending the dictionary are not the search's).
@@ -174,17 +177,20 @@ def overshoot_figures(args: argparse.Namespace) -> None:
 MEMORY_ONE = """
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
-from puzzlegen import exact_grid
+from puzzlegen import block_grid, exact_grid
 import pybridge
 from pybridge.model import Puzzle
 engine, timeout = sys.argv[2], float(sys.argv[6])
-size, blocks, seed = int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+size, blocks, seed = sys.argv[3], float(sys.argv[4]), int(sys.argv[5])
 pybridge.run(Puzzle(("AB", "AB"), ("..", "##", ".."), "grid"), engine=engine, prove=False)
-puzzle = exact_grid(size, blocks, seed)
+if size.startswith("b"):
+    puzzle = block_grid(int(size[1:]), blocks, seed)
+else:
+    puzzle = exact_grid(int(size), blocks, seed)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-started = time.process_time()
+started, wall = time.process_time(), time.perf_counter()
 out = pybridge.run(puzzle, engine=engine, strategy="wdeg", prove=False, timeout=timeout)
-cpu = time.process_time() - started
+cpu, wall = time.process_time() - started, time.perf_counter() - wall
 stacks = {}
 if engine == "prolog":
     from pyswip import Prolog
@@ -192,15 +198,16 @@ if engine == "prolog":
         stacks[key] = list(Prolog.query(f"statistics({key}, X)"))[0]["X"]
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"sites": len(puzzle.words), "status": out.status, "nodes": out.stats.nodes,
-                  "cpu": cpu, "before": before, "peak": peak, **stacks}))
+                  "backtracks": out.stats.backtracks, "cpu": cpu, "wall": wall,
+                  "before": before, "peak": peak, **stacks}))
 """
 
 
 def memory_figures(args: argparse.Namespace) -> None:
     print(f"# {time.strftime('%Y-%m-%d %H:%M')}, load {os.getloadavg()[0]:.1f}")
     print(
-        "grid             engine  sites  status    nodes   CPU s  peak MB  +search MB"
-        "  stacks MB (global/trail)  GC freed MB"
+        "grid             engine  sites  status    nodes  backtracks   CPU s  wall s  peak MB"
+        "  +search MB  stacks MB (global/trail)  GC freed MB"
     )
     for grid in args.grids.split(","):
         size, blocks, seed = grid.split(":")
@@ -221,7 +228,8 @@ def memory_figures(args: argparse.Namespace) -> None:
             grew = (got["peak"] - got["before"]) / mb
             print(
                 f"{grid:16} {engine:7} {got['sites']:5} {got['status']:8} {got['nodes']:7}"
-                f" {got['cpu']:7.1f} {got['peak'] / mb:8.0f} {grew:11.0f}"
+                f" {got['backtracks']:11} {got['cpu']:7.1f} {got['wall']:7.1f}"
+                f" {got['peak'] / mb:8.0f} {grew:11.0f}"
                 f"  {stacks:>24}  {gc:>11}"
             )
 
@@ -325,7 +333,7 @@ def main() -> None:
     server.add_argument("--warm", type=float, default=10.0, help="seconds for the workers to load")
     server.set_defaults(run=server_figures)
     memory = figures.add_parser("memory")
-    memory.add_argument("--grids", default="65:0.1:1,129:0.1:3,129:0.32:1")
+    memory.add_argument("--grids", default="65:0.1:1,b69:0.1:1,129:0.1:3,b129:0.1:1")
     memory.add_argument("--engines", default="prolog,python")
     memory.add_argument("--timeout", type=float, default=120.0)
     memory.set_defaults(run=memory_figures)

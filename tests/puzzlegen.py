@@ -29,6 +29,8 @@ ALPHABETS = ("ab", "abc", "abcd", "abcdefghij")
 
 Grid = tuple[str, ...]
 
+LETTERS = string.ascii_lowercase
+
 
 def random_puzzle(
     rng: random.Random,
@@ -79,6 +81,69 @@ def exact_grid(size: int, blocks: float = 0.10, seed: int = 1) -> Puzzle:
     framework = tuple("".join(BLOCK if ch == BLOCK else OPEN for ch in row) for row in rows)
     listed = sorted(words_of(rows, find_sites(_puzzle((), framework))))
     return Puzzle(tuple(listed), framework, "grid", f"<exact_grid {size} {blocks} {seed}>")
+
+
+def block_grid(
+    size: int = 129,
+    ambiguous: float = 0.10,
+    seed: int = 1,
+    shape: tuple[int, int] = (4, 5),
+    given: bool = True,
+) -> Puzzle:
+    """A size x size exact puzzle (every listed word placed once) of blocks:
+    `shape` (rows, columns) rectangles of random letters, one blocked cell
+    apart, the cells past the last whole block blocked. Each block holds
+    rows + columns sites and is a part of its own (no crossing joins two),
+    and every word of a length may go into any site of it, in any block.
+    A share `ambiguous` of the blocks have two fills of their own words
+    (see _two_fills). With `given` each block shows one letter of each row
+    and column (a diagonal; in a block of two fills, none of the letters
+    that differ between them), which picks out its words among the others
+    of their length (without, the search tries other blocks' words in each
+    block and thrashes). Issue 39 item 5's
+    puzzle is block_grid(129): 26 x 21 blocks of 4 x 5, 4,914 sites (a
+    grid of 10% random blocked cells has at most about 3,600: see
+    exact_grid)."""
+    rng = random.Random(seed)
+    height, width = shape
+    cells = [[BLOCK] * size for _ in range(size)]
+    shown = [[False] * size for _ in range(size)]
+    for top in range(0, size - height + 1, height + 1):
+        for left in range(0, size - width + 1, width + 1):
+            block = [[rng.choice(LETTERS) for _ in range(width)] for _ in range(height)]
+            swapped: set[tuple[int, int]] = set()
+            if rng.random() < ambiguous:
+                swapped = _two_fills(rng, block)
+            if given:
+                for k in range(max(height, width)):
+                    if (k % height, k % width) not in swapped:
+                        shown[top + k % height][left + k % width] = True
+            for r, row in enumerate(block):
+                cells[top + r][left : left + width] = row
+    rows = tuple("".join(row) for row in cells)
+    framework = tuple(
+        "".join(ch if ch == BLOCK or seen else OPEN for ch, seen in zip(row, showing, strict=True))
+        for row, showing in zip(rows, shown, strict=True)
+    )
+    listed = sorted(words_of(rows, find_sites(_puzzle((), framework))))
+    return Puzzle(tuple(listed), framework, "grid", f"<block_grid {size} {ambiguous} {seed}>")
+
+
+def _two_fills(rng: random.Random, block: list[list[str]]) -> set[tuple[int, int]]:
+    """Make `block` (at least 2 x 3) a block of two fills: rows i < j agree
+    but for their last two letters, which they hold swapped (x y and y x,
+    x != y), and the last two columns agree outside rows i and j; so the
+    rows exchanged, the last two columns' words are exchanged too. Returns
+    the cells that differ between the two fills."""
+    i, j = sorted(rng.sample(range(len(block)), 2))
+    block[j][:-2] = block[i][:-2]
+    x, y = rng.sample(string.ascii_lowercase, 2)
+    block[i][-2:], block[j][-2:] = [x, y], [y, x]
+    for r, row in enumerate(block):
+        if r not in (i, j):
+            row[-1] = row[-2]
+    width = len(block[0])
+    return {(r, c) for r in (i, j) for c in (width - 2, width - 1)}
 
 
 def open_square(draws: int) -> Puzzle:

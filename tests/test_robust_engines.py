@@ -362,9 +362,10 @@ def test_prolog_out_of_memory_is_a_resource_limit() -> None:
     (an EngineError) that says so and what to do. Its message is short: the
     error term's context (the whole stack) once escaped as pyswip's
     InvalidTypeError while being formatted (wdeg, 3,000 sites). Provoked
-    with a small stack limit, on a search that keeps every domain at every
-    level; with the bridge's limit (a quarter of the memory) that search
-    fills its 3,000 sites."""
+    with a small stack limit (the one a search of 500 sites or more is
+    given: session.request_stack_limit), on a search that keeps every
+    domain at every level; with the bridge's limit that search fills its
+    2,000 sites."""
     done = _python(
         """
         import random
@@ -373,6 +374,7 @@ def test_prolog_out_of_memory_is_a_resource_limit() -> None:
         from pybridge.readers import parse_p99
         bridge.session.engine()
         list(bridge.session.engine().query("set_prolog_flag(stack_limit, 100000000)"))
+        bridge.session.request_stack_limit = lambda lengths, words: 100000000
         rng = random.Random(0)
         words = ["".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(3))
                  for _ in range(2000)]
@@ -391,6 +393,7 @@ def test_prolog_out_of_memory_is_a_resource_limit() -> None:
     assert first.startswith("limit: the Prolog engine ran out of memory on this puzzle")
     assert "use --engine python" in first
     assert "resource_error" in first
+    assert "its stack limit is 95 MiB" in first
     assert len(first) < 400
     assert second == "solved"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from typing import Any, cast
 
 from pybridge.bridge import ffi, session, wire
@@ -68,7 +68,8 @@ def search(request: Request) -> Result:
                 wire.mode(request.limit, request.count),
                 wire.time_limit(timeout),
             ]
-            answer = ffi.once(b"crossword", b"solve", controls, [words, *texts, None])
+            with session.sized_stacks(prolog, [len(cells) for cells in sites], request.words):
+                answer = ffi.once(b"crossword", b"solve", controls, [words, *texts, None])
     finally:
         session.lock.release()
     head, *lines = answer.split("\n")
@@ -120,19 +121,23 @@ def _optimise(request: Request) -> Result:
                 "none" if request.beat is None else str(request.beat),
                 wire.time_limit(timeout),
             ]
-            for line in ffi.solutions(b"crossword", b"improve", controls, texts):
-                kind, _, rest = line.partition(" ")
-                if kind != "better":
-                    end = rest.split()
-                    break
-                value, nodes, _, fill = rest.split(" ", 3)
-                seconds = time.perf_counter() - started
-                better = Improvement(int(value), int(nodes), seconds, wire.split(fill, lengths))
-                improvements.append(better)
-                if request.report is not None:
-                    request.report(better)
-            else:
-                raise EngineError("the Prolog engine ended the valued search without a verdict")
+            with (
+                session.sized_stacks(prolog, lengths, request.words),
+                closing(ffi.solutions(b"crossword", b"improve", controls, texts)) as lines,
+            ):
+                for line in lines:
+                    kind, _, rest = line.partition(" ")
+                    if kind != "better":
+                        end = rest.split()
+                        break
+                    value, nodes, _, fill = rest.split(" ", 3)
+                    seconds = time.perf_counter() - started
+                    better = Improvement(int(value), int(nodes), seconds, wire.split(fill, lengths))
+                    improvements.append(better)
+                    if request.report is not None:
+                        request.report(better)
+                else:
+                    raise EngineError("the Prolog engine ended the valued search without a verdict")
     finally:
         session.lock.release()
     status, nodes, backtracks, bound = end

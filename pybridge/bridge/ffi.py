@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
@@ -129,7 +129,7 @@ def once(
 
 def solutions(
     module: bytes, name: bytes, controls: list[str], texts: list[str | list[int] | None]
-) -> Iterator[str]:
+) -> Generator[str, None, None]:
     """The last text's string (an output) at each solution of
     module:name(Controls..., Texts...) (see _opened), as they come."""
     from pyswip import core
@@ -167,7 +167,7 @@ def _raise_failure(error: int, module: bytes, name: bytes, arity: int) -> None:
     if text.startswith("resource_error("):
         raise ResourceLimit(
             f"the Prolog engine ran out of memory on this puzzle ({text}; its "
-            f"stack limit is {session.stack_limit() >> 20:,} MiB): use --engine python"
+            f"stack limit is {session.current_stack_limit() >> 20:,} MiB): use --engine python"
         )
     goal = f"{module.decode()}:{name.decode()}/{arity}"
     raise PrologError(f"{goal} failed: {text}")

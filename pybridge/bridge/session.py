@@ -13,7 +13,8 @@ import os
 import resource
 import signal
 import threading
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from functools import lru_cache
 from typing import Any
@@ -32,6 +33,14 @@ ERROR_TEXT_MAX = 300  # characters of a Prolog exception kept in an EngineError
 
 
 STACK_SHARE = 4  # Prolog's stacks may take a quarter of the machine's memory
+
+
+# A search of at least BIG_SEARCH sites has its stacks sized for it (see
+# sized_stacks); smaller ones keep the engine's settings untouched.
+BIG_SEARCH = 500
+BIG_STACK_SHARE = 2  # the most a big search's stacks may take: half the memory
+LOCAL_CELLS_PER_SITE = 64  # local stack kept free per site (a level takes ~13 cells)
+BIG_GC_FACTOR = 1  # collect once the global stack is full (SWI-Prolog's default: 3x the live)
 
 
 MIN_STACK_LIMIT = 1 << 30  # SWI-Prolog's own default: never less
@@ -216,6 +225,90 @@ def stack_limit() -> int:
     # half of it for its stacks: past that, a resource error, not a crash
     room, _ = resource.getrlimit(resource.RLIMIT_AS)
     return limit if room == resource.RLIM_INFINITY else min(limit, room // 2)
+
+
+def big_stack_limit() -> int:
+    """The most a big search's stacks may take: half of the physical memory
+    (and of the address space, where it is limited), never less than
+    stack_limit()."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return stack_limit()
+    limit = max(stack_limit(), memory // BIG_STACK_SHARE)
+    room, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return limit if room == resource.RLIM_INFINITY else min(limit, room // 2)
+
+
+def request_stack_limit(lengths: Sequence[int], words: Sequence[str]) -> int:
+    """The stack limit of a search of sites of these `lengths` from
+    `words`: what its trail may hold at worst (every site's domain changed
+    at every level, one level per site, with room for the garbage between
+    collections) when that is above stack_limit(), up to big_stack_limit().
+    So a big puzzle gets the memory it can need, and a search that runs
+    away still ends in a resource error, at a limit that says what the
+    request could take."""
+    per_length = Counter(len(word) for word in words)
+    level = sum(per_length[length] // 8 + 64 for length in lengths)
+    need = 3 * len(lengths) * level + 256 * len(words)
+    return min(big_stack_limit(), max(stack_limit(), need))
+
+
+_limit_now: int | None = None  # the stack limit in force, once a search has set one
+
+
+def current_stack_limit() -> int:
+    """The stack limit the last search ran with (stack_limit() before any)."""
+    return stack_limit() if _limit_now is None else _limit_now
+
+
+@contextmanager
+def sized_stacks(prolog: Any, lengths: Sequence[int], words: Sequence[str]) -> Iterator[None]:
+    """Run a search of sites of these `lengths` with stacks sized for it,
+    then put the engine's settings back. Below BIG_SEARCH sites nothing
+    changes. From there (issue 39 item 5, measured in docs/benchmarks.md):
+    - the stack limit is request_stack_limit's;
+    - the local stack keeps LOCAL_CELLS_PER_SITE cells per site free: when
+      it grows, SWI-Prolog moves every stack (one block), and a search
+      that deepens makes it grow late, when the global stack is big (each
+      move held the old and the new block at once);
+    - the global stack is collected whenever it fills (BIG_GC_FACTOR), not
+      only past 3x what the last collection left, so it doubles less.
+    The caller holds the lock."""
+    global _limit_now
+    if len(lengths) < BIG_SEARCH:
+        yield
+        return
+    limit = request_stack_limit(lengths, words)
+    cells = LOCAL_CELLS_PER_SITE * len(lengths)
+    (before,) = list(
+        prolog.query(
+            "prolog_stack_property(local, min_free(L)), prolog_stack_property(global, factor(G))",
+            maxresult=1,
+            catcherrors=True,
+        )
+    )
+    list(
+        prolog.query(
+            f"set_prolog_flag(stack_limit, {limit}),"
+            f" set_prolog_stack(local, min_free({cells})),"
+            f" set_prolog_stack(global, factor({BIG_GC_FACTOR}))",
+            catcherrors=True,
+        )
+    )
+    _limit_now = limit
+    try:
+        yield
+    finally:
+        list(
+            prolog.query(
+                f"set_prolog_stack(local, min_free({before['L']})),"
+                f" set_prolog_stack(global, factor({before['G']})),"
+                f" set_prolog_flag(stack_limit, {stack_limit()})",
+                catcherrors=True,
+            )
+        )
+        _limit_now = None
 
 
 WATCHER = "python_watcher"  # the foreign predicate kernel:watch/2 is given
