@@ -151,7 +151,8 @@ ensure_package() {
 }
 
 # --- the compiled search (pybridge/compiled.py) -----------------------------
-# Optional: mypyc compiles the search's hot modules beside their .py files.
+# Optional: mypyc compiles the search's hot modules beside their .py files,
+# and pybridge/bitops.c beside bitops.py.
 # It needs a C compiler and the Python headers (installed with apt-get when
 # missing and possible); without them, or if the build fails, the package
 # stays interpreted, the same search a little slower. CROSSWORD_INTERPRETED=1
@@ -163,7 +164,8 @@ compiled_key() {
     local module
     {
         "$VENV/bin/python" -V 2>&1
-        for module in pybridge/bitsets.py pybridge/search/{arcs,wdeg,valued}.py pybridge/compiled.py; do
+        for module in pybridge/{bitsets,bitops}.py pybridge/bitops.c pybridge/search/{arcs,wdeg,valued}.py \
+            pybridge/compiled.py; do
             sha256sum "$module"
         done
     } | sha256sum | cut -d' ' -f1

@@ -18,6 +18,7 @@ from functools import lru_cache
 from itertools import compress, groupby
 
 from pybridge import cache
+from pybridge.bitops import members as members  # (re-exported: the proofs and serve read it here)
 
 FEW_WORDS = 128  # of a length: up to this many, the masks are built word by word
 
@@ -191,23 +192,6 @@ def _cached(
     except (KeyError, TypeError, ValueError):
         return None
     return found if start == len(body) else None
-
-
-def members(words: int) -> list[int]:
-    """The indices of a set's words, ascending."""
-    if words.bit_count() <= 16:  # a few words: peel them off, lowest first
-        found = []
-        while words:
-            low = words & -words
-            found.append(low.bit_length() - 1)
-            words ^= low
-        return found
-    text = bin(words)[:1:-1]  # else read the binary numeral, which costs per bit
-    found, k = [], text.find("1")
-    while k >= 0:
-        found.append(k)
-        k = text.find("1", k + 1)
-    return found
 
 
 def letters_left(

@@ -2,14 +2,16 @@
 of them is here, else the very same .py files interpreted.
 
 The .py files are the source either way: `./setup.sh` compiles MODULES into
-extension modules beside them (`build()`; it needs a C compiler and the
-Python headers, and without them the package stays interpreted). The search
-is the same node for node in both forms (tests/test_compiled.py); compiled,
-each node costs fewer instructions (docs/benchmarks.md, "Compiled search").
+extension modules beside them, and NATIVE, the small C file that answers
+bitops.py's questions without building ints, beside its .py (`build()`; it
+needs a C compiler and the Python headers, and without them the package
+stays interpreted). The search is the same node for node in both forms
+(tests/test_compiled.py, tests/test_bitops.py); compiled, each node costs
+fewer instructions (docs/benchmarks.md, "Compiled search", "bitops in C").
 
 Python imports an extension module before a .py file of the same name, so
 `select()`, run when this module is imported (pybridge/__init__.py imports
-it before any other module of the package), makes MODULES load
+it before any other module of the package), makes MODULES and NATIVE load
 from their .py files instead when the build is missing, older than the
 sources (its stamp keeps a digest of them), or CROSSWORD_INTERPRETED is
 set; `form()` says which is in use (`crossword --version` prints it).
@@ -35,6 +37,10 @@ MODULES = (
     "pybridge.search.wdeg",
     "pybridge.search.valued",
 )
+# written in C beside their .py file (module.c), built with MODULES and used
+# with them: one build, one form
+NATIVE = ("pybridge.bitops",)
+BUILT = (*MODULES, *NATIVE)
 GROUP = "pybridge._compiled"  # mypyc's runtime for the group: pybridge/_compiled__mypyc*.so
 STAMP = PACKAGE / "_compiled.stamp"  # written by build(): the digest of the sources it compiled
 INTERPRETED = "CROSSWORD_INTERPRETED"  # set (to anything but "" or 0): never the compiled form
@@ -46,15 +52,17 @@ def source(module: str) -> Path:
 
 
 def digest() -> str:
-    """The SHA-256 of the sources of MODULES, in order."""
+    """The SHA-256 of the sources of MODULES and NATIVE (C and .py), in order."""
     sha = hashlib.sha256()
-    for module in MODULES:
+    for module in BUILT:
         sha.update(source(module).read_bytes())
+    for module in NATIVE:
+        sha.update(source(module).with_suffix(".c").read_bytes())
     return sha.hexdigest()
 
 
 def _extension(module: str) -> Path | None:
-    """The built extension module of one of MODULES, if there is one for
+    """The built extension module of one of BUILT, if there is one for
     this Python."""
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         path = source(module).with_suffix(suffix)
@@ -68,7 +76,7 @@ def why_interpreted(ignore_environment: bool = False) -> str | None:
     (with `ignore_environment`: would be, were CROSSWORD_INTERPRETED unset)."""
     if not ignore_environment and os.environ.get(INTERPRETED, "") not in ("", "0"):
         return f"{INTERPRETED} is set"
-    if any(_extension(module) is None for module in MODULES):
+    if any(_extension(module) is None for module in BUILT):
         return "no compiled build: ./setup.sh makes one where a C compiler is found"
     try:
         stamp: str | None = STAMP.read_text(encoding="utf-8").strip()
@@ -86,21 +94,22 @@ def stale(stamp: str | None) -> bool:
 
 
 class _FromSource:
-    """Finds MODULES as their .py files, ahead of any extension module."""
+    """Finds BUILT as their .py files, ahead of any extension module."""
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in MODULES:
+        if fullname not in BUILT:
             return None
         return importlib.util.spec_from_file_location(fullname, source(fullname))
 
 
 _reason: str | None = None
+COMPILED_FORM = "search compiled with mypyc, bitops in C"
 
 
 def select() -> None:
-    """Have MODULES load from their .py files unless their build is present
+    """Have BUILT load from their .py files unless their build is present
     and current (called once, before any of them is imported)."""
     global _reason
     _reason = why_interpreted()
@@ -110,21 +119,22 @@ def select() -> None:
 
 def form() -> str:
     """Which form of the search is in use, and why, in a few words."""
-    from pybridge.search import arcs  # imported here, after select()
+    from pybridge import bitops  # imported here, after select()
+    from pybridge.search import arcs
 
-    if Path(arcs.__file__ or "").suffix == ".py":
+    if any(Path(m.__file__ or "").suffix == ".py" for m in (arcs, bitops)):
         return f"search interpreted ({_reason or 'the compiled build did not load'})"
-    return "search compiled with mypyc"
+    return COMPILED_FORM
 
 
 def build() -> None:
-    """Compile MODULES with mypyc into extension modules beside their
-    sources, and write the stamp. Needs mypy (which carries mypyc),
-    setuptools, a C compiler and the Python headers."""
+    """Compile MODULES with mypyc, and NATIVE from their C files, into
+    extension modules beside their sources, and write the stamp. Needs mypy
+    (which carries mypyc), setuptools, a C compiler and the Python headers."""
     import tempfile
 
     from mypyc.build import mypycify
-    from setuptools import setup
+    from setuptools import Extension, setup
 
     STAMP.unlink(missing_ok=True)
     here = os.getcwd()
@@ -139,6 +149,9 @@ def build() -> None:
             # strict checks the whole package elsewhere)
             flags = ["--ignore-missing-imports", "--follow-imports=silent"]
             extensions = mypycify([*flags, *sources], opt_level="3", group_name=GROUP)
+            for module in NATIVE:
+                c = Path("pybridge", *module.split(".")[1:]).with_suffix(".c")
+                extensions.append(Extension(module, [str(c)]))
             setup(
                 name="crossword-compiled",
                 packages=[],
@@ -153,7 +166,7 @@ def build() -> None:
 
 def clean() -> None:
     """Remove the compiled build (the package is then interpreted)."""
-    for module in MODULES:
+    for module in BUILT:
         while (path := _extension(module)) is not None:
             path.unlink()
     for path in PACKAGE.glob(GROUP.split(".")[-1] + "__mypyc*"):

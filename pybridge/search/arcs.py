@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection, Mapping, Sequence
 
-from pybridge.bitsets import Letters, Table, letters_left, members, tables
+from pybridge.bitops import at_most, count, differ, members, missing, overlap
+from pybridge.bitsets import Letters, Table, letters_left, tables
 from pybridge.layout import Arc as Link
 from pybridge.layout import Layout
 from pybridge.model import Cell
@@ -150,8 +151,8 @@ class Net:
             domain, last = dom[s], counted[s]
             if last[0] is domain:
                 size = last[1]
-            else:  # bit_count costs a microsecond on a big domain: count it once
-                size = domain.bit_count()
+            else:  # counting costs up to a microsecond on a big domain: once
+                size = count(domain)
                 counted[s] = (domain, size)
             weight = wdegs[s]
             if best < 0 or size * best_weight < best_size * weight:
@@ -271,24 +272,24 @@ class Net:
         if not domain or last is None:
             return self._first_letters(s, last, arcs)
         table, before = self.tables[self.lengths[s]], last[1]
-        lost = last[0] ^ domain
-        if not lost:
+        lost = differ(last[0], domain)  # the one word lost, or -1 (none) or -2 (more)
+        if lost == -1:
             return before, []
         changes = list[Change]()
-        if not lost & (lost - 1):  # one word lost: the commonest case
-            word = table.words[lost.bit_length() - 1]
+        if lost >= 0:  # one word lost: the commonest case
+            word = table.words[lost]
             for arc in arcs:
                 i = arc[0]
-                if word[i] in before[i] and not domain & table.masks[i][word[i]]:
+                if word[i] in before[i] and not overlap(domain, table.masks[i][word[i]]):
                     changes.append(((word[i],), before[i] - {word[i]}, arc))
-        elif not domain & (domain - 1):  # one word left (as a word placed): its letters
+        elif at_most(domain, 1):  # one word left (as a word placed): its letters
             word = table.words[domain.bit_length() - 1]
             for arc in arcs:
                 i = arc[0]
                 others = before[i].difference(word[i])
                 if others:
                     changes.append((others, before[i].intersection(word[i]), arc))
-        elif domain.bit_count() <= FEW_WORDS:  # a few words left: read their letters
+        elif at_most(domain, FEW_WORDS):  # a few words left: read their letters
             words = [table.words[k] for k in members(domain)]
             for arc in arcs:
                 i = arc[0]
@@ -298,8 +299,7 @@ class Net:
         else:
             for arc in arcs:
                 i = arc[0]
-                masks = table.masks[i]
-                gone = [letter for letter in before[i] if not domain & masks[letter]]
+                gone = missing(domain, before[i], table.masks[i])
                 if gone:
                     changes.append((gone, before[i].difference(gone), arc))
         if not changes:

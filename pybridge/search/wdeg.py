@@ -16,7 +16,8 @@ from collections import deque
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import closing
 
-from pybridge.bitsets import Settled, members, table_scores
+from pybridge.bitops import common, members
+from pybridge.bitsets import Settled, table_scores
 from pybridge.layout import Layout
 from pybridge.search.arcs import Net, State
 from pybridge.search.kernel import EVERY_MODE, Counters, Lcg, Request, Strategy
@@ -167,7 +168,7 @@ class Search(Net):
                 letter = words[k][i]
                 n = seen.get(letter)
                 if n is None:
-                    n = seen[letter] = (domain & masks.get(letter, 0)).bit_count()
+                    n = seen[letter] = common(domain, masks.get(letter, 0))
                 product *= n
             return -product
 

@@ -1,0 +1,114 @@
+"""pybridge/bitops.py and its C form (bitops.c, built by ./setup.sh): the
+same answer to every question, on sets of every size the search meets (the
+C form reads the ints' digits 64 bits at a time: sizes around each multiple
+of 60 and 64 bits matter), and the same errors on what is no set.
+
+The suite imports the interpreted form (tests/conftest.py); the C form is
+loaded here from its built file, beside it."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pybridge import bitops, compiled
+
+FUNCTIONS = ("overlap", "missing", "at_most", "count", "common", "differ", "members")
+
+
+def _built() -> ModuleType | None:
+    path = compiled._extension("pybridge.bitops")
+    if path is None or compiled.why_interpreted(ignore_environment=True) is not None:
+        return None
+    loader = importlib.machinery.ExtensionFileLoader("pybridge.bitops", str(path))
+    spec = importlib.util.spec_from_file_location("pybridge.bitops", path, loader=loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+C = _built()
+needs_c = pytest.mark.skipif(C is None, reason=f"no C build: {compiled.why_interpreted(True)}")
+
+
+def sets() -> st.SearchStrategy[int]:
+    """Sets of up to a few thousand members: dense, sparse, and built of runs."""
+    width = st.integers(0, 3000)
+    dense = width.flatmap(lambda n: st.integers(0, (1 << n) - 1))
+    sparse = st.lists(st.integers(0, 3000), max_size=40).map(lambda ks: sum({1 << k for k in ks}))
+    runs = st.tuples(st.integers(0, 2000), st.integers(0, 300)).map(
+        lambda r: ((1 << r[1]) - 1) << r[0]
+    )
+    return st.one_of(dense, sparse, runs, st.sampled_from([0, 1, 1 << 59, 1 << 60, 1 << 64]))
+
+
+def test_the_interpreted_form_is_the_py_file() -> None:
+    assert bitops.__file__ is not None
+    assert bitops.__file__.endswith("bitops.py")
+
+
+def test_the_c_form_has_every_function() -> None:
+    if C is None:
+        pytest.skip(f"no C build: {compiled.why_interpreted(True)}")
+    assert all(callable(getattr(C, name)) for name in FUNCTIONS)
+
+
+@needs_c
+@settings(max_examples=400, deadline=None)
+@given(sets(), sets(), st.integers(-2, 70))
+def test_both_forms_answer_alike(a: int, b: int, n: int) -> None:
+    assert C is not None
+    for name, args in (
+        ("overlap", (a, b)),
+        ("at_most", (a, n)),
+        ("count", (a,)),
+        ("common", (a, b)),
+        ("differ", (a, b)),
+        ("differ", (a, a ^ (1 << n if n >= 0 else 0))),
+        ("members", (a,)),
+    ):
+        assert getattr(C, name)(*args) == getattr(bitops, name)(*args), (name, args)
+
+
+@needs_c
+@settings(max_examples=200, deadline=None)
+@given(sets(), st.lists(sets(), min_size=1, max_size=8), st.randoms())
+def test_both_forms_find_the_same_missing_letters(domain: int, words: list[int], draw: Any) -> None:
+    assert C is not None
+    masks = {chr(ord("A") + k): w for k, w in enumerate(words)}
+    letters = frozenset(draw.sample(sorted(masks), draw.randint(0, len(masks))))
+    c_form, py_form = C.missing(domain, letters, masks), bitops.missing(domain, letters, masks)
+    assert list(c_form) == list(py_form)  # in the order the set yields them
+
+
+def test_missing_letters_come_in_the_order_given() -> None:
+    masks = {"A": 0b0011, "B": 0b0100, "C": 0b1000, "D": 0b0001}
+    assert list(bitops.missing(0b0001, ["C", "A", "B", "D"], masks)) == ["C", "B"]
+    assert list(bitops.missing(0b1111, "ABCD", masks)) == []
+
+
+def test_differ_names_the_one_member_apart() -> None:
+    assert bitops.differ(0b1011, 0b1011) == -1
+    assert bitops.differ(0b1011, 0b0011) == 3
+    assert bitops.differ(1 << 700, 0) == 700
+    assert bitops.differ(0b1011, 0b0001) == -2
+
+
+@needs_c
+def test_the_c_form_refuses_what_is_no_set() -> None:
+    assert C is not None
+    with pytest.raises(ValueError, match="a set is an int >= 0"):
+        C.overlap(-1, 1)
+    with pytest.raises(TypeError):
+        C.count("1")
+    with pytest.raises(KeyError):
+        C.missing(1, ["Z"], {"A": 1})
+    with pytest.raises(TypeError):
+        C.members()
