@@ -46,6 +46,7 @@
             uniform/4,                  % +Name, +N, +X, -Term
             sites/2,                    % +Net, -Sites
             fill_board/2,               % +Net, +Board
+            unmark_site/2,              % +Net, +Site
             choose/3,                   % +Region, +Net, -Site
             place/3,                    % +Site, +K, +Net
             propagate/2                 % +Changed, +Net
@@ -341,6 +342,33 @@ sites(Net, Sites) :-
     ;   Last is N - 1,
         numlist(0, Last, Sites)
     ).
+
+%!  unmark_site(+Net, +Site:integer) is det.
+%
+%   No letter of a crossing of Site is marked dead any more (with setarg/3),
+%   as its domain is about to grow back (wdeg's fills_alone/4 resets it to
+%   its domain at a split): a mark says the letter is gone from both sides
+%   for good, which only holds while domains shrink.
+
+unmark_site(Net, S) :-
+    arg(5, Net, Links),
+    arg(10, Net, Dead),
+    S1 is S + 1,
+    arg(S1, Links, SiteLinks),
+    unmark_links(SiteLinks, Dead).
+
+unmark_links([], _).
+unmark_links([l(_, _, _, _, Joined, _)|Links], Dead) :-
+    unmark_entries(Joined, Dead),
+    unmark_links(Links, Dead).
+
+unmark_entries([], _).
+unmark_entries([j(_, _, _, _, _, Flag)|Entries], Dead) :-
+    (   arg(Flag, Dead, true)
+    ->  setarg(Flag, Dead, false)
+    ;   true
+    ),
+    unmark_entries(Entries, Dead).
 
 %!  fill_board(+Net, +Board:list(list(var))) is det.
 %

@@ -36,6 +36,7 @@
                 uniform/4,
                 sites/2,
                 fill_board/2,
+                unmark_site/2,
                 choose/3,
                 place/3,
                 propagate/2
@@ -453,10 +454,12 @@ chain([Head|Rest], AtSplit, Done, State) :-
 %   fail the probe by emptying a site elsewhere).  Nodes, weights and draws
 %   count; all else is undone.
 fills_alone(Parts, AtSplit, Done, State) :-
-    \+ \+ ( State = st(net(Dom, Open, Left, _, _, Lengths, _, _, Sup, _), _, _, _, _),
+    \+ \+ ( State = st(Net, _, _, _, _),
+            Net = net(Dom, Open, Left, _, _, Lengths, _, _, Sup, _),
             append(Parts, Sites),
             close_others(Open, Sites),
             maplist(maplist(reset_domain(Dom, Sup)), Parts, AtSplit),
+            maplist(unmark_site(Net), Sites),
             maplist(give_back(Dom, Left, Lengths), Done),
             fill(Sites, State)
           ).
