@@ -21,14 +21,15 @@
             Dead)
 
     Dom (per site its domain), Open (per site true or false), Left (per
-    length the copies left of each word, or none), Sup (per site what
-    it was last revised from, or none: see propagate/2) and Dead (per
-    crossing and letter true once neither site has that letter there: see
+    length the copies left of each word, or none), Sup (per site what it
+    was last revised from, or none: see propagate/2) and Dead (per crossing
+    and letter true once neither site has that letter there: see
     kept_live/6) change with setarg/3 and so come back for free on
-    backtracking; Weights (per crossing) with nb_setarg/3, never undone.  The rest is fixed: Links per
-    site its arcs (as links/5 extends layout:layout/5's), Lengths per site
-    its length, ByLength per length its sites, Tables the dictionary's.  A
-    family's state holds its net beside what the family adds.
+    backtracking; Weights (per crossing) with nb_setarg/3, never undone.
+    The rest is fixed: Links per site its arcs (as links/5 extends
+    layout:layout/5's), Lengths per site its length, ByLength per length
+    its sites, Tables the dictionary's.  A family's state holds its net
+    beside what the family adds.
 
     No I/O here.
 */
@@ -522,7 +523,7 @@ link(Alphabet-Tables-Withouts, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, 
 %   alphabet(+Tables, +Lengths, -Alphabet): the letters of the words of
 %   the sites' lengths, as an assoc from code to its number (from 1), so
 %   that a crossing X and a letter of number A have the flag X * Size + A
-%   of Dead (see net/10 above), Size the number of letters.
+%   of Dead (see the net at the top), Size the number of letters.
 alphabet(Tables, Lengths, Alphabet) :-
     sort(Lengths, Used),
     foldl(length_codes(Tables), Used, [], Codes0),

@@ -425,8 +425,9 @@ dead_end :-
     count_backtrack.
 
 %   chain(+Parts, +AtSplit, +Done, +State): fill the parts one after the
-%   other; AtSplit: per part after the first, its sites' at(Domain, Support) at the
-%   split; Done: the sites filled since the split, in earlier parts.  When a
+%   other; AtSplit: per part after the first, its sites' domains and
+%   supports at the split, each at(Domain, Support); Done: the sites filled
+%   since the split, in earlier parts.  When a
 %   later part fails just after an earlier part was filled, it is tried
 %   alone once from the domains at the split; if that fails too, stop.
 chain([Head], _, _, State) :-
