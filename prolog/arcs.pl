@@ -17,16 +17,19 @@
 
     A search keeps its sites in one term, the net:
 
-        net(Dom, Open, Left, Weights, Links, Lengths, ByLength, Tables, Sup)
+        net(Dom, Open, Left, Weights, Links, Lengths, ByLength, Tables, Sup,
+            Dead)
 
     Dom (per site its domain), Open (per site true or false), Left (per
-    length the copies left of each word, or none) and Sup (per site what
-    it was last revised from, or none: see propagate/2) change with
-    setarg/3 and so come back for free on backtracking; Weights (per
-    crossing) with nb_setarg/3, never undone.  The rest is fixed: Links per
-    site its arcs (as links/5 extends layout:layout/5's), Lengths per site
-    its length, ByLength per length its sites, Tables the dictionary's.  A
-    family's state holds its net beside what the family adds.
+    length the copies left of each word, or none), Sup (per site what it
+    was last revised from, or none: see propagate/2) and Dead (per crossing
+    and letter true once neither site has that letter there: see
+    kept_live/6) change with setarg/3 and so come back for free on
+    backtracking; Weights (per crossing) with nb_setarg/3, never undone.
+    The rest is fixed: Links per site its arcs (as links/5 extends
+    layout:layout/5's), Lengths per site its length, ByLength per length
+    its sites, Tables the dictionary's.  A family's state holds its net
+    beside what the family adds.
 
     No I/O here.
 */
@@ -44,6 +47,7 @@
             uniform/4,                  % +Name, +N, +X, -Term
             sites/2,                    % +Net, -Sites
             fill_board/2,               % +Net, +Board
+            unmark_site/2,              % +Net, +Site
             choose/3,                   % +Region, +Net, -Site
             place/3,                    % +Site, +K, +Net
             propagate/2                 % +Changed, +Net
@@ -284,14 +288,18 @@ net(Tables, Copies, Board, Arcs, Crossings, Net) :-
     maplist(length, Board, LengthList),
     Lengths =.. [lengths|LengthList],
     withouts(Tables, LengthList, Withouts),
-    maplist(links(Tables-Withouts, LengthList), LengthList, Arcs, LinkLists),
+    alphabet(Tables, LengthList, Alphabet),
+    Letters = Alphabet-Tables-Withouts,
+    maplist(links(Letters, LengthList), LengthList, Arcs, LinkLists),
     Links =.. [links|LinkLists],
     maplist(initial_domain(Tables), Board, Domains),
     Dom =.. [dom|Domains],
     sites_by_length(LengthList, Tables, ByLength),
     used_copies(Copies, ByLength, Left),
     uniform(weights, Crossings, 1, Weights),
-    fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables), Net).
+    alphabet_size(Alphabet, Size),
+    Flags is Crossings * Size,
+    fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables, Flags), Net).
 
 %!  net_sibling(+Net, -Sibling) is det.
 %
@@ -299,17 +307,20 @@ net(Tables, Copies, Board, Arcs, Crossings, Net) :-
 %   copies, which no search has touched yet, copied; every weight 1); it
 %   shares Net's fixed arguments.
 
-net_sibling(net(Dom0, _, Left0, Weights0, Links, Lengths, ByLength, Tables, _), Net) :-
+net_sibling(net(Dom0, _, Left0, Weights0, Links, Lengths, ByLength, Tables, _, Dead0),
+            Net) :-
     duplicate_term(Dom0-Left0, Dom-Left),
     functor(Weights0, _, Crossings),
     uniform(weights, Crossings, 1, Weights),
-    fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables), Net).
+    functor(Dead0, _, Flags),
+    fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables, Flags), Net).
 
-fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables), Net) :-
-    Net = net(Dom, Open, Left, Weights, Links, Lengths, ByLength, Tables, Sup),
+fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables, Flags), Net) :-
+    Net = net(Dom, Open, Left, Weights, Links, Lengths, ByLength, Tables, Sup, Dead),
     functor(Dom, _, N),
     uniform(open, N, true, Open),
-    uniform(sup, N, none, Sup).
+    uniform(sup, N, none, Sup),
+    uniform(dead, Flags, false, Dead).
 
 %!  uniform(+Name:atom, +N:integer, +X, -Term) is det.
 %
@@ -333,11 +344,38 @@ sites(Net, Sites) :-
         numlist(0, Last, Sites)
     ).
 
+%!  unmark_site(+Net, +Site:integer) is det.
+%
+%   No letter of a crossing of Site is marked dead any more (with setarg/3),
+%   as its domain is about to grow back (wdeg's fills_alone/4 resets it to
+%   its domain at a split): a mark says the letter is gone from both sides
+%   for good, which only holds while domains shrink.
+
+unmark_site(Net, S) :-
+    arg(5, Net, Links),
+    arg(10, Net, Dead),
+    S1 is S + 1,
+    arg(S1, Links, SiteLinks),
+    unmark_links(SiteLinks, Dead).
+
+unmark_links([], _).
+unmark_links([l(_, _, _, _, Joined, _)|Links], Dead) :-
+    unmark_entries(Joined, Dead),
+    unmark_links(Links, Dead).
+
+unmark_entries([], _).
+unmark_entries([j(_, _, _, _, _, Flag)|Entries], Dead) :-
+    (   arg(Flag, Dead, true)
+    ->  setarg(Flag, Dead, false)
+    ;   true
+    ),
+    unmark_entries(Entries, Dead).
+
 %!  fill_board(+Net, +Board:list(list(var))) is det.
 %
 %   Bind every site of Board to the word of its domain (one word each).
 
-fill_board(net(Dom, _, _, _, _, Lengths, _, Tables, _), Board) :-
+fill_board(net(Dom, _, _, _, _, Lengths, _, Tables, _, _), Board) :-
     foldl(fill_site(Dom, Lengths, Tables), Board, 1, _).
 
 fill_site(Dom, Lengths, Tables, Vars, S1, S2) :-
@@ -463,7 +501,7 @@ without_pairs(Full, Pairs, Withouts) :-
 without_pair(Full, C-M, C-W) :-
     W is Full xor M.
 
-link(Tables-Withouts, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, ByCode)) :-
+link(Alphabet-Tables-Withouts, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, ByCode)) :-
     nth0(T, Lengths, LT),
     position_pairs(Tables, L, I, Here),
     position_pairs(Tables, LT, J, There),
@@ -477,8 +515,37 @@ link(Tables-Withouts, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, ByCode)) 
         arg(J1, Positions, Without)
     ;   Without = []
     ),
-    join_pairs(There, Here, None, Without, Joined),
+    alphabet_size(Alphabet, Size),
+    Base is X * Size,
+    join_pairs(There, Here, None, Without, Alphabet-Base, Joined),
     by_code(Joined, ByCode).
+
+%   alphabet(+Tables, +Lengths, -Alphabet): the letters of the words of
+%   the sites' lengths, as an assoc from code to its number (from 1), so
+%   that a crossing X and a letter of number A have the flag X * Size + A
+%   of Dead (see the net at the top), Size the number of letters.
+alphabet(Tables, Lengths, Alphabet) :-
+    sort(Lengths, Used),
+    foldl(length_codes(Tables), Used, [], Codes0),
+    sort(Codes0, Codes),
+    length(Codes, Size),
+    numlist(1, Size, Numbers),
+    pairs_keys_values(Pairs, Codes, Numbers),
+    list_to_assoc(Pairs, Assoc),
+    Alphabet = alphabet(Size, Assoc).
+
+alphabet_size(alphabet(Size, _), Size).
+
+length_codes(Tables, L, Codes0, Codes) :-
+    (   table(Tables, L, table(_, _, Masks))
+    ->  Masks =.. [_|Positions],
+        foldl(position_codes, Positions, Codes0, Codes)
+    ;   Codes = Codes0
+    ).
+
+position_codes(Pairs, Codes0, Codes) :-
+    pairs_keys(Pairs, Keys),
+    append(Keys, Codes0, Codes).
 
 %   by_code(+Joined, -ByCode): ByCode is codes(Low, Args), Args with an
 %   argument per code from Low (the least code of Joined) up to the
@@ -487,8 +554,8 @@ link(Tables-Withouts, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, ByCode)) 
 %   listed(Joined).
 by_code([], listed([])).
 by_code(Joined, ByCode) :-
-    Joined = [j(Low, _, _, _, _)|_],
-    last(Joined, j(High, _, _, _, _)),
+    Joined = [j(Low, _, _, _, _, _)|_],
+    last(Joined, j(High, _, _, _, _, _)),
     Span is High - Low + 1,
     max_code_span(Most),
     (   Span =< Most
@@ -518,17 +585,21 @@ position_pairs(Tables, L, P, Pairs) :-
     ;   Pairs = []
     ).
 
-%   join_pairs(+There, +Here, +None, -Joined): both sorted by code, so a
-%   merge.
-join_pairs([], _, _, _, []).
-join_pairs([C-M|There], Here0, None, [C-W|Without], [j(C, H, M, Residue, W)|Joined]) :-
+%   join_pairs(+There, +Here, +None, +Without, +Flags, -Joined): both
+%   sorted by code, so a merge.
+join_pairs([], _, _, _, _, []).
+join_pairs([C-M|There], Here0, None, [C-W|Without], Flags,
+           [j(C, H, M, Residue, W, Flag)|Joined]) :-
     drop_below(Here0, C, Here),
     (   Here = [C-H|_]
     ->  Residue is lsb(H)
     ;   H = 0,
         Residue = None
     ),
-    join_pairs(There, Here, None, Without, Joined).
+    Flags = alphabet(_, Assoc)-Base,
+    get_assoc(C, Assoc, A),
+    Flag is Base + A,
+    join_pairs(There, Here, None, Without, Flags, Joined).
 
 drop_below([], _, []).
 drop_below([C0-H|Here0], C, Here) :-
@@ -558,7 +629,7 @@ choose([S|Ss], Net, Best0, Size0, Weight0, Best) :-
     ;   choose(Ss, Net, Best0, Size0, Weight0, Best)
     ).
 
-site_measure(net(Dom, Open, _, Weights, Links, _, _, _, _), S, Size, Weight) :-
+site_measure(net(Dom, Open, _, Weights, Links, _, _, _, _, _), S, Size, Weight) :-
     S1 is S + 1,
     arg(S1, Dom, D),
     Size is popcount(D),
@@ -586,7 +657,7 @@ open_weight([l(_, T, _, X, _, _)|Links], Open, Weights, W0, W) :-
 %   copy is placed the word leaves the other open sites of its length.
 
 place(S, K, Net) :-
-    Net = net(Dom, Open, Left, _, _, Lengths, ByLength, _, _),
+    Net = net(Dom, Open, Left, _, _, Lengths, ByLength, _, _, _),
     S1 is S + 1,
     arg(S1, Lengths, L),
     setarg(S1, Open, false),
@@ -659,7 +730,7 @@ propagate([], Back, Queued, Net) :-
     reverse(Back, Front),
     propagate(Front, [], Queued, Net).
 propagate([S|Front], Back0, Queued, Net) :-
-    Net = net(Dom, Open, _, Weights, Links, Lengths, _, Tables, Sup),
+    Net = net(Dom, Open, _, Weights, Links, Lengths, _, Tables, Sup, Dead),
     S1 is S + 1,
     setarg(S1, Queued, false),
     arg(S1, Links, SiteLinks),
@@ -668,11 +739,33 @@ propagate([S|Front], Back0, Queued, Net) :-
     source(Last, DS, S1, SiteLinks, Lengths, Tables, Source, Live0),
     (   Source == unchanged
     ->  Back = Back0
+    ;   Source = lost(Word, _),
+        still_held(SiteLinks, Word, DS, Open)
+    ->  Back = Back0,
+        setarg(S1, Sup, sup(DS, Live0))
     ;   revise_links(SiteLinks, Live0, Live, Source, Queued, Back0, Back, Dom, Open,
-                     Weights),
+                     Weights, Dead),
         setarg(S1, Sup, sup(DS, Live))
     ),
     propagate(Front, Back, Queued, Net).
+
+%   still_held(+Links, +Word, +DS, +Open): the one word lost leaves every
+%   letter it has at an open link with its residue in DS, so the revision
+%   changes nothing (most often it is so; a quick pass first, as a full
+%   one builds every link's result).
+still_held([], _, _, _).
+still_held([l(I, T, _, _, _, ByCode)|Links], Word, DS, Open) :-
+    T1 is T + 1,
+    (   arg(T1, Open, true)
+    ->  I1 is I + 1,
+        string_code(I1, Word, Code),
+        (   code_entry(ByCode, Code, j(_, _, _, Residue, _, _))
+        ->  getbit(DS, Residue) =:= 1
+        ;   true
+        )
+    ;   true
+    ),
+    still_held(Links, Word, DS, Open).
 
 %   source(+Last, +DS, +S1, +Links, +Lengths, +Tables, -Source, -Live): what
 %   a revision from the site reads, and the Live letters of its links
@@ -732,13 +825,13 @@ word_of(S1, K, Lengths, Tables, Word) :-
     arg(L, Tables, table(Words, _, _)),
     word(Words, K, Word).
 
-revise_links([], [], [], _, _, Back, Back, _, _, _).
+revise_links([], [], [], _, _, Back, Back, _, _, _, _).
 revise_links([l(I, T, _, X, _, ByCode)|Links], [Live0|Lives0], [Live|Lives], Source,
-             Queued, Back0, Back, Dom, Open, Weights) :-
+             Queued, Back0, Back, Dom, Open, Weights, Dead) :-
     T1 is T + 1,
     (   arg(T1, Open, true)
     ->  arg(T1, Dom, DT),
-        kept(Source, I, ByCode, DT, Kept, Live0, Live),
+        kept(Source, I, ByCode, DT, Kept, Live0, Live, Dead),
         (   ( Kept == DT ; Kept =:= DT )  % == first: a revision that keeps all passes DT on
         ->  Back1 = Back0
         ;   Kept =:= 0
@@ -759,7 +852,8 @@ revise_links([l(I, T, _, X, _, ByCode)|Links], [Live0|Lives0], [Live|Lives], Sou
     ;   Back1 = Back0,
         Live = Live0
     ),
-    revise_links(Links, Lives0, Lives, Source, Queued, Back1, Back, Dom, Open, Weights).
+    revise_links(Links, Lives0, Lives, Source, Queued, Back1, Back, Dom, Open, Weights,
+                 Dead).
 
 %   kept(+Source, +I, +ByCode, +DT, -Kept, +Live0, -Live): the
 %   words of DT whose letter over there is one that a word of the source
@@ -772,18 +866,18 @@ revise_links([l(I, T, _, X, _, ByCode)|Links], [Live0|Lives0], [Live|Lives], Sou
 %   and, as Live, the entries of those letters.  The
 %   tests compare expressions rather than bind them: a big integer bound
 %   with is/2 goes onto the global stack, one compared stays in C.
-kept(word(Word), I, ByCode, DT, Kept, Live, Live) :-
+kept(word(Word), I, ByCode, DT, Kept, Live, Live, _) :-
     I1 is I + 1,
     string_code(I1, Word, Code),
-    (   code_entry(ByCode, Code, j(_, _, Mask, _, _))
+    (   code_entry(ByCode, Code, j(_, _, Mask, _, _, _))
     ->  Kept is DT /\ Mask
     ;   Kept = 0
     ).
-kept(lost(Word, DS), I, ByCode, DT, Kept, Live0, Live) :-
+kept(lost(Word, DS), I, ByCode, DT, Kept, Live0, Live, Dead) :-
     I1 is I + 1,
     string_code(I1, Word, Code),
     (   code_entry(ByCode, Code, Entry)
-    ->  kept_live([Entry], DS, DT, Kept, Left),
+    ->  kept_live([Entry], DS, Dead, DT, Kept, Left),
         (   Left == []
         ->  drop_entry(Live0, Code, Live)
         ;   Live = Live0
@@ -791,9 +885,9 @@ kept(lost(Word, DS), I, ByCode, DT, Kept, Live0, Live) :-
     ;   Kept = DT,
         Live = Live0
     ).
-kept(domain(DS), _, _, DT, Kept, Live0, Live) :-
-    kept_live(Live0, DS, DT, Kept, Live).
-kept(few(Words), I, ByCode, DT, Kept, _, Live) :-
+kept(domain(DS), _, _, DT, Kept, Live0, Live, Dead) :-
+    kept_live(Live0, DS, Dead, DT, Kept, Live).
+kept(few(Words), I, ByCode, DT, Kept, _, Live, _) :-
     I1 is I + 1,
     codes_at(Words, I1, Codes0),
     sort(Codes0, Codes),
@@ -808,7 +902,7 @@ codes_at([Word|Words], I1, [Code|Codes]) :-
 
 %   few_entries(+Codes, +ByCode, +Allowed0, -Allowed, -Live): the words
 %   over there with one of the letters Codes (ascending), as an expression
-%   (evaluated once, by kept/7: the unions in between stay in C rather than
+%   (evaluated once, by kept/8: the unions in between stay in C rather than
 %   go onto the global stack), and their entries (each a letter that the
 %   source has, so Live stays within what Last had).
 few_entries([], _, Allowed, Allowed, []).
@@ -823,7 +917,7 @@ few_entries([Code|Codes], ByCode, Allowed0, Allowed, Live) :-
     few_entries(Codes, ByCode, Allowed1, Allowed, Live1).
 
 %   code_entry(+ByCode, +Code, -Entry): the entry for letter Code (the
-%   term itself, as kept_live/5 updates its residue in place); it need
+%   term itself, as kept_live/6 updates its residue in place); it need
 %   not be live (see propagate/2): its words over there are then gone, so
 %   looking at it changes nothing.
 code_entry(codes(Low, Args), Code, Entry) :-
@@ -854,18 +948,23 @@ drop_entry([Entry|Entries], Code, Live) :-
         drop_entry(Entries, Code, Live1)
     ).
 
-%   kept_live(+Entries, +DS, +Kept0, -Kept, -Live): each of Entries in
-%   turn: its letter keeps its words over there while its residue is in
-%   DS, or another word of DS has it (the new residue); else they go.  A
-%   letter gone from either side leaves Live.  The tests go from the
-%   cheapest: a bit, then ANDs compared (not bound: see kept/7).
-kept_live([], _, Kept, Kept, []).
-kept_live([Entry|Entries], DS, Kept0, Kept, Live) :-
-    Entry = j(_, Here, There, Residue, Without),
+%   kept_live(+Entries, +DS, +Dead, +Kept0, -Kept, -Live): each of
+%   Entries in turn: its letter keeps its words over there while its
+%   residue is in DS, or another word of DS has it (the new residue); else
+%   they go.  A letter gone from both sides leaves Live and is marked in
+%   Dead (with setarg/3: domains only shrink until backtracking undoes
+%   the mark), so that the revision the other way round drops it without
+%   testing it (its residue there was one of the words just taken away).
+%   A letter kept here but gone over there may stay in Live: it changes
+%   nothing.  The tests go from the cheapest: a bit, a mark, then ANDs
+%   compared (not bound: see kept/8).
+kept_live([], _, _, Kept, Kept, []).
+kept_live([Entry|Entries], DS, Dead, Kept0, Kept, Live) :-
+    Entry = j(_, Here, There, Residue, Without, Flag),
     (   getbit(DS, Residue) =:= 1
     ->  Kept1 = Kept0,
         Live = [Entry|Live1]
-    ;   Kept0 /\ There =:= 0           % D(T) lacks the letter
+    ;   arg(Flag, Dead, true)
     ->  Kept1 = Kept0,
         Live = Live1
     ;   DS /\ Here =\= 0
@@ -873,7 +972,11 @@ kept_live([Entry|Entries], DS, Kept0, Kept, Live) :-
         nb_setarg(4, Entry, Residue1),
         Kept1 = Kept0,
         Live = [Entry|Live1]
-    ;   Kept1 is Kept0 /\ Without,
-        Live = Live1
+    ;   setarg(Flag, Dead, true),
+        Live = Live1,
+        (   Kept0 /\ There =:= 0       % D(T) lacks the letter too
+        ->  Kept1 = Kept0
+        ;   Kept1 is Kept0 /\ Without
+        )
     ),
-    kept_live(Entries, DS, Kept1, Kept, Live1).
+    kept_live(Entries, DS, Dead, Kept1, Kept, Live1).

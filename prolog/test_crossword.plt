@@ -617,7 +617,7 @@ after_losing(Gone, Words, Sites, How, Domains) :-
     dictionary(904, Tables, Copies),
     layout:layout(Sites, [], Board, Arcs, Crossings),
     net(Tables, Copies, Board, Arcs, Crossings, Net),
-    Net = net(Dom, _, _, _, _, _, _, _, Sup),
+    Net = net(Dom, _, _, _, _, _, _, _, Sup, _),
     propagate([0, 1, 2, 3], Net),
     foldl(word_bit(Words), Gone, 0, Lost),
     arg(1, Dom, D0),
@@ -629,6 +629,45 @@ after_losing(Gone, Words, Sites, How, Domains) :-
         propagate([0, 1, 2, 3], Net)
     ),
     Dom =.. [_|Domains].
+
+%   A letter marked dead at a crossing is one neither of its sites has
+%   there any more (so the revisions that drop it unread drop nothing that
+%   a full revision would keep); and taking abc and abd marks some.
+test(dead_letters_are_gone_from_both_sides, true(Marked > 0)) :-
+    Words = [`abc`, `abd`, `ade`, `adf`, `bcd`, `cfg`, `cfh`, `dfg`, `ehg`, `fhg`],
+    ring_sites([A, B, C, D|_]),
+    wdeg_tables(Words, Tables),
+    load_dictionary(905, Tables),
+    dictionary(905, Tables1, Copies),
+    layout:layout([A, B, C, D], [], Board, Arcs, Crossings),
+    net(Tables1, Copies, Board, Arcs, Crossings, Net),
+    Net = net(Dom, _, _, _, Links, _, _, _, _, Dead),
+    propagate([0, 1, 2, 3], Net),
+    foldl(word_bit(Words), [`abc`, `abd`], 0, Lost),
+    arg(1, Dom, Domain0),
+    Domain is Domain0 /\ \Lost,
+    setarg(1, Dom, Domain),
+    propagate([0], Net),
+    findall(Flag, ( arg(S1, Links, SiteLinks),
+                    member(l(I, T, J, _, Joined, _), SiteLinks),
+                    member(j(Code, _, _, _, _, Flag), Joined),
+                    arg(Flag, Dead, true),
+                    assertion(gone(Dom, Tables1, S1, I, Code)),
+                    T1 is T + 1,
+                    assertion(gone(Dom, Tables1, T1, J, Code)) ),
+            Flags),
+    length(Flags, Marked).
+
+%   gone(+Dom, +Tables, +S1, +I, +Code): no word of site S1 has Code at I.
+gone(Dom, Tables, S1, I, Code) :-
+    arg(S1, Dom, Domain),
+    arg(3, Tables, table(Words, _, _)),
+    arcs:members(Domain, Ks, []),
+    forall(member(K, Ks),
+           ( word(Words, K, Word),
+             I1 is I + 1,
+             string_code(I1, Word, C),
+             C =\= Code )).
 
 word_bit(Words, Word, Bits0, Bits) :-
     once(nth0(K, Words, Word)),

@@ -36,6 +36,7 @@
                 uniform/4,
                 sites/2,
                 fill_board/2,
+                unmark_site/2,
                 choose/3,
                 place/3,
                 propagate/2
@@ -300,11 +301,12 @@ start_phase(Number, Phase) :-
     set_args(N, Deep, -1).
 
 %   fill(+Region, +State): fill the open sites of Region; succeeds once per
-%   fill of them.  At a split, the domains of the sites of the later parts
-%   are kept for fills_alone/4 (only theirs: a copy of every site's domain
-%   at every split made the memory grow with sites x depth).
+%   fill of them.  At a split, the domains and supports of the sites of the
+%   later parts are kept for fills_alone/4 (only theirs: a copy of every
+%   site's domain at every split made the memory grow with sites x depth;
+%   a support is a term the net holds already, kept here by reference).
 fill(Region, State) :-
-    State = st(net(Dom, Open, _, _, _, _, _, _, _), _, _, _, _),
+    State = st(net(Dom, Open, _, _, _, _, _, _, Sup, _), _, _, _, _),
     open_sites(Region, Open, Left),
     (   Left == []
     ->  true
@@ -312,17 +314,18 @@ fill(Region, State) :-
         (   Parts = [_]
         ->  branch(Left, State)
         ;   Parts = [_|Later],
-            maplist(domains_of(Dom), Later, AtSplit),
+            maplist(domains_of(Dom, Sup), Later, AtSplit),
             chain(Parts, AtSplit, [], State)
         )
     ).
 
-domains_of(Dom, Part, Domains) :-
-    maplist(domain_of(Dom), Part, Domains).
+domains_of(Dom, Sup, Part, Domains) :-
+    maplist(domain_of(Dom, Sup), Part, Domains).
 
-domain_of(Dom, S, D) :-
+domain_of(Dom, Sup, S, at(D, U)) :-
     S1 is S + 1,
-    arg(S1, Dom, D).
+    arg(S1, Dom, D),
+    arg(S1, Sup, U).
 
 is_open(Open, S) :-                     % (cubes.pl's filter)
     S1 is S + 1,
@@ -424,8 +427,9 @@ dead_end :-
     count_backtrack.
 
 %   chain(+Parts, +AtSplit, +Done, +State): fill the parts one after the
-%   other; AtSplit: per part after the first, its sites' domains at the
-%   split; Done: the sites filled since the split, in earlier parts.  When a
+%   other; AtSplit: per part after the first, its sites' domains and
+%   supports at the split, each at(Domain, Support); Done: the sites filled
+%   since the split, in earlier parts.  When a
 %   later part fails just after an earlier part was filled, it is tried
 %   alone once from the domains at the split; if that fails too, stop.
 chain([Head], _, _, State) :-
@@ -453,10 +457,12 @@ chain([Head|Rest], AtSplit, Done, State) :-
 %   fail the probe by emptying a site elsewhere).  Nodes, weights and draws
 %   count; all else is undone.
 fills_alone(Parts, AtSplit, Done, State) :-
-    \+ \+ ( State = st(net(Dom, Open, Left, _, _, Lengths, _, _, Sup), _, _, _, _),
+    \+ \+ ( State = st(Net, _, _, _, _),
+            Net = net(Dom, Open, Left, _, _, Lengths, _, _, Sup, _),
             append(Parts, Sites),
             close_others(Open, Sites),
             maplist(maplist(reset_domain(Dom, Sup)), Parts, AtSplit),
+            maplist(unmark_site(Net), Sites),
             maplist(give_back(Dom, Left, Lengths), Done),
             fill(Sites, State)
           ).
@@ -480,12 +486,14 @@ close_from(I, N, Open, Sites) :-
     I1 is I + 1,
     close_from(I1, N, Open, Sites).
 
-%   A site reset to a larger domain has no support: its next revision is a
-%   full one.
-reset_domain(Dom, Sup, S, D) :-
+%   A site reset to its domain at the split gets its support of then back:
+%   it still holds (at the split propagation was done, and every neighbour
+%   of the site is reset with it or closed), so its next revision need not
+%   be a full one.
+reset_domain(Dom, Sup, S, at(D, U)) :-
     S1 is S + 1,
     setarg(S1, Dom, D),
-    setarg(S1, Sup, none).
+    setarg(S1, Sup, U).
 
 give_back(Dom, Left, Lengths, S) :-
     S1 is S + 1,
@@ -504,7 +512,7 @@ give_back(Dom, Left, Lengths, S) :-
 %   the usual case, costs no term on the global stack (a fresh term of
 %   every site per node was most of what the search allocated).
 parts(Left, State, Parts) :-
-    State = st(net(_, Open, _, _, Links, _, _, _, _), _, _, _, Seen),
+    State = st(net(_, Open, _, _, Links, _, _, _, _, _), _, _, _, Seen),
     ascending(Left, Sorted),
     Seen = seen(Last, Marks, ToDo),
     First is Last + 1,
@@ -618,7 +626,7 @@ labelled_part(PartsTerm, First, Label, Part) :-
 %   (most first, stable); then the word the run prefers there, if D(Site)
 %   has it, goes first.
 order(S, State, Candidates) :-
-    State = st(net(Dom, Open, _, _, Links, Lengths, _, Tables, _), Run, Phase, _, _),
+    State = st(net(Dom, Open, _, _, Links, Lengths, _, Tables, _, _), Run, Phase, _, _),
     S1 is S + 1,
     arg(S1, Dom, D),
     Count is popcount(D),
