@@ -23,7 +23,10 @@ How an entry is scored (0-100; the scale is in pybridge.wordlist):
   phrase: from the frequency of its rarest word, higher when WordNet lists
   the phrase, lower for a split no dictionary vouches for, and capped low for
   partials (fill-in-the-blank fragments such as ISTO, ASA, AINTI: nothing but
-  function words, or ending on an article or pronoun).
+  function words, or ending on an article or pronoun). A run of three words
+  or more that WordNet's glosses use is a saying (CLAIM TO FAME).
+- Names WordNet holds (OSLO, EARHART, WALT DISNEY) count as far as text
+  writes them: a well-known name is fill, an obscure one is not.
 - Entries below JUNK_FLOOR are left out (the list stays small and fast to
   load; such an entry would never be printed anyway).
 """
@@ -96,6 +99,11 @@ SHORT = 5  # letters: a rare or unknown word this short is mostly crosswordese (
 # A longer phrase of common words that a crossword list holds is mostly a
 # phrase (TOUGH COOKIE, THREE CHEERS, LOCKED HORNS): (letters, bonus, cap)
 LONG_ANSWER = (9, 10, 32)
+# A run of three words or more, two of them content words, that WordNet's
+# glosses use is a saying (CLAIM TO FAME, AGAINST ALL ODDS; with fewer it
+# is mostly a fragment: ONE DOLLAR, ACTING IN, PART OF IT, IT IS SAID):
+# (words, letters, less than its rarest content word, cap)
+IDIOM = (3, 8, 20, 32)
 # ... unless WordNet's glosses use it once (EVE ATE) or more (GOOD THING):
 # (times, bonus, cap)
 IN_GLOSSES = ((2, 15, 40), (1, 5, 30))
@@ -105,6 +113,23 @@ IN_GLOSSES = ((2, 15, 40), (1, 5, 30))
 # below stony, are only rare).
 ODD_FORM_GAP = 2.0
 ODD_SHORT_FORM_GAP = 1.5  # ... 30 times for a short one (SWUM, WEER, LAMES)
+# ... but text writes it, however common its word, once in a million words
+# (TEAS, COOLS, VICES, COURTING: tea, cool, vice, court), or once in five
+# million when a dictionary (wamerican) and a crossword hold it too (OVALS,
+# SKIED, CLUED, EGGED), unless it is a thousand times rarer than its word
+# (NOES, LEFTS) or a form of a function word (MES, HES, THERES)
+WRITTEN_FORM = 3.0
+SEEN_FORM = 2.3
+NEVER_FORM_GAP = 3.0
+# What a longer word of wamerican that WordNet 3.0 (2006) lacks loses
+# (BARISTAS, PHISHING, FACEPALM; and a name the list holds lower-cased)
+NEWER_WORD = 12
+# What a name of WordNet's that no dictionary holds loses (OSLO, ZEUS,
+# EARHART: the familiarity of an obscure one is too low to pass)
+NAME = 16
+# A part of a name that text writes this often is a name people know: WALT
+# (DISNEY), BETTE (DAVIS), RINGO (STARR); MISTI (EL MISTI) is not
+NAME_PART = 2.5
 # What the rules above miss, held below the line by hand (score 20), each
 # with the reason an editor gives. Crosswordese: short words met only in
 # crosswords; unpleasant: words that fail the breakfast test (not offensive
@@ -139,6 +164,7 @@ BY_HAND = {
     "orgies": "unpleasant",
     "enema": "unpleasant",
     "enemas": "unpleasant",
+    "cialis": "unpleasant: a drug's brand name",
     "feetail": "a lawyer's term (fee tail)",
     "covent": "half a name (Covent Garden)",
     "passtime": "a misspelling (pastime)",
@@ -155,9 +181,9 @@ class WordNetFacts:
     """What WordNet's synsets and its morphology say of the words:
     `abbreviations` (single words that, in every synset holding them, stand
     for a longer name of the synset: APR for April, DDS, PCT, SEN), `proper`
-    (the phrases, space-joined, that WordNet writes only as names: Amen-Ra,
-    El Misti), `taxonomy` (the phrases WordNet has only as plants, animals
-    and units: MARSH TEA, SEA ASH, ACRE INCH), `lemmas` (a word that is a
+    (the words and phrases, space-joined, that WordNet writes only as names:
+    Oslo, Amen-Ra, El Misti), `taxonomy` (the phrases WordNet has only as
+    plants, animals and units: MARSH TEA, SEA ASH, ACRE INCH), `lemmas` (a word that is a
     form of WordNet lemmas -> those lemmas: SETTS -> sett, TRIED -> try) and
     `verb_forms` (a verb -> its other forms in the
     dictionaries: try -> tried, tries, trying), for the verb phrases
@@ -243,14 +269,16 @@ def read_wordnet_facts(folder: Path, candidates: Iterable[str]) -> WordNetFacts:
 
     reader = WordNet(folder).reader
     short_names: dict[str, list[bool]] = {}  # a word -> per synset, whether it abbreviates
-    capitalised: dict[str, list[bool]] = {}  # a phrase -> per lemma, whether written as a name
+    capitalised: dict[str, list[bool]] = {}  # a lemma -> per synset, whether written as a name
     classed: dict[str, list[bool]] = {}  # a phrase -> per synset, whether a plant, animal or unit
     for synset in reader.all_synsets():
         lemmas = synset.lemmas()
         names = [[_letters(part) for part in re.split(r"[_-]", lemma.name())] for lemma in lemmas]
         for lemma, parts in zip(lemmas, names, strict=True):
+            name = lemma.name()  # (a word in capitals is an acronym, no name: NATO, DVD)
+            written = name[:1].isupper() and (len(parts) > 1 or not name.isupper())
+            capitalised.setdefault(" ".join(parts), []).append(written)
             if len(parts) > 1:
-                capitalised.setdefault(" ".join(parts), []).append(lemma.name()[:1].isupper())
                 classed.setdefault(" ".join(parts), []).append(synset.lexname() in TAXONOMY)
             elif 1 < len(parts[0]) <= 5:
                 # a longer name of the synset that it is not a word of
@@ -405,7 +433,9 @@ class Scorer:
         is itself below the line (SETTS)."""
         score = self._own_score(word)
         bases = [base for base in self.sources.wordnet.lemmas.get(word, ()) if base != word]
-        if bases and word not in self.core:  # a form is no better known than its word: SETTS
+        if bases and word not in self.core and self._base_gap(word) > 0:
+            # a form is no better known than its word (SETTS), unless text
+            # writes it more: CORRUGATED, NONPLUSSED (corrugate, nonplus)
             score = min(score, max(self._base_score(base) for base in bases) + 2)
         return score
 
@@ -433,17 +463,31 @@ class Scorer:
         bases = self.sources.wordnet.lemmas.get(word, ())
         return max([self.zipf(base) for base in bases], default=0.0) - self.zipf(word)
 
-    def _odd_form(self, word: str) -> bool:
-        """Whether `word` is a form no one writes (see ODD_FORM_GAP)."""
+    def _far_rarer(self, word: str) -> bool:
+        """Whether `word` is a form far rarer than its word (ODD_FORM_GAP)."""
         gap = ODD_SHORT_FORM_GAP if len(word) <= SHORT else ODD_FORM_GAP
         return self._base_gap(word) > gap
 
+    def _odd_form(self, word: str) -> bool:
+        """Whether `word` is a form no one writes: far rarer than its word
+        and rare in itself (WRITTEN_FORM, SEEN_FORM), a thousand times rarer
+        than its word, or a form of a function word (MES, THERES: the Zipf of
+        such a token is a foreign word's or a name's)."""
+        if not self._far_rarer(word):
+            return False
+        bases = self.sources.wordnet.lemmas.get(word, ())
+        if any(base in FUNCTION_WORDS for base in bases) or self._base_gap(word) > NEVER_FORM_GAP:
+            return True
+        seen = word in self.sources.lists["wamerican"] and word in self.answers
+        return self.zipf(word) < (SEEN_FORM if seen else WRITTEN_FORM)
+
     def _effective_zipf(self, word: str) -> float:
         """A word's frequency, or nearly its word's for a form that text
-        seldom writes (SWIVELED, SEDATING: swivel, sedate) but not one it
-        never writes (SAMES)."""
+        seldom writes (SWIVELED, SEDATING: swivel, sedate) but not one far
+        rarer than its word (SAMES, and TEAS, which text writes but not as
+        often as tea)."""
         gap = self._base_gap(word)
-        if self._odd_form(word):
+        if self._far_rarer(word):
             return self.zipf(word)
         return max(self.zipf(word), self.zipf(word) + gap - 0.5)
 
@@ -461,8 +505,16 @@ class Scorer:
         short = {3: 14, 4: 8}.get(len(word), 0)
         if word in self.scowl55 or (word in self.common and word in self.wordnet_known):
             return self.familiarity(word) - 8 - short  # (wamerican has abbreviations: VOLS)
+        if word in self.common and len(word) > SHORT:
+            # a longer word newer than WordNet 3.0 (2006): BARISTAS, PHISHING,
+            # FACEPALM (and the odd name the lists hold lower-cased: WOMBLE)
+            return self.familiarity(word) - NEWER_WORD
         if word in self.rare:
             return self.familiarity(word) - 20 - short
+        if word in self.sources.wordnet.proper:
+            # a name WordNet holds: OSLO, ERIE, ZEUS (the abbreviations among
+            # them, NATO, HTML, are held back with the others)
+            return self.familiarity(word) - NAME - short
         if word in self.wordnet:
             return self.familiarity(word) - 20 - short  # many abbreviations: TSS, ETD
         return self.familiarity(word) - 30 - short  # no dictionary knows it: AOA, TAA
@@ -504,7 +556,8 @@ class Scorer:
         if entry not in self.wordnet_readings:
             return self._unvouched(entry, words)
         content = [word for word in words if word not in FUNCTION_WORDS and len(word) > 1]
-        if not content:
+        article_last = words[-1] in ("a", "an", "the")  # HARDLY A, not the noun TYPE A
+        if not content or (article_last and " ".join(words) not in self.sources.wordnet_nouns):
             return min(10.0, self._rarest(words))  # a partial, even in WordNet
         # a phrase of WordNet's that no crossword has used is mostly a
         # taxonomy (BEAR OAK, SEA MAT) or a term (STAT MI, MOT TEST):
@@ -513,14 +566,16 @@ class Scorer:
         score = self._rarest(content) - (0 if entry in self.answers else unused)
         if " ".join(words) in self.sources.wordnet.taxonomy:
             score -= 10
-        if any(len(word) == 1 for word in words[1:]):
-            score -= 25  # a numeral or a letter after a name: LEO I, HSV I
+        if any(len(word) == 1 and word != "a" for word in words[1:]):
+            score -= 25  # a numeral or a letter after a name: LEO I, HSV I (not TAKE A BOW)
         if any(len(word) == 1 and word not in "ai" for word in words) and entry not in self.answers:
             score -= 25  # a letter no crossword has used: BIG H, K LOR
         if " ".join(words) in self.sources.wordnet.proper and ROMAN.fullmatch(words[-1]):
             score -= 25  # a king or a pope: LEO X, LEO IX
         if " ".join(words) in self.sources.wordnet.proper and any(
-            part not in self.known or (len(part) == 2 and part not in SHORT_WORDS) for part in words
+            (part not in self.known and self.zipf(part) < NAME_PART)
+            or (len(part) == 2 and part not in SHORT_WORDS)
+            for part in words
         ):
             score -= 30  # a name with a foreign or unknown part: AMEN RA, EL MISTI
         return score - 5 * max(0, len(words) - 2)
@@ -537,6 +592,10 @@ class Scorer:
             return min(10.0, self._rarest(words))  # a partial: ISTO, OHNO
         if words[0] in PARTIAL_START or words[-1] in PARTIAL_END:
             return min(15.0, self._rarest(words))
+        used = self.sources.in_glosses.get(" ".join(words), 0)
+        if len(words) >= IDIOM[0] and len(entry) >= IDIOM[1] and used and len(content) > 1:
+            # a saying WordNet's glosses use: CLAIM TO FAME, CUP OF COFFEE
+            return min(self._rarest(content) - IDIOM[2], IDIOM[3])
         score = self._rarest(content) - 35 - 5 * (len(words) - 2)
         if len(content) < len(words):  # AT EASE, GOT IT, but also AGE ONE, SEE OUT
             score -= 5
@@ -546,7 +605,7 @@ class Scorer:
         if len(entry) >= LONG_ANSWER[0] and content == list(words):
             score, most = score + LONG_ANSWER[1], LONG_ANSWER[2]
         # (content words only: glosses say SO RARE, ONE LOT in passing)
-        used = self.sources.in_glosses.get(" ".join(words), 0) if content == list(words) else 0
+        used = used if content == list(words) else 0
         for times, bonus, cap in IN_GLOSSES:
             if used >= times:
                 return min(score + bonus, max(cap, most))
