@@ -115,6 +115,10 @@ TOURNAMENT = 8
 # longer words, and make fills as well without.
 SHORT_EXTRA = {3: 30, 4: 8}
 SHORT_EXTRA_CELLS = 15 * 15
+# and there the first attempt compares twice as many orbits (make 21x21 with
+# the defaults, seeds 13, 14 and 17: made at the 1st, 2nd and 2nd try, where
+# with TOURNAMENT none was made within make's 300 s at load 16-20)
+BIG_TOURNAMENT = 16
 
 
 def default_max_words(rows: int, cols: int) -> int:
@@ -459,6 +463,11 @@ class _Geometry:
     def short_extra(self) -> dict[int, int]:
         """The extra cost of a word of each short length (see SHORT_EXTRA)."""
         return SHORT_EXTRA if self.rows * self.cols > SHORT_EXTRA_CELLS else {}
+
+    @property
+    def tournament(self) -> int:
+        """The orbits a first attempt compares (TOURNAMENT, BIG_TOURNAMENT beyond 15x15)."""
+        return BIG_TOURNAMENT if self.rows * self.cols > SHORT_EXTRA_CELLS else TOURNAMENT
 
     def bit(self, r: int, c: int) -> int:
         return 1 << (r * self.step + c)
@@ -1421,7 +1430,7 @@ class _Work:
                     frame, counts = self.framed.next(self.rng)
                 count = counts[turn % len(counts)]  # each count in turn
                 turn //= len(counts)
-            tournament = max(1, TOURNAMENT >> turn)
+            tournament = max(1, self.geo.tournament >> turn)
             try:
                 open_cells = _attempt(
                     self.geo,
