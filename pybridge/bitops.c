@@ -126,8 +126,8 @@ overlap(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyBool_FromLong(share(args[0], args[1]));
 }
 
-/* missing(domain, letters, masks) -> list, or () when no letter is missing
- * (most calls: nothing is built for them) */
+/* missing(domain, letters, masks) -> int: letters and the answer are sets of
+ * letters, bit c standing for letter c, whose words are masks[c] (a list) */
 static PyObject *
 missing(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -135,48 +135,70 @@ missing(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_TypeError, "missing() takes 3 arguments (%zd given)", nargs);
         return NULL;
     }
-    PyObject *domain = args[0], *masks = args[2];
-    if (!is_set(domain)) {
+    PyObject *domain = args[0], *letters = args[1], *masks = args[2];
+    if (!is_set(domain) || !is_set(letters)) {
         return NULL;
     }
-    if (!PyDict_Check(masks)) {
-        PyErr_SetString(PyExc_TypeError, "missing(): masks must be a dict");
+    if (!PyList_Check(masks)) {
+        PyErr_SetString(PyExc_TypeError, "missing(): masks must be a list");
         return NULL;
     }
-    PyObject *letters = PyObject_GetIter(args[1]);
-    if (letters == NULL) {
-        return NULL;
-    }
-    PyObject *found = NULL, *letter;
-    while ((letter = PyIter_Next(letters)) != NULL) {
-        PyObject *mask = PyDict_GetItemWithError(masks, letter); /* borrowed */
-        int ok = 1;
-        if (mask == NULL) {
-            if (!PyErr_Occurred()) {
-                PyErr_SetObject(PyExc_KeyError, letter);
+    /* the letters' bits, 64 at a time; a word list has rarely more than 64
+     * letters, and then the answer is built in a uint64_t */
+    const digit *p = DIGITS(letters);
+    Py_ssize_t n = NDIGITS(letters);
+    uint64_t gone = 0;
+    PyObject *wide = NULL; /* the answer's bits from 64 up, once there are any */
+    for (Py_ssize_t k = 0; k < n; k++) {
+        for (digit d = p[k]; d; d &= d - 1) {
+            Py_ssize_t c = k * PyLong_SHIFT + lowest(d);
+            if (c >= PyList_GET_SIZE(masks)) {
+                PyErr_SetString(PyExc_IndexError, "missing(): a letter without its words");
+                Py_XDECREF(wide);
+                return NULL;
             }
-            ok = 0;
-        }
-        else if (!is_set(mask)) {
-            ok = 0;
-        }
-        else if (!share(domain, mask)) {
-            if (found == NULL) {
-                found = PyList_New(0);
+            PyObject *mask = PyList_GET_ITEM(masks, c); /* borrowed */
+            if (!is_set(mask)) {
+                Py_XDECREF(wide);
+                return NULL;
             }
-            ok = found != NULL && PyList_Append(found, letter) == 0;
-        }
-        Py_DECREF(letter);
-        if (!ok) {
-            break;
+            if (share(domain, mask)) {
+                continue;
+            }
+            if (c < 64) {
+                gone |= (uint64_t)1 << c;
+                continue;
+            }
+            /* wide |= 1 << c, in Python's ints */
+            PyObject *one = PyLong_FromLong(1), *at = PyLong_FromSsize_t(c), *bit = NULL, *both = NULL;
+            if (one != NULL && at != NULL) {
+                bit = PyNumber_Lshift(one, at);
+            }
+            if (bit != NULL && wide == NULL) {
+                both = bit;
+                Py_INCREF(both);
+            }
+            else if (bit != NULL) {
+                both = PyNumber_Or(wide, bit);
+            }
+            Py_XDECREF(one);
+            Py_XDECREF(at);
+            Py_XDECREF(bit);
+            Py_XDECREF(wide);
+            wide = both;
+            if (wide == NULL) {
+                return NULL;
+            }
         }
     }
-    Py_DECREF(letters);
-    if (PyErr_Occurred()) { /* from the loop, or from PyIter_Next */
-        Py_XDECREF(found);
-        return NULL;
+    PyObject *low = PyLong_FromUnsignedLongLong(gone);
+    if (wide == NULL || low == NULL) {
+        return low;
     }
-    return found != NULL ? found : PyTuple_New(0);
+    PyObject *all = PyNumber_Or(wide, low);
+    Py_DECREF(wide);
+    Py_DECREF(low);
+    return all;
 }
 
 /* at_most(words, n) -> bool: counts until the count passes n */
@@ -313,7 +335,7 @@ static PyMethodDef methods[] = {
     {"overlap", (PyCFunction)(void (*)(void))overlap, METH_FASTCALL,
      "overlap(a, b): whether the sets a and b share a member."},
     {"missing", (PyCFunction)(void (*)(void))missing, METH_FASTCALL,
-     "missing(domain, letters, masks): the letters none of whose words is in domain."},
+     "missing(domain, letters, masks): the letters (bits) none of whose words masks[c] is in domain."},
     {"at_most", (PyCFunction)(void (*)(void))at_most, METH_FASTCALL,
      "at_most(words, n): whether the set holds at most n members."},
     {"count", (PyCFunction)(void (*)(void))count, METH_FASTCALL,

@@ -13,7 +13,7 @@ hold them to the same answers (tests/test_bitops.py) and the same search
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 
 
 def overlap(a: int, b: int) -> bool:
@@ -21,10 +21,16 @@ def overlap(a: int, b: int) -> bool:
     return bool(a & b)
 
 
-def missing(domain: int, letters: Iterable[str], masks: Mapping[str, int]) -> Sequence[str]:
-    """The `letters`, in their order, none of whose words (masks[letter])
-    is in `domain`."""
-    return [letter for letter in letters if not domain & masks[letter]]
+def missing(domain: int, letters: int, masks: Sequence[int]) -> int:
+    """The `letters` (bit c: letter c) none of whose words (masks[c]) is in
+    `domain`, as bits."""
+    gone, rest = 0, letters
+    while rest:
+        low = rest & -rest
+        if not domain & masks[low.bit_length() - 1]:
+            gone |= low
+        rest ^= low
+    return gone
 
 
 def at_most(words: int, n: int) -> bool:

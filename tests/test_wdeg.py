@@ -346,8 +346,9 @@ def test_the_proofs_fixpoint_spares_the_root_propagation_and_changes_nothing(
     alone.recount()
     assert alone.propagate(list(range(n)))
     assert alone.dom == [domain for domain, _ in settled.supports]
+    handed_over = alone.supports(settled)  # its letters as the Net's bits
     assert [sup for sup in alone.sup if sup] == [
-        support for s, support in enumerate(settled.supports) if alone.sup[s]
+        support for s, support in enumerate(handed_over) if alone.sup[s]
     ]
     handed = search_with(puzzle, settled)
     assert handed == search_with(puzzle, None)

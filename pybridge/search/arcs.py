@@ -14,26 +14,31 @@ regions, restarts or bounds on top.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from pybridge.bitops import at_most, count, differ, members, missing, overlap
-from pybridge.bitsets import Letters, Table, letters_left, tables
+from pybridge.bitsets import Settled, Table, tables
 from pybridge.layout import Arc as Link
 from pybridge.layout import Layout
 from pybridge.model import Cell
 from pybridge.search.kernel import Counters
 
-# a link with what a revision along it reads: (i, t, j, crossing, the words
-# of t without each letter at j, the words of t with each letter at j)
-Arc = tuple[int, int, int, int, Mapping[str, int], Mapping[str, int]]
-Support = tuple[int, Letters]  # a site's domain when last revised from, and its letters
+# Inside the Net a set of letters is an int, bit c standing for the Net's
+# letter c (Net.code: the letters of the word list, in order), so that the
+# letters of a position are a few integer operations, not a set built.
+# a link with what a revision along it reads: (i, t, j, crossing, and at j in
+# t's words: per letter the words without it, per letter the words with it,
+# the letters there)
+Arc = tuple[int, int, int, int, list[int], list[int], int]
+Bits = tuple[int, ...]  # per position of a site: its words' letters there, as bits
+Support = tuple[int, Bits]  # a site's domain when last revised from, and its letters
 State = tuple[list[int], list[Support | None]]  # the domains, and their supports
 Saved = tuple[int, int, Support | None]  # a site, and its domain and support before a change
 # a popped site's letters, and per arc along which some went: those gone
 # since it was last revised from (before that, those of t's words it lacks),
 # those left, and the arc
-Change = tuple[Collection[str], frozenset[str], Arc]
-Revisions = tuple[Letters, list[Change]]
+Change = tuple[int, int, Arc]
+Revisions = tuple[Bits, list[Change]]
 # up to this many words left, a revision reads their letters rather than
 # testing each letter of the last revision against the domain (an AND each)
 FEW_WORDS = 16
@@ -54,7 +59,14 @@ class Net:
         self.left = {n: list(t.copies) for n, t in self.tables.items()}  # copies not placed
         self.lengths = [len(cells) for cells in layout.cells]
         self.weights = [1] * len(layout.crossings)
-        self.arcs = _arcs(layout.arcs, self.lengths, self.tables)
+        letters = {c for t in self.tables.values() for position in t.masks for c in position}
+        self.code = {c: k for k, c in enumerate(sorted(letters))}  # letter -> its bit
+        by_code = {n: _by_code(t, self.code) for n, t in self.tables.items()}
+        # per length and position: per letter code the words with it there;
+        # and the letters there
+        self.bits = {n: tuple(having for _, having, _ in b) for n, b in by_code.items()}
+        self.there = {n: tuple(there for _, _, there in b) for n, b in by_code.items()}
+        self.arcs = _arcs(layout.arcs, self.lengths, by_code)
         self.by_length: dict[int, list[int]] = {}
         for s, n in enumerate(self.lengths):
             self.by_length.setdefault(n, []).append(s)
@@ -82,6 +94,15 @@ class Net:
             if cell in givens:
                 domain &= table.masks[p].get(givens[cell], 0)
         return domain
+
+    def supports(self, settled: Settled) -> list[Support | None]:
+        """The supports of a root fixpoint found elsewhere (bitsets.Settled,
+        letters as sets), with the Net's letters as bits."""
+        code = self.code
+        return [
+            (domain, tuple(sum(1 << code[c] for c in position) for position in letters))
+            for domain, letters in settled.supports
+        ]
 
     def words(self) -> list[str]:
         """The word of every site (each holds one), in site order."""
@@ -139,7 +160,7 @@ class Net:
     def close(self, s: int, sign: int) -> None:
         """Update wdegs and the neighbours' live arcs when s closes (sign -1)
         or opens again (+1)."""
-        for _, t, _, x, _, _ in self.arcs[s]:
+        for _, t, _, x, _, _, _ in self.arcs[s]:
             self.wdegs[t] += sign * self.weights[x]
             self.live[t] = [arc for arc in self.arcs[t] if self.open[arc[1]]]
 
@@ -211,8 +232,8 @@ class Net:
             now, changes = self.letters(s, sup[s], arcs)
             self.save(s)
             sup[s] = (dom[s], now)
-            for gone, alive, (_, t, j, crossing, without, masks) in changes:
-                kept = self.revised(dom[t], sup[t], j, gone, alive, without, masks)
+            for gone, alive, (_, t, j, crossing, without, masks, there) in changes:
+                kept = self.revised(dom[t], sup[t], j, gone, alive, without, masks, there)
                 if kept == dom[t]:
                     continue
                 if not kept:
@@ -234,10 +255,11 @@ class Net:
         domain: int,
         last: Support | None,
         j: int,
-        gone: Collection[str],
-        alive: Collection[str],
-        without: Mapping[str, int],
-        masks: Mapping[str, int],
+        gone: int,
+        alive: int,
+        without: list[int],
+        masks: list[int],
+        there: int,
     ) -> int:
         """`domain` (of t) without its words whose letter at j is `gone`
         from s's letters at the crossing; the others are `alive`. t agrees
@@ -246,17 +268,21 @@ class Net:
         revision from (`last`): a letter t lacks takes nothing. So the
         words with an alive letter are kept, by an OR per letter alive, when
         fewer letters are alive than gone (as after a word is placed), else
-        those with a gone letter go, by an AND per letter gone."""
-        has = without if last is None else last[1][j]
-        if len(alive) < len(gone):
-            keep = 0
-            for letter in alive:
-                if letter in has:
-                    keep |= masks[letter]
+        those with a gone letter go, by an AND per letter gone. (Letters
+        as bits; `there`: the letters of t's words at j.)"""
+        has = there if last is None else last[1][j]
+        if alive.bit_count() < gone.bit_count():
+            keep, letters = 0, alive & has
+            while letters:
+                low = letters & -letters
+                keep |= masks[low.bit_length() - 1]
+                letters ^= low
             return domain & keep
-        for letter in gone:
-            if letter in has:
-                domain &= without[letter]
+        letters = gone & has
+        while letters:
+            low = letters & -letters
+            domain &= without[low.bit_length() - 1]
+            letters ^= low
         return domain
 
     def letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Revisions:
@@ -271,7 +297,8 @@ class Net:
         domain = self.dom[s]
         if not domain or last is None:
             return self._first_letters(s, last, arcs)
-        table, before = self.tables[self.lengths[s]], last[1]
+        n, before, code = self.lengths[s], last[1], self.code
+        table, bits = self.tables[n], self.bits[n]
         lost = differ(last[0], domain)  # the one word lost, or -1 (none) or -2 (more)
         if lost == -1:
             return before, []
@@ -280,28 +307,32 @@ class Net:
             word = table.words[lost]
             for arc in arcs:
                 i = arc[0]
-                if word[i] in before[i] and not overlap(domain, table.masks[i][word[i]]):
-                    changes.append(((word[i],), before[i] - {word[i]}, arc))
+                c = code[word[i]]
+                if before[i] >> c & 1 and not overlap(domain, bits[i][c]):
+                    changes.append((1 << c, before[i] ^ 1 << c, arc))
         elif at_most(domain, 1):  # one word left (as a word placed): its letters
             word = table.words[domain.bit_length() - 1]
             for arc in arcs:
                 i = arc[0]
-                others = before[i].difference(word[i])
+                letter = 1 << code[word[i]]
+                others = before[i] & ~letter
                 if others:
-                    changes.append((others, before[i].intersection(word[i]), arc))
+                    changes.append((others, before[i] & letter, arc))
         elif at_most(domain, FEW_WORDS):  # a few words left: read their letters
             words = [table.words[k] for k in members(domain)]
             for arc in arcs:
                 i = arc[0]
-                alive = frozenset([word[i] for word in words])  # within before[i]
-                if len(alive) < len(before[i]):
-                    changes.append((before[i] - alive, alive, arc))
+                alive = 0
+                for word in words:
+                    alive |= 1 << code[word[i]]
+                if alive.bit_count() < before[i].bit_count():  # alive within before[i]
+                    changes.append((before[i] & ~alive, alive, arc))
         else:
             for arc in arcs:
                 i = arc[0]
-                gone = missing(domain, before[i], table.masks[i])
+                gone = missing(domain, before[i], bits[i])
                 if gone:
-                    changes.append((gone, before[i].difference(gone), arc))
+                    changes.append((gone, before[i] ^ gone, arc))
         if not changes:
             return before, changes
         now = list(before)
@@ -312,36 +343,44 @@ class Net:
     def _first_letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Revisions:
         """letters() for a site never revised from (every letter of t's
         words is to be checked) or whose domain is empty (no letter left)."""
-        domain, table = self.dom[s], self.tables[self.lengths[s]]
+        n, domain = self.lengths[s], self.dom[s]
+        table, bits = self.tables[n], self.bits[n]
+        now = [0] * len(table.masks)  # a position no arc reads has no letters
         if domain:
-            now = letters_left(table, domain, [arc[0] for arc in arcs], None)
-        else:
-            now = (frozenset[str](),) * len(table.masks)
+            for arc in arcs:
+                i = arc[0]
+                there = self.there[n][i]
+                now[i] = there if domain == table.full else there ^ missing(domain, there, bits[i])
         changes: list[Change] = []
         for arc in arcs:
-            had = arc[4].keys() if last is None else last[1][arc[0]]
-            if had is not now[arc[0]]:
-                changes.append((had - now[arc[0]], now[arc[0]], arc))
-        return now, changes
+            had = arc[6] if last is None else last[1][arc[0]]
+            if had != now[arc[0]]:
+                changes.append((had & ~now[arc[0]], now[arc[0]], arc))
+        return tuple(now), changes
 
 
 def _arcs(
-    links: Sequence[Sequence[Link]], lengths: Sequence[int], tables: Mapping[int, Table]
+    links: Sequence[Sequence[Link]],
+    lengths: Sequence[int],
+    by_code: Mapping[int, tuple[tuple[list[int], list[int], int], ...]],
 ) -> list[list[Arc]]:
     """Each site's links with the masks a revision along them reads."""
-    without = {n: _without(tables[n]) for n in set(lengths)}
     return [
-        [
-            (i, t, j, x, without[lengths[t]][j], tables[lengths[t]].masks[j])
-            for i, t, j, x in site_links
-        ]
-        for site_links in links
+        [(i, t, j, x, *by_code[lengths[t]][j]) for i, t, j, x in site_links] for site_links in links
     ]
 
 
-def _without(table: Table) -> tuple[dict[str, int], ...]:
-    """Per position of the table's words: letter -> the words without it
-    there. A revision ANDs these into a domain: one operation per letter
+def _by_code(table: Table, code: Mapping[str, int]) -> tuple[tuple[list[int], list[int], int], ...]:
+    """Per position of the table's words: per letter code the words without
+    it there and the words with it there, and the letters there (as bits).
+    A revision ANDs the former into a domain: one operation per letter
     lost, on the domain's size, where OR-ing the words with the letters
     would build sets the size of the whole table."""
-    return tuple({c: table.full ^ words for c, words in masks.items()} for masks in table.masks)
+    found = []
+    for masks in table.masks:
+        without, having, there = [table.full] * len(code), [0] * len(code), 0
+        for c, words in masks.items():
+            without[code[c]], having[code[c]] = table.full ^ words, words
+            there |= 1 << code[c]
+        found.append((without, having, there))
+    return tuple(found)

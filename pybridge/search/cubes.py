@@ -62,7 +62,7 @@ def _root(search: Search) -> bool:
     search.recount()  # the weights a seed drew count from the first choice
     if search.settled is not None:
         search.dom = [domain for domain, _ in search.settled.supports]
-        search.sup = list(search.settled.supports)
+        search.sup = search.supports(search.settled)
         return True
     search.sup = [None] * len(sites)
     return search.propagate(sites)

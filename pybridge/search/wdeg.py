@@ -97,7 +97,7 @@ class Search(Net):
         self.recount()
         if self.settled is not None:
             self.dom = [domain for domain, _ in self.settled.supports]
-            self.sup = list(self.settled.supports)
+            self.sup = self.supports(self.settled)
         else:
             self.sup = [None] * len(self.lengths)
             if not self.propagate(list(sites)):
@@ -156,10 +156,10 @@ class Search(Net):
         if len(candidates) > 1:
             r = self.lcg.below(len(candidates))
             candidates = candidates[r:] + candidates[:r]
-        looks = [(i, masks, self.dom[t]) for i, t, _, _, _, masks in self.live[s]]
+        looks = [(i, masks, self.dom[t]) for i, t, _, _, _, masks, _ in self.live[s]]
         if len(candidates) <= 1 or (not looks and self.scores is None):
             return candidates
-        words = self.tables[self.lengths[s]].words
+        words, code = self.tables[self.lengths[s]].words, self.code
         counts: list[dict[str, int]] = [{} for _ in looks]
 
         def keeps(k: int) -> int:
@@ -168,7 +168,7 @@ class Search(Net):
                 letter = words[k][i]
                 n = seen.get(letter)
                 if n is None:
-                    n = seen[letter] = common(domain, masks.get(letter, 0))
+                    n = seen[letter] = common(domain, masks[code[letter]])
                 product *= n
             return -product
 
