@@ -58,6 +58,10 @@ NEWSPAPER_CELLS = 13 * 13  # from this many cells, make's blocks are grid's
 SMALL_GRID_BLOCKS = 0.2
 PASSES = 100  # patterns passed over (repeats, out of range) before make gives up
 POOL = 8  # patterns drawn at a time, then tried easiest first
+# Beyond a 15x15 (TRY_CELLS), a pool is bigger: the estimate picks the
+# easiest of many for ~25 ms each, a 21x21 fill that runs out of its time
+# costs 7.7 s (make 21x21, seeds 1-10: see docs/benchmarks.md#newspaper-patterns)
+BIG_POOL = 64
 EXTRA_POOLS = 2  # more pools drawn when an ascent can fill none of a pool above the line
 BELOW_LINE_TRIES = 3  # patterns tried after a fill below the acceptable line, for one above
 BELOW_LINE = "only below the acceptable line: another pattern is tried"
@@ -273,7 +277,8 @@ def construct(
     started = time.perf_counter()
     clock = _Clock()
     made = Construction("unsolvable")
-    draw = _Draw(first, pattern_of, fill, difficulty, timeout, started)
+    size = pool_size(shape.rows, shape.cols)
+    draw = _Draw(first, pattern_of, fill, difficulty, timeout, started, size)
     below = _Below()
     pending: list[_Ranked] = []
     fills = 0
@@ -386,7 +391,7 @@ class _Ranked:
 
 @dataclass
 class _Draw:
-    """The patterns make tries, drawn POOL at a time and each pool tried
+    """The patterns make tries, drawn `size` at a time (pool_size) and each pool tried
     easiest first by the estimated difficulty with the words the fill starts
     from (the dictionary, or its acceptable words for an ascent): a
     pattern estimated easy is far likelier to fill in its time (21x21 with
@@ -402,6 +407,7 @@ class _Draw:
     difficulty: tuple[float, float] | None
     timeout: float | None
     started: float
+    size: int = POOL
     seen: set[tuple[str, ...]] = field(default_factory=set)
     drawn: int = 0
     seeds: Lcg = field(init=False)
@@ -410,7 +416,7 @@ class _Draw:
         self.seeds = Lcg(self.first.seed)  # the other patterns' seeds
 
     def pool(self, made: Construction) -> list[_Ranked]:
-        """The next POOL patterns, new ones only, easiest first; repeats
+        """The next `size` patterns, new ones only, easiest first; repeats
         and patterns out of the difficulty range are passed over. When an
         ascent could fill none of them above the acceptable line, up to
         EXTRA_POOLS more are drawn first (theme entries' crossings: a whole
@@ -424,7 +430,7 @@ class _Draw:
 
     def _drawn(self, made: Construction) -> list[_Ranked]:
         found = []
-        for _ in range(POOL):
+        for _ in range(self.size):
             pattern = self._next()
             made.last_seed = pattern.seed
             if pattern.letters in self.seen:
@@ -449,6 +455,11 @@ class _Draw:
             return self.first
         seed = self.seeds.below(SEED_BOUND)
         return self.pattern_of(seed=seed, timeout=_pattern_seconds(self.started, self.timeout))
+
+
+def pool_size(rows: int, cols: int) -> int:
+    """The patterns make draws at a time: POOL up to a 15x15, BIG_POOL beyond."""
+    return POOL if rows * cols <= TRY_CELLS else BIG_POOL
 
 
 def try_seconds(rows: int, cols: int) -> float:

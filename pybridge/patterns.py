@@ -16,7 +16,8 @@ A symmetry groups the cells into orbits (a cell and its images), and a
 pattern blocks whole orbits. The generator starts from the open grid and
 blocks one orbit at a time, drawn at random among those that keep the grid
 within the rules, preferring the cells on the longest runs (which keeps the
-words short enough to fill); a run longer than `max_length` is cut first,
+words short enough to fill; beyond 15x15 also avoiding words of 3 and 4
+letters, see SHORT_EXTRA); a run longer than `max_length` is cut first,
 and with the limits a run across a whole line, where it can be. In a grid
 of checked cells a block adds a word or is a cheater for good, so an orbit
 is only blocked while the limits stay within reach. A dead end (no orbit
@@ -103,6 +104,17 @@ EVERY_CHOICE = 5000  # a request with at most this many choices of orbits is tri
 # median over 40 15x15 patterns with scowl55: 3.2 with 3, 2.7 with 8) and
 # slower patterns (12 ms with 3, 23 ms with 8, on a loaded machine).
 TOURNAMENT = 8
+# Beyond a 15x15, the words of 3 and 4 letters cost extra in that choice
+# (added to their squared length, so a 3 costs more than a 6): a list at its
+# acceptable line has few short words (the shipped list from 25 up: 543 of
+# 3 letters, 2,160 of 4, 4,568 of 5, 7,892 of 6), and a Sunday pattern
+# with fewer of them fills far faster (21x21, the 3 patterns estimated
+# easiest of 64, make's first floor 25: 13 of 16 filled within 40,000
+# wdeg nodes, 5 of 16 without; docs/benchmarks.md#newspaper-patterns).
+# Not at 15x15 and below: there the 78-word limit then leaves fewer,
+# longer words, and make fills as well without.
+SHORT_EXTRA = {3: 30, 4: 8}
+SHORT_EXTRA_CELLS = 15 * 15
 
 
 def default_max_words(rows: int, cols: int) -> int:
@@ -443,6 +455,11 @@ class _Geometry:
         row = (1 << self.cols) - 1
         return sum(row << (r * self.step) for r in range(self.rows))
 
+    @property
+    def short_extra(self) -> dict[int, int]:
+        """The extra cost of a word of each short length (see SHORT_EXTRA)."""
+        return SHORT_EXTRA if self.rows * self.cols > SHORT_EXTRA_CELLS else {}
+
     def bit(self, r: int, c: int) -> int:
         return 1 << (r * self.step + c)
 
@@ -615,14 +632,19 @@ def _line_arms(line: int, at: int) -> tuple[int, int]:
 def _merit(geo: _Geometry, open_cells: int, mask: int, longest: int | None) -> tuple[int, int]:
     """How good blocking `mask` is: first the cuts it saves towards the
     maximum length (blocks that runs too long still need), then how much it
-    evens the words out (long runs make words hard to fill)."""
+    evens the words out (long runs make words hard to fill), by the cost of
+    the pieces (_piece_cost) it leaves: lower is better."""
     saved = evened = 0
+    extra = geo.short_extra
     for bit in _bits(mask):
         left, right, up, down = _arms(geo, open_cells, bit)
         for before, after in ((left, right), (up, down)):
             # the sum of the squared lengths falls most when a long run is
             # cut near its middle: the words get even, none very long
             evened += 2 * before * after + 2 * before + 2 * after + 1
+            if extra:
+                evened += extra.get(before + after + 1, 0)
+                evened -= extra.get(before, 0) + extra.get(after, 0)
             if longest is not None:
                 whole = before + after + 1
                 saved += _cuts(whole, longest) - _cuts(before, longest) - _cuts(after, longest)
@@ -836,7 +858,7 @@ def _choose(
     """An orbit to block next: of the first `tournament` (in random order)
     that keep the rules and leave a makeable count, the one of most _merit;
     only orbits on a too-long run while one is left."""
-    best, best_merit, seen = None, (-1, -1), 0
+    best, best_merit, seen = None, (-1, -(2**62)), 0  # (a merit may be negative)
     # a count that only singletons can make up (an odd one with rot180, say)
     # takes one now, while the grid is open enough to have room for it
     single = not _reachable(step.wanted, 0, counts[2], counts[4])

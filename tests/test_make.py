@@ -169,6 +169,27 @@ def test_each_pool_of_patterns_is_tried_easiest_first(
     assert not {t.pattern.seed for t in made.tries[len(first) :]} & set(pool)
 
 
+def test_beyond_15x15_the_easiest_of_a_bigger_pool_is_tried_first(
+    words2: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert construct.pool_size(15, 15) == construct.POOL
+    assert construct.pool_size(15, 16) == construct.pool_size(21, 21) == construct.BIG_POOL
+    monkeypatch.setattr(construct, "run", _timed_out)
+    ranked: list[Any] = []
+    rank = construct._Fill.rank
+
+    def recorded(fill: Any, pattern: Any) -> Any:
+        ranked.append(rank(fill, pattern))
+        return ranked[-1]
+
+    monkeypatch.setattr(construct._Fill, "rank", recorded)
+    words = load_dictionary([words2]).words
+    made = make(16, 16, words, seed=4, tries=3, engine="python")
+    assert len(ranked) == construct.BIG_POOL  # one pool, all of it ranked
+    easiest = sorted(ranked, key=construct._Ranked.order)[:3]
+    assert [t.pattern for t in made.tries] == [r.pattern for r in easiest]
+
+
 def test_each_try_gets_its_processor_time_by_default(
     words2: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -349,6 +349,30 @@ def test_default_patterns_are_newspaper_patterns(size: int, words: int, cheaters
         assert pattern.mean_length == pytest.approx(found.mean_length)
 
 
+def short_words(size: int, seeds: range) -> int:
+    """The words of 3 letters in the default patterns of the seeds, counted
+    by the checker (and every pattern within the rules)."""
+    found = 0
+    for seed in seeds:
+        grid = list(generate(size, size, seed=seed).grid)
+        limits = {"max_words": patterns.default_max_words(size, size)}
+        assert rule_breaks(grid, "rot180", max_cheaters=8, **limits) == []
+        found += word_lengths(grid).count(3)
+    return found
+
+
+def test_a_sunday_pattern_has_fewer_short_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beyond 15x15 short words cost extra (patterns.SHORT_EXTRA): the
+    checker counts a fifth fewer words of 3 letters in 21x21 patterns (120
+    against 154 in seeds 0-5); a 15x15 is made as before (the same
+    patterns with and without it)."""
+    with_extra = short_words(21, range(6))
+    daily = [generate(15, 15, seed=seed).grid for seed in range(3)]
+    monkeypatch.setattr(patterns, "SHORT_EXTRA", {})
+    assert short_words(21, range(6)) > with_extra * 1.15
+    assert [generate(15, 15, seed=seed).grid for seed in range(3)] == daily
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     size=st.integers(9, 17),
