@@ -23,8 +23,7 @@ How an entry is scored (0-100; the scale is in pybridge.wordlist):
   phrase: from the frequency of its rarest word, higher when WordNet lists
   the phrase, lower for a split no dictionary vouches for, and capped low for
   partials (fill-in-the-blank fragments such as ISTO, ASA, AINTI: nothing but
-  function words, or ending on an article or pronoun). A run of three words
-  or more that WordNet's glosses use is a saying (CLAIM TO FAME).
+  function words, or ending on an article or pronoun).
 - Names WordNet holds (OSLO, EARHART, WALT DISNEY) count as far as text
   writes them: a well-known name is fill, an obscure one is not.
 - Entries below JUNK_FLOOR are left out (the list stays small and fast to
@@ -99,11 +98,6 @@ SHORT = 5  # letters: a rare or unknown word this short is mostly crosswordese (
 # A longer phrase of common words that a crossword list holds is mostly a
 # phrase (TOUGH COOKIE, THREE CHEERS, LOCKED HORNS): (letters, bonus, cap)
 LONG_ANSWER = (9, 10, 32)
-# A run of three words or more, two of them content words, that WordNet's
-# glosses use is a saying (CLAIM TO FAME, AGAINST ALL ODDS; with fewer it
-# is mostly a fragment: ONE DOLLAR, ACTING IN, PART OF IT, IT IS SAID):
-# (words, letters, less than its rarest content word, cap)
-IDIOM = (3, 8, 20, 32)
 # ... unless WordNet's glosses use it once (EVE ATE) or more (GOOD THING):
 # (times, bonus, cap)
 IN_GLOSSES = ((2, 15, 40), (1, 5, 30))
@@ -128,7 +122,8 @@ NEWER_WORD = 12
 # EARHART: the familiarity of an obscure one is too low to pass)
 NAME = 16
 # A part of a name that text writes this often is a name people know: WALT
-# (DISNEY), BETTE (DAVIS), RINGO (STARR); MISTI (EL MISTI) is not
+# (DISNEY), BETTE (DAVIS), RINGO (STARR); MISTI (EL MISTI) is not; a name of
+# three parts must be known words (not RACHEL LOUISE CARSON)
 NAME_PART = 2.5
 # What the rules above miss, held below the line by hand (score 20), each
 # with the reason an editor gives. Crosswordese: short words met only in
@@ -165,6 +160,8 @@ BY_HAND = {
     "enema": "unpleasant",
     "enemas": "unpleasant",
     "cialis": "unpleasant: a drug's brand name",
+    "getalook": "no phrase of its own (take a look)",
+    "juliusmarx": "a name known by another (Groucho Marx)",
     "feetail": "a lawyer's term (fee tail)",
     "covent": "half a name (Covent Garden)",
     "passtime": "a misspelling (pastime)",
@@ -566,14 +563,20 @@ class Scorer:
         score = self._rarest(content) - (0 if entry in self.answers else unused)
         if " ".join(words) in self.sources.wordnet.taxonomy:
             score -= 10
-        if any(len(word) == 1 and word != "a" for word in words[1:]):
-            score -= 25  # a numeral or a letter after a name: LEO I, HSV I (not TAKE A BOW)
+        noun = " ".join(words) in self.sources.wordnet_nouns
+        if any(len(word) == 1 and (word != "a" or noun) for word in words[1:]):
+            # a numeral or a letter after a name (LEO I, HSV I), or a term
+            # (DOMAIN OF A FUNCTION); an idiom holds an article (TAKE A BOW)
+            score -= 25
         if any(len(word) == 1 and word not in "ai" for word in words) and entry not in self.answers:
             score -= 25  # a letter no crossword has used: BIG H, K LOR
         if " ".join(words) in self.sources.wordnet.proper and ROMAN.fullmatch(words[-1]):
             score -= 25  # a king or a pope: LEO X, LEO IX
+        # a name in full, of three parts, passes only on known words: not
+        # RACHEL LOUISE CARSON, WILLIAM HENRY HUDSON
+        in_full = len(content) > 2
         if " ".join(words) in self.sources.wordnet.proper and any(
-            (part not in self.known and self.zipf(part) < NAME_PART)
+            (part not in self.known and (in_full or self.zipf(part) < NAME_PART))
             or (len(part) == 2 and part not in SHORT_WORDS)
             for part in words
         ):
@@ -592,10 +595,6 @@ class Scorer:
             return min(10.0, self._rarest(words))  # a partial: ISTO, OHNO
         if words[0] in PARTIAL_START or words[-1] in PARTIAL_END:
             return min(15.0, self._rarest(words))
-        used = self.sources.in_glosses.get(" ".join(words), 0)
-        if len(words) >= IDIOM[0] and len(entry) >= IDIOM[1] and used and len(content) > 1:
-            # a saying WordNet's glosses use: CLAIM TO FAME, CUP OF COFFEE
-            return min(self._rarest(content) - IDIOM[2], IDIOM[3])
         score = self._rarest(content) - 35 - 5 * (len(words) - 2)
         if len(content) < len(words):  # AT EASE, GOT IT, but also AGE ONE, SEE OUT
             score -= 5
@@ -605,7 +604,7 @@ class Scorer:
         if len(entry) >= LONG_ANSWER[0] and content == list(words):
             score, most = score + LONG_ANSWER[1], LONG_ANSWER[2]
         # (content words only: glosses say SO RARE, ONE LOT in passing)
-        used = used if content == list(words) else 0
+        used = self.sources.in_glosses.get(" ".join(words), 0) if content == list(words) else 0
         for times, bonus, cap in IN_GLOSSES:
             if used >= times:
                 return min(score + bonus, max(cap, most))
