@@ -107,6 +107,35 @@ share(PyObject *a, PyObject *b)
 }
 
 static int
+one_set(const char *name, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1) {
+        PyErr_Format(PyExc_TypeError, "%s() takes 1 argument (%zd given)", name, nargs);
+        return 0;
+    }
+    return is_set(args[0]);
+}
+
+/* The members of the set v (checked by is_set), counted until the count
+ * passes bound (PY_SSIZE_T_MAX: all of them). */
+static Py_ssize_t
+counted(PyObject *v, Py_ssize_t bound)
+{
+    const digit *p = DIGITS(v);
+    Py_ssize_t n = NDIGITS(v), k = 0, count = 0;
+    for (; k + WORD <= n; k += WORD) {
+        count += popcount(load(p + k));
+        if (count > bound) {
+            return count;
+        }
+    }
+    for (; k < n; k++) {
+        count += popcount(p[k]);
+    }
+    return count;
+}
+
+static int
 two_sets(const char *name, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2) {
@@ -216,40 +245,17 @@ at_most(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (bound == -1 && PyErr_Occurred()) {
         return NULL;
     }
-    const digit *p = DIGITS(args[0]);
-    Py_ssize_t n = NDIGITS(args[0]), k = 0, count = 0;
-    for (; k + WORD <= n; k += WORD) {
-        count += popcount(load(p + k));
-        if (count > bound) {
-            Py_RETURN_FALSE;
-        }
-    }
-    for (; k < n; k++) {
-        count += popcount(p[k]);
-    }
-    return PyBool_FromLong(count <= bound);
+    return PyBool_FromLong(counted(args[0], bound) <= bound);
 }
 
 /* count(words) -> int */
 static PyObject *
 count(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 1) {
-        PyErr_Format(PyExc_TypeError, "count() takes 1 argument (%zd given)", nargs);
+    if (!one_set("count", args, nargs)) {
         return NULL;
     }
-    if (!is_set(args[0])) {
-        return NULL;
-    }
-    const digit *p = DIGITS(args[0]);
-    Py_ssize_t n = NDIGITS(args[0]), k = 0, total = 0;
-    for (; k + WORD <= n; k += WORD) {
-        total += popcount(load(p + k));
-    }
-    for (; k < n; k++) {
-        total += popcount(p[k]);
-    }
-    return PyLong_FromSsize_t(total);
+    return PyLong_FromSsize_t(counted(args[0], PY_SSIZE_T_MAX));
 }
 
 /* common(a, b) -> int */
@@ -302,19 +308,12 @@ differ(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 members(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 1) {
-        PyErr_Format(PyExc_TypeError, "members() takes 1 argument (%zd given)", nargs);
-        return NULL;
-    }
-    if (!is_set(args[0])) {
+    if (!one_set("members", args, nargs)) {
         return NULL;
     }
     const digit *p = DIGITS(args[0]);
-    Py_ssize_t n = NDIGITS(args[0]), size = 0, at = 0;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        size += popcount(p[k]);
-    }
-    PyObject *found = PyList_New(size);
+    Py_ssize_t n = NDIGITS(args[0]), at = 0;
+    PyObject *found = PyList_New(counted(args[0], PY_SSIZE_T_MAX));
     if (found == NULL) {
         return NULL;
     }
