@@ -113,7 +113,7 @@ store_table(TablesTerm, CopiesTerm, t(L, Words, Copies, Positions)) :-
     Full is (1 << N) - 1,
     maplist(position_masks, Positions, Masks),
     MasksTerm =.. [masks|Masks],
-    setarg(L, TablesTerm, table(words(L, N, All), Full, MasksTerm)),
+    setarg(L, TablesTerm, table(words(L, N, All, none), Full, MasksTerm)),
     CountsTerm =.. [left|Copies],
     setarg(L, CopiesTerm, CountsTerm).
 
@@ -142,13 +142,47 @@ codes_string(Codes, String) :-
 
 %!  word(+Words, +K:integer, -Word:string) is det.
 %
-%   The word K (from 0) of a words(Length, Count, All) term, All the words
-%   end to end.  (sub_string/5 takes constant time here; string_code/3 on
-%   All would take time linear in its length.)
+%   The word K (from 0) of a words(Length, Count, All, Letters) term, All
+%   the words end to end.  (sub_string/5 takes constant time here;
+%   string_code/3 on All would take time linear in its length.)
 
-word(words(L, _, All), K, Word) :-
+word(words(L, _, All, _), K, Word) :-
     Start is K * L,
     sub_string(All, Start, L, _, Word).
+
+%   letters(+Words, -Letters): the letters of the words of a words/4 term
+%   by position: letters(At1, ..., AtL), argument K + 1 of AtP the code at
+%   P of word K.  A revision from a few words reads their letters here
+%   (see count_source/6) rather than cutting each word out of All.  Built
+%   when first asked for (most searches never ask: building it for every
+%   length of a big word list would slow its loading by half) and kept in
+%   Words with nb_setarg/3, so it lasts as long as the dictionary.
+letters(Words, Letters) :-
+    arg(4, Words, Letters0),
+    (   Letters0 \== none
+    ->  Letters = Letters0
+    ;   Words = words(L, N, All, _),
+        functor(Letters1, letters, L),
+        forall(between(1, L, P), ( functor(At, at, N), nb_setarg(P, Letters1, At) )),
+        string_codes(All, Codes),
+        letters_from(Codes, 1, 1, L, Letters1),
+        nb_setarg(4, Words, Letters1),
+        arg(4, Words, Letters)           % the copy nb_setarg/3 keeps
+    ).
+
+%   letters_from(+Codes, +K1, +P, +L, +Letters): the codes of the words
+%   from word K1 - 1's letter P on, put in Letters (with nb_setarg/3: small
+%   integers, nothing trailed).
+letters_from([], _, _, _, _).
+letters_from([Code|Codes], K1, P, L, Letters) :-
+    arg(P, Letters, At),
+    nb_setarg(K1, At, Code),
+    (   P =:= L
+    ->  K2 is K1 + 1,
+        letters_from(Codes, K2, 1, L, Letters)
+    ;   P1 is P + 1,
+        letters_from(Codes, K1, P1, L, Letters)
+    ).
 
 %!  load_dictionary_text(+Key:integer, +Text:string) is det.
 %!  load_dictionary_text(+Key:integer, +Text:string, +Masks:list(integer)) is det.
@@ -222,8 +256,8 @@ dictionary_loaded(Key) :-
 %!  dictionary(+Key:integer, -Tables, -Copies) is det.
 %
 %   The dictionary kept under Key, as load_dictionary/2 keeps it: per
-%   length (an argument) table(words(L, N, All), Full, Masks) or none, and
-%   the copies of each word.
+%   length (an argument) table(words(L, N, All, Letters), Full, Masks) or
+%   none (Letters: see letters/2), and the copies of each word.
 
 dictionary(Key, Tables, Copies) :-
     recall(arcs_dictionary, Key, dictionary(Tables, Copies)).
@@ -505,7 +539,7 @@ link(Alphabet-Tables-Withouts, Lengths, L, x(I, T, J, X), l(I, T, J, X, Joined, 
     nth0(T, Lengths, LT),
     position_pairs(Tables, L, I, Here),
     position_pairs(Tables, LT, J, There),
-    (   table(Tables, L, table(words(_, None, _), _, _))
+    (   table(Tables, L, table(words(_, None, _, _), _, _))
     ->  true
     ;   None = 0
     ),
@@ -772,9 +806,10 @@ still_held([l(I, T, _, _, _, ByCode)|Links], Word, DS, Open) :-
 %   before it.  unchanged when no word went since Last: nothing to revise.
 %   When one word went, only its letters can have lost their last word
 %   (the neighbours agree with Last), so lost(Word, DS); else word(Word)
-%   for a domain of one word, few(Words) for up to few_words/1 words (their
-%   letters are read rather than each letter of Live tested against the
-%   domain, as pybridge.search.arcs does), or domain(DS).
+%   for a domain of one word, few(Ks, Letters) for up to few_words/1 words
+%   Ks (their letters are read from Letters, see letters/2, rather than
+%   each letter of Live tested against the domain, as
+%   pybridge.search.arcs does), or domain(DS).
 source(none, DS, S1, Links, Lengths, Tables, Source, Live) :-
     !,
     every_letter(Links, Live),
@@ -810,15 +845,10 @@ count_source(Count, DS, S1, Lengths, Tables, Source) :-
     ->  members(DS, Ks, []),
         arg(S1, Lengths, L),
         arg(L, Tables, table(Words, _, _)),
-        words_of(Ks, Words, Ws),
-        Source = few(Ws)
+        letters(Words, Letters),
+        Source = few(Ks, Letters)
     ;   Source = domain(DS)
     ).
-
-words_of([], _, []).
-words_of([K|Ks], Words, [W|Ws]) :-
-    word(Words, K, W),
-    words_of(Ks, Words, Ws).
 
 word_of(S1, K, Lengths, Tables, Word) :-
     arg(S1, Lengths, L),
@@ -887,18 +917,21 @@ kept(lost(Word, DS), I, ByCode, DT, Kept, Live0, Live, Dead) :-
     ).
 kept(domain(DS), _, _, DT, Kept, Live0, Live, Dead) :-
     kept_live(Live0, DS, Dead, DT, Kept, Live).
-kept(few(Words), I, ByCode, DT, Kept, _, Live, _) :-
+kept(few(Ks, Letters), I, ByCode, DT, Kept, _, Live, _) :-
     I1 is I + 1,
-    codes_at(Words, I1, Codes0),
+    arg(I1, Letters, At),
+    codes_at(Ks, At, Codes0),
     sort(Codes0, Codes),
     few_entries(Codes, ByCode, 0, Allowed, Live),
     Kept is DT /\ Allowed.
 
-%   codes_at(+Words, +I1, -Codes): the letter at I1 (from 1) of each word.
+%   codes_at(+Ks, +At, -Codes): the letter of each word K of Ks at a
+%   position, At its letters there (see letters/2).
 codes_at([], _, []).
-codes_at([Word|Words], I1, [Code|Codes]) :-
-    string_code(I1, Word, Code),
-    codes_at(Words, I1, Codes).
+codes_at([K|Ks], At, [Code|Codes]) :-
+    K1 is K + 1,
+    arg(K1, At, Code),
+    codes_at(Ks, At, Codes).
 
 %   few_entries(+Codes, +ByCode, +Allowed0, -Allowed, -Live): the words
 %   over there with one of the letters Codes (ascending), as an expression

@@ -683,17 +683,32 @@ test(mask_pieces, true(Mask == Expected)) :-
 
 %   The dictionary as one string: words are never read as terms.
 test(dictionary_text, true(D == dictionary(tables(none, T2), copies(none, left(1, 2))))) :-
-    T2 = table(words(2, 2, "ab),"), 3, masks([0')-2, 0'a-1], [0',-2, 0'b-1])),
+    T2 = table(words(2, 2, "ab),", none), 3, masks([0')-2, 0'a-1], [0',-2, 0'b-1])),
     load_dictionary_text(902, "2 2\nab),\n1 2\n41=0x2 97=0x1\n44=0x2 98=0x1\n"),
     dictionary(902, Tables, Copies),
     D = dictionary(Tables, Copies).
 
 %   The masks as integers beside the text, in the order of their letters.
 test(dictionary_text_and_masks, true(D == dictionary(tables(none, T2), copies(none, left(1, 2))))) :-
-    T2 = table(words(2, 2, "ab),"), 3, masks([0')-2, 0'a-1], [0',-2, 0'b-1])),
+    T2 = table(words(2, 2, "ab),", none), 3, masks([0')-2, 0'a-1], [0',-2, 0'b-1])),
     load_dictionary_text(903, "2 2\nab),\n1 2\n41 97\n44=0x2 98\n", [2, 1, 1]),
     dictionary(903, Tables, Copies),
     D = dictionary(Tables, Copies).
+
+%   A word list's letters by position, built when first asked for and kept
+%   with the dictionary (a backtrack does not take them away).
+test(letters_kept, true(Kept == letters(at(0'a, 0'x, 0'c), at(0'b, 0'y, 0'a), at(0'c, 0'z, 0't)))) :-
+    load_dictionary_text(905, "3 3\nabcxyzcat\n\n97 120 99\n98 121 97\n99 122 116\n",
+                         [1, 2, 4, 1, 2, 4, 1, 2, 4]),
+    dictionary(905, Tables, _),
+    arg(3, Tables, table(Words, _, _)),
+    arg(4, Words, none),
+    (   arcs:letters(Words, _),
+        fail
+    ;   true
+    ),
+    dictionary(905, Tables1, _),
+    arg(3, Tables1, table(words(_, _, _, Kept), _, _)).
 
 %   A mask too few or too many is an error of the sender, not a dictionary.
 test(dictionary_masks_too_few, fail) :-
