@@ -25,7 +25,9 @@
     was last revised from, or none: see propagate/2) and Dead (per crossing
     and letter true once neither site has that letter there: see
     kept_live/6) change with setarg/3 and so come back for free on
-    backtracking; Weights (per crossing) with nb_setarg/3, never undone.
+    backtracking (wdeg's fills_alone/5, which sets domains back to those
+    of a split, sets Dead back to a copy made then); Weights (per
+    crossing) with nb_setarg/3, never undone.
     The rest is fixed: Links per site its arcs (as links/5 extends
     layout:layout/5's), Lengths per site its length, ByLength per length
     its sites, Tables the dictionary's.  A family's state holds its net
@@ -47,7 +49,6 @@
             uniform/4,                  % +Name, +N, +X, -Term
             sites/2,                    % +Net, -Sites
             fill_board/2,               % +Net, +Board
-            unmark_site/2,              % +Net, +Site
             choose/3,                   % +Region, +Net, -Site
             place/3,                    % +Site, +K, +Net
             propagate/2                 % +Changed, +Net
@@ -343,33 +344,6 @@ sites(Net, Sites) :-
     ;   Last is N - 1,
         numlist(0, Last, Sites)
     ).
-
-%!  unmark_site(+Net, +Site:integer) is det.
-%
-%   No letter of a crossing of Site is marked dead any more (with setarg/3),
-%   as its domain is about to grow back (wdeg's fills_alone/4 resets it to
-%   its domain at a split): a mark says the letter is gone from both sides
-%   for good, which only holds while domains shrink.
-
-unmark_site(Net, S) :-
-    arg(5, Net, Links),
-    arg(10, Net, Dead),
-    S1 is S + 1,
-    arg(S1, Links, SiteLinks),
-    unmark_links(SiteLinks, Dead).
-
-unmark_links([], _).
-unmark_links([l(_, _, _, _, Joined, _)|Links], Dead) :-
-    unmark_entries(Joined, Dead),
-    unmark_links(Links, Dead).
-
-unmark_entries([], _).
-unmark_entries([j(_, _, _, _, _, Flag)|Entries], Dead) :-
-    (   arg(Flag, Dead, true)
-    ->  setarg(Flag, Dead, false)
-    ;   true
-    ),
-    unmark_entries(Entries, Dead).
 
 %!  fill_board(+Net, +Board:list(list(var))) is det.
 %
