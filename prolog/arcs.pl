@@ -24,7 +24,7 @@
     length the copies left of each word, or none), Sup (per site what it
     was last revised from, or none: see propagate/2) and Dead (per crossing
     and letter true once neither site has that letter there: see
-    kept_live/6) change with setarg/3 and so come back for free on
+    kept_live/7) change with setarg/3 and so come back for free on
     backtracking (wdeg's fills_alone/5, which sets domains back to those
     of a split, sets Dead back to a copy made then); Weights (per
     crossing) with nb_setarg/3, never undone.
@@ -851,7 +851,8 @@ kept(lost(Word, DS), I, ByCode, DT, Kept, Live0, Live, Dead) :-
     I1 is I + 1,
     string_code(I1, Word, Code),
     (   code_entry(ByCode, Code, Entry)
-    ->  kept_live([Entry], DS, Dead, DT, Kept, Left),
+    ->  kept_live([Entry], DS, Dead, DT, DT, Expr, Left),
+        evaluated(Expr, DT, Kept),
         (   Left == []
         ->  drop_entry(Live0, Code, Live)
         ;   Live = Live0
@@ -860,13 +861,22 @@ kept(lost(Word, DS), I, ByCode, DT, Kept, Live0, Live, Dead) :-
         Live = Live0
     ).
 kept(domain(DS), _, _, DT, Kept, Live0, Live, Dead) :-
-    kept_live(Live0, DS, Dead, DT, Kept, Live).
+    kept_live(Live0, DS, Dead, DT, DT, Expr, Live),
+    evaluated(Expr, DT, Kept).
 kept(few(Words), I, ByCode, DT, Kept, _, Live, _) :-
     I1 is I + 1,
     codes_at(Words, I1, Codes0),
     sort(Codes0, Codes),
     few_entries(Codes, ByCode, 0, Allowed, Live),
     Kept is DT /\ Allowed.
+
+%   evaluated(+Expr, +DT, -Kept): Kept is Expr, DT itself when nothing was
+%   taken away (see kept_live/7).
+evaluated(Expr, DT, Kept) :-
+    (   Expr == DT
+    ->  Kept = DT
+    ;   Kept is Expr
+    ).
 
 %   codes_at(+Words, +I1, -Codes): the letter at I1 (from 1) of each word.
 codes_at([], _, []).
@@ -891,7 +901,7 @@ few_entries([Code|Codes], ByCode, Allowed0, Allowed, Live) :-
     few_entries(Codes, ByCode, Allowed1, Allowed, Live1).
 
 %   code_entry(+ByCode, +Code, -Entry): the entry for letter Code (the
-%   term itself, as kept_live/6 updates its residue in place); it need
+%   term itself, as kept_live/7 updates its residue in place); it need
 %   not be live (see propagate/2): its words over there are then gone, so
 %   looking at it changes nothing.
 code_entry(codes(Low, Args), Code, Entry) :-
@@ -922,18 +932,22 @@ drop_entry([Entry|Entries], Code, Live) :-
         drop_entry(Entries, Code, Live1)
     ).
 
-%   kept_live(+Entries, +DS, +Dead, +Kept0, -Kept, -Live): each of
+%   kept_live(+Entries, +DS, +Dead, +DT, +Kept0, -Kept, -Live): each of
 %   Entries in turn: its letter keeps its words over there while its
 %   residue is in DS, or another word of DS has it (the new residue); else
-%   they go.  A letter gone from both sides leaves Live and is marked in
+%   they go: Kept is DT /\ Without for each letter that goes and DT has,
+%   as an expression evaluated once by the caller (one big integer onto
+%   the global stack per link, not one per letter; whether DT has the
+%   letter does not depend on the others taken away, as each is at the
+%   same position).  A letter gone from both sides leaves Live and is marked in
 %   Dead (with setarg/3: domains only shrink until backtracking undoes
 %   the mark), so that the revision the other way round drops it without
 %   testing it (its residue there was one of the words just taken away).
 %   A letter kept here but gone over there may stay in Live: it changes
 %   nothing.  The tests go from the cheapest: a bit, a mark, then ANDs
 %   compared (not bound: see kept/8).
-kept_live([], _, _, Kept, Kept, []).
-kept_live([Entry|Entries], DS, Dead, Kept0, Kept, Live) :-
+kept_live([], _, _, _, Kept, Kept, []).
+kept_live([Entry|Entries], DS, Dead, DT, Kept0, Kept, Live) :-
     Entry = j(_, Here, There, Residue, Without, Flag),
     (   getbit(DS, Residue) =:= 1
     ->  Kept1 = Kept0,
@@ -948,9 +962,9 @@ kept_live([Entry|Entries], DS, Dead, Kept0, Kept, Live) :-
         Live = [Entry|Live1]
     ;   setarg(Flag, Dead, true),
         Live = Live1,
-        (   Kept0 /\ There =:= 0       % D(T) lacks the letter too
+        (   DT /\ There =:= 0          % D(T) lacks the letter too
         ->  Kept1 = Kept0
-        ;   Kept1 is Kept0 /\ Without
+        ;   Kept1 = Kept0 /\ Without
         )
     ),
-    kept_live(Entries, DS, Dead, Kept1, Kept, Live1).
+    kept_live(Entries, DS, Dead, DT, Kept1, Kept, Live1).
