@@ -238,17 +238,21 @@ dictionary(Key, Tables, Copies) :-
 
 members(Domain, Ids, Tail) :-
     (   popcount(Domain) =< 16
-    ->  peel_members(Domain, Ids, Tail)
+    ->  peel_members(Domain, 0, Ids, Tail)
     ;   members(Domain, 0, Ids, Tail)
     ).
 
-%   A few words: take the lowest off, one at a time.
-peel_members(0, Ids, Ids) :-
+%   A few words: take the lowest off, one at a time, shifting it out (one
+%   operation on a number that gets shorter, where D /\ (D - 1) is two on
+%   the whole of it); Offset is the index of bit 0 of D.
+peel_members(0, _, Ids, Ids) :-
     !.
-peel_members(D, [K|Ids], Tail) :-
-    K is lsb(D),
-    D1 is D /\ (D - 1),
-    peel_members(D1, Ids, Tail).
+peel_members(D, Offset, [K|Ids], Tail) :-
+    Low is lsb(D),
+    K is Offset + Low,
+    D1 is D >> (Low + 1),
+    Offset1 is K + 1,
+    peel_members(D1, Offset1, Ids, Tail).
 
 members(0, _, Ids, Ids) :-
     !.
