@@ -464,7 +464,7 @@ HANDOVER_SHARE = 0.5  # min: of the time left when a floor is proved unfillable,
 FIRST_STRIDE = 2  # score levels from one floor to the next, at first
 MAX_STRIDE = 8  # ... doubling after each fill up to this
 SLICE_FACTOR = 4.0  # a later floor's time: this many times the longest fill so far ...
-SLICE_SHARE = 1 / 16  # ... and at least this share of the time limit (_Slices)
+SLICE_SHARE = 1 / 8  # ... and at least this share of the time limit (_Slices)
 STREAMS_PER_SEED = 2  # wdeg's seed N searches in streams N and N + 1: a new try skips both
 
 
