@@ -4,7 +4,8 @@ from the shipped list; and how the shipped list compares with the
 independent scored list of ../shared.
 
     .venv/bin/python tests/quality_figures.py compare [--seconds 20] [--patterns 10] \
-        [--size 15x15] [--engine prolog] [--floors 30,35,...] [--only 1,3] [--clock cpu]
+        [--size 15x15] [--engine prolog] [--floors 30,35,...] [--only 1,3] [--clock cpu] \
+        [--no-ascent]
     .venv/bin/python tests/quality_figures.py profile [--seconds 20] [--patterns 10] \
         [--levels 35-60] [--seeds=-,2,4] [--only 1,3]
     .venv/bin/python tests/quality_figures.py independent
@@ -86,12 +87,14 @@ def compare(args: argparse.Namespace) -> int:
     for seed, puzzle in patterns(args.size, args.patterns):
         if only is not None and seed not in only:
             continue
-        started = time.process_time()
-        ascent = run(puzzle, SearchOptions(args.engine, maximize="min", timeout=args.seconds))
-        cpu = time.process_time() - started
-        reached = fill_min(ascent)
-        better = ", ".join(f"{b.value}@{b.seconds:.1f}s" for b in ascent.improvements)
-        better += f"; {ascent.stats.nodes} nodes, {cpu:.1f} s CPU"
+        reached, better = None, "no ascent"
+        if not args.no_ascent:
+            started = time.process_time()
+            ascent = run(puzzle, SearchOptions(args.engine, maximize="min", timeout=args.seconds))
+            cpu = time.process_time() - started
+            reached = fill_min(ascent)
+            better = ", ".join(f"{b.value}@{b.seconds:.1f}s" for b in ascent.improvements)
+            better += f"; {ascent.stats.nodes} nodes, {cpu:.1f} s CPU"
         singles = []
         for floor in floors:
             outcome, seconds = single(puzzle, floor, args.engine, args.seconds)
@@ -209,7 +212,8 @@ def main() -> int:
     parser.add_argument("--engine", default="prolog")
     parser.add_argument("--floors", default="30,35,40,45,50,55")
     parser.add_argument("--objective", default="min", choices=("min", "sum"))
-    parser.add_argument("--only", help="profile: these patterns only (e.g. 1,3)")
+    parser.add_argument("--only", help="compare, profile: these patterns only (e.g. 1,3)")
+    parser.add_argument("--no-ascent", action="store_true", help="compare: the floors alone")
     parser.add_argument("--levels", help="profile: these levels only (e.g. 35-55)")
     parser.add_argument("--seeds", default="-", help="profile: wdeg's seeds (- for none)")
     parser.add_argument(
