@@ -156,7 +156,7 @@ class Search(Net):
         if len(candidates) > 1:
             r = self.lcg.below(len(candidates))
             candidates = candidates[r:] + candidates[:r]
-        looks = [(i, masks, self.dom[t]) for i, t, _, _, _, masks, _ in self.live[s]]
+        looks = [(arc.i, arc.masks, self.dom[arc.t]) for arc in self.live[s]]
         if len(candidates) <= 1 or (not looks and self.scores is None):
             return candidates
         words, code = self.tables[self.lengths[s]].words, self.code
