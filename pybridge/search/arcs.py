@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import Final
 
 from pybridge.bitops import at_most, count, differ, members, missing, overlap, revise
 from pybridge.bitsets import Settled, Table, tables
@@ -57,7 +58,7 @@ Revisions = tuple[Bits, list[Change]]
 
 # up to this many words left, a revision reads their letters rather than
 # testing each letter of the last revision against the domain (an AND each)
-FEW_WORDS = 16
+FEW_WORDS: Final = 16
 
 
 class Net:
@@ -83,6 +84,9 @@ class Net:
         self.bits = {n: tuple(having for _, having, _ in b) for n, b in by_code.items()}
         self.there = {n: tuple(there for _, _, there in b) for n, b in by_code.items()}
         self.arcs = _arcs(layout.arcs, self.lengths, by_code)
+        # per site, its length's columns and words by letter (as letters() reads them)
+        self.site_columns = [self.columns[n] for n in self.lengths]
+        self.site_bits = [self.bits[n] for n in self.lengths]
         self.by_length: dict[int, list[int]] = {}
         for s, n in enumerate(self.lengths):
             self.by_length.setdefault(n, []).append(s)
@@ -287,8 +291,7 @@ class Net:
         domain = self.dom[s]
         if not domain or last is None:
             return self._first_letters(s, last, arcs)
-        n, before, columns = self.lengths[s], last[1], self.columns[self.lengths[s]]
-        bits = self.bits[n]
+        before, columns, bits = last[1], self.site_columns[s], self.site_bits[s]
         lost = differ(last[0], domain)  # the one word lost, or -1 (none) or -2 (more)
         if lost == -1:
             return before, []
@@ -364,10 +367,10 @@ def _letter_codes(words: tuple[str, ...]) -> tuple[dict[str, int], dict[int, tup
     letters = {c for t in shared.values() for position in t.masks for c in position}
     code = {c: k for k, c in enumerate(sorted(letters))}
     numbered = {ord(c): k for c, k in code.items()}
-    columns = {
-        n: tuple("".join(word[p] for word in t.words).translate(numbered) for p in range(n))
-        for n, t in shared.items()
-    }
+    columns = {}
+    for n, t in shared.items():
+        joined = "".join(t.words).translate(numbered)  # word k's letters from k * n on
+        columns[n] = tuple(joined[p::n] for p in range(n))
     return code, columns
 
 
