@@ -26,10 +26,12 @@
 #define DIGITS(v) ((const digit *)((PyLongObject *)(v))->long_value.ob_digit)
 #define NDIGITS(v) ((Py_ssize_t)(((PyLongObject *)(v))->long_value.lv_tag >> 3))
 #define NEGATIVE(v) ((((PyLongObject *)(v))->long_value.lv_tag & 3) == 2)
+#define DIGITS_TO_WRITE(v) ((v)->long_value.ob_digit)
 #else
 #define DIGITS(v) ((const digit *)((PyLongObject *)(v))->ob_digit)
 #define NDIGITS(v) Py_ABS(Py_SIZE(v))
 #define NEGATIVE(v) (Py_SIZE(v) < 0)
+#define DIGITS_TO_WRITE(v) ((v)->ob_digit)
 #endif
 
 /* The loops read 64 bits (WORD digits) at a time where they can: the
@@ -230,6 +232,111 @@ missing(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return all;
 }
 
+/* The int whose magnitude is the n digits at p (the highest nonzero). */
+static PyObject *
+from_digits(const digit *p, Py_ssize_t n)
+{
+    if (n == 0) {
+        return PyLong_FromLong(0);
+    }
+    PyLongObject *made = _PyLong_New(n);
+    if (made == NULL) {
+        return NULL;
+    }
+    memcpy(DIGITS_TO_WRITE(made), p, (size_t)n * sizeof(digit));
+    return (PyObject *)made;
+}
+
+/* revise(domain, has, gone, alive, without, masks) -> int: the domain's
+ * words are ORed (the alive letters' masks) or ANDed (the gone letters'
+ * without) in one buffer of the domain's size, and one int is built at the
+ * end, none if nothing went (the domain itself is the answer) */
+static PyObject *
+revise(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError, "revise() takes 6 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *domain = args[0], *has = args[1], *gone = args[2], *alive = args[3];
+    for (int k = 0; k < 4; k++) {
+        if (!is_set(args[k])) {
+            return NULL;
+        }
+    }
+    if (!PyList_Check(args[4]) || !PyList_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError, "revise(): without and masks must be lists");
+        return NULL;
+    }
+    int keeping = counted(alive, PY_SSIZE_T_MAX) < counted(gone, PY_SSIZE_T_MAX);
+    PyObject *table = keeping ? args[5] : args[4], *pick = keeping ? alive : gone;
+    const digit *d = DIGITS(domain);
+    Py_ssize_t n = NDIGITS(domain); /* the buffer's digits still to reckon with */
+    digit small[128], *buf = small;
+    if (n > (Py_ssize_t)(sizeof small / sizeof small[0])) {
+        buf = PyMem_Malloc((size_t)n * sizeof(digit));
+        if (buf == NULL) {
+            return PyErr_NoMemory();
+        }
+    }
+    if (keeping) {
+        memset(buf, 0, (size_t)n * sizeof(digit));
+    }
+    else {
+        memcpy(buf, d, (size_t)n * sizeof(digit));
+    }
+    const digit *p = DIGITS(pick), *h = DIGITS(has);
+    Py_ssize_t letters = Py_MIN(NDIGITS(pick), NDIGITS(has)), width = n;
+    for (Py_ssize_t k = 0; k < letters; k++) {
+        for (digit bits = p[k] & h[k]; bits; bits &= bits - 1) {
+            Py_ssize_t c = k * PyLong_SHIFT + lowest(bits);
+            PyObject *mask = c < PyList_GET_SIZE(table) ? PyList_GET_ITEM(table, c) : NULL;
+            if (mask == NULL) {
+                PyErr_SetString(PyExc_IndexError, "revise(): a letter without its words");
+            }
+            if (mask == NULL || !is_set(mask)) {
+                if (buf != small) {
+                    PyMem_Free(buf);
+                }
+                return NULL;
+            }
+            const digit *m = DIGITS(mask);
+            Py_ssize_t shared = Py_MIN(width, NDIGITS(mask));
+            if (keeping) {
+                for (Py_ssize_t i = 0; i < shared; i++) {
+                    buf[i] |= m[i];
+                }
+            }
+            else {
+                for (Py_ssize_t i = 0; i < shared; i++) {
+                    buf[i] &= m[i];
+                }
+                width = shared; /* the digits above the mask's are 0 now */
+            }
+        }
+    }
+    if (keeping) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            buf[i] &= d[i];
+        }
+    }
+    while (width > 0 && buf[width - 1] == 0) {
+        width--;
+    }
+    PyObject *kept;
+    if (width == n && memcmp(buf, d, (size_t)n * sizeof(digit)) == 0) {
+        Py_INCREF(domain);
+        kept = domain;
+    }
+    else {
+        kept = from_digits(buf, width);
+    }
+    if (buf != small) {
+        PyMem_Free(buf);
+    }
+    return kept;
+}
+
 /* at_most(words, n) -> bool: counts until the count passes n */
 static PyObject *
 at_most(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -335,6 +442,8 @@ static PyMethodDef methods[] = {
      "overlap(a, b): whether the sets a and b share a member."},
     {"missing", (PyCFunction)(void (*)(void))missing, METH_FASTCALL,
      "missing(domain, letters, masks): the letters (bits) none of whose words masks[c] is in domain."},
+    {"revise", (PyCFunction)(void (*)(void))revise, METH_FASTCALL,
+     "revise(domain, has, gone, alive, without, masks): domain less the words of gone letters."},
     {"at_most", (PyCFunction)(void (*)(void))at_most, METH_FASTCALL,
      "at_most(words, n): whether the set holds at most n members."},
     {"count", (PyCFunction)(void (*)(void))count, METH_FASTCALL,

@@ -33,6 +33,30 @@ def missing(domain: int, letters: int, masks: Sequence[int]) -> int:
     return gone
 
 
+def revise(
+    domain: int, has: int, gone: int, alive: int, without: Sequence[int], masks: Sequence[int]
+) -> int:
+    """`domain` less its words whose letter at a crossing went from the
+    other side's letters there: `gone` went and `alive` stayed (letters as
+    bits, c standing for letter c), and of them only the letters `has` can
+    be in domain. The words with an alive letter (masks[c]) are kept, an
+    OR per letter, when fewer letters are alive than gone; else those with
+    a gone letter go, an AND per letter (without[c]: the words without c)."""
+    if alive.bit_count() < gone.bit_count():
+        keep, letters = 0, alive & has
+        while letters:
+            low = letters & -letters
+            keep |= masks[low.bit_length() - 1]
+            letters ^= low
+        return domain & keep
+    letters = gone & has
+    while letters:
+        low = letters & -letters
+        domain &= without[low.bit_length() - 1]
+        letters ^= low
+    return domain
+
+
 def at_most(words: int, n: int) -> bool:
     """Whether the set holds at most n members."""
     return words.bit_count() <= n

@@ -327,6 +327,7 @@ def _merged_scores(files: Sequence[_FileWords]) -> Scores | None:
         return None
     written: dict[str, Decimal] = {}
     seen: set[str] = set()
+    numbers: dict[str, Decimal] = {}  # a list has a few score texts for many words: one each
     for found in files:
         if not found.weighted:
             seen.update(found.words)
@@ -335,7 +336,10 @@ def _merged_scores(files: Sequence[_FileWords]) -> Scores | None:
             if word not in seen:
                 seen.add(word)
                 if score:
-                    written[word] = Decimal(score)
+                    number = numbers.get(score)
+                    if number is None:
+                        number = numbers[score] = Decimal(score)
+                    written[word] = number
     return Scores(written)
 
 

@@ -116,13 +116,20 @@ class Scores:
         listed = tuple(words)
         made = self._made.get(listed)
         if made is None:
-            written, default, scale = self.written, self.default, self.scale
-            with localcontext(EXACT):
-                made = tuple(int(written.get(word, default) * scale) for word in listed)
+            written, default, scaled = self.written, self.default, self.scaled
+            made = tuple(scaled[written.get(word, default)] for word in listed)
             if len(self._made) >= KEPT_VALUES:
                 self._made.clear()
             self._made[listed] = made
         return made
+
+    @cached_property
+    def scaled(self) -> dict[Decimal, int]:
+        """value() of every score of the list (levels): a list has a few
+        scores for many words."""
+        scale = self.scale
+        with localcontext(EXACT):
+            return {number: int(number * scale) for number in self.levels}
 
     def unscaled(self, value: int) -> Decimal:
         """An engine's integer back on the list's scale."""
@@ -163,6 +170,8 @@ class Scores:
             made.__dict__["scale"] = scale = max(self.scale, int(10 ** _decimals(floor)))
             if scale == self.scale:  # the same values: one cache of them
                 object.__setattr__(made, "_made", self._made)
+                if "scaled" in known:
+                    made.__dict__["scaled"] = known["scaled"]
         for name in ("has_line", "levels"):
             if name in known:
                 made.__dict__[name] = known[name]

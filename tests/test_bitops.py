@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from pybridge import bitops, compiled
 
-FUNCTIONS = ("overlap", "missing", "at_most", "count", "common", "differ", "members")
+FUNCTIONS = ("overlap", "missing", "revise", "at_most", "count", "common", "differ", "members")
 
 
 def _built() -> ModuleType | None:
@@ -85,6 +85,33 @@ def test_both_forms_find_the_same_missing_letters(domain: int, masks: list[int],
     assert C.missing(domain, letters, masks) == bitops.missing(domain, letters, masks)
 
 
+@needs_c
+@settings(max_examples=300, deadline=None)
+@given(
+    sets(),
+    st.lists(st.tuples(sets(), sets()), min_size=1, max_size=70),
+    st.tuples(*[st.integers(0, (1 << 70) - 1)] * 3),
+)
+def test_both_forms_revise_alike(
+    domain: int, tables: list[tuple[int, int]], draws: tuple[int, int, int]
+) -> None:
+    assert C is not None
+    without, masks = [w for w, _ in tables], [m for _, m in tables]
+    has, gone, alive = (draw & ((1 << len(tables)) - 1) for draw in draws)
+    args = (domain, has, gone, alive, without, masks)
+    assert C.revise(*args) == bitops.revise(*args)
+    if C.revise(*args) == domain:  # nothing went: the domain itself, no new int
+        assert C.revise(*args) is domain
+
+
+def test_revise_keeps_the_words_of_letters_left() -> None:
+    # words 0-3 of letters 0, 1, 2, 0 at the crossing
+    masks, without = [0b1001, 0b0010, 0b0100], [0b0110, 0b1101, 0b1011]
+    assert bitops.revise(0b1111, 0b111, 0b110, 0b001, without, masks) == 0b1001  # by an OR
+    assert bitops.revise(0b1111, 0b111, 0b001, 0b110, without, masks) == 0b0110  # by an AND
+    assert bitops.revise(0b1111, 0b011, 0b100, 0b011, without, masks) == 0b1111  # has no letter 2
+
+
 def test_missing_letters_are_bits() -> None:
     masks = [0b0011, 0b0100, 0b1000, 0b0001]  # the words of letters 0, 1, 2, 3
     assert bitops.missing(0b0001, 0b1111, masks) == 0b0110
@@ -110,3 +137,7 @@ def test_the_c_form_refuses_what_is_no_set() -> None:
         C.missing(1, 0b10, [1])
     with pytest.raises(TypeError):
         C.members()
+    with pytest.raises(IndexError):
+        C.revise(1, 0b10, 0b10, 0b10, [1], [1])
+    with pytest.raises(TypeError):
+        C.revise(1, 1, 1, 0, (1,), [1])

@@ -15,21 +15,37 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Final
 
-from pybridge.bitops import at_most, count, differ, members, missing, overlap
+from pybridge.bitops import at_most, count, differ, members, missing, overlap, revise
 from pybridge.bitsets import Settled, Table, tables
 from pybridge.layout import Arc as Link
 from pybridge.layout import Layout
 from pybridge.model import Cell
 from pybridge.search.kernel import Counters
 
+
+class Arc:
+    """A link from a site s (its position i) to a site t (its position j)
+    at a crossing, with what a revision along it reads: at j in t's words,
+    per letter the words without it (`without`) and the words with it
+    (`masks`), and the letters there (`there`). A class, not a tuple: the
+    compiled search reads one field of it where a tuple would be unpacked
+    whole (docs/benchmarks.md, "Per node, session 5")."""
+
+    __slots__ = ("crossing", "i", "j", "masks", "t", "there", "without")
+
+    def __init__(
+        self, i: int, t: int, j: int, crossing: int, at_j: tuple[list[int], list[int], int]
+    ) -> None:
+        self.i, self.t, self.j, self.crossing = i, t, j, crossing
+        self.without, self.masks, self.there = at_j
+
+
 # Inside the Net a set of letters is an int, bit c standing for the Net's
 # letter c (Net.code: the letters of the word list, in order), so that the
 # letters of a position are a few integer operations, not a set built.
-# a link with what a revision along it reads: (i, t, j, crossing, and at j in
-# t's words: per letter the words without it, per letter the words with it,
-# the letters there)
-Arc = tuple[int, int, int, int, list[int], list[int], int]
 Bits = tuple[int, ...]  # per position of a site: its words' letters there, as bits
 Support = tuple[int, Bits]  # a site's domain when last revised from, and its letters
 State = tuple[list[int], list[Support | None]]  # the domains, and their supports
@@ -39,9 +55,10 @@ Saved = tuple[int, int, Support | None]  # a site, and its domain and support be
 # those left, and the arc
 Change = tuple[int, int, Arc]
 Revisions = tuple[Bits, list[Change]]
+
 # up to this many words left, a revision reads their letters rather than
 # testing each letter of the last revision against the domain (an AND each)
-FEW_WORDS = 16
+FEW_WORDS: Final = 16
 
 
 class Net:
@@ -59,14 +76,17 @@ class Net:
         self.left = {n: list(t.copies) for n, t in self.tables.items()}  # copies not placed
         self.lengths = [len(cells) for cells in layout.cells]
         self.weights = [1] * len(layout.crossings)
-        letters = {c for t in self.tables.values() for position in t.masks for c in position}
-        self.code = {c: k for k, c in enumerate(sorted(letters))}  # letter -> its bit
+        self.code, columns = _letter_codes(words)  # letter -> its bit; see _letter_codes
+        self.columns = {n: columns.get(n, ("",) * n) for n in self.tables}
         by_code = {n: _by_code(t, self.code) for n, t in self.tables.items()}
         # per length and position: per letter code the words with it there;
         # and the letters there
         self.bits = {n: tuple(having for _, having, _ in b) for n, b in by_code.items()}
         self.there = {n: tuple(there for _, _, there in b) for n, b in by_code.items()}
         self.arcs = _arcs(layout.arcs, self.lengths, by_code)
+        # per site, its length's columns and words by letter (as letters() reads them)
+        self.site_columns = [self.columns[n] for n in self.lengths]
+        self.site_bits = [self.bits[n] for n in self.lengths]
         self.by_length: dict[int, list[int]] = {}
         for s, n in enumerate(self.lengths):
             self.by_length.setdefault(n, []).append(s)
@@ -154,15 +174,16 @@ class Net:
         those crossings, for every site s (open or not); kept up to date as
         sites close and open and as weights grow, as propagate reads live
         at every pop and choose reads wdegs for every open site at every node."""
-        self.live = [[arc for arc in arcs if self.open[arc[1]]] for arcs in self.arcs]
-        self.wdegs = [sum(self.weights[arc[3]] for arc in arcs) for arcs in self.live]
+        self.live = [[arc for arc in arcs if self.open[arc.t]] for arcs in self.arcs]
+        self.wdegs = [sum(self.weights[arc.crossing] for arc in arcs) for arcs in self.live]
 
     def close(self, s: int, sign: int) -> None:
         """Update wdegs and the neighbours' live arcs when s closes (sign -1)
         or opens again (+1)."""
-        for _, t, _, x, _, _, _ in self.arcs[s]:
-            self.wdegs[t] += sign * self.weights[x]
-            self.live[t] = [arc for arc in self.arcs[t] if self.open[arc[1]]]
+        for arc in self.arcs[s]:
+            t = arc.t
+            self.wdegs[t] += sign * self.weights[arc.crossing]
+            self.live[t] = [other for other in self.arcs[t] if self.open[other.t]]
 
     def choose(self, region: Sequence[int]) -> int:
         """The site of smallest |D| / wdeg (ties: lowest index; region ascending)."""
@@ -232,12 +253,20 @@ class Net:
             now, changes = self.letters(s, sup[s], arcs)
             self.save(s)
             sup[s] = (dom[s], now)
-            for gone, alive, (_, t, j, crossing, without, masks, there) in changes:
-                kept = self.revised(dom[t], sup[t], j, gone, alive, without, masks, there)
+            for gone, alive, arc in changes:
+                t = arc.t
+                # t agrees with s's letters before (gone and alive; before
+                # the first revision, any letter), and has only the letters
+                # it had at its own last revision from: one it lacks takes
+                # nothing (bitops.revise: one OR per letter alive or one AND
+                # per letter gone, whichever are fewer)
+                last = sup[t]
+                has = arc.there if last is None else last[1][arc.j]
+                kept = revise(dom[t], has, gone, alive, arc.without, arc.masks)
                 if kept == dom[t]:
                     continue
                 if not kept:
-                    self.weights[crossing] += 1
+                    self.weights[arc.crossing] += 1
                     self.wdegs[s] += 1  # t is open
                     if self.open[s]:
                         self.wdegs[t] += 1
@@ -249,41 +278,6 @@ class Net:
                     queue.append(t)
                     queued.add(t)
         return True
-
-    @staticmethod
-    def revised(
-        domain: int,
-        last: Support | None,
-        j: int,
-        gone: int,
-        alive: int,
-        without: list[int],
-        masks: list[int],
-        there: int,
-    ) -> int:
-        """`domain` (of t) without its words whose letter at j is `gone`
-        from s's letters at the crossing; the others are `alive`. t agrees
-        with s's letters before (gone and alive; before the first revision,
-        any letter), and has only the letters it had at its own last
-        revision from (`last`): a letter t lacks takes nothing. So the
-        words with an alive letter are kept, by an OR per letter alive, when
-        fewer letters are alive than gone (as after a word is placed), else
-        those with a gone letter go, by an AND per letter gone. (Letters
-        as bits; `there`: the letters of t's words at j.)"""
-        has = there if last is None else last[1][j]
-        if alive.bit_count() < gone.bit_count():
-            keep, letters = 0, alive & has
-            while letters:
-                low = letters & -letters
-                keep |= masks[low.bit_length() - 1]
-                letters ^= low
-            return domain & keep
-        letters = gone & has
-        while letters:
-            low = letters & -letters
-            domain &= without[low.bit_length() - 1]
-            letters ^= low
-        return domain
 
     def letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Revisions:
         """The letters the words of D(s) have at the positions of the `arcs`
@@ -297,39 +291,40 @@ class Net:
         domain = self.dom[s]
         if not domain or last is None:
             return self._first_letters(s, last, arcs)
-        n, before, code = self.lengths[s], last[1], self.code
-        table, bits = self.tables[n], self.bits[n]
+        before, columns, bits = last[1], self.site_columns[s], self.site_bits[s]
         lost = differ(last[0], domain)  # the one word lost, or -1 (none) or -2 (more)
         if lost == -1:
             return before, []
         changes = list[Change]()
         if lost >= 0:  # one word lost: the commonest case
-            word = table.words[lost]
             for arc in arcs:
-                i = arc[0]
-                c = code[word[i]]
+                i = arc.i
+                column = columns[i]
+                c = ord(column[lost])
                 if before[i] >> c & 1 and not overlap(domain, bits[i][c]):
                     changes.append((1 << c, before[i] ^ 1 << c, arc))
         elif at_most(domain, 1):  # one word left (as a word placed): its letters
-            word = table.words[domain.bit_length() - 1]
+            k = domain.bit_length() - 1
             for arc in arcs:
-                i = arc[0]
-                letter = 1 << code[word[i]]
+                i = arc.i
+                column = columns[i]
+                letter = 1 << ord(column[k])
                 others = before[i] & ~letter
                 if others:
                     changes.append((others, before[i] & letter, arc))
         elif at_most(domain, FEW_WORDS):  # a few words left: read their letters
-            words = [table.words[k] for k in members(domain)]
+            words = members(domain)
             for arc in arcs:
-                i = arc[0]
+                i = arc.i
+                column = columns[i]
                 alive = 0
-                for word in words:
-                    alive |= 1 << code[word[i]]
-                if alive.bit_count() < before[i].bit_count():  # alive within before[i]
+                for k in words:
+                    alive |= 1 << ord(column[k])
+                if count(alive) < count(before[i]):  # alive within before[i]
                     changes.append((before[i] & ~alive, alive, arc))
         else:
             for arc in arcs:
-                i = arc[0]
+                i = arc.i
                 gone = missing(domain, before[i], bits[i])
                 if gone:
                     changes.append((gone, before[i] ^ gone, arc))
@@ -337,7 +332,7 @@ class Net:
             return before, changes
         now = list(before)
         for _, alive, arc in changes:
-            now[arc[0]] = alive
+            now[arc.i] = alive
         return tuple(now), changes
 
     def _first_letters(self, s: int, last: Support | None, arcs: list[Arc]) -> Revisions:
@@ -348,15 +343,35 @@ class Net:
         now = [0] * len(table.masks)  # a position no arc reads has no letters
         if domain:
             for arc in arcs:
-                i = arc[0]
+                i = arc.i
                 there = self.there[n][i]
                 now[i] = there if domain == table.full else there ^ missing(domain, there, bits[i])
         changes: list[Change] = []
         for arc in arcs:
-            had = arc[6] if last is None else last[1][arc[0]]
-            if had != now[arc[0]]:
-                changes.append((had & ~now[arc[0]], now[arc[0]], arc))
+            i = arc.i
+            had = arc.there if last is None else last[1][i]
+            if had != now[i]:
+                changes.append((had & ~now[i], now[i], arc))
         return tuple(now), changes
+
+
+@lru_cache(maxsize=4)
+def _letter_codes(words: tuple[str, ...]) -> tuple[dict[str, int], dict[int, tuple[str, ...]]]:
+    """The letters of tables(words), each numbered in order (its bit in the
+    Net's letter sets); and per length and position the column of its
+    words' letters there, each letter written as the character whose code
+    is its number: ord(column[k]) is word k's letter's number, read in
+    place, where a dictionary lookup per letter cost a tenth of a 5x5
+    search (docs/benchmarks.md, "Per node, session 5")."""
+    shared = tables(words)
+    letters = {c for t in shared.values() for position in t.masks for c in position}
+    code = {c: k for k, c in enumerate(sorted(letters))}
+    numbered = {ord(c): k for c, k in code.items()}
+    columns = {}
+    for n, t in shared.items():
+        joined = "".join(t.words).translate(numbered)  # word k's letters from k * n on
+        columns[n] = tuple(joined[p::n] for p in range(n))
+    return code, columns
 
 
 def _arcs(
@@ -366,7 +381,8 @@ def _arcs(
 ) -> list[list[Arc]]:
     """Each site's links with the masks a revision along them reads."""
     return [
-        [(i, t, j, x, *by_code[lengths[t]][j]) for i, t, j, x in site_links] for site_links in links
+        [Arc(i, t, j, x, by_code[lengths[t]][j]) for i, t, j, x in site_links]
+        for site_links in links
     ]
 
 

@@ -156,26 +156,33 @@ class Search(Net):
         if len(candidates) > 1:
             r = self.lcg.below(len(candidates))
             candidates = candidates[r:] + candidates[:r]
-        looks = [(i, masks, self.dom[t]) for i, t, _, _, _, masks, _ in self.live[s]]
-        if len(candidates) <= 1 or (not looks and self.scores is None):
+        live = self.live[s]
+        if len(candidates) <= 1 or (not live and self.scores is None):
             return candidates
-        words, code = self.tables[self.lengths[s]].words, self.code
-        counts: list[dict[str, int]] = [{} for _ in looks]
-
-        def keeps(k: int) -> int:
+        n = self.lengths[s]
+        columns = self.columns[n]
+        looks = [(columns[arc.i], arc.masks, self.dom[arc.t]) for arc in live]
+        # per look and letter number: the words of t's domain with it (-1: not
+        # counted yet; counted once, for the first candidate with it)
+        tallies = [[-1] * len(self.code) for _ in looks]
+        scores = None if self.scores is None else self.scores[n]
+        # sorted by the product of the counts, greatest first (among equals,
+        # the higher-scored first), then as drawn: each key ends with the
+        # candidate's place, so no two are equal and the order is a stable sort's
+        ranked: list[tuple[int, int, int, int]] = []
+        for at, k in enumerate(candidates):
             product = 1
-            for (i, masks, domain), seen in zip(looks, counts, strict=True):
-                letter = words[k][i]
-                n = seen.get(letter)
-                if n is None:
-                    n = seen[letter] = common(domain, masks[code[letter]])
-                product *= n
-            return -product
-
-        if self.scores is None:
-            return sorted(candidates, key=keeps)
-        score = self.scores[self.lengths[s]]  # among equals, the higher-scored first
-        return sorted(candidates, key=lambda k: (keeps(k), -score[k]))
+            for j in range(len(looks)):
+                column, masks, domain = looks[j]
+                tally = tallies[j]
+                c = ord(column[k])
+                count = tally[c]
+                if count < 0:
+                    count = tally[c] = common(domain, masks[c])
+                product *= count
+            ranked.append((-product, 0 if scores is None else -scores[k], at, k))
+        ranked.sort()
+        return [k for _, _, _, k in ranked]
 
     def preferred(self, s: int, words: list[int]) -> list[int]:
         """`words` with the run's preferred word for s first, if it has it."""
