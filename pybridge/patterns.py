@@ -465,6 +465,12 @@ class _Geometry:
         return SHORT_EXTRA if self.rows * self.cols > SHORT_EXTRA_CELLS else {}
 
     @property
+    def keeps_beside(self) -> bool:
+        """Whether the cells beside theme entries' letters are kept open
+        (pybridge.theme.Frame.beside): beyond 15x15, as SHORT_EXTRA."""
+        return self.rows * self.cols > SHORT_EXTRA_CELLS
+
+    @property
     def tournament(self) -> int:
         """The orbits a first attempt compares (TOURNAMENT, BIG_TOURNAMENT beyond 15x15)."""
         return BIG_TOURNAMENT if self.rows * self.cols > SHORT_EXTRA_CELLS else TOURNAMENT
@@ -732,7 +738,7 @@ def _attempt(
     placed = frame.blocked.bit_count()
     if placed > blocks or not _within_rules(geo, open_cells, rules):
         return None
-    taken = frame.blocked | frame.kept
+    taken = frame.blocked | frame.kept | frame.beside
     left = [k for k, mask in enumerate(found.masks) if not mask & taken]
     counts = _size_counts([found.sizes[k] for k in left])
     while True:
@@ -769,10 +775,17 @@ class _BitFrame:
     entries: tuple[Placed, ...] = ()
     across: int = 0  # the cells of the entries across
     down: int = 0  # the cells of the entries down
+    beside: int = 0  # cells kept open beside the entries' letters
 
 
 _NO_FRAME = _BitFrame(0, 0)
 ATTEMPTS_PER_PLACEMENT = 4  # attempts at a pattern around one placement of the theme
+# and of those, beyond 15x15, the first BESIDE_TURNS keep the cells beside
+# the entries' letters open (pybridge.theme.Frame.beside), the others need
+# not: a grid may have no pattern that does. Not at 15x15 and below, where
+# themed patterns fill from the shipped list as they are
+# (docs/benchmarks.md#theme-entries-at-21x21) and would only get more short words.
+BESIDE_TURNS = 2
 COUNTS_PER_PLACEMENT = 2  # counts of blocks tried around it, when a fraction was asked
 
 
@@ -821,7 +834,10 @@ class _Framed:
             )
         across = self._mask(frozenset(c for e in frame.entries if e.across for c in e.cells))
         kept = self._mask(frame.kept)
-        bits = _BitFrame(kept, self._mask(frame.blocked), frame.entries, across, kept & ~across)
+        beside = self._mask(frame.beside(geo.rows, geo.cols)) if geo.keeps_beside else 0
+        bits = _BitFrame(
+            kept, self._mask(frame.blocked), frame.entries, across, kept & ~across, beside
+        )
         free = self._free(frame.kept, frame.blocked)
         counts = [n for n in self.counts if _reachable(n - len(frame.blocked), *free)]
         return bits, tuple(counts[:COUNTS_PER_PLACEMENT])
@@ -1424,10 +1440,13 @@ class _Work:
             # all cluster their blocks in corners is found that way (with a
             # theme, each placement of the entries gets ATTEMPTS_PER_PLACEMENT)
             turn = attempt - 1
+            shaped = frame
             if self.framed is not None:
                 turn %= ATTEMPTS_PER_PLACEMENT
                 if turn == 0:
                     frame, counts = self.framed.next(self.rng)
+                # the first attempts keep the cells beside the letters open
+                shaped = frame if turn < BESIDE_TURNS else replace(frame, beside=0)
                 count = counts[turn % len(counts)]  # each count in turn
                 turn //= len(counts)
             tournament = max(1, self.geo.tournament >> turn)
@@ -1440,7 +1459,7 @@ class _Work:
                     self.rng,
                     tournament,
                     self.give_up,
-                    frame,
+                    shaped,
                 )
             except _OutOfTime:
                 raise PatternNotFound(
@@ -1449,7 +1468,7 @@ class _Work:
                     f"{seed}): {_LOOSER} or more time"
                 ) from None
             if open_cells is not None:
-                return open_cells, attempt, frame
+                return open_cells, attempt, shaped
         if self.framed is None:  # a complete search says which (it knows no theme)
             settled = _settled(
                 self.geo, count, self.rules, self.symmetry, self.rng, seed, attempts, self.give_up

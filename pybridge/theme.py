@@ -22,7 +22,9 @@ of one next to a cell of another), every end of a slot is a block, and the
 grid with just those blocks must keep the rules (pybridge.patterns checks it:
 no word too short beside a slot, every cell checked, connected). Entries go
 across when they can, down when they are too long for a row or their count
-needs a down slot.
+needs a down slot. Beyond 15x15 the pattern keeps open the cells beside the
+letters that seldom start or end a word (Frame.beside), so that the words
+crossing the entries neither start nor end with them.
 
 The slots are found by a search over orbits in a random order drawn from
 the pattern's seed (so a seed gives the same placement), longest entries
@@ -55,6 +57,20 @@ PLACEMENT_NODES = 5_000  # orbits tried before a search for slots gives up
 # between them), then, if they do not fit so, only apart: stacked entries
 # make a grid hard to fill.
 SPREAD = 2
+# Letters that seldom start (RARE_FIRST) or end (RARE_LAST) a word: the
+# shipped list's words of 3-8 letters from its acceptable line (38,898)
+# start with each of these, or end with it, at most 0.4 (0.3) times as often
+# as the letter comes in them at all (E starts 0.27 times as often, I ends
+# 0.07 times). An entry's letter there fixes the first or last letter of
+# the word crossing it, and a grid whose crossings end in A, C, I or O
+# often has no fill from the list's words of 25 and up at all: make 21x21
+# --theme "a piece of cake" "plain sailing", seeds 1-8, the 3 patterns
+# ranked easiest of each first pool, filled at floor 25 within 10 s: 7 of
+# 24 filled and 8 proved unfillable; with the cells beside such letters
+# kept open (patterns.py, beyond 15x15) 11 filled and 2 proved unfillable
+# (docs/benchmarks.md#theme-entries-at-21x21).
+RARE_FIRST = frozenset("EINOUXY")
+RARE_LAST = frozenset("ABCIJOQUV")
 
 
 class ImpossibleTheme(UsageError):
@@ -101,6 +117,22 @@ class Frame:
     @property
     def kept(self) -> frozenset[Cell]:
         return frozenset(cell for entry in self.entries for cell in entry.cells)
+
+    def beside(self, rows: int, cols: int) -> frozenset[Cell]:
+        """The cells to keep open beside the entries' letters, so that no
+        letter that seldom starts a word (RARE_FIRST) starts the word
+        crossing it, and none that seldom ends one (RARE_LAST) ends it: the
+        cell before such a letter, or after it, across the entry (but the
+        blocks the slots' ends need)."""
+        found = set()
+        for entry in self.entries:
+            dr, dc = (1, 0) if entry.across else (0, 1)
+            for (r, c), letter in zip(entry.cells, entry.word, strict=True):
+                if letter in RARE_FIRST and min(r - dr, c - dc) >= 0:
+                    found.add((r - dr, c - dc))
+                if letter in RARE_LAST and r + dr < rows and c + dc < cols:
+                    found.add((r + dr, c + dc))
+        return frozenset(found) - self.blocked
 
 
 # ---------------------------------------------------------------- the entries

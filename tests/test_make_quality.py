@@ -9,6 +9,7 @@ import itertools
 import json
 import re
 import shutil
+import time
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
@@ -387,3 +388,46 @@ def test_a_fill_below_the_line_gives_way_to_other_patterns(
     assert made.outcome.score.min == best
     assert made.pattern == made.tries[lows.index(best)].pattern
     assert "only below the acceptable line" in below[0].summary()
+
+
+def test_before_the_last_try_a_pattern_unfillable_above_the_line_gives_way_at_once(
+    shared_dir: Path, tmp_path: Path
+) -> None:
+    """make's ascent starts at the acceptable line; before its last try, a
+    pattern that the words from the line up cannot fill is told unsolvable
+    as soon as that is proved (no fill below the line using up the try's
+    time), and the next pattern is tried; the last try may fill below the
+    line, and says so."""
+    from pybridge.lexicon import load_dictionary
+
+    words = (shared_dir / "corpus" / "cs50" / "words2.txt").read_text().split()
+    scored = tmp_path / "scored.txt"
+    scored.write_text("".join(f"{word};10\n" for word in words), encoding="utf-8")
+    dictionary = load_dictionary([scored])
+    small = {"blocks": 4, "min_length": 2, "symmetry": "none", "engine": "python"}
+    made = construct.make(
+        5, 5, dictionary.words, scores=dictionary.scores, seed=1, tries=3, **small
+    )
+    first, second, last = made.tries
+    for early in (first, second):
+        assert early.status == "unsolvable"
+        assert early.nodes == 0
+        assert "scoring 25 or more" in (early.reason or "")
+    assert last.status == "solved"
+    assert made.status == "solved"
+    assert made.pattern == last.pattern
+    assert made.outcome is not None
+    assert made.outcome.score is not None
+    assert made.outcome.score.min == 10
+    assert made.outcome.score.below > 0  # told: every entry is below the line
+
+
+def test_the_last_try_is_the_last_of_the_tries_or_of_the_time() -> None:
+    now = time.perf_counter()
+    assert not construct._last_try(0, 10, 7.7, 300, now)
+    assert construct._last_try(9, 10, 7.7, 300, now)
+    assert construct._last_try(0, 1, None, None, now)
+    assert not construct._last_try(0, 10, None, None, now - 1000)
+    # 10 s left of 300: less than two fills of 7.7 s
+    assert construct._last_try(0, 10, 7.7, 300, now - 290)
+    assert not construct._last_try(0, 10, 7.7, 300, now - 200)

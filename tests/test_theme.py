@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,13 @@ from pybridge.cli import main
 from pybridge.construct import make
 from pybridge.errors import InputError, UsageError
 from pybridge.lexicon import load_dictionary
-from pybridge.patterns import Pattern, PatternNotFound, generate
+from pybridge.patterns import (
+    ATTEMPTS_PER_PLACEMENT,
+    BESIDE_TURNS,
+    Pattern,
+    PatternNotFound,
+    generate,
+)
 from pybridge.serve import api
 from pybridge.theme import ImpossibleTheme
 
@@ -145,6 +152,80 @@ def test_the_same_seed_places_the_same_theme() -> None:
     assert str(first).count("#") == first.blocks  # the text shows the entries' letters
     assert "WALKINTHEPARK" in str(first)
     assert first.to_json()["theme"] == [e.to_json() for e in first.theme]
+
+
+# ---------------------------------------------------------------- the letters' crossings
+
+
+def crossing_ends(pattern: Pattern) -> tuple[list[str], list[str]]:
+    """The entries' letters that start the word crossing them, and those
+    that end it, read from the rows alone."""
+    rows = pattern.letters
+    height, width = len(rows), len(rows[0])
+    starts, ends = [], []
+    for entry in pattern.theme:
+        dr, dc = (1, 0) if entry.across else (0, 1)
+        for (r, c), letter in zip(entry_cells(entry), entry.word, strict=True):
+            before = r - dr < 0 or c - dc < 0 or rows[r - dr][c - dc] == "#"
+            after = r + dr >= height or c + dc >= width or rows[r + dr][c + dc] == "#"
+            if before and not after:
+                starts.append(letter)
+            if after and not before:
+                ends.append(letter)
+    return starts, ends
+
+
+SUNDAY = ("SCHOOL OF THOUGHT", "ONE AFTER ANOTHER", "BANK ACCOUNT")  # 15, 15, 11 centred
+
+
+@pytest.mark.parametrize(
+    ("size", "entries"), [(21, ("A PIECE OF CAKE", "PLAIN SAILING")), (21, SUNDAY), (17, DAILY)]
+)
+def test_no_entry_letter_that_seldom_starts_or_ends_a_word_does(
+    size: int, entries: tuple[str, ...]
+) -> None:
+    """A letter of an entry that seldom starts a word (E, I, O...) starts
+    no word crossing it, and none that seldom ends one (A, C, I, O...)
+    ends it: the cells beside them are kept open (make 21x21 with a theme:
+    patterns whose crossings end in such letters are often unfillable from
+    the list's words of 25 and up)."""
+    for seed in range(1, 5):
+        pattern = generate(size, size, seed=seed, theme=entries)
+        assert not entry_breaks(pattern, "rot180")
+        assert not rule_breaks(list(pattern.letters), "rot180")
+        if (pattern.attempts - 1) % ATTEMPTS_PER_PLACEMENT >= BESIDE_TURNS:
+            continue  # an attempt that need not keep them (none at these sizes so far)
+        starts, ends = crossing_ends(pattern)
+        assert not set(starts) & theme.RARE_FIRST, (seed, starts)
+        assert not set(ends) & theme.RARE_LAST, (seed, ends)
+
+
+def test_up_to_15x15_those_cells_need_not_be_kept_open() -> None:
+    # the 15x15 pattern of seed 1 ends WALKINTHEPARK's crossing at its I
+    _, ends = crossing_ends(generate(15, 15, seed=1, theme=DAILY))
+    assert "I" in ends
+
+
+def test_the_rare_letters_are_the_shipped_lists() -> None:
+    """RARE_FIRST and RARE_LAST as theme.py derives them: the letters that
+    start (end) the shipped list's words of 3-8 letters from 25 up at most
+    0.4 (0.3) times as often as they come in those words at all."""
+    from pybridge.wordlist import ACCEPTABLE, LIST_PATH
+
+    words = []
+    for line in LIST_PATH.read_text(encoding="utf-8").splitlines():
+        word, _, score = line.partition(";")
+        if 3 <= len(word) <= 8 and int(score) >= ACCEPTABLE:
+            words.append(word)
+    letters = Counter(ch for word in words for ch in word)
+    total = sum(letters.values())
+    firsts, lasts = Counter(w[0] for w in words), Counter(w[-1] for w in words)
+
+    def ratio(counts: Counter[str], ch: str) -> float:
+        return counts[ch] / len(words) / (letters[ch] / total)
+
+    assert {ch for ch in letters if ratio(firsts, ch) <= 0.4} == theme.RARE_FIRST
+    assert {ch for ch in letters if ratio(lasts, ch) <= 0.3} == theme.RARE_LAST
 
 
 # ---------------------------------------------------------------- impossible requests
