@@ -639,9 +639,10 @@ class _Slices:
     the ascent's time limit), doubled at each new try of a floor not filled
     in its slice, which also draws another seed (wdeg's streams from 2 on
     past the last: a different search of the same floor). A floor's fill
-    time is heavy-tailed: the same floor may take 20 times longer than the
-    next one up, or with another seed, so no floor may take all the time
-    left while others could still be tried (docs/benchmarks.md, issue 35)."""
+    time is heavy-tailed: the same floor may take 10 times longer than the
+    next one up, or than itself with another seed, so no floor may take all
+    the time left while others could still be tried (docs/benchmarks.md,
+    "Issue 35, fifth pass")."""
 
     limit: float | None
     seed: int | None
