@@ -24,8 +24,10 @@
     length the copies left of each word, or none), Sup (per site what it
     was last revised from, or none: see propagate/2) and Dead (per crossing
     and letter true once neither site has that letter there: see
-    kept_live/6) change with setarg/3 and so come back for free on
-    backtracking; Weights (per crossing) with nb_setarg/3, never undone.
+    kept_live/7) change with setarg/3 and so come back for free on
+    backtracking (wdeg's fills_alone/5, which sets domains back to those
+    of a split, sets Dead back to a copy made then); Weights (per
+    crossing) with nb_setarg/3, never undone.
     The rest is fixed: Links per site its arcs (as links/5 extends
     layout:layout/5's), Lengths per site its length, ByLength per length
     its sites, Tables the dictionary's.  A family's state holds its net
@@ -47,7 +49,6 @@
             uniform/4,                  % +Name, +N, +X, -Term
             sites/2,                    % +Net, -Sites
             fill_board/2,               % +Net, +Board
-            unmark_site/2,              % +Net, +Site
             choose/3,                   % +Region, +Net, -Site
             place/3,                    % +Site, +K, +Net
             propagate/2                 % +Changed, +Net
@@ -237,17 +238,21 @@ dictionary(Key, Tables, Copies) :-
 
 members(Domain, Ids, Tail) :-
     (   popcount(Domain) =< 16
-    ->  peel_members(Domain, Ids, Tail)
+    ->  peel_members(Domain, 0, Ids, Tail)
     ;   members(Domain, 0, Ids, Tail)
     ).
 
-%   A few words: take the lowest off, one at a time.
-peel_members(0, Ids, Ids) :-
+%   A few words: take the lowest off, one at a time, shifting it out (one
+%   operation on a number that gets shorter, where D /\ (D - 1) is two on
+%   the whole of it); Offset is the index of bit 0 of D.
+peel_members(0, _, Ids, Ids) :-
     !.
-peel_members(D, [K|Ids], Tail) :-
-    K is lsb(D),
-    D1 is D /\ (D - 1),
-    peel_members(D1, Ids, Tail).
+peel_members(D, Offset, [K|Ids], Tail) :-
+    Low is lsb(D),
+    K is Offset + Low,
+    D1 is D >> (Low + 1),
+    Offset1 is K + 1,
+    peel_members(D1, Offset1, Ids, Tail).
 
 members(0, _, Ids, Ids) :-
     !.
@@ -343,33 +348,6 @@ sites(Net, Sites) :-
     ;   Last is N - 1,
         numlist(0, Last, Sites)
     ).
-
-%!  unmark_site(+Net, +Site:integer) is det.
-%
-%   No letter of a crossing of Site is marked dead any more (with setarg/3),
-%   as its domain is about to grow back (wdeg's fills_alone/4 resets it to
-%   its domain at a split): a mark says the letter is gone from both sides
-%   for good, which only holds while domains shrink.
-
-unmark_site(Net, S) :-
-    arg(5, Net, Links),
-    arg(10, Net, Dead),
-    S1 is S + 1,
-    arg(S1, Links, SiteLinks),
-    unmark_links(SiteLinks, Dead).
-
-unmark_links([], _).
-unmark_links([l(_, _, _, _, Joined, _)|Links], Dead) :-
-    unmark_entries(Joined, Dead),
-    unmark_links(Links, Dead).
-
-unmark_entries([], _).
-unmark_entries([j(_, _, _, _, _, Flag)|Entries], Dead) :-
-    (   arg(Flag, Dead, true)
-    ->  setarg(Flag, Dead, false)
-    ;   true
-    ),
-    unmark_entries(Entries, Dead).
 
 %!  fill_board(+Net, +Board:list(list(var))) is det.
 %
@@ -877,7 +855,8 @@ kept(lost(Word, DS), I, ByCode, DT, Kept, Live0, Live, Dead) :-
     I1 is I + 1,
     string_code(I1, Word, Code),
     (   code_entry(ByCode, Code, Entry)
-    ->  kept_live([Entry], DS, Dead, DT, Kept, Left),
+    ->  kept_live([Entry], DS, Dead, DT, DT, Expr, Left),
+        evaluated(Expr, DT, Kept),
         (   Left == []
         ->  drop_entry(Live0, Code, Live)
         ;   Live = Live0
@@ -886,13 +865,22 @@ kept(lost(Word, DS), I, ByCode, DT, Kept, Live0, Live, Dead) :-
         Live = Live0
     ).
 kept(domain(DS), _, _, DT, Kept, Live0, Live, Dead) :-
-    kept_live(Live0, DS, Dead, DT, Kept, Live).
+    kept_live(Live0, DS, Dead, DT, DT, Expr, Live),
+    evaluated(Expr, DT, Kept).
 kept(few(Words), I, ByCode, DT, Kept, _, Live, _) :-
     I1 is I + 1,
     codes_at(Words, I1, Codes0),
     sort(Codes0, Codes),
     few_entries(Codes, ByCode, 0, Allowed, Live),
     Kept is DT /\ Allowed.
+
+%   evaluated(+Expr, +DT, -Kept): Kept is Expr, DT itself when nothing was
+%   taken away (see kept_live/7).
+evaluated(Expr, DT, Kept) :-
+    (   Expr == DT
+    ->  Kept = DT
+    ;   Kept is Expr
+    ).
 
 %   codes_at(+Words, +I1, -Codes): the letter at I1 (from 1) of each word.
 codes_at([], _, []).
@@ -917,7 +905,7 @@ few_entries([Code|Codes], ByCode, Allowed0, Allowed, Live) :-
     few_entries(Codes, ByCode, Allowed1, Allowed, Live1).
 
 %   code_entry(+ByCode, +Code, -Entry): the entry for letter Code (the
-%   term itself, as kept_live/6 updates its residue in place); it need
+%   term itself, as kept_live/7 updates its residue in place); it need
 %   not be live (see propagate/2): its words over there are then gone, so
 %   looking at it changes nothing.
 code_entry(codes(Low, Args), Code, Entry) :-
@@ -948,18 +936,22 @@ drop_entry([Entry|Entries], Code, Live) :-
         drop_entry(Entries, Code, Live1)
     ).
 
-%   kept_live(+Entries, +DS, +Dead, +Kept0, -Kept, -Live): each of
+%   kept_live(+Entries, +DS, +Dead, +DT, +Kept0, -Kept, -Live): each of
 %   Entries in turn: its letter keeps its words over there while its
 %   residue is in DS, or another word of DS has it (the new residue); else
-%   they go.  A letter gone from both sides leaves Live and is marked in
+%   they go: Kept is DT /\ Without for each letter that goes and DT has,
+%   as an expression evaluated once by the caller (one big integer onto
+%   the global stack per link, not one per letter; whether DT has the
+%   letter does not depend on the others taken away, as each is at the
+%   same position).  A letter gone from both sides leaves Live and is marked in
 %   Dead (with setarg/3: domains only shrink until backtracking undoes
 %   the mark), so that the revision the other way round drops it without
 %   testing it (its residue there was one of the words just taken away).
 %   A letter kept here but gone over there may stay in Live: it changes
 %   nothing.  The tests go from the cheapest: a bit, a mark, then ANDs
 %   compared (not bound: see kept/8).
-kept_live([], _, _, Kept, Kept, []).
-kept_live([Entry|Entries], DS, Dead, Kept0, Kept, Live) :-
+kept_live([], _, _, _, Kept, Kept, []).
+kept_live([Entry|Entries], DS, Dead, DT, Kept0, Kept, Live) :-
     Entry = j(_, Here, There, Residue, Without, Flag),
     (   getbit(DS, Residue) =:= 1
     ->  Kept1 = Kept0,
@@ -974,9 +966,9 @@ kept_live([Entry|Entries], DS, Dead, Kept0, Kept, Live) :-
         Live = [Entry|Live1]
     ;   setarg(Flag, Dead, true),
         Live = Live1,
-        (   Kept0 /\ There =:= 0       % D(T) lacks the letter too
+        (   DT /\ There =:= 0          % D(T) lacks the letter too
         ->  Kept1 = Kept0
-        ;   Kept1 is Kept0 /\ Without
+        ;   Kept1 = Kept0 /\ Without
         )
     ),
-    kept_live(Entries, DS, Dead, Kept1, Kept, Live1).
+    kept_live(Entries, DS, Dead, DT, Kept1, Kept, Live1).

@@ -441,14 +441,19 @@ def _score(
 # that comes fast. wdeg fills the grid with the words scoring at least a
 # floor; each fill raises the floor above its lowest score, until a floor
 # cannot be filled (a proof: the last fill's min is the best) or the time
-# runs out. For min, once a floor above the best fill is proved unfillable,
-# valued's branch and bound, in half the time left, settles the levels
-# between in one search: it starts from the best fill's value (Request.beat:
-# only better fills, no restart), finds any better fill and proves the best;
-# if its time runs out first, the floors climb on. For sum, the branch and
+# runs out. After the first fill a floor gets a slice of the time, and one
+# not filled in it is tried again later with another seed (_Slices): how
+# long a floor takes is heavy-tailed, so a floor given all the time left
+# could waste it on one unlucky search. For min, once a floor above the
+# best fill is proved unfillable with no missed floor below it, valued's
+# branch and bound, in half the time left, settles the levels between in
+# one search: it starts from the best fill's value (Request.beat: only
+# better fills, no restart), finds any better fill and proves the best; if
+# its time runs out first, the floors climb on. For sum, the branch and
 # bound, from the best fill's sum, gets the time kept for it at the end.
-# Every step is a run() of either engine, so both engines climb alike: same
-# fills, same order, same nodes.
+# Every step is a run() of either engine (wdeg with a seed, or valued), so
+# both engines climb alike: same fills, same order, same nodes, as long as
+# each step ends within its slice in both.
 
 MAXIMIZE_TIMEOUT = MAXIMIZE_SECONDS  # seconds: --maximize's time limit when none is given
 ASCENT = "ascent"  # the stats' strategy of an ascent (wdeg's fills, then valued's)
@@ -457,7 +462,10 @@ BOUND_SHARE = 0.2  # sum: of the time left at the ascent's last step, kept for t
 BOUND_SECONDS = 10.0  # ... at most this much
 HANDOVER_SHARE = 0.5  # min: of the time left when a floor is proved unfillable, for the bound
 FIRST_STRIDE = 2  # score levels from one floor to the next, at first
-MAX_STRIDE = 8  # ... doubling after each fill up to this: a floor far too high takes all the time
+MAX_STRIDE = 8  # ... doubling after each fill up to this
+SLICE_FACTOR = 4.0  # a later floor's time: this many times the longest fill so far ...
+SLICE_SHARE = 1 / 8  # ... and at least this share of the time limit (_Slices)
+STREAMS_PER_SEED = 2  # wdeg's seed N searches in streams N and N + 1: a new try skips both
 
 
 def _climbs(puzzle: Puzzle, options: SearchOptions) -> bool:
@@ -550,19 +558,21 @@ def _climb(
 ) -> tuple[bool, Outcome | None]:
     """wdeg's fills at rising floors: from the last fill's min, the next
     floor is `stride` score levels higher; the stride doubles after each
-    fill, up to MAX_STRIDE, and halves after a floor proved unfillable
-    (sum: bisecting towards it). Each floor gets all the time left (sum:
-    but the bound's share), so a floor not filled in it ends the climb. For
-    min, the first floor proved unfillable above the best fill
-    (climb.ceiling) hands over to the branch and bound (see above). Whether
-    the best is proved, and the last run's outcome."""
+    fill, up to MAX_STRIDE, and halves after a floor not filled, bisecting
+    towards the lowest floor not filled. The first floor gets all the time;
+    each later one a slice (_Slices): a floor not filled in its slice is
+    tried again, when the climb comes back to it, with another seed and
+    twice the slice. For min, the first floor proved unfillable above the
+    best fill (climb.ceiling) hands over to the branch and bound (see
+    above). Whether the best is proved, and the last run's outcome."""
     scores = climb.puzzle.scores
     assert scores is not None
     levels = scores.levels
     last = None
     stride = FIRST_STRIDE
-    ceiling = len(levels)  # the lowest level known not to be filled (in its time)
-    proved_ceiling = False
+    ceiling = len(levels)  # the lowest level proved not to be filled
+    handed = False  # to the branch and bound
+    slices = _Slices(climb.left(), step.seed)
     at = None if floor is None else bisect.bisect_left(levels, floor)
     if at == len(levels):  # no word scores so much
         at = None if floor_chosen else at
@@ -572,8 +582,12 @@ def _climb(
         if left is not None and left <= 0:
             return False, last
         asked = puzzle if at is None else at_least(puzzle, floor if base < 0 else levels[at])
-        limit = left if climb.best is None else _share(left, climb.objective)
-        last = _run(asked, replace(step, timeout=limit), progress, None)
+        if climb.best is None:
+            limit, seed = left, step.seed
+        else:
+            assert at is not None
+            limit, seed = slices.next(at, _share(left, climb.objective))
+        last = _run(asked, replace(step, timeout=limit, seed=seed), progress, None)
         climb.count(last)
         if last.status == "solved":
             solution = last.solutions[0]
@@ -583,6 +597,7 @@ def _climb(
             assert fill_min is not None
             base = bisect.bisect_left(levels, fill_min)
             stride = min(stride * 2, MAX_STRIDE)
+            slices.filled(last.stats.seconds)
         elif climb.best is None:
             if last.status == "unsolvable" and floor_chosen and at is not None:
                 at = None  # nothing reaches the acceptable line: the best fill below it
@@ -590,14 +605,20 @@ def _climb(
             return False, last
         else:
             assert at is not None  # a floor failed after a fill: an ascent's floor
-            ceiling, proved_ceiling = at, last.status == "unsolvable"
+            if last.status == "unsolvable":
+                ceiling = at
+            else:
+                slices.missed(at)
             stride = max(1, stride // 2)
-        if base + 1 >= ceiling:  # nothing left between the best and what failed
-            proved = proved_ceiling or ceiling == len(levels)
-            return proved and climb.objective == "min", last
-        if proved_ceiling and climb.objective == "min":
-            handed, climb.ceiling = climb.ceiling is not None, levels[ceiling]
-            settled = None if handed else _bound(climb, puzzle, step, progress, HANDOVER_SHARE)
+        if base + 1 >= ceiling:  # nothing left between the best and what is proved unfillable
+            return climb.objective == "min", last
+        if ceiling == at and climb.objective == "min":
+            climb.ceiling = levels[ceiling]
+            # the branch and bound, once, when no floor below the one proved was missed
+            settled = None
+            if not handed and slices.missed_from(base) >= ceiling:
+                handed = True
+                settled = _bound(climb, puzzle, step, progress, HANDOVER_SHARE)
             if settled is not None:
                 proved, last = settled
                 if proved:
@@ -606,8 +627,47 @@ def _climb(
                 base = bisect.bisect_left(levels, climb.value)  # it may have found better
                 if base + 1 >= ceiling:
                     return True, last
-        at = min(base + stride, (base + ceiling) // 2) if ceiling < len(levels) else base + stride
+        top = min(ceiling, slices.missed_from(base, len(levels)))
+        at = min(base + stride, (base + top) // 2) if top < len(levels) else base + stride
         at = min(max(at, base + 1), len(levels) - 1)
+
+
+@dataclass
+class _Slices:
+    """The time and the seed of each floor after the first fill: a slice
+    of SLICE_FACTOR times the longest fill so far (at least SLICE_SHARE of
+    the ascent's time limit), doubled at each new try of a floor not filled
+    in its slice, which also draws another seed (wdeg's streams from 2 on
+    past the last: a different search of the same floor). A floor's fill
+    time is heavy-tailed: the same floor may take 20 times longer than the
+    next one up, or with another seed, so no floor may take all the time
+    left while others could still be tried (docs/benchmarks.md, issue 35)."""
+
+    limit: float | None
+    seed: int | None
+    longest: float = 0.0
+    tries: dict[int, int] = field(default_factory=dict)
+
+    def next(self, level: int, left: float | None) -> tuple[float | None, int | None]:
+        """The time limit and the seed of a try at `level`, given the time left."""
+        tries = self.tries.get(level, 0)
+        least = 0.0 if self.limit is None else self.limit * SLICE_SHARE
+        if self.limit is None and self.longest == 0.0:
+            return left, self.seed  # no clock to share
+        share = max(least, SLICE_FACTOR * self.longest) * 2**tries
+        limit = share if left is None else min(left, share)
+        seed = self.seed if tries == 0 else (self.seed or 0) + STREAMS_PER_SEED * tries
+        return limit, seed
+
+    def filled(self, seconds: float) -> None:
+        self.longest = max(self.longest, seconds)
+
+    def missed(self, level: int) -> None:
+        self.tries[level] = self.tries.get(level, 0) + 1
+
+    def missed_from(self, base: int, none: int = 1 << 30) -> int:
+        """The lowest level above `base` not filled in its slice (`none`: none)."""
+        return min((level for level in self.tries if level > base), default=none)
 
 
 def _share(left: float | None, objective: Objective) -> float | None:

@@ -35,8 +35,22 @@ a person to read; not a test:
   its global and trail stacks as allocated and the bytes its garbage
   collections freed.
 
+- proofs: issue 38's four slow `--maximize min` proofs (van Beek's g05.01,
+  g05.02, g05.06 and puzzle09 with scowl55's scored list, as
+  tests/quality_figures.py proofs runs them), each in a fresh process as
+  a command would: the CPU of reading the grid and the list, then of the
+  whole ascent, and of each of its steps (the strategy, the words asked
+  for, the verdict, nodes, CPU, and of it the Prolog engine's own as
+  statistics(cputime) tells), so that the time between the searches (the
+  floors' lists, the bridge) shows; with --profile, SWI-Prolog's profile/1
+  of the whole ascent (its top predicates by their own time).
+
+    .venv/bin/python tests/harden_figures.py proofs [--grids g05.01,puzzle09]
+        [--engine prolog|python] [--profile N]
+
 Each grid or cell runs in a process of its own, after a warm-up run in it
-(loading SWI-Prolog and sending the dictionary are not the search's).
+(loading SWI-Prolog and sending the dictionary are not the search's); not
+the proofs, which count what a command pays.
 """
 
 from __future__ import annotations
@@ -56,6 +70,7 @@ from conftest import SHARED
 SCOWL = SHARED / "bench" / "dicts" / "scowl55.txt"
 SCORED = SHARED / "bench" / "dicts" / "scored" / "scowl55-wordfreq.txt"
 HARD = SHARED / "bench" / "grids" / "vanbeek" / "g21.10.txt"
+PROOFS = "g05.01,g05.02,g05.06,puzzle09"  # issue 38's slow --maximize min proofs
 
 CHECK_ONE = """
 import json, sys, time
@@ -234,6 +249,87 @@ def memory_figures(args: argparse.Namespace) -> None:
             )
 
 
+PROOF_ONE = """
+import json, sys, time
+started = time.process_time()
+from pybridge import solver
+from pybridge.gridfiles import load_lexicon_puzzle
+from pybridge.options import SearchOptions
+grid, scored, engine, profile = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+puzzle = load_lexicon_puzzle(grid, scored)
+read = time.process_time() - started
+prolog = None
+if engine == "prolog":
+    from pybridge.bridge import session
+    prolog = session.engine()
+
+def prolog_cpu():
+    if prolog is None:
+        return 0.0
+    return list(prolog.query("statistics(cputime, T)"))[0]["T"]
+
+steps = []
+searched = solver._run
+depth = [0]
+
+def step(puzzle, options, progress, on_better, beat=None):
+    depth[0] += 1
+    cpu, own = time.process_time(), prolog_cpu()
+    try:
+        out = searched(puzzle, options, progress, on_better, beat)
+    finally:
+        depth[0] -= 1
+    if depth[0]:  # a step of the ascent, not the ascent itself
+        steps.append({"strategy": options.strategy, "words": len(puzzle.words),
+                      "status": out.status, "nodes": out.stats.nodes,
+                      "cpu": time.process_time() - cpu, "prolog": prolog_cpu() - own})
+    return out
+
+solver._run = step
+if profile:
+    list(prolog.query("use_module(library(statistics)), profiler(_, cputime)"))
+cpu = time.process_time()
+out = solver.run(puzzle, SearchOptions(engine, maximize="min", timeout=120))
+cpu = time.process_time() - cpu
+if profile:
+    list(prolog.query("profiler(_, false)"))
+print(json.dumps({"read": read, "status": out.status, "nodes": out.stats.nodes,
+                  "min": str(out.score.min), "bound": str(out.score.bound), "cpu": cpu,
+                  "steps": steps}))
+if profile:
+    sys.stdout.flush()
+    list(prolog.query(f"show_profile([top({profile}), cumulative(false)])"))
+"""
+
+
+def proof_figures(args: argparse.Namespace) -> None:
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, load {os.getloadavg()[0]:.1f}, {args.engine}")
+    for name in args.grids.split(","):
+        grid = SHARED / "bench" / "grids" / "vanbeek" / f"{name}.txt"
+        command = [sys.executable, "-c", PROOF_ONE, str(grid), str(SCORED), args.engine]
+        # as a user's command runs: the search in its compiled form (conftest, imported
+        # for SHARED, asks the tests for the interpreted one)
+        env = {k: v for k, v in os.environ.items() if k != "CROSSWORD_INTERPRETED"}
+        ran = subprocess.run(
+            [*command, str(args.profile)], capture_output=True, text=True, check=True, env=env
+        )
+        first, _, profile = ran.stdout.partition("\n")
+        got = json.loads(first)
+        between = got["cpu"] - sum(step["cpu"] for step in got["steps"])
+        print(
+            f"{name}: {got['status']} {got['nodes']} nodes, min {got['min']}, bound"
+            f" {got['bound']}; CPU: imports, grid and list read {got['read']:.3f} s, ascent"
+            f" {got['cpu']:.3f} s ({between:.3f} s between its steps)"
+        )
+        for step in got["steps"]:
+            print(
+                f"  {step['strategy']:6} {step['words']:6} words  {step['status']:10}"
+                f" {step['nodes']:6} nodes  {step['cpu']:.3f} s CPU (Prolog {step['prolog']:.3f} s)"
+            )
+        if profile.strip():
+            print(profile.rstrip())
+
+
 def _status(pid: int, field: str) -> int:
     with open(f"/proc/{pid}/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith(field))
@@ -337,6 +433,11 @@ def main() -> None:
     memory.add_argument("--engines", default="prolog,python")
     memory.add_argument("--timeout", type=float, default=120.0)
     memory.set_defaults(run=memory_figures)
+    proofs = figures.add_parser("proofs")
+    proofs.add_argument("--grids", default=PROOFS)
+    proofs.add_argument("--engine", default="prolog", choices=("prolog", "python"))
+    proofs.add_argument("--profile", type=int, default=0, help="show the top N predicates")
+    proofs.set_defaults(run=proof_figures)
     args = parser.parse_args()
     if not SHARED.is_dir():
         sys.exit(f"harden_figures: the reference data {SHARED} is absent")

@@ -4,25 +4,31 @@ from the shipped list; and how the shipped list compares with the
 independent scored list of ../shared.
 
     .venv/bin/python tests/quality_figures.py compare [--seconds 20] [--patterns 10] \
-        [--size 15x15] [--engine prolog] [--floors 30,35,...]
-    .venv/bin/python tests/quality_figures.py profile [--seconds 20] [--patterns 10]
+        [--size 15x15] [--engine prolog] [--floors 30,35,...] [--only 1,3] [--clock cpu] \
+        [--no-ascent]
+    .venv/bin/python tests/quality_figures.py profile [--seconds 20] [--patterns 10] \
+        [--levels 35-60] [--seeds=-,2,4] [--only 1,3]
     .venv/bin/python tests/quality_figures.py independent
     .venv/bin/python tests/quality_figures.py proofs [--engine python] [--objective min]
 
 compare: per pattern (make's first pattern of seeds 1..N), the ascent's min
 and its better fills, and each floor's single wdeg run (status, seconds);
 the verdict says whether the ascent reached the best floor a single run
-filled. profile: every score level of the list from the acceptable line
-up, one wdeg run each (status, seconds, nodes, the fill's min), until two
-levels in a row are not filled: the time a floor takes, which is what an
-ascent's schedule has to guess. independent: of the entries the shipped
+filled (`--floors ""`: the ascent alone). profile: every score level of
+the list from the acceptable line up (or --levels), one wdeg run per seed
+of --seeds ("-": none) each (status, CPU seconds, nodes, the fill's min),
+until two levels in a row are not filled by any seed: the time a floor
+takes, which is what an ascent's schedule has to guess. independent: of the entries the shipped
 list scores acceptable (25+) that the independent list holds, how many it
 scores below its own 25. proofs: --maximize (the ascent) on van Beek's
 g05.01-09 and puzzle09 with ../shared's scored list, to the proof: the
 nodes, the value and the bound of each (what issue 38's proofs cost).
 
-Run it with `nice` on a shared machine: the time limits are wall-clock, so
-the load changes how far each run gets (say the load with the figures).
+Run it with `nice` on a shared machine. The time limits are wall-clock,
+so the load changes how far each run gets (say the load with the
+figures), unless `--clock cpu` (with `--engine python`): then every time
+limit, the ascent's slices included, counts this process's CPU seconds,
+and the figures hold at any load.
 """
 
 from __future__ import annotations
@@ -63,21 +69,32 @@ def fill_min(outcome: Outcome) -> Decimal | None:
     return None if outcome.score is None else outcome.score.min
 
 
-def single(puzzle: Puzzle, floor: Decimal, engine: str, seconds: float) -> tuple[Outcome, float]:
+def single(
+    puzzle: Puzzle, floor: Decimal, engine: str, seconds: float, seed: int | None = None
+) -> tuple[Outcome, float]:
     """One wdeg run on the words scoring at least `floor`: its outcome and
-    wall seconds."""
-    started = time.perf_counter()
-    outcome = run(at_least(puzzle, floor), SearchOptions(engine, "wdeg", timeout=seconds))
-    return outcome, time.perf_counter() - started
+    CPU seconds (this process's: the Prolog engine runs in it too)."""
+    started = time.process_time()
+    options = SearchOptions(engine, "wdeg", seed, timeout=seconds)
+    outcome = run(at_least(puzzle, floor), options)
+    return outcome, time.process_time() - started
 
 
 def compare(args: argparse.Namespace) -> int:
-    floors = [Decimal(f) for f in args.floors.split(",")]
+    floors = [Decimal(f) for f in args.floors.split(",")] if args.floors else []
     behind = 0
+    only = None if args.only is None else {int(n) for n in args.only.split(",")}
     for seed, puzzle in patterns(args.size, args.patterns):
-        ascent = run(puzzle, SearchOptions(args.engine, maximize="min", timeout=args.seconds))
-        reached = fill_min(ascent)
-        better = ", ".join(f"{b.value}@{b.seconds:.1f}s" for b in ascent.improvements)
+        if only is not None and seed not in only:
+            continue
+        reached, better = None, "no ascent"
+        if not args.no_ascent:
+            started = time.process_time()
+            ascent = run(puzzle, SearchOptions(args.engine, maximize="min", timeout=args.seconds))
+            cpu = time.process_time() - started
+            reached = fill_min(ascent)
+            better = ", ".join(f"{b.value}@{b.seconds:.1f}s" for b in ascent.improvements)
+            better += f"; {ascent.stats.nodes} nodes, {cpu:.1f} s CPU"
         singles = []
         for floor in floors:
             outcome, seconds = single(puzzle, floor, args.engine, args.seconds)
@@ -95,18 +112,31 @@ def compare(args: argparse.Namespace) -> int:
 
 
 def profile(args: argparse.Namespace) -> int:
+    """Each level from --levels (default: from the acceptable line up, until
+    two in a row are not filled), one wdeg run per seed of --seeds: status,
+    CPU seconds, nodes and the fill's min."""
+    only = None if args.only is None else {int(n) for n in args.only.split(",")}
+    seeds = [None if s == "-" else int(s) for s in args.seeds.split(",")]
     for seed, puzzle in patterns(args.size, args.patterns):
+        if only is not None and seed not in only:
+            continue
         assert puzzle.scores is not None
         levels = [level for level in puzzle.scores.levels if level >= ACCEPTABLE]
+        if args.levels is not None:
+            low, _, high = args.levels.partition("-")
+            levels = [level for level in levels if Decimal(low) <= level <= Decimal(high)]
         missed = 0
         found = []
         for level in levels:
-            outcome, seconds = single(puzzle, level, args.engine, args.seconds)
-            found.append(
-                f"{level}:{outcome.status[:4]}/{seconds:.2f}s/{outcome.stats.nodes}n"
-                f"/min{fill_min(outcome)}"
-            )
-            missed = 0 if outcome.status == "solved" else missed + 1
+            filled = False
+            for run_seed in seeds:
+                outcome, cpu = single(puzzle, level, args.engine, args.seconds, run_seed)
+                found.append(
+                    f"{level}:{'-' if run_seed is None else run_seed}:{outcome.status[:4]}"
+                    f"/{cpu:.2f}s/{outcome.stats.nodes}n/min{fill_min(outcome)}"
+                )
+                filled = filled or outcome.status == "solved"
+            missed = 0 if filled else missed + 1
             if missed == 2:
                 break
         print(f"pattern {seed}: " + " ".join(found), flush=True)
@@ -182,7 +212,22 @@ def main() -> int:
     parser.add_argument("--engine", default="prolog")
     parser.add_argument("--floors", default="30,35,40,45,50,55")
     parser.add_argument("--objective", default="min", choices=("min", "sum"))
+    parser.add_argument("--only", help="compare, profile: these patterns only (e.g. 1,3)")
+    parser.add_argument("--no-ascent", action="store_true", help="compare: the floors alone")
+    parser.add_argument("--levels", help="profile: these levels only (e.g. 35-55)")
+    parser.add_argument("--seeds", default="-", help="profile: wdeg's seeds (- for none)")
+    parser.add_argument(
+        "--clock",
+        default="wall",
+        choices=("wall", "cpu"),
+        help="cpu: every time limit counts this process's CPU seconds (Python engine only)",
+    )
     args = parser.parse_args()
+    if args.clock == "cpu":
+        if args.engine != "python":
+            parser.error("--clock cpu needs --engine python (Prolog's time limits are wall time)")
+        # the Python engine, the ascent and the proofs read the clock as time.perf_counter()
+        time.perf_counter = time.process_time
     print(f"load average at the start: {os.getloadavg()[0]:.1f}", flush=True)
     what = {"compare": compare, "profile": profile, "independent": independent, "proofs": proofs}
     done = what[args.what](args)

@@ -219,6 +219,54 @@ def test_an_ascent_cut_short_before_its_bound_still_bounds(
         assert outcome.score.bound == 6 * most >= outcome.score.sum
 
 
+def test_a_floor_missed_in_its_slice_is_tried_again_with_another_seed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A floor's fill time is heavy-tailed, so a floor after the first fill
+    gets a slice of the time, not all of it: one not filled in its slice
+    (here every first try from 54 up is made to miss) does not end the
+    climb; the climb comes back to it with another seed and twice the
+    slice, and still reaches the optimum that the branch and bound proves.
+    (Before, a floor had all the time left, and one it missed ended the
+    climb below it.)"""
+    words = load_dictionary([LIST_PATH])
+    grid = ("....", "....", "....")
+    fitting = tuple(w for w in words.words if len(w) in (3, 4))
+    puzzle = replace(Puzzle(fitting, grid, format="grid", mode="lexicon"), scores=words.scores)
+    expected = run(puzzle, engine="python", maximize="min", timeout=60)
+    assert expected.status == "solved"
+    assert expected.score is not None
+    assert expected.score.min is not None
+    assert expected.score.min > 54
+    tries: dict[Decimal, list[tuple[int | None, float]]] = {}
+    searched = solver._run
+
+    def missing_first_tries(
+        puzzle: Puzzle, options: SearchOptions, *rest: object, **beat: object
+    ) -> solver.Outcome:
+        assert puzzle.scores is not None
+        floor = min(map(puzzle.scores.score, puzzle.words))
+        if options.strategy == "wdeg" and floor >= 54:
+            assert options.timeout is not None
+            tries.setdefault(floor, []).append((options.seed, options.timeout))
+            if options.seed is None:
+                return solver.Outcome("timeout", stats=solver.Stats("python", "wdeg"))
+        return searched(puzzle, options, *rest, **beat)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver, "_run", missing_first_tries)
+    outcome = run(puzzle, engine="python", maximize="min", timeout=60)
+    again = [floor for floor, each in tries.items() if len(each) > 1]
+    assert again  # the climb came back to a floor it had missed
+    for floor in again:
+        (first_seed, first), (second_seed, second) = tries[floor][:2]
+        assert (first_seed, second_seed) == (None, solver.STREAMS_PER_SEED)
+        assert first <= 60 / 4  # a slice, not all the time left
+        assert second == pytest.approx(2 * first, rel=0.01)
+    assert outcome.status == "solved"
+    assert outcome.score is not None
+    assert outcome.score.min == expected.score.min
+
+
 def test_maximize_has_a_time_limit_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solver, "MAXIMIZE_TIMEOUT", 3.0)
     words = load_dictionary([LIST_PATH])

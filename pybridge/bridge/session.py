@@ -211,33 +211,33 @@ def available() -> bool:
     return True
 
 
+def _memory_share(share: int, least: int) -> int:
+    """1/`share` of the physical memory, never less than `least` (and
+    `least` where the memory cannot be read). A process whose address space
+    is limited (a server's worker) keeps half of it for its stacks: past
+    that, a resource error, not a crash."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return least
+    limit = max(least, memory // share)
+    room, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return limit if room == resource.RLIM_INFINITY else min(limit, room // 2)
+
+
 @lru_cache(maxsize=1)
 def stack_limit() -> int:
     """The bytes SWI-Prolog's stacks may take: a share of the physical
     memory (the default of 1 GiB overflows on a wdeg search of 3,000 sites,
     whose state holds every site's domain at every level)."""
-    try:
-        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return MIN_STACK_LIMIT
-    limit = max(MIN_STACK_LIMIT, memory // STACK_SHARE)
-    # a process whose address space is limited (a server's worker) keeps
-    # half of it for its stacks: past that, a resource error, not a crash
-    room, _ = resource.getrlimit(resource.RLIMIT_AS)
-    return limit if room == resource.RLIM_INFINITY else min(limit, room // 2)
+    return _memory_share(STACK_SHARE, MIN_STACK_LIMIT)
 
 
 def big_stack_limit() -> int:
     """The most a big search's stacks may take: half of the physical memory
     (and of the address space, where it is limited), never less than
     stack_limit()."""
-    try:
-        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return stack_limit()
-    limit = max(stack_limit(), memory // BIG_STACK_SHARE)
-    room, _ = resource.getrlimit(resource.RLIMIT_AS)
-    return limit if room == resource.RLIM_INFINITY else min(limit, room // 2)
+    return _memory_share(BIG_STACK_SHARE, stack_limit())
 
 
 def request_stack_limit(lengths: Sequence[int], words: Sequence[str]) -> int:
