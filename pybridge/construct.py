@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 from pybridge import bridge, proofs
 from pybridge.bitsets import tables
@@ -281,6 +281,7 @@ def construct(
     draw = _Draw(first, pattern_of, fill, difficulty, timeout, started, size)
     below = _Below()
     pending: list[_Ranked] = []
+    at_line: list[_Ranked] = []  # patterns proved unfillable from the line up
     fills = 0
     while fills < tries:
         if not pending:
@@ -291,11 +292,12 @@ def construct(
                 return below.taken(made)
             pending = draw.pool(made)
             continue
-        limit = try_timeout
-        if limit == "auto":  # processor time: on a loaded machine, more on the clock
-            limit = try_seconds(shape.rows, shape.cols) / clock.share()
+        limit = _try_limit(try_timeout, shape.rows, shape.cols, clock)
         last = _last_try(fills, tries, limit, timeout, started)
-        attempt = fill.attempt(pending.pop(0), limit, timeout, started, below=last)
+        ranked = pending.pop(0)
+        attempt = fill.attempt(ranked, limit, timeout, started, below=last)
+        if not last and fill.climb and attempt.trial.status == "unsolvable":
+            at_line.append(ranked)  # unfillable from the line up: maybe below it
         fills += 1
         late = timeout is not None and time.perf_counter() - started >= timeout
         passed = fill.climb and below.passes(attempt, fills < tries and not late)
@@ -314,7 +316,25 @@ def construct(
         if late:
             made.status = "timeout"
             return below.taken(made)
+    if below.best is None and at_line:  # no fill at all: the easiest of those, below the line
+        limit = _try_limit(try_timeout, shape.rows, shape.cols, clock)
+        attempt = fill.attempt(at_line[0], limit, timeout, started, below=True)
+        made.tries.append(attempt.trial)
+        if report is not None:
+            report(attempt.trial)
+        if attempt.trial.status == "solved":
+            return below.taken(made, attempt)
     return below.taken(made)
+
+
+def _try_limit(
+    try_timeout: float | Literal["auto"] | None, rows: int, cols: int, clock: _Clock
+) -> float | None:
+    """The next fill's time on the clock: `try_timeout`, or for "auto"
+    try_seconds of processor time, more on a loaded machine."""
+    if try_timeout == "auto":
+        return try_seconds(rows, cols) / clock.share()
+    return try_timeout
 
 
 def _last_try(
@@ -337,9 +357,10 @@ def _last_try(
 @dataclass
 class _Below:
     """The fills an ascent found only below the acceptable line (the words
-    from 25 up cannot fill the pattern: theme entries' crossings, often):
-    up to BELOW_LINE_TRIES other patterns are tried for a fill above it,
-    and the best of these fills makes the crossword if none comes."""
+    from 25 up cannot fill the pattern: theme entries' crossings, often; on
+    make's last tries only, see _last_try): up to BELOW_LINE_TRIES other
+    patterns are tried for a fill above it while tries are left, and the
+    best of these fills makes the crossword if none comes."""
 
     best: _Attempt | None = None
     passed: int = 0
@@ -586,10 +607,11 @@ class _Fill:
         below_line = False
         if first is not self.words:  # an ascent's first floor: estimated there
             # (no word at all: estimate would judge the pattern alone)
-            estimated = (
-                estimate(pattern.puzzle(first, self.scores), first).difficulty if first else None
-            )
-            if estimated is not None:
+            puzzle = pattern.puzzle(first, self.scores)
+            estimated = estimate(puzzle, first).difficulty if first else None
+            # with theme entries, the cheap proofs too: their crossings often
+            # leave a slot no word fits once letters are propagated
+            if estimated is not None and not (pattern.theme and proofs.prove(puzzle)):
                 return _Ranked(pattern, estimated)
             below_line = True  # the ascent goes below the line at once: its fill has junk
         puzzle = pattern.puzzle(self.words, self.scores)

@@ -431,3 +431,74 @@ def test_the_last_try_is_the_last_of_the_tries_or_of_the_time() -> None:
     # 10 s left of 300: less than two fills of 7.7 s
     assert construct._last_try(0, 10, 7.7, 300, now - 290)
     assert not construct._last_try(0, 10, 7.7, 300, now - 200)
+
+
+def test_with_no_fill_at_all_the_easiest_pattern_unfillable_above_the_line_is_filled_below(
+    shared_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When every try ended without a fill (the last one's pattern proved
+    unfillable even with every word), make fills the first pattern proved
+    unfillable from the line up below the line, one try more, and says so."""
+    from pybridge.lexicon import load_dictionary
+
+    words = (shared_dir / "corpus" / "cs50" / "words2.txt").read_text().split()
+    scored = tmp_path / "scored.txt"
+    scored.write_text("".join(f"{word};10\n" for word in words), encoding="utf-8")
+    dictionary = load_dictionary([scored])
+    real_attempt = construct._Fill.attempt
+    asked: list[bool] = []
+
+    def attempt(self: construct._Fill, ranked: Any, *args: Any, below: bool) -> Any:
+        asked.append(below)
+        made = real_attempt(self, ranked, *args, below=below)
+        if len(asked) == 3:  # the last try: as if no word at all could fill it
+            unfilled = replace(made.trial, status="unsolvable", reason="no fill at all")
+            return construct._Attempt(unfilled, None)
+        return made
+
+    monkeypatch.setattr(construct._Fill, "attempt", attempt)
+    small = {"blocks": 4, "min_length": 2, "symmetry": "none", "engine": "python"}
+    made = construct.make(
+        5, 5, dictionary.words, scores=dictionary.scores, seed=1, tries=3, **small
+    )
+    assert asked == [False, False, True, True]
+    assert [t.status for t in made.tries] == ["unsolvable", "unsolvable", "unsolvable", "solved"]
+    assert made.status == "solved"
+    assert made.pattern == made.tries[0].pattern == made.tries[3].pattern
+    assert made.outcome is not None
+    assert made.outcome.score is not None
+    assert made.outcome.score.below > 0
+
+
+def test_a_themed_pattern_the_cheap_proofs_rule_out_at_the_line_comes_after(
+    tiny: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With theme entries, make's ranking also runs the cheap proofs
+    (propagation through the crossings) with the words from the line up: a
+    pattern they rule out there (a third to a half of 21x21 patterns with
+    3 or 4 long entries) comes after those they do not, as one with a slot
+    no such word fits does. Without a theme they are not run there."""
+    from pybridge.lexicon import load_dictionary
+    from pybridge.options import PatternOptions
+    from pybridge.patterns import pattern_for
+
+    dictionary = load_dictionary([tiny])
+    themed = pattern_for(PatternOptions(3, 3, blocks=0, seed=1, theme=("ORE",)))
+    plain = pattern_for(PatternOptions(3, 3, blocks=0, seed=1))
+    proved: list[Puzzle] = []
+
+    def prove(puzzle: Puzzle, **_: Any) -> object:
+        proved.append(puzzle)
+        return object()  # as if a proof were found
+
+    monkeypatch.setattr(construct.proofs, "prove", prove)
+    words, scores = construct._with_theme(dictionary.words, dictionary.scores, themed)
+    fill = construct._Fill(words, scores, "python", None, None, None, None, True)
+    for pattern in (plain, themed):
+        estimated = construct.estimate(pattern.puzzle(fill.first_words, scores), fill.first_words)
+        assert estimated.difficulty is not None  # the estimate alone would rank it
+    assert not fill.rank(plain).below_line
+    assert not proved  # no theme: not asked
+    assert fill.rank(themed).below_line
+    assert len(proved) == 1
+    assert proved[0].words == fill.first_words  # asked of the words from the line up
