@@ -281,7 +281,7 @@ def construct(
     draw = _Draw(first, pattern_of, fill, difficulty, timeout, started, size)
     below = _Below()
     pending: list[_Ranked] = []
-    at_line: list[_Ranked] = []  # patterns proved unfillable from the line up
+    at_line: _Ranked | None = None  # the first pattern proved unfillable from the line up
     fills = 0
     while fills < tries:
         if not pending:
@@ -296,8 +296,8 @@ def construct(
         last = _last_try(fills, tries, limit, timeout, started)
         ranked = pending.pop(0)
         attempt = fill.attempt(ranked, limit, timeout, started, below=last)
-        if not last and fill.climb and attempt.trial.status == "unsolvable":
-            at_line.append(ranked)  # unfillable from the line up: maybe below it
+        if at_line is None and not last and fill.climb and attempt.trial.status == "unsolvable":
+            at_line = ranked  # unfillable from the line up: maybe below it
         fills += 1
         late = timeout is not None and time.perf_counter() - started >= timeout
         passed = fill.climb and below.passes(attempt, fills < tries and not late)
@@ -316,9 +316,9 @@ def construct(
         if late:
             made.status = "timeout"
             return below.taken(made)
-    if below.best is None and at_line:  # no fill at all: the easiest of those, below the line
+    if below.best is None and at_line is not None:  # no fill at all: that one, below the line
         limit = _try_limit(try_timeout, shape.rows, shape.cols, clock)
-        attempt = fill.attempt(at_line[0], limit, timeout, started, below=True)
+        attempt = fill.attempt(at_line, limit, timeout, started, below=True)
         made.tries.append(attempt.trial)
         if report is not None:
             report(attempt.trial)

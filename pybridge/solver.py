@@ -616,7 +616,7 @@ def _climb(
             climb.ceiling = levels[ceiling]
             # the branch and bound, once, when no floor below the one proved was missed
             settled = None
-            if not handed and slices.missed_from(base) >= ceiling:
+            if not handed and slices.missed_from(base, len(levels)) >= ceiling:
                 handed = True
                 settled = _bound(climb, puzzle, step, progress, HANDOVER_SHARE)
             if settled is not None:
@@ -666,7 +666,7 @@ class _Slices:
     def missed(self, level: int) -> None:
         self.tries[level] = self.tries.get(level, 0) + 1
 
-    def missed_from(self, base: int, none: int = 1 << 30) -> int:
+    def missed_from(self, base: int, none: int) -> int:
         """The lowest level above `base` not filled in its slice (`none`: none)."""
         return min((level for level in self.tries if level > base), default=none)
 
