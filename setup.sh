@@ -269,14 +269,15 @@ ensure_prolog_kernel() {
         return 0
     fi
     say "building the Prolog engine's C kernel (prolog/arcs_kernel.c)..."
-    rm -f "$KERNEL_LIBRARY"
+    # built aside and moved in: a process running the old library keeps it
     if ! cc -O2 -Wall -shared -fPIC -I"$(swipl_base)/include" -DKERNEL_SOURCE="\"$digest\"" \
-        -o "$KERNEL_LIBRARY" "$KERNEL_SOURCE" -lgmp >"$VENV/setup-kernel.log" 2>&1; then
-        rm -f "$KERNEL_LIBRARY"
+        -o "$KERNEL_LIBRARY.new" "$KERNEL_SOURCE" -lgmp >"$VENV/setup-kernel.log" 2>&1; then
+        rm -f "$KERNEL_LIBRARY.new" "$KERNEL_LIBRARY"
         say "note: the C kernel did not build (see $VENV/setup-kernel.log): Prolog revises without it"
         echo "failed $key" >"$KERNEL_STAMP"
         return 0
     fi
+    mv -f "$KERNEL_LIBRARY.new" "$KERNEL_LIBRARY"
     echo "$key" >"$KERNEL_STAMP"
 }
 
@@ -287,4 +288,4 @@ ensure_venv
 ensure_package
 ensure_compiled
 ensure_prolog_kernel
-say "ready ($(swipl --version 2>/dev/null | head -n 1); $("$VENV/bin/python" -V 2>&1) in $VENV; $("$VENV/bin/python" -c 'from pybridge import compiled; print(compiled.form())'))"
+say "ready ($(swipl --version 2>/dev/null | head -n 1); $("$VENV/bin/python" -V 2>&1) in $VENV; $("$VENV/bin/python" -c 'from pybridge import bridge, compiled; print(f"{compiled.form()}; {bridge.revision_form()}")'))"

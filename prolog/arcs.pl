@@ -73,6 +73,7 @@ kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
 mask_piece_bits(1024).  % bits per piece of a long mask (bridge.MASK_CHUNK)
 max_code_span(4096).    % letters looked up by code in a term up to this span (by_code/2)
 kernel_letters(62).     % the C kernel's live sets hold letters 1..62 (arcs_kernel.c)
+kernel_memory(268435456). % bytes of the C kernels of past nets before an atom GC frees them
 
                  /*******************************
                  *         THE C KERNEL         *
@@ -412,6 +413,7 @@ net_kernel(Tables, Lengths, Arcs, alphabet(Size, Assoc), Kernel) :-
         kernel_letters(Most),
         Size =< Most,
         assoc_to_keys(Assoc, Codes),
+        kernel_room,
         arcs_kernel:kernel_net(Tables, Lengths, Arcs, Codes, Handle)
     ->  length(Lengths, N),
         numlist(1, N, Sites1),
@@ -419,6 +421,18 @@ net_kernel(Tables, Lengths, Arcs, alphabet(Size, Assoc), Kernel) :-
         Full =.. [full|Lives],
         Kernel = kernel(Handle, Full)
     ;   Kernel = none
+    ).
+
+%   kernel_room: the memory of the C kernels of nets no longer used given
+%   back, when it is over kernel_memory/1.  A kernel is a blob, freed when
+%   atom garbage collection finds no term referring to it; SWI-Prolog runs
+%   one after so many new atoms, whatever the blobs hold.
+kernel_room :-
+    arcs_kernel:kernel_bytes(Bytes),
+    kernel_memory(Most),
+    (   Bytes > Most
+    ->  garbage_collect_atoms
+    ;   true
     ).
 
 full_live(Handle, S1, Lives) :-

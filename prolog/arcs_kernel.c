@@ -71,7 +71,23 @@ typedef struct
   int *codes;                   /* their codes, ascending (letter a is codes[a - 1]) */
   int nmasks;
   limb **masks;                 /* every mask copied, to free */
+  size_t bytes;                 /* what it took */
+  int in_live;                  /* bytes is counted in live_bytes */
 } kernel_t;
+
+/* The memory the kernels not yet released hold.  A kernel is released when
+   atom garbage collection finds its blob unreferenced, which the number of
+   atoms made (not memory) triggers: arcs.pl asks for one when this grows
+   large (net_kernel/5). */
+static size_t live_bytes = 0;
+
+static void *
+counted(kernel_t *k, size_t count, size_t size)
+{ void *p = calloc(count ? count : 1, size);
+  if ( p )
+    k->bytes += (count ? count : 1) * size;
+  return p;
+}
 
                  /*******************************
                  *            THE BLOB          *
@@ -98,6 +114,8 @@ free_kernel(kernel_t *k)
     free(k->masks);
   }
   free(k->codes);
+  if ( k->in_live )
+    __atomic_sub_fetch(&live_bytes, k->bytes, __ATOMIC_RELAXED);
   free(k);
 }
 
@@ -186,7 +204,7 @@ mask_from(kernel_t *k, term_t t, int nlimbs)
   { PL_domain_error("word_mask", t);
     return NULL;
   }
-  if ( !(mask = calloc(nlimbs ? nlimbs : 1, sizeof(limb))) )
+  if ( !(mask = counted(k, nlimbs, sizeof(limb))) )
   { PL_resource_error("memory");
     return NULL;
   }
@@ -294,6 +312,7 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
 
   if ( !k )
     return PL_resource_error("memory");
+  k->bytes = sizeof(kernel_t);
   scratch_init();
   if ( !PL_skip_list(codes, 0, &ncodes) || ncodes > MAX_LETTERS ||
        !PL_skip_list(lengths, 0, &nsites) ||
@@ -303,8 +322,8 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
   }
   k->size = (int)ncodes;
   k->nsites = (int)nsites;
-  k->codes = calloc(ncodes ? ncodes : 1, sizeof(int));
-  k->sites = calloc(nsites ? nsites : 1, sizeof(site_t));
+  k->codes = counted(k, ncodes, sizeof(int));
+  k->sites = counted(k, nsites, sizeof(site_t));
   site_length = calloc(nsites ? nsites : 1, sizeof(int));
   cache.maxlen = (int)tables_arity + 1;
   cache.by_position = calloc((size_t)cache.maxlen * cache.maxlen, sizeof(limb **));
@@ -336,7 +355,7 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
   { size_t nmasks = 0;          /* at most one per letter per position of a length */
     for (int L = 1; L < cache.maxlen; L++)
       nmasks += (size_t)L * (ncodes + 1);
-    if ( !(k->masks = calloc(nmasks ? nmasks : 1, sizeof(limb *))) )
+    if ( !(k->masks = counted(k, nmasks, sizeof(limb *))) )
     { PL_resource_error("memory");
       goto out;
     }
@@ -353,7 +372,7 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
       goto out;
     }
     site->nlinks = (int)nlinks;
-    if ( !(site->links = calloc(nlinks ? nlinks : 1, sizeof(link_t))) )
+    if ( !(site->links = counted(k, nlinks, sizeof(link_t))) )
     { PL_resource_error("memory");
       goto out;
     }
@@ -382,7 +401,7 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
       if ( !(here = position_masks(k, &cache, tables, L, link->i, length_words[L])) ||
            !(there = position_masks(k, &cache, tables, LT, j, length_words[LT])) )
         goto out;
-      if ( !(link->by_letter = calloc(k->size + 1, sizeof(entry))) )
+      if ( !(link->by_letter = counted(k, k->size + 1, sizeof(entry))) )
       { PL_resource_error("memory");
         goto out;
       }
@@ -398,6 +417,8 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
       }
     }
   }
+  __atomic_add_fetch(&live_bytes, k->bytes, __ATOMIC_RELAXED);
+  k->in_live = TRUE;
   { kernel_t *blob = k;
     rc = PL_unify_blob(handle, &blob, sizeof(blob), &kernel_blob);
     if ( rc )
@@ -732,6 +753,12 @@ revise(term_t handle, term_t site_index, term_t source, term_t lives0, term_t do
   return PL_unify_nil(out) && PL_unify_nil(change_tail) && PL_unify_atom(wipe, ATOM_none);
 }
 
+/* kernel_bytes(-Bytes): the memory that the kernels not yet released hold. */
+static foreign_t
+kernel_bytes(term_t bytes)
+{ return PL_unify_uint64(bytes, __atomic_load_n(&live_bytes, __ATOMIC_RELAXED));
+}
+
 /* kernel_source(-Digest): the SHA-256 of the arcs_kernel.c this library was
    built from (arcs.pl uses it only when that is the file beside it). */
 static foreign_t
@@ -753,4 +780,5 @@ install_arcs_kernel(void)
   PL_register_foreign_in_module("arcs_kernel", "full_live", 3, full_live, 0);
   PL_register_foreign_in_module("arcs_kernel", "revise", 9, revise, 0);
   PL_register_foreign_in_module("arcs_kernel", "kernel_source", 1, kernel_source, 0);
+  PL_register_foreign_in_module("arcs_kernel", "kernel_bytes", 1, kernel_bytes, 0);
 }

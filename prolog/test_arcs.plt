@@ -287,6 +287,16 @@ test(kernel_revises, true(Kernel = kernel(_, _))) :-
     nets(1, _, NetK),
     arg(11, NetK, Kernel).
 
+%   A net's kernel is freed once no term refers to it (atom GC).
+test(kernels_are_freed, true(After =< Before)) :-
+    garbage_collect_atoms,
+    arcs_kernel:kernel_bytes(Before),
+    forall(between(1, 20, Seed), nets(Seed, _, _)),
+    arcs_kernel:kernel_bytes(Made),
+    assertion(Made > Before),
+    garbage_collect_atoms,
+    arcs_kernel:kernel_bytes(After).
+
 test(not_a_kernel, error(type_error(arcs_kernel, foo))) :-
     arcs_kernel:full_live(foo, 0, _).
 
