@@ -219,8 +219,9 @@ ensure_compiled() {
 
 # --- the Prolog engine's C kernel (prolog/arcs_kernel.c) ---------------------
 # Optional: prolog/arcs.pl revises its links in C when prolog/arcs_kernel.so
-# is built from the arcs_kernel.c beside it (the library holds the file's
-# SHA-256), else in Prolog: the same search, slower. It needs a C compiler,
+# is built from the arcs_kernel.c beside it (newer than it, and built from a
+# file of its size; the library also holds its SHA-256), else in Prolog: the
+# same search, slower. It needs a C compiler,
 # SWI-Prolog's headers (swi-prolog-core, which swi-prolog-nox brings) and
 # GMP's (libgmp-dev), installed with apt-get when missing and possible.
 # Rebuilt when arcs_kernel.c or SWI-Prolog changes; CROSSWORD_PURE_PROLOG=1
@@ -255,8 +256,9 @@ ensure_kernel_tools() {
 }
 
 ensure_prolog_kernel() {
-    local digest key
+    local digest bytes key
     digest=$(sha256sum "$KERNEL_SOURCE" | cut -d' ' -f1)
+    bytes=$(wc -c <"$KERNEL_SOURCE")
     key="$digest $(swipl --version 2>/dev/null | head -n 1)"
     if [[ -f $KERNEL_STAMP && $(cat "$KERNEL_STAMP") == "$key" && -f $KERNEL_LIBRARY ]]; then
         return 0
@@ -271,7 +273,7 @@ ensure_prolog_kernel() {
     say "building the Prolog engine's C kernel (prolog/arcs_kernel.c)..."
     # built aside and moved in: a process running the old library keeps it
     if ! cc -O2 -Wall -shared -fPIC -I"$(swipl_base)/include" -DKERNEL_SOURCE="\"$digest\"" \
-        -o "$KERNEL_LIBRARY.new" "$KERNEL_SOURCE" -lgmp >"$VENV/setup-kernel.log" 2>&1; then
+        -DKERNEL_SOURCE_BYTES="$bytes" -o "$KERNEL_LIBRARY.new" "$KERNEL_SOURCE" -lgmp >"$VENV/setup-kernel.log" 2>&1; then
         rm -f "$KERNEL_LIBRARY.new" "$KERNEL_LIBRARY"
         say "note: the C kernel did not build (see $VENV/setup-kernel.log): Prolog revises without it"
         echo "failed $key" >"$KERNEL_STAMP"

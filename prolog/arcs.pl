@@ -62,8 +62,6 @@
 :- use_module(library(error)).
 :- use_module(library(lists)).
 :- use_module(library(pairs)).
-:- use_module(library(readutil)).
-:- use_module(library(sha)).
 :- use_module(kernel, [count_backtrack/0, remember/4, remembered/2, recall/3]).
 
 :- set_prolog_flag(optimise, true).     % arithmetic compiled inline: the hot loops are arithmetic
@@ -84,16 +82,27 @@ kernel_memory(268435456). % bytes of the C kernels of past nets before an atom G
 %   Which form revises: c when the C kernel does (prolog/arcs_kernel.c, a
 %   foreign library that setup.sh builds beside this file), else
 %   prolog(Why), this file's revision alone.  The kernel is loaded with
-%   this file, when its build is here, loads, and was built from the
-%   arcs_kernel.c beside it (the digest it holds is that file's), and
-%   CROSSWORD_PURE_PROLOG is unset (or 0).  Either form gives the same
-%   search; a net whose alphabet has more than kernel_letters/1 letters
-%   revises in Prolog.
+%   this file, when its build is here, loads, is newer than the
+%   arcs_kernel.c beside it and was built from a file of that size (what
+%   make and SWI-Prolog's .qlf files go by, at the cost of a look at the
+%   files: a digest of the source would cost a library and a read at every
+%   start), and CROSSWORD_PURE_PROLOG is unset (or 0).  Either form gives
+%   the same search; a net whose alphabet has more than kernel_letters/1
+%   letters, or with two crossings between two sites, revises in Prolog.
 
 kernel_form(Form) :-
     kernel_state(Form).
 
 :- dynamic kernel_state/1.
+
+%   open_kernel(+Library): load the library (once per process; with the
+%   built-ins, as library(shlib) would add milliseconds to every start).
+open_kernel(Library) :-
+    (   current_predicate(arcs_kernel:built_from/2)
+    ->  true
+    ;   open_shared_object(Library, Handle),
+        call_shared_object_function(Handle, install_arcs_kernel)
+    ).
 
 load_kernel(Dir) :-
     kernel_state(Dir, State),
@@ -110,22 +119,17 @@ kernel_state(Dir, State) :-
     directory_file_path(Dir, 'arcs_kernel.c', Source),
     (   \+ exists_file(Library)
     ->  State = prolog('no build of arcs_kernel.c: ./setup.sh makes one where a C compiler is found')
-    ;   catch(load_foreign_library(Library), _, fail)
-    ->  (   file_digest(Source, Digest),
-            arcs_kernel:kernel_source(Digest)
+    ;   catch(open_kernel(Library), _, fail)
+    ->  (   arcs_kernel:built_from(Bytes, _),
+            size_file(Source, Bytes),
+            time_file(Source, Written),
+            time_file(Library, Built),
+            Built >= Written
         ->  State = c
         ;   State = prolog('the build of arcs_kernel.c is older than it: ./setup.sh rebuilds it')
         )
     ;   State = prolog('the build of arcs_kernel.c did not load')
     ).
-
-%   file_digest(+File, -Digest): the SHA-256 of File's bytes, in hex (as
-%   sha256sum prints it).
-file_digest(File, Digest) :-
-    exists_file(File),
-    read_file_to_codes(File, Codes, [type(binary)]),
-    sha_hash(Codes, Hash, [algorithm(sha256), encoding(octet)]),
-    hash_atom(Hash, Digest).
 
 :- prolog_load_context(directory, Dir),
    load_kernel(Dir).

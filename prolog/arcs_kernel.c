@@ -21,8 +21,10 @@
     where arcs.pl keeps a list of entries.
 
     Built by setup.sh (cc -shared, SWI-Prolog.h from swi-prolog-core, gmp.h
-    from libgmp-dev), with KERNEL_SOURCE the SHA-256 of this file: arcs.pl
-    loads the library only when that digest is this file's.
+    from libgmp-dev), with KERNEL_SOURCE the SHA-256 of this file and
+    KERNEL_SOURCE_BYTES its size: arcs.pl loads the library only when it is
+    newer than this file and that is still its size (checks that cost no
+    more than a look at the files).
 
     No I/O here.
 */
@@ -35,6 +37,9 @@
 
 #ifndef KERNEL_SOURCE
 #define KERNEL_SOURCE "unknown"
+#endif
+#ifndef KERNEL_SOURCE_BYTES
+#define KERNEL_SOURCE_BYTES 0
 #endif
 
 #define MAX_LETTERS 62          /* letter numbers 1..62: a live set fits an int64 */
@@ -69,7 +74,7 @@ typedef struct
   site_t *sites;
   int size;                     /* letters in the alphabet */
   int *codes;                   /* their codes, ascending (letter a is codes[a - 1]) */
-  int nmasks;
+  int nmasks, masks_room;
   limb **masks;                 /* every mask copied, to free */
   size_t bytes;                 /* what it took */
   int in_live;                  /* bytes is counted in live_bytes */
@@ -183,9 +188,8 @@ letter_of(const kernel_t *k, int code)
 }
 
 static int
-get_int_arg(int n, term_t t, int *value)
-{ term_t a = PL_new_term_ref();
-  return PL_get_arg(n, t, a) && PL_get_integer_ex(a, value);
+get_int_arg(int n, term_t t, term_t a, int *value)
+{ return PL_get_arg(n, t, a) && PL_get_integer_ex(a, value);
 }
 
 /* A mask of nlimbs limbs from a Prolog integer (non-negative, below
@@ -210,6 +214,18 @@ mask_from(kernel_t *k, term_t t, int nlimbs)
   }
   if ( size )
     memcpy(mask, mpz_limbs_read(scratch_out), size * sizeof(limb));
+  if ( k->nmasks == k->masks_room )
+  { int room = k->masks_room ? 2 * k->masks_room : 256;
+    limb **masks = realloc(k->masks, room * sizeof(limb *));
+    if ( !masks )
+    { free(mask);
+      PL_resource_error("memory");
+      return NULL;
+    }
+    k->bytes += (room - k->masks_room) * sizeof(limb *);
+    k->masks = masks;
+    k->masks_room = room;
+  }
   k->masks[k->nmasks++] = mask;
   return mask;
 }
@@ -238,26 +254,46 @@ position_pairs(term_t tables, int L, int P, term_t pairs, int64_t *nwords)
 }
 
 /* The masks of one position, by letter number, copied once per net:
-   cache[L][P] (NULL until first asked for). */
+   by_length[L][P] (NULL until first asked for). */
 typedef struct
-{ int maxlen;
-  limb ***by_position;          /* [L * maxlen + P] -> array of size + 1 */
+{ int maxlen;                   /* lengths 1..maxlen - 1 */
+  limb ****by_length;           /* [L] -> [P] -> array of size + 1 */
 } cache_t;
+
+static void
+free_cache(cache_t *cache)
+{ if ( !cache->by_length )
+    return;
+  for (int L = 1; L < cache->maxlen; L++)
+  { if ( cache->by_length[L] )
+    { for (int P = 0; P < L; P++)
+        free(cache->by_length[L][P]);
+      free(cache->by_length[L]);
+    }
+  }
+  free(cache->by_length);
+}
 
 static limb **
 position_masks(kernel_t *k, cache_t *cache, term_t tables, int L, int P, int64_t nwords)
-{ size_t slot = (size_t)L * cache->maxlen + P;
-  limb **masks;
-  term_t pairs = PL_new_term_ref(), head = PL_new_term_ref(), a = PL_new_term_ref();
+{ limb **masks;
+  term_t pairs, head, a;
   int nlimbs = (int)((nwords + 63) / 64);
 
-  if ( cache->by_position[slot] )
-    return cache->by_position[slot];
+  if ( !cache->by_length[L] && !(cache->by_length[L] = calloc(L, sizeof(limb **))) )
+  { PL_resource_error("memory");
+    return NULL;
+  }
+  if ( cache->by_length[L][P] )
+    return cache->by_length[L][P];
+  pairs = PL_new_term_ref();
+  head = PL_new_term_ref();
+  a = PL_new_term_ref();
   if ( !(masks = calloc(k->size + 1, sizeof(limb *))) )
   { PL_resource_error("memory");
     return NULL;
   }
-  cache->by_position[slot] = masks;
+  cache->by_length[L][P] = masks;
   if ( !position_pairs(tables, L, P, pairs, NULL) )
     return masks;               /* no table: no letters */
   while ( PL_get_list(pairs, head, pairs) )
@@ -304,7 +340,7 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
 { kernel_t *k = calloc(1, sizeof(kernel_t));
   cache_t cache = {0, NULL};
   term_t list = PL_new_term_ref(), head = PL_new_term_ref(), x = PL_new_term_ref();
-  term_t site_arcs = PL_new_term_ref();
+  term_t site_arcs = PL_new_term_ref(), a = PL_new_term_ref();
   size_t nsites, ncodes, tables_arity;
   atom_t name;
   int *site_length = NULL, rc = FALSE;
@@ -325,10 +361,26 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
   k->codes = counted(k, ncodes, sizeof(int));
   k->sites = counted(k, nsites, sizeof(site_t));
   site_length = calloc(nsites ? nsites : 1, sizeof(int));
-  cache.maxlen = (int)tables_arity + 1;
-  cache.by_position = calloc((size_t)cache.maxlen * cache.maxlen, sizeof(limb **));
+  if ( !k->codes || !k->sites || !site_length )
+  { PL_resource_error("memory");
+    goto out;
+  }
+  cache.maxlen = (int)tables_arity + 1;   /* and the longest site's length */
+  if ( !PL_put_term(list, lengths) )
+    goto out;
+  for (int s = 0; PL_get_list(list, head, list); s++)
+  { if ( !PL_get_integer_ex(head, &site_length[s]) )
+      goto out;
+    if ( site_length[s] < 1 )
+    { PL_domain_error("site_length", head);
+      goto out;
+    }
+    if ( site_length[s] >= cache.maxlen )
+      cache.maxlen = site_length[s] + 1;
+  }
+  cache.by_length = calloc(cache.maxlen, sizeof(limb ***));
   length_words = calloc(cache.maxlen, sizeof(int64_t));
-  if ( !k->codes || !k->sites || !site_length || !cache.by_position || !length_words )
+  if ( !cache.by_length || !length_words )
   { PL_resource_error("memory");
     goto out;
   }
@@ -340,25 +392,9 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
   }
   for (int L = 1; L < cache.maxlen; L++)
     length_words[L] = table_words(tables, L);
-  if ( !PL_put_term(list, lengths) )
-    goto out;
-  for (int s = 0; PL_get_list(list, head, list); s++)
-  { if ( !PL_get_integer_ex(head, &site_length[s]) )
-      goto out;
-    if ( site_length[s] < 1 || site_length[s] >= cache.maxlen )
-    { PL_domain_error("site_length", head);
-      goto out;
-    }
-    k->sites[s].length = site_length[s];
+  for (int s = 0; s < k->nsites; s++)
+  { k->sites[s].length = site_length[s];
     k->sites[s].nwords = length_words[site_length[s]];
-  }
-  { size_t nmasks = 0;          /* at most one per letter per position of a length */
-    for (int L = 1; L < cache.maxlen; L++)
-      nmasks += (size_t)L * (ncodes + 1);
-    if ( !(k->masks = counted(k, nmasks, sizeof(limb *))) )
-    { PL_resource_error("memory");
-      goto out;
-    }
   }
   if ( !PL_put_term(list, arcs) )
     goto out;
@@ -381,8 +417,8 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
       int j, LT;
       limb **here, **there;
 
-      if ( !get_int_arg(1, x, &link->i) || !get_int_arg(2, x, &link->t) ||
-           !get_int_arg(3, x, &j) || !get_int_arg(4, x, &link->x) )
+      if ( !get_int_arg(1, x, a, &link->i) || !get_int_arg(2, x, a, &link->t) ||
+           !get_int_arg(3, x, a, &j) || !get_int_arg(4, x, a, &link->x) )
         goto out;
       if ( link->t < 0 || link->t >= k->nsites || link->i < 0 || link->i >= L )
       { PL_domain_error("arc", x);
@@ -425,11 +461,7 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
       k = NULL;                 /* the blob owns it now */
   }
 out:
-  if ( cache.by_position )
-  { for (size_t i = 0; i < (size_t)cache.maxlen * cache.maxlen; i++)
-      free(cache.by_position[i]);
-    free(cache.by_position);
-  }
+  free_cache(&cache);
   free(site_length);
   free(length_words);
   free_kernel(k);
@@ -511,6 +543,7 @@ overlaps(const limb *a, size_t n, const limb *b)
 /* The neighbour's domain, read once per link at most. */
 typedef struct
 { term_t dom;
+  term_t dt;                    /* a term ref to read it with */
   int t;
   const limb *d;
   size_t size;
@@ -518,10 +551,8 @@ typedef struct
 
 static int
 read_neighbour(neighbour_t *n)
-{ term_t dt = PL_new_term_ref();
-
-  if ( !PL_get_arg(n->t + 1, n->dom, dt) || !PL_get_mpz(dt, scratch_dt) )
-    return PL_type_error("integer", dt);
+{ if ( !PL_get_arg(n->t + 1, n->dom, n->dt) || !PL_get_mpz(n->dt, scratch_dt) )
+    return PL_type_error("integer", n->dt);
   n->d = mpz_limbs_read(scratch_dt);
   n->size = mpz_size(scratch_dt);
   return TRUE;
@@ -722,6 +753,7 @@ revise(term_t handle, term_t site_index, term_t source, term_t lives0, term_t do
   if ( !get_source(source, &src) )
     return FALSE;
   n.dom = dom;
+  n.dt = PL_new_term_ref();
   for (int l = 0; l < site->nlinks; l++)
   { link_t *link = &site->links[l];
     int64_t before;
@@ -759,11 +791,11 @@ kernel_bytes(term_t bytes)
 { return PL_unify_uint64(bytes, __atomic_load_n(&live_bytes, __ATOMIC_RELAXED));
 }
 
-/* kernel_source(-Digest): the SHA-256 of the arcs_kernel.c this library was
-   built from (arcs.pl uses it only when that is the file beside it). */
+/* built_from(-Bytes, -Digest): the size and the SHA-256 of the
+   arcs_kernel.c this library was built from. */
 static foreign_t
-kernel_source(term_t digest)
-{ return PL_unify_atom_chars(digest, KERNEL_SOURCE);
+built_from(term_t bytes, term_t digest)
+{ return PL_unify_int64(bytes, KERNEL_SOURCE_BYTES) && PL_unify_atom_chars(digest, KERNEL_SOURCE);
 }
 
 install_t
@@ -779,6 +811,6 @@ install_arcs_kernel(void)
   PL_register_foreign_in_module("arcs_kernel", "kernel_net", 5, kernel_net, 0);
   PL_register_foreign_in_module("arcs_kernel", "full_live", 3, full_live, 0);
   PL_register_foreign_in_module("arcs_kernel", "revise", 9, revise, 0);
-  PL_register_foreign_in_module("arcs_kernel", "kernel_source", 1, kernel_source, 0);
+  PL_register_foreign_in_module("arcs_kernel", "built_from", 2, built_from, 0);
   PL_register_foreign_in_module("arcs_kernel", "kernel_bytes", 1, kernel_bytes, 0);
 }

@@ -287,6 +287,23 @@ test(kernel_revises, true(Kernel = kernel(_, _))) :-
     nets(1, _, NetK),
     arg(11, NetK, Kernel).
 
+%   A length no word has: no letters there, the same revisions.
+test(a_length_without_words, true(OutP-Kernel == OutK-true)) :-
+    reset_counters,
+    set_random(seed(3)),
+    random_words(3, 150, Threes),
+    load_words(950, [3-Threes]),
+    dictionary(950, Tables, Copies),
+    board_sites(Sites),
+    layout(Sites, [], Board, Arcs, Crossings),
+    net(Tables, Copies, Board, Arcs, Crossings, NetK),
+    net_sibling(NetK, NetP),
+    setarg(11, NetP, none),
+    ( arg(11, NetK, kernel(_, _)) -> Kernel = true ; Kernel = false ),
+    sites(NetP, All),
+    outcome(propagate(All, NetP), OutP),
+    outcome(propagate(All, NetK), OutK).
+
 %   A net's kernel is freed once no term refers to it (atom GC).
 test(kernels_are_freed, true(After =< Before)) :-
     garbage_collect_atoms,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -82,19 +83,18 @@ def test_the_version_names_the_prolog_form(capsys: pytest.CaptureFixture[str]) -
     assert bridge.revision_form() in capsys.readouterr().out
 
 
-def test_a_stale_build_is_not_used(tmp_path: Path) -> None:
-    # arcs.pl loads the kernel only when the digest built into it is that of
-    # the arcs_kernel.c beside it: a copy of prolog/ with another .c revises
-    # in Prolog
-    if not BUILT:
-        pytest.skip("no build of prolog/arcs_kernel.c: ./setup.sh makes one")
+def prolog_copy(tmp_path: Path) -> Path:
+    """A copy of prolog/'s sources and build, their times kept."""
     copy = tmp_path / "prolog"
     copy.mkdir()
     for path in (ROOT / "prolog").iterdir():
         if path.suffix in (".pl", ".so", ".c"):
-            (copy / path.name).write_bytes(path.read_bytes())
-    with (copy / "arcs_kernel.c").open("a") as source:
-        source.write("/* changed */\n")
+            shutil.copy2(path, copy / path.name)
+    return copy
+
+
+def form_in(copy: Path) -> str:
+    """arcs:kernel_form/1 in `copy`, as Prolog prints it."""
     done = subprocess.run(
         ["swipl", "-g", "use_module(arcs), arcs:kernel_form(F), print(F), nl", "-t", "halt"],
         cwd=copy,
@@ -104,4 +104,26 @@ def test_a_stale_build_is_not_used(tmp_path: Path) -> None:
         timeout=60,
         check=True,
     )
-    assert done.stdout.startswith("prolog('the build of arcs_kernel.c is older than it")
+    return done.stdout.strip()
+
+
+@pytest.mark.skipif(not BUILT, reason="no build of prolog/arcs_kernel.c: ./setup.sh makes one")
+def test_a_copy_with_its_times_is_current(tmp_path: Path) -> None:
+    assert form_in(prolog_copy(tmp_path)) == "c"
+
+
+@pytest.mark.skipif(not BUILT, reason="no build of prolog/arcs_kernel.c: ./setup.sh makes one")
+@pytest.mark.parametrize("change", ["edited", "touched"])
+def test_a_stale_build_is_not_used(tmp_path: Path, change: str) -> None:
+    # arcs.pl loads the kernel only when it is newer than the arcs_kernel.c
+    # beside it and was built from a file of its size
+    copy = prolog_copy(tmp_path)
+    source = copy / "arcs_kernel.c"
+    if change == "edited":
+        with source.open("a") as text:
+            text.write("/* changed */\n")
+        os.utime(source, ns=(0, 0))  # older than the build, yet not what it was built from
+    else:
+        later = (copy / "arcs_kernel.so").stat().st_mtime_ns + 10**9
+        os.utime(source, ns=(later, later))
+    assert form_in(copy).startswith("prolog('the build of arcs_kernel.c is older than it")
