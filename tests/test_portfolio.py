@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import pybridge
-from pybridge import portfolio, verify
+from pybridge import compiled, portfolio, verify
 from pybridge.cli import main
 from pybridge.engines import choose_engine, choose_streams_engine
 from pybridge.errors import UsageError
@@ -98,17 +98,27 @@ def test_the_answer_is_the_winning_streams_own(engine: str) -> None:
         )
 
 
-def test_a_portfolio_without_an_engine_runs_python_and_one_job_the_default_engine() -> None:
-    # the same search in either engine, sooner in python (docs/benchmarks.md,
-    # "The portfolio's engine"): the engine a portfolio's streams default to
+def test_a_portfolio_without_an_engine_runs_compiled_python_and_one_job_the_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the same search in either engine, sooner in compiled python
+    # (docs/benchmarks.md, "The portfolio's engine"): what the streams default to
+    monkeypatch.setattr(compiled, "in_use", lambda: True)
     assert choose_streams_engine(None, 2) == choose_streams_engine(None, 8) == "python"
+    assert Portfolio(2).engine == "python"
     assert choose_streams_engine(None, 1) == choose_engine(None)  # one job: as before
+    assert Portfolio(1).engine == choose_engine(None)
     assert choose_streams_engine("prolog", 2) == "prolog"  # asked for: always
     assert choose_streams_engine("python", 1) == "python"
     with pytest.raises(UsageError, match="unknown engine"):
         choose_streams_engine("java", 2)
-    assert Portfolio(2).engine == "python"
-    assert Portfolio(1).engine == choose_engine(None)
+    monkeypatch.setattr(compiled, "in_use", lambda: False)  # interpreted: as one job
+    assert choose_streams_engine(None, 2) == choose_engine(None)
+    assert choose_streams_engine("python", 2) == "python"
+
+
+def test_compiled_in_use_says_what_form_says() -> None:
+    assert compiled.in_use() == (compiled.form() == compiled.COMPILED_FORM)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -258,14 +268,14 @@ def test_solve_jobs_names_the_winning_stream_in_json(
     assert "portfolio" not in json.loads(capsys.readouterr().out)  # one job: as before
 
 
-def test_solve_jobs_without_an_engine_fills_in_python_verified(
+def test_solve_jobs_without_an_engine_fills_verified(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     grid, words = grid_files(tmp_path, "\n".join(WORDS) + "\n")
     base = ["solve", str(grid), "--dict", str(words), "--output", "json", "--stats"]
     assert main([*base, "--jobs", "2"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["stats"]["engine"] == "python"
+    assert doc["stats"]["engine"] == choose_streams_engine(None, 2)
     assert doc["portfolio"]["jobs"] == 2
     puzzle = pybridge.load(str(grid), dictionary=str(words))  # as the command read it
     assert verify.problems(puzzle, doc["solutions"][0]["grid"]) == []
