@@ -297,3 +297,42 @@ def test_the_shipped_list_comes_with_its_default_ban_list_unless_opted_out() -> 
     assert own.ban == ()  # a list of one's own has no default ban list
     for command in ("solve", "make", "serve"):
         assert "--no-default-ban" in crossword(command, "--help").stdout, command
+
+
+@needs_prolog
+def test_a_node_limit_gives_the_same_climb_in_both_engines(tmp_path: Path) -> None:
+    """--node-limit: the ascent's steps share it, each floor's slice is in
+    nodes too, so both engines climb alike and stop at the same node,
+    whatever the load: the same better fills, the same fill, the same
+    counters; exit 3, saying which limit ended it."""
+    grid = tmp_path / "grid.txt"
+    grid.write_text(".....\n.....\n.....\n", encoding="utf-8")
+    answers = []
+    for engine in solver.ENGINES:
+        done = crossword(
+            "solve", str(grid), "--maximize", "min", "--node-limit", "300", "--engine", engine
+        )
+        assert done.returncode == 3, done.stderr
+        assert "node limit of 300 nodes reached" in done.stdout
+        assert "the node limit was reached before a proof" in done.stdout
+        shown = crossword(
+            *("solve", str(grid), "--maximize", "min", "--node-limit", "300"),
+            *("--engine", engine, "--output", "json"),
+        )
+        document = json.loads(shown.stdout)
+        assert document["stats"]["nodes"] == 300
+        del document["stats"]["seconds"], document["stats"]["engine"]
+        for better in document["improvements"]:
+            del better["seconds"]
+        answers.append((done.stdout, document))
+    assert answers[0] == answers[1]
+    whole = crossword("solve", str(grid), "--maximize", "min", "--engine", "python")
+    assert whole.returncode == 0  # proved within the default time: the limit cut it short
+
+
+def test_node_limit_is_not_for_split(tmp_path: Path) -> None:
+    grid = tmp_path / "grid.txt"
+    grid.write_text("...\n", encoding="utf-8")
+    done = crossword("solve", str(grid), "--node-limit", "5", "--split", "2")
+    assert done.returncode == 2
+    assert "--node-limit" in done.stderr
