@@ -211,11 +211,14 @@ def test_a_node_limit_stops_both_engines_at_the_same_node(
         whole = run(puzzle, engine="python", maximize=objective, strategy="valued", prove=False)
         for stop in range(whole.stats.nodes + 1):
             cut = [
-                run(puzzle, engine=e, maximize=objective, strategy="valued", node_limit=stop)
-                for e in ENGINES
+                run(puzzle, replace(cut_at(stop), engine=e, maximize=objective)) for e in ENGINES
             ]
             assert signature(cut[0]) == signature(cut[1])
             assert cut[1].status == ("timeout" if stop < whole.stats.nodes else whole.status)
+
+
+def cut_at(stop: int) -> SearchOptions:
+    return SearchOptions(strategy="valued", timeout=20, prove=False, node_limit=stop)
 
 
 def _stopped_after(monkeypatch: pytest.MonkeyPatch, request: Request, nodes: int) -> kernel.Result:
