@@ -505,6 +505,7 @@ typedef struct
   int nwords;                   /* LOST, WORD: 1; FEW: how many */
   pl_wchar_t *words[MAX_FEW];   /* their letters */
   size_t length;                /* the site's length */
+  size_t limbs;                 /* of its masks */
 } source_t;
 
 static int
@@ -545,6 +546,7 @@ typedef struct
 { term_t dom;
   term_t dt;                    /* a term ref to read it with */
   int t;
+  size_t limbs;                 /* of its length's masks */
   const limb *d;
   size_t size;
 } neighbour_t;
@@ -555,6 +557,8 @@ read_neighbour(neighbour_t *n)
     return PL_type_error("integer", n->dt);
   n->d = mpz_limbs_read(scratch_dt);
   n->size = mpz_size(scratch_dt);
+  if ( mpz_sgn(scratch_dt) < 0 || n->size > n->limbs )
+    return PL_domain_error("domain_of_its_length", n->dt);  /* the masks are that long */
   return TRUE;
 }
 
@@ -631,6 +635,8 @@ get_domain(term_t t, source_t *src)
     return PL_type_error("integer", t);
   src->ds = mpz_limbs_read(scratch_ds);
   src->ds_size = mpz_size(scratch_ds);
+  if ( mpz_sgn(scratch_ds) < 0 || src->ds_size > src->limbs )
+    return PL_domain_error("domain_of_its_length", t);   /* the masks are that long */
   src->ds_low = 0;
   while ( src->ds_low < src->ds_size && !src->ds[src->ds_low] )
     src->ds_low++;
@@ -750,6 +756,7 @@ revise(term_t handle, term_t site_index, term_t source, term_t lives0, term_t do
   scratch_init();
   site = &k->sites[s];
   src.length = (size_t)site->length;
+  src.limbs = (size_t)((site->nwords + 63) / 64);
   if ( !get_source(source, &src) )
     return FALSE;
   n.dom = dom;
@@ -763,11 +770,12 @@ revise(term_t handle, term_t site_index, term_t source, term_t lives0, term_t do
 
     if ( !PL_get_list(in, live_in, in) || !PL_get_int64_ex(live_in, &before) )
       return PL_domain_error("lives", lives0);
-    live = (uint64_t)before;
+    live = (uint64_t)before & link->letters;    /* a live set holds no other letter */
     if ( !PL_get_arg(link->t + 1, open, flag) )
       return PL_domain_error("open", open);
     if ( PL_get_atom(flag, &is_open) && is_open == ATOM_true )
     { n.t = link->t;
+      n.limbs = (size_t)((k->sites[link->t].nwords + 63) / 64);
       if ( !revise_link(k, &src, link, &n, &live, &changed) )
         return FALSE;
     }

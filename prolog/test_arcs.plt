@@ -314,6 +314,16 @@ test(kernels_are_freed, true(After =< Before)) :-
     garbage_collect_atoms,
     arcs_kernel:kernel_bytes(After).
 
+%   A domain longer than its length's words is refused, not read past.
+test(domain_too_long, error(domain_error(domain_of_its_length, _))) :-
+    nets(1, _, NetK),
+    arg(11, NetK, kernel(Handle, Full)),
+    arg(1, Full, Lives),
+    arg(1, NetK, Dom),
+    arg(2, NetK, Open),
+    D is 1 << 5000,
+    arcs_kernel:revise(Handle, 0, domain(D), Lives, Dom, Open, _, _, _).
+
 test(not_a_kernel, error(type_error(arcs_kernel, foo))) :-
     arcs_kernel:full_live(foo, 0, _).
 
