@@ -69,3 +69,18 @@ except pybridge.MissingDependency as err:
     )
     assert child.returncode == 0, child.stderr
     assert "apt-get install swi-prolog-nox" in child.stdout
+
+
+def test_version_without_prolog_names_the_python_form_alone() -> None:
+    child = run_python(
+        BLOCK_PYSWIP
+        + """
+from pybridge import cli
+try:
+    cli.main(["--version"])
+except SystemExit as done:
+    assert done.code == 0
+"""
+    )
+    assert child.returncode == 0, child.stderr
+    assert "; no Prolog engine (" in child.stdout
