@@ -877,21 +877,26 @@ revise_site(S1, Queued, Back0, Back, Net) :-
 
 %   kernel_revise_site(+Kernel, +S1, +Queued, +Back0, -Back, +Net): the
 %   same revision as revise_site/5, by the C kernel: one call revises every
-%   open link (arcs_kernel.c's revise/9); here each domain that changed is
+%   open link (arcs_kernel.c's revise/10, which also works out the source
+%   from Sup's last domain as source/8 does); here each domain that changed is
 %   set and its site queued, or the crossing that wiped one out weighed.
 %   Live is per link a set of letter numbers (an integer) rather than a
 %   list of entries, and no letter is marked in Dead: both only spare the
 %   Prolog revision work, never change its result.
 kernel_revise_site(kernel(Handle, Full), S1, Queued, Back0, Back, Net) :-
-    Net = net(Dom, Open, _, Weights, _, Lengths, _, Tables, Sup, _, _),
+    Net = net(Dom, Open, _, Weights, _, _, _, _, Sup, _, _),
     arg(S1, Dom, DS),
     arg(S1, Sup, Last),
-    kernel_source(Last, DS, S1, Full, Lengths, Tables, Source, Live0),
-    (   Source == unchanged
+    (   Last == none
+    ->  Prev = none,
+        arg(S1, Full, Live0)
+    ;   Last = sup(Prev, Live0)
+    ),
+    S is S1 - 1,
+    arcs_kernel:revise(Handle, S, Prev, DS, Live0, Dom, Open, Live, Changes, Wipe),
+    (   Live == unchanged
     ->  Back = Back0
-    ;   S is S1 - 1,
-        arcs_kernel:revise(Handle, S, Source, Live0, Dom, Open, Live, Changes, Wipe),
-        (   Wipe == none
+    ;   (   Wipe == none
         ->  true
         ;   X1 is Wipe + 1,
             arg(X1, Weights, W0),
@@ -903,45 +908,6 @@ kernel_revise_site(kernel(Handle, Full), S1, Queued, Back0, Back, Net) :-
         set_changed(Changes, Dom, Queued, Back0, Back),
         setarg(S1, Sup, sup(DS, Live))
     ).
-
-%   kernel_source(+Last, +DS, +S1, +Full, +Lengths, +Tables, -Source,
-%   -Live): source/8 for the kernel: the same sources, with the words
-%   themselves (strings) where source/8 has their letters.
-kernel_source(none, DS, S1, Full, Lengths, Tables, Source, Live) :-
-    !,
-    arg(S1, Full, Live),
-    kernel_whole_source(DS, S1, Lengths, Tables, Source).
-kernel_source(sup(Last, Live), DS, S1, _, Lengths, Tables, Source, Live) :-
-    (   Last == DS
-    ->  Source = unchanged
-    ;   popcount(Last) - popcount(DS) =:= 1
-    ->  K is msb(Last xor DS),
-        word_of(S1, K, Lengths, Tables, Word),
-        Source = lost(Word, DS)
-    ;   kernel_whole_source(DS, S1, Lengths, Tables, Source)
-    ).
-
-kernel_whole_source(DS, S1, Lengths, Tables, Source) :-
-    Count is popcount(DS),
-    (   Count =:= 1
-    ->  K is msb(DS),
-        word_of(S1, K, Lengths, Tables, Word),
-        Source = word(Word)
-    ;   Count > 1,
-        few_words(Few),
-        Count =< Few
-    ->  members(DS, Ks, []),
-        arg(S1, Lengths, L),
-        arg(L, Tables, table(Words, _, _)),
-        words_at(Ks, Words, Strings),
-        Source = few(Strings)
-    ;   Source = domain(DS)
-    ).
-
-words_at([], _, []).
-words_at([K|Ks], Words, [Word|Strings]) :-
-    word(Words, K, Word),
-    words_at(Ks, Words, Strings).
 
 %   set_changed(+Changes, +Dom, +Queued, +Back0, -Back): each T-Kept of
 %   Changes: T's domain is Kept, and T is queued unless it is already.

@@ -3,18 +3,22 @@
 
     arcs.pl is the specification and the fallback: its propagate/2 revises
     a site's links in Prolog, or, when this library is built and current,
-    with one call of arcs_kernel:revise/9 per revision.  Both give the same
+    with one call of arcs_kernel:revise/10 per revision.  Both give the same
     domains, the same wipe-outs in the same order, so the same search node
-    for node (tests/test_prolog_kernel.py; tests/test_kernel_c.plt tests
-    each source against the Prolog predicates).
+    for node (tests/test_prolog_kernel.py; prolog/test_arcs.plt tests
+    each kind of source against the Prolog predicates).
 
     What C changes is where the masks live.  kernel_net/5 copies, once per
     net, the masks its links read (per length, position and letter the
     words with that letter there) into arrays of 64-bit words, and keeps
     per link and letter a residue: a word that last had the letter (AC-3
-    with residual supports, as arcs.pl).  Domains stay Prolog integers (the
+    with residual supports, as arcs.pl), and per length the letter number
+    of each word at each position (a revision from one word, a few or the
+    one lost reads their letters there).  Domains stay Prolog integers (the
     search sets them with setarg/3, so backtracking restores them); a
-    revision reads the site's domain and each open neighbour's once, tests
+    revision reads the site's domain (and the one it was last revised from,
+    to work out its source as arcs.pl's source/8 does) and each open
+    neighbour's once, tests
     the live letters against them in C and hands back only the domains that
     changed.  The live letters of a link are a bit set over the letters'
     numbers (1 .. the alphabet's size, at most MAX_LETTERS), an integer,
@@ -67,6 +71,7 @@ typedef struct
   link_t *links;
   int length;
   int64_t nwords;               /* words of its length */
+  const uint8_t *nums;          /* letter number of word K at P: nums[K * length + P] */
 } site_t;
 
 typedef struct
@@ -76,6 +81,8 @@ typedef struct
   int *codes;                   /* their codes, ascending (letter a is codes[a - 1]) */
   int nmasks, masks_room;
   limb **masks;                 /* every mask copied, to free */
+  int maxlen;
+  uint8_t **nums_by_length;     /* per length, the letter numbers of its words */
   size_t bytes;                 /* what it took */
   int in_live;                  /* bytes is counted in live_bytes */
 } kernel_t;
@@ -119,6 +126,11 @@ free_kernel(kernel_t *k)
     free(k->masks);
   }
   free(k->codes);
+  if ( k->nums_by_length )
+  { for (int L = 0; L < k->maxlen; L++)
+      free(k->nums_by_length[L]);
+    free(k->nums_by_length);
+  }
   if ( k->in_live )
     __atomic_sub_fetch(&live_bytes, k->bytes, __ATOMIC_RELAXED);
   free(k);
@@ -329,6 +341,32 @@ table_words(term_t tables, int L)
   return nwords;
 }
 
+/* The letter numbers of the N words of length L (the table's words end to
+   end), nums[K * L + P]; NULL on error (exception raised). */
+static uint8_t *
+word_numbers(kernel_t *k, term_t tables, int L, int64_t n)
+{ term_t table = PL_new_term_ref(), a = PL_new_term_ref();
+  size_t len;
+  pl_wchar_t *text;
+  uint8_t *nums;
+
+  if ( !PL_get_arg(L, tables, table) || !PL_get_arg(1, table, a) || !PL_get_arg(3, a, a) ||
+       !PL_get_wchars(a, &len, &text, CVT_STRING|CVT_EXCEPTION|BUF_STACK) )
+    return NULL;
+  if ( (int64_t)len != n * L )
+  { PL_domain_error("words_of_length", a);
+    return NULL;
+  }
+  if ( !(nums = calloc(len ? len : 1, 1)) )
+  { PL_resource_error("memory");
+    return NULL;
+  }
+  k->bytes += len;
+  for (size_t c = 0; c < len; c++)
+    nums[c] = (uint8_t)letter_of(k, (int)text[c]);
+  return nums;
+}
+
 /* kernel_net(+Tables, +Lengths, +Arcs, +Codes, -Kernel) is semidet: see
    arcs.pl's net/6.  Tables the dictionary's (arcs:dictionary/3), Lengths
    per site its length, Arcs per site its x(I, T, J, X) (layout:layout/5),
@@ -392,9 +430,19 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
   }
   for (int L = 1; L < cache.maxlen; L++)
     length_words[L] = table_words(tables, L);
+  k->maxlen = cache.maxlen;
+  if ( !(k->nums_by_length = counted(k, cache.maxlen, sizeof(uint8_t *))) )
+  { PL_resource_error("memory");
+    goto out;
+  }
   for (int s = 0; s < k->nsites; s++)
-  { k->sites[s].length = site_length[s];
-    k->sites[s].nwords = length_words[site_length[s]];
+  { int L = site_length[s];
+    k->sites[s].length = L;
+    k->sites[s].nwords = length_words[L];
+    if ( !k->nums_by_length[L] && length_words[L] > 0 &&
+         !(k->nums_by_length[L] = word_numbers(k, tables, L, length_words[L])) )
+      goto out;
+    k->sites[s].nums = k->nums_by_length[L];
   }
   if ( !PL_put_term(list, arcs) )
     goto out;
@@ -503,9 +551,11 @@ typedef struct
   size_t ds_size;               /* its limbs */
   size_t ds_low;                /* its lowest limb not 0 */
   int nwords;                   /* LOST, WORD: 1; FEW: how many */
-  pl_wchar_t *words[MAX_FEW];   /* their letters */
+  const uint8_t *words[MAX_FEW]; /* their letter numbers, by position */
   size_t length;                /* the site's length */
   size_t limbs;                 /* of its masks */
+  const uint8_t *nums;          /* the site's words' letter numbers */
+  int64_t nall;                 /* how many words of its length */
 } source_t;
 
 static int
@@ -605,28 +655,15 @@ keep_only(const link_t *link, const neighbour_t *n, uint64_t allowed, int *chang
 
 /* The letter number of each source word at position i, as a set. */
 static uint64_t
-source_letters(const kernel_t *k, const source_t *src, int i)
+source_letters(const source_t *src, int i)
 { uint64_t letters = 0;
 
   for (int w = 0; w < src->nwords; w++)
-  { int a = letter_of(k, (int)src->words[w][i]);
+  { int a = src->words[w][i];
     if ( a )
       letters |= (uint64_t)1 << a;
   }
   return letters;
-}
-
-static int
-get_word(term_t t, source_t *src, int w)
-{ size_t len;
-  pl_wchar_t *text;
-
-  if ( !PL_get_wchars(t, &len, &text, CVT_STRING|CVT_ATOM|CVT_EXCEPTION|BUF_STACK) )
-    return FALSE;
-  if ( len != src->length )
-    return PL_domain_error("word_of_site_length", t);
-  src->words[w] = text;
-  return TRUE;
 }
 
 static int
@@ -643,49 +680,10 @@ get_domain(term_t t, source_t *src)
   return TRUE;
 }
 
-static int
-get_source(term_t t, source_t *src)
-{ atom_t name;
-  size_t arity;
-  term_t a = PL_new_term_ref(), list = PL_new_term_ref(), head = PL_new_term_ref();
-
-  if ( !PL_get_name_arity(t, &name, &arity) )
-    return PL_type_error("arcs_source", t);
-  src->nwords = 0;
-  if ( name == ATOM_domain && arity == 1 )
-  { src->kind = SOURCE_DOMAIN;
-    return PL_get_arg(1, t, a) && get_domain(a, src);
-  }
-  if ( name == ATOM_lost && arity == 2 )
-  { src->kind = SOURCE_LOST;
-    src->nwords = 1;
-    return PL_get_arg(1, t, a) && get_word(a, src, 0) &&
-           PL_get_arg(2, t, a) && get_domain(a, src);
-  }
-  if ( name == ATOM_word && arity == 1 )
-  { src->kind = SOURCE_WORD;
-    src->nwords = 1;
-    return PL_get_arg(1, t, a) && get_word(a, src, 0);
-  }
-  if ( name == ATOM_few && arity == 1 )
-  { src->kind = SOURCE_FEW;
-    if ( !PL_get_arg(1, t, list) )
-      return FALSE;
-    while ( PL_get_list(list, head, list) )
-    { if ( src->nwords == MAX_FEW )
-        return PL_domain_error("few_words", t);
-      if ( !get_word(head, src, src->nwords++) )
-        return FALSE;
-    }
-    return TRUE;
-  }
-  return PL_domain_error("arcs_source", t);
-}
-
 /* One link's revision: Kept in scratch_out when *changed; the live letters
    in *live (in: before). */
 static int
-revise_link(const kernel_t *k, const source_t *src, link_t *link, neighbour_t *n,
+revise_link(const source_t *src, link_t *link, neighbour_t *n,
             uint64_t *live, int *changed)
 { *changed = FALSE;
   switch ( src->kind )
@@ -705,7 +703,7 @@ revise_link(const kernel_t *k, const source_t *src, link_t *link, neighbour_t *n
       return TRUE;
     }
     case SOURCE_LOST:           /* only the lost word's letter can have gone */
-    { int a = letter_of(k, (int)src->words[0][link->i]);
+    { int a = src->words[0][link->i];
       uint64_t bit = (uint64_t)1 << a;
       if ( !a || !(link->letters & bit) || supported(src, &link->by_letter[a]) )
         return TRUE;
@@ -717,7 +715,7 @@ revise_link(const kernel_t *k, const source_t *src, link_t *link, neighbour_t *n
     }
     case SOURCE_FEW:
     case SOURCE_WORD:
-    { uint64_t letters = source_letters(k, src, link->i) & link->letters;
+    { uint64_t letters = source_letters(src, link->i) & link->letters;
       if ( src->kind == SOURCE_FEW )
         *live = letters;
       if ( !read_neighbour(n) )
@@ -729,36 +727,20 @@ revise_link(const kernel_t *k, const source_t *src, link_t *link, neighbour_t *n
   return TRUE;
 }
 
-/* revise(+Kernel, +S, +Source, +Lives0, +Dom, +Open, -Lives, -Changes,
-   -Wipe): the revision of site S's links to open sites from Source (see
-   arcs.pl's source/8: domain(DS), lost(Word, DS), few(Words), word(Word)),
-   Lives0 per link the live letters before.  Changes is the list of T-Kept,
-   in link order, for the neighbours T whose domain lost words; Wipe is
-   none, or the crossing X of the first link whose neighbour lost them
-   all (Changes then holds the changes before it). */
-static foreign_t
-revise(term_t handle, term_t site_index, term_t source, term_t lives0, term_t dom,
-       term_t open, term_t lives, term_t changes, term_t wipe)
-{ kernel_t *k = NULL;
-  int s;
-  source_t src;
-  site_t *site;
-  term_t in = PL_copy_term_ref(lives0), live_in = PL_new_term_ref();
+/* The revision of the site's links to open sites from src: Lives per link
+   the live letters after (Lives0 before); Changes the list of T-Kept, in
+   link order, for the neighbours T whose domain lost words; Wipe none, or
+   the crossing X of the first link whose neighbour lost them all (Changes
+   then holds the changes before it). */
+static int
+revise_links_c(kernel_t *k, site_t *site, source_t *src, term_t lives0, term_t dom,
+               term_t open, term_t lives, term_t changes, term_t wipe)
+{ term_t in = PL_copy_term_ref(lives0), live_in = PL_new_term_ref();
   term_t out = PL_copy_term_ref(lives), live_out = PL_new_term_ref();
   term_t change_tail = PL_copy_term_ref(changes), change = PL_new_term_ref();
   term_t flag = PL_new_term_ref(), kept = PL_new_term_ref();
   neighbour_t n;
 
-  if ( !get_kernel(handle, &k) || !PL_get_integer_ex(site_index, &s) )
-    return FALSE;
-  if ( s < 0 || s >= k->nsites )
-    return PL_domain_error("site", site_index);
-  scratch_init();
-  site = &k->sites[s];
-  src.length = (size_t)site->length;
-  src.limbs = (size_t)((site->nwords + 63) / 64);
-  if ( !get_source(source, &src) )
-    return FALSE;
   n.dom = dom;
   n.dt = PL_new_term_ref();
   for (int l = 0; l < site->nlinks; l++)
@@ -776,7 +758,7 @@ revise(term_t handle, term_t site_index, term_t source, term_t lives0, term_t do
     if ( PL_get_atom(flag, &is_open) && is_open == ATOM_true )
     { n.t = link->t;
       n.limbs = (size_t)((k->sites[link->t].nwords + 63) / 64);
-      if ( !revise_link(k, &src, link, &n, &live, &changed) )
+      if ( !revise_link(src, link, &n, &live, &changed) )
         return FALSE;
     }
     if ( !PL_unify_list(out, live_out, out) || !PL_unify_int64(live_out, (int64_t)live) )
@@ -791,6 +773,89 @@ revise(term_t handle, term_t site_index, term_t source, term_t lives0, term_t do
     }
   }
   return PL_unify_nil(out) && PL_unify_nil(change_tail) && PL_unify_atom(wipe, ATOM_none);
+}
+
+#define FEW_WORDS 16            /* arcs.pl's few_words/1: a few words' letters are read */
+
+static __thread mpz_t scratch_prev, scratch_xor;
+static __thread int scratch2_ready = 0;
+
+/* revise(+Kernel, +S, +Prev, +DS, +Lives0, +Dom, +Open, -Lives, -Changes,
+   -Wipe): the revision of site S's links to open sites, from its domain DS
+   (Prev the domain it was last revised from, none before the first
+   revision), with Lives0 per link the live letters before.  The source is
+   worked out as arcs.pl's source/8 does, here where it costs no integer:
+   none when DS is Prev (then Lives = unchanged and nothing changes), the
+   one word lost when DS is Prev less one word, else the one word, the few
+   words (up to FEW_WORDS: their letters read from the words' letter
+   numbers) or the whole domain.  Changes and Wipe as revise_links_c's. */
+static foreign_t
+revise(term_t handle, term_t site_index, term_t prev, term_t ds, term_t lives0,
+            term_t dom, term_t open, term_t lives, term_t changes, term_t wipe)
+{ kernel_t *k = NULL;
+  int s;
+  source_t src;
+  site_t *site;
+  atom_t a;
+  int64_t count;
+
+  if ( !get_kernel(handle, &k) || !PL_get_integer_ex(site_index, &s) )
+    return FALSE;
+  if ( s < 0 || s >= k->nsites )
+    return PL_domain_error("site", site_index);
+  scratch_init();
+  if ( !scratch2_ready )
+  { mpz_init(scratch_prev);
+    mpz_init(scratch_xor);
+    scratch2_ready = 1;
+  }
+  site = &k->sites[s];
+  src.length = (size_t)site->length;
+  src.limbs = (size_t)((site->nwords + 63) / 64);
+  src.nums = site->nums;
+  src.nall = site->nwords;
+  src.nwords = 0;
+  if ( !get_domain(ds, &src) )
+    return FALSE;
+  count = (int64_t)mpz_popcount(scratch_ds);
+  if ( !(PL_get_atom(prev, &a) && a == ATOM_none) )
+  { if ( !PL_get_mpz(prev, scratch_prev) )
+      return PL_type_error("integer", prev);
+    if ( mpz_cmp(scratch_prev, scratch_ds) == 0 )
+      return PL_unify_atom_chars(lives, "unchanged") && PL_unify_nil(changes) &&
+             PL_unify_atom(wipe, ATOM_none);
+    if ( (int64_t)mpz_popcount(scratch_prev) - count == 1 )
+    { int64_t K;
+      mpz_xor(scratch_xor, scratch_prev, scratch_ds);
+      K = (int64_t)mpz_sizeinbase(scratch_xor, 2) - 1;
+      if ( K >= src.nall || !src.nums )
+        return PL_domain_error("word_of_site_length", prev);
+      src.kind = SOURCE_LOST;
+      src.nwords = 1;
+      src.words[0] = src.nums + K * (int64_t)src.length;
+      return revise_links_c(k, site, &src, lives0, dom, open, lives, changes, wipe);
+    }
+  }
+  if ( count == 1 || (count > 1 && count <= FEW_WORDS) )
+  { src.kind = count == 1 ? SOURCE_WORD : SOURCE_FEW;
+    for (size_t w = src.ds_low; w < src.ds_size; w++)
+    { for (limb bits = src.ds[w]; bits; bits &= bits - 1)
+      { int64_t K = (int64_t)w * 64 + __builtin_ctzll(bits);
+        if ( K >= src.nall || !src.nums )
+          return PL_domain_error("word_of_site_length", ds);
+        src.words[src.nwords++] = src.nums + K * (int64_t)src.length;
+      }
+    }
+  } else
+    src.kind = SOURCE_DOMAIN;
+  return revise_links_c(k, site, &src, lives0, dom, open, lives, changes, wipe);
+}
+
+/* few_words(-N): FEW_WORDS, which must be arcs.pl's few_words/1 (a test
+   says so). */
+static foreign_t
+few_words(term_t n)
+{ return PL_unify_integer(n, FEW_WORDS);
 }
 
 /* kernel_bytes(-Bytes): the memory that the kernels not yet released hold. */
@@ -818,7 +883,8 @@ install_arcs_kernel(void)
   FUNCTOR_table3 = PL_new_functor(PL_new_atom("table"), 3);
   PL_register_foreign_in_module("arcs_kernel", "kernel_net", 5, kernel_net, 0);
   PL_register_foreign_in_module("arcs_kernel", "full_live", 3, full_live, 0);
-  PL_register_foreign_in_module("arcs_kernel", "revise", 9, revise, 0);
+  PL_register_foreign_in_module("arcs_kernel", "revise", 10, revise, 0);
   PL_register_foreign_in_module("arcs_kernel", "built_from", 2, built_from, 0);
   PL_register_foreign_in_module("arcs_kernel", "kernel_bytes", 1, kernel_bytes, 0);
+  PL_register_foreign_in_module("arcs_kernel", "few_words", 1, few_words, 0);
 }

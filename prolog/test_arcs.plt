@@ -322,7 +322,12 @@ test(domain_too_long, error(domain_error(domain_of_its_length, _))) :-
     arg(1, NetK, Dom),
     arg(2, NetK, Open),
     D is 1 << 5000,
-    arcs_kernel:revise(Handle, 0, domain(D), Lives, Dom, Open, _, _, _).
+    arcs_kernel:revise(Handle, 0, none, D, Lives, Dom, Open, _, _, _).
+
+%   The kernel reads a few words' letters up to as many words as arcs.pl.
+test(few_words_alike, true(N == M)) :-
+    arcs_kernel:few_words(N),
+    arcs:few_words(M).
 
 test(not_a_kernel, error(type_error(arcs_kernel, foo))) :-
     arcs_kernel:full_live(foo, 0, _).
