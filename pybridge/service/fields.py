@@ -296,7 +296,8 @@ SOLVE = (
         "jobs",
         "search with N streams at once, each in a process of its own (a portfolio of "
         "seeds): the first to fill the puzzle or prove it unsolvable wins, the others stop; "
-        "which one wins depends on timing (default: 1, one search, reproducible)",
+        "which one wins depends on timing; the streams run the python engine when its search "
+        "is compiled, unless --engine says otherwise (default: 1, one search, reproducible)",
         positive_int,
         metavar="N",
         default=1,
