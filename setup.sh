@@ -150,6 +150,25 @@ ensure_package() {
     echo "$key" >"$STAMP"
 }
 
+# --- the Prolog files, precompiled -------------------------------------------
+# Each module of prolog/ compiled to a .qlf beside it (SWI-Prolog's quick load
+# format): the bridge names the modules without their extension, so SWI-Prolog
+# loads the .qlf while it is newer than the .pl (and compiles the .pl, writing
+# a fresh .qlf where it may, once the .pl is newer). About 15 ms less at every
+# start of the Prolog engine; without them the same code loads from the .pl.
+
+ensure_prolog_qlf() {
+    local source
+    for source in prolog/*.pl; do
+        [[ ${source%.pl}.qlf -nt $source ]] && continue
+        if ! swipl -q --on-warning=status --on-error=status \
+            -g "qcompile('$source')" -t halt >/dev/null 2>&1; then
+            rm -f "${source%.pl}.qlf"
+            say "note: $source did not precompile: it loads from the .pl (the same code, a little slower)"
+        fi
+    done
+}
+
 # --- the compiled search (pybridge/compiled.py) -----------------------------
 # Optional: mypyc compiles the search's hot modules beside their .py files,
 # and pybridge/bitops.c beside bitops.py.
@@ -218,6 +237,7 @@ ensure_compiled() {
 }
 
 ensure_swipl
+ensure_prolog_qlf
 ensure_chromium
 ensure_debian_data
 ensure_venv

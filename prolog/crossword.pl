@@ -57,8 +57,19 @@
 :- use_module(library(apply)).
 :- use_module(library(lists)).
 :- use_module(library(error)).
-:- use_module(library(time)).
-:- use_module(kernel, [reset_counters/0, count_solution/0, counter/2, limited/2]).
+
+%   library(time) (the alarms of kernel.pl's time limits) declares the
+%   options of alarm/4, and the declaration makes SWI-Prolog autoload
+%   library(predicate_options), a checker of options at development time
+%   that no search runs: 17 ms of the 25 ms the library took to load, at
+%   every start of the engine.  With autoloading kept to the predicates
+%   declared with autoload/2 while it loads, SWI-Prolog's boot files keep
+%   the declaration (as facts) and nothing more is loaded.
+:- current_prolog_flag(autoload, Autoload),
+   setup_call_cleanup(set_prolog_flag(autoload, explicit),
+                      use_module(library(time)),
+                      set_prolog_flag(autoload, Autoload)).
+:- use_module(kernel, [reset_counters/0, reset_counters/1, count_solution/0, counter/2, limited/2]).
 :- use_module(layout, [layout/5]).
 
 %   What the families declare (see STRATEGIES below).
@@ -250,7 +261,9 @@ code_char(Code, Char) :-
 %   that take one (strategy/3; docs/search.md#seeds).  Mode is first(N)
 %   (stop after N solutions), all, or count (count every solution without
 %   keeping them).  TimeLimit
-%   is a positive number of seconds or none.  Result is
+%   is a positive number of seconds or none, or limits(Seconds, Nodes)
+%   with Nodes none or the most nodes the search may count (reached, the
+%   search ends as at the time limit; docs/search.md#counters).  Result is
 %   result(Status, Solutions, Count, Nodes, Backtracks) where Status is
 %   solved, unsolvable or timeout and each solution is one string: the
 %   words of all sites in site order, run together (a string crosses to
@@ -306,17 +319,19 @@ text_sites(SitesText, GivensText, Sites, Givens) :-
 %   "end Status Nodes Backtracks Bound": Status solved (the last fill is
 %   optimal), unsolvable (no fill) or timeout, Bound the greatest value a
 %   fill can have (none when unknown).  Cap is none or a value no fill
-%   can beat; TimeLimit none or seconds, read by the search at every node.
+%   can beat; TimeLimit none or seconds, read by the search at every node,
+%   or limits(Seconds, Nodes) as for run/5.
 %   SitesText and GivensText as for solve/8.  The caller reads the
 %   solutions one by one as they come, and cuts the query after the last.
 
-improve(Strategy, Objective, Cap, Beat, TimeLimit, SitesText, GivensText, Line) :-
+improve(Strategy, Objective, Cap, Beat, Limits, SitesText, GivensText, Line) :-
     known_strategy(Strategy, _, Family),
     findall(F, optimises(F), Optimising),
     must_be(oneof(Optimising), Family),
     must_be(oneof([min, sum]), Objective),
     text_sites(SitesText, GivensText, Sites, Givens),
-    reset_counters,
+    limits(Limits, TimeLimit, NodeLimit),
+    reset_counters(NodeLimit),
     deadline(TimeLimit, Deadline),
     (   Beat == none
     ->  true
@@ -402,11 +417,12 @@ solution_line(Solution, [Solution, "\n"|Tail], Tail).
 %   GivensText), as solve/8 takes it, read into those terms under the time
 %   limit: reading a dictionary of 66,000 words took 0.2-1 s, which a time
 %   limit that began after it did not count.
-run_puzzle(Puzzle, Strategy, Seed, Mode, TimeLimit,
+run_puzzle(Puzzle, Strategy, Seed, Mode, Limits,
            result(Status, Solutions, Count, Nodes, Backtracks)) :-
     known_strategy(Strategy, Name, Family),
     seed_applies(Seed, Strategy, Name),
-    reset_counters,
+    limits(Limits, TimeLimit, NodeLimit),
+    reset_counters(NodeLimit),
     retractall(found(_)),
     mode_limit(Mode, Max, Keep),
     Collect = ( puzzle_terms(Puzzle, Words, Sites, Givens),
@@ -427,6 +443,14 @@ run_puzzle(Puzzle, Strategy, Seed, Mode, TimeLimit,
         ),
         forget_search),
     status(TimedOut, Count, Status).
+
+%   limits(+Limits, -TimeLimit, -NodeLimit): a search's limits, Limits
+%   its TimeLimit (none or seconds) or limits(TimeLimit, NodeLimit),
+%   NodeLimit the most nodes it may count (none or an integer >= 0;
+%   kernel:count_node/0 keeps it).
+limits(limits(TimeLimit, NodeLimit), TimeLimit, NodeLimit) :-
+    !.
+limits(TimeLimit, TimeLimit, none).
 
 %   puzzle_terms(+Puzzle, -Words, -Sites, -Givens): the terms of a
 %   puzzle given as terms or as solve/8's text.

@@ -35,8 +35,10 @@
 */
 
 :- module(kernel,
-          [ reset_counters/0,           % every counter to 0
-            count_node/0,               % nodes + 1
+          [ reset_counters/0,           % every counter to 0, no node limit
+            reset_counters/1,           % +NodeLimit
+            count_node/0,               % nodes + 1, or stop at the node limit
+            counted_node/0,             % nodes + 1, or fail at the node limit
             count_backtrack/0,          % backtracks + 1
             count_solution/0,           % solutions + 1
             count_leaf/0,               % leaves + 1
@@ -81,15 +83,27 @@ kept_scores(4).         % score lists kept loaded, most recently loaded first
                  *******************************/
 
 %!  reset_counters is det.
+%!  reset_counters(+NodeLimit) is det.
 %
 %   Every counter back to 0: nodes (words placed), backtracks (dead
 %   ends), solutions (found by the search) and leaves (solutions seen by
-%   cbj's levels).
+%   cbj's levels); and the search's node limit: NodeLimit (none, or an
+%   integer >= 0: the most nodes the search may count; reset_counters/0:
+%   none).  Every search starts here, so no limit outlives its search.
 %
 %   ?- reset_counters, count_node, count_node, counter(nodes, N).
 %   N = 2.
 
 reset_counters :-
+    reset_counters(none).
+
+reset_counters(NodeLimit) :-
+    (   NodeLimit == none
+    ->  no_node_limit(Most)
+    ;   must_be(nonneg, NodeLimit),
+        Most = NodeLimit
+    ),
+    nb_setval(kernel_node_limit, Most),
     nb_setval(kernel_nodes, 0),
     nb_setval(kernel_backtracks, 0),
     nb_setval(kernel_solutions, 0),
@@ -103,14 +117,40 @@ reset_counters :-
 %!  count_leaf is det.
 %
 %   Add one to the counter nodes, backtracks, solutions or leaves.
+%   count_node/0 at the node limit counts nothing and throws
+%   time_limit_exceeded, as the time limit does (limited/2): a search
+%   stopped by either ends with status timeout, the node limit at the
+%   same node in both engines (pybridge/search/kernel.py, Counters.node).
 %
 %   ?- reset_counters, count_backtrack, counter(backtracks, B).
 %   B = 1.
+%
+%   ?- reset_counters(1), count_node, catch(count_node, E, true),
+%      counter(nodes, N).
+%   E = time_limit_exceeded,
+%   N = 1.
 
 count_node :-
+    (   counted_node
+    ->  true
+    ;   throw(time_limit_exceeded)
+    ).
+
+%!  counted_node is semidet.
+%
+%   count_node/0 for a search that keeps its own time limit (valued.pl):
+%   fails, counting nothing, at the node limit.
+
+counted_node :-
     nb_getval(kernel_nodes, N0),
+    nb_getval(kernel_node_limit, Most),
+    N0 < Most,
     N is N0 + 1,
     nb_setval(kernel_nodes, N).
+
+%   no_node_limit(-Most): the node limit of a search without one: more
+%   nodes than any search counts, small enough to be a tagged integer.
+no_node_limit(1125899906842624).        % 2^50
 count_backtrack :-
     nb_getval(kernel_backtracks, N0),
     N is N0 + 1,

@@ -33,6 +33,30 @@ test(counters_not_undone, true(N-L == 2-1)) :-
     counter(nodes, N),
     counter(leaves, L).
 
+%   A node limit: count_node/0 at it counts nothing and throws as the
+%   time limit does, counted_node/0 fails; reset_counters/0 lifts it.
+test(node_limit, true(R == [2, time_limit_exceeded, 2, fail, 3])) :-
+    reset_counters(2),
+    count_node,
+    count_node,
+    catch(count_node, E, true),
+    counter(nodes, N),
+    (   counted_node
+    ->  Counted = true
+    ;   Counted = fail
+    ),
+    reset_counters,
+    forall(between(1, 3, _), count_node),
+    counter(nodes, M),
+    R = [2, E, N, Counted, M].
+
+test(node_limit_zero, throws(time_limit_exceeded)) :-
+    reset_counters(0),
+    count_node.
+
+test(node_limit_checked, throws(error(type_error(_, _), _))) :-
+    reset_counters(many).
+
 test(unknown_counter, fail) :-
     counter(words, _).
 

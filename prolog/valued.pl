@@ -37,7 +37,7 @@
           ]).
 
 :- use_module(library(apply)).
-:- use_module(kernel, [count_node/0, count_backtrack/0, scores/2]).
+:- use_module(kernel, [counted_node/0, count_backtrack/0, scores/2]).
 :- use_module(arcs,
               [ dictionary/3,
                 members/3,
@@ -62,8 +62,11 @@ crossword:family_strategy(valued, valued, false).
 crossword:reads_dictionary(valued).
 crossword:optimises(valued).
 crossword:family_search(valued, valued(Key, ScoreKey), _, _, Board, Arcs, Crossings) :-
-    valued_search(Key, ScoreKey, none, none, none, control(none, none, false),
-                  Board, Arcs, Crossings).
+    Control = control(none, none, false),
+    (   valued_search(Key, ScoreKey, none, none, none, Control, Board, Arcs, Crossings)
+    ;   arg(3, Control, true),          % the node limit (node/3): as kernel's count_node
+        throw(time_limit_exceeded)
+    ).
 crossword:family_improve(valued, valued(Key, ScoreKey), Objective, Cap, Deadline, Control,
                          Board, Arcs, Crossings) :-
     valued_search(Key, ScoreKey, Objective, Cap, Deadline, Control, Board, Arcs, Crossings).
@@ -203,15 +206,17 @@ score(State, S, K, Score) :-
     K1 is K + 1,
     arg(K1, Term, Score).
 
-%   node(+State, +Rest, +Score): count a node; when the time is up, note
-%   the bound of the words not searched at this level and fail; past the
-%   run's limit, restart.
+%   node(+State, +Rest, +Score): count a node; when the time is up (or
+%   the node limit is reached: no node counted), note the bound of the
+%   words not searched at this level and fail; past the run's limit,
+%   restart.
 node(State, Rest, Score) :-
-    count_node,
     arg(7, State, Deadline),
-    (   Deadline \== none,
-        get_time(Now),
-        Now > Deadline
+    (   (   \+ counted_node
+        ;   Deadline \== none,
+            get_time(Now),
+            Now > Deadline
+        )
     ->  arg(6, State, Control),
         nb_setarg(3, Control, true),
         note(State, Rest, Score),

@@ -1,13 +1,15 @@
 """The on-disk cache: work on a big dictionary that a repeat run can read back.
 
-Two kinds of entry live here, each named after a hash of what it was made
-from: a dictionary file's normalised words (pybridge.lexicon) and a word
-list's bitset tables (pybridge.bitsets); and one more, where SWI-Prolog is
-for the `swipl` its header names (pybridge.bridge.session).  An entry is
-one line of JSON (what its maker needs to read it back) then the body,
-bytes of its maker's choosing.  Bodies are plain data, never code, so a
-tampered cache runs nothing (the library that SWI-Prolog's entry names is
-loaded only when the entry is signed, see below).
+Three kinds of entry live here, each named after a hash of what it was
+made from: a dictionary file's normalised words (pybridge.lexicon), a word
+list's bitset tables (pybridge.bitsets) and a puzzle grammar's parse tables
+(pybridge.readers); and one more, where SWI-Prolog is for the `swipl` its
+header names (pybridge.bridge.session).  An entry is one line of JSON (what
+its maker needs to read it back) then the body, bytes of its maker's
+choosing.  Bodies are plain data, so a tampered cache runs nothing: the
+library that SWI-Prolog's entry names is loaded, and a grammar's tables (a
+pickle, lark's own format) are unpickled, only when the entry is signed
+(see below).
 
 The cache is untrusted.  The header also holds an HMAC of the entry's name,
 header and body under a secret key that is kept outside the cache folder

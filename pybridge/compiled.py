@@ -127,6 +127,11 @@ def form() -> str:
     return COMPILED_FORM
 
 
+def in_use() -> bool:
+    """Whether the search runs compiled (form() says so)."""
+    return form() == COMPILED_FORM
+
+
 def build() -> None:
     """Compile MODULES with mypyc, and NATIVE from their C files, into
     extension modules beside their sources, and write the stamp. Needs mypy

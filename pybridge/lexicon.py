@@ -320,27 +320,22 @@ def _merged(files: Sequence[_FileWords]) -> tuple[tuple[str, ...], Counter[str]]
     return tuple(words), skipped
 
 
-def _merged_scores(files: Sequence[_FileWords]) -> Scores | None:
-    """The scores the `files` give, each word's from its first occurrence
-    (which may give none); None when no file gives any."""
+def _merged_scores(files: Sequence[_FileWords], words: Sequence[str]) -> Scores | None:
+    """The scores the `files` give to their merged `words`, each word's from
+    its first occurrence (which may give none); None when no file gives any."""
     if not any(found.weighted for found in files):
         return None
-    written: dict[str, Decimal] = {}
-    seen: set[str] = set()
-    numbers: dict[str, Decimal] = {}  # a list has a few score texts for many words: one each
-    for found in files:
-        if not found.weighted:
-            seen.update(found.words)
-            continue
-        for word, score in zip(found.words, found.scores, strict=True):
-            if word not in seen:
-                seen.add(word)
-                if score:
-                    number = numbers.get(score)
-                    if number is None:
-                        number = numbers[score] = Decimal(score)
-                    written[word] = number
-    return Scores(written)
+    if len(files) == 1:  # its words are distinct: each with its own score text
+        texts: Sequence[str] = files[0].scores
+    else:
+        first: dict[str, str] = {}  # each word's score text ("" for none)
+        for found in reversed(files):  # so that the first occurrence's is the one kept
+            given = found.scores if found.weighted else ("",) * len(found.words)
+            first.update(zip(found.words, given, strict=True))
+        texts = [first[word] for word in words]
+    # a list has a few score texts for many words: one number each
+    numbers = {text: Decimal(text) for text in set(texts) if text}
+    return Scores({word: numbers[text] for word, text in zip(words, texts, strict=True) if text})
 
 
 def load_dictionary(
@@ -358,7 +353,8 @@ def load_dictionary(
     words, skipped = _merged(files)
     encodings = tuple(found.encoding for found in files)
     weighted = tuple(source for source, found in zip(sources, files, strict=True) if found.weighted)
-    return Dictionary(words, dict(skipped), sources, encodings, weighted, _merged_scores(files))
+    scores = _merged_scores(files, words)
+    return Dictionary(words, dict(skipped), sources, encodings, weighted, scores)
 
 
 # ---------------------------------------------------------------- dictionary cache

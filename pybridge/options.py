@@ -64,8 +64,10 @@ class SearchOptions:
     (None: the defaults), the seed, the time limit in seconds, how many
     solutions (`limit`, None for all; `count` counts them all; `unique`
     stops at the second), whether the cheap proofs run first, the quality
-    floor and objective of a scored dictionary, and the streams of a
-    portfolio (`jobs`, `crossword solve --jobs`)."""
+    floor and objective of a scored dictionary, the streams of a
+    portfolio (`jobs`, `crossword solve --jobs`), and the node limit
+    (`node_limit`: the most nodes the search counts, None: no limit;
+    reached, it ends as at the time limit; an ascent's steps share it)."""
 
     engine: str | None = None
     strategy: str | None = None
@@ -78,6 +80,7 @@ class SearchOptions:
     min_score: Decimal | None = None
     maximize: Objective | None = None
     jobs: int = 1
+    node_limit: int | None = None
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,14 @@ only once it has searched STAGGER_SECONDS without an answer, so that the
 many puzzles settled in a fraction of a second cost no other process. One
 job spawns nothing: the search runs in this process, as pybridge.run does.
 
-Workers are spawned, not forked (a forked copy of a loaded SWI-Prolog is not
-safe to use), and each ends when its parent does. A Portfolio keeps its
-workers from one puzzle to the next, each holding the dictionary already
-indexed and sent to its Prolog engine, so that a suite of grids pays for
-that once (bench); a killed loser is replaced before the next puzzle.
+The streams run the engine asked for, else the Python engine when its
+search is compiled (engines.choose_streams_engine: each stream's search is
+the same in both engines, and sooner there). Workers are spawned, not
+forked (a forked copy of a loaded SWI-Prolog is not safe to use), and each
+ends when its parent does. A Portfolio keeps its workers from one puzzle
+to the next, each holding the dictionary already indexed and sent to its
+Prolog engine, so that a suite of grids pays for that once (bench); a
+killed loser is replaced before the next puzzle.
 
 What is reproducible with more than one job: each stream's search, node for
 node (the answer names the winning stream's strategy and seed: one process
@@ -38,6 +41,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from pybridge.bitsets import tables
+from pybridge.engines import choose_streams_engine
 from pybridge.errors import CrosswordError, EngineError, InputError, UsageError
 from pybridge.layout import layout_of
 from pybridge.model import Puzzle
@@ -52,7 +56,6 @@ from pybridge.solver import (
     Stats,
     Winner,
     check_strategy,
-    choose_engine,
     make_solution,
     run,
     search_options,
@@ -218,16 +221,18 @@ class _Worker:
 
 
 class Portfolio:
-    """Up to `jobs` workers searching with `engine` (None: as
-    pybridge.choose_engine decides), each holding the dictionary `words`
-    (the words of the lexicon puzzles to come; () for none). Use it as a
-    context manager, or close() it: its workers end then."""
+    """Up to `jobs` workers searching with `engine` (None: python with more
+    than one job and the Python search compiled, else as
+    pybridge.choose_engine decides: engines.choose_streams_engine), each
+    holding the dictionary `words` (the words of the lexicon puzzles to
+    come; () for none). Use it as a context manager, or close() it: its
+    workers end then."""
 
     def __init__(self, jobs: int, engine: str | None = None, words: Sequence[str] = ()) -> None:
         if jobs < 1:
             raise ValueError("a portfolio needs at least one job")
         self.jobs = jobs
-        self.engine = choose_engine(engine)
+        self.engine = choose_streams_engine(engine, jobs)
         self.words = tuple(words)
         self._workers: list[_Worker] = []
         self._spawning: SpawnContext | None = None

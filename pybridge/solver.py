@@ -350,6 +350,7 @@ def _run(
         objective=maximize,
         report=report,
         beat=None if beat is None or puzzle.scores is None else _scaled(beat, puzzle.scores),
+        node_limit=options.node_limit,
     )
     quick = prove and maximize is None  # better fills are reported once
     prepared = _prepare(puzzle, request, chosen, prove, started, quick=quick)
@@ -441,30 +442,32 @@ def _score(
 # that comes fast. wdeg fills the grid with the words scoring at least a
 # floor; each fill raises the floor above its lowest score, until a floor
 # cannot be filled (a proof: the last fill's min is the best) or the time
-# runs out. After the first fill a floor gets a slice of the time, and one
-# not filled in it is tried again later with another seed (_Slices): how
-# long a floor takes is heavy-tailed, so a floor given all the time left
-# could waste it on one unlucky search. For min, once a floor above the
-# best fill is proved unfillable with no missed floor below it, valued's
-# branch and bound, in half the time left, settles the levels between in
-# one search: it starts from the best fill's value (Request.beat: only
-# better fills, no restart), finds any better fill and proves the best; if
-# its time runs out first, the floors climb on. For sum, the branch and
-# bound, from the best fill's sum, gets the time kept for it at the end.
-# Every step is a run() of either engine (wdeg with a seed, or valued), so
-# both engines climb alike: same fills, same order, same nodes, as long as
-# each step ends within its slice in both.
+# (or --node-limit) runs out. After the first fill a floor gets a slice,
+# counted in nodes (Request.node_limit), and one not filled in it is tried
+# again later with another seed (_Slices): how long a floor takes is
+# heavy-tailed, so a floor given all the time left could waste it on one
+# unlucky search. For min, once a floor above the best fill is proved
+# unfillable with no missed floor below it, valued's branch and bound, in
+# a slice of nodes of its own, settles the levels between in one search:
+# it starts from the best fill's value (Request.beat: only better fills,
+# no restart), finds any better fill and proves the best; if its slice
+# runs out first, the floors climb on. For sum, the branch and bound, from
+# the best fill's sum, gets the time kept for it at the end. Every step is
+# a run() of either engine (wdeg with a seed, or valued) and every slice is
+# in nodes, so both engines climb alike at any load: same steps, same
+# fills, same nodes; the clock only decides where the climb stops.
 
 MAXIMIZE_TIMEOUT = MAXIMIZE_SECONDS  # seconds: --maximize's time limit when none is given
 ASCENT = "ascent"  # the stats' strategy of an ascent (wdeg's fills, then valued's)
 ASCENT_STRATEGY = DEFAULT_LEXICON_STRATEGY
 BOUND_SHARE = 0.2  # sum: of the time left at the ascent's last step, kept for the bound
 BOUND_SECONDS = 10.0  # ... at most this much
-HANDOVER_SHARE = 0.5  # min: of the time left when a floor is proved unfillable, for the bound
+HANDOVER_FACTOR = 1  # min: the bound's slice, this many times the nodes the climb counted
 FIRST_STRIDE = 2  # score levels from one floor to the next, at first
 MAX_STRIDE = 8  # ... doubling after each fill up to this
-SLICE_FACTOR = 4.0  # a later floor's time: this many times the longest fill so far ...
-SLICE_SHARE = 1 / 8  # ... and at least this share of the time limit (_Slices)
+SLICE_FACTOR = 4  # a later floor's nodes: this many times the most of a fill so far ...
+SLICE_SHARE = 1 / 8  # ... and at least this share of the limit, in nodes (_Slices) ...
+NODES_PER_SECOND = 2000  # ... a time limit counting as this many nodes a second
 STREAMS_PER_SEED = 2  # wdeg's seed N searches in streams N and N + 1: a new try skips both
 
 
@@ -482,13 +485,15 @@ class _Climb:
     """An ascent under way: its clock, the best fill so far and its value,
     the better fills, the nodes and backtracks of its runs, (min) the
     lowest floor proved unfillable after a fill, and the least bound a
-    branch and bound that ran out of time left."""
+    branch and bound that ran out of time left; `budget`: the most nodes
+    its runs may count together (--node-limit; None: no limit)."""
 
     puzzle: Puzzle
     objective: Objective
     started: float
     deadline: float | None
     on_better: Callable[[BetterFill], None] | None
+    budget: int | None = None
     best: Outcome | None = None
     value: Decimal | None = None
     improvements: list[BetterFill] = field(default_factory=list)
@@ -499,6 +504,19 @@ class _Climb:
 
     def left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.perf_counter()
+
+    def nodes_left(self) -> int | None:
+        return None if self.budget is None else self.budget - self.nodes
+
+    def over(self) -> bool:
+        """Whether the time or the node budget has run out."""
+        left, nodes = self.left(), self.nodes_left()
+        return (left is not None and left <= 0) or (nodes is not None and nodes <= 0)
+
+    def within(self, nodes: int | None) -> int | None:
+        """A step's node limit: `nodes` (None: none), within the budget left."""
+        left = self.nodes_left()
+        return left if nodes is None else nodes if left is None else min(nodes, left)
 
     def count(self, outcome: Outcome) -> None:
         self.nodes += outcome.stats.nodes
@@ -535,16 +553,17 @@ def _ascend(
     # the words of the grid's lengths only: each floor's list is then quicker to make
     lengths = {len(site.cells) for site in layout_of(puzzle).sites}
     puzzle = replace(puzzle, words=tuple(w for w in puzzle.words if len(w) in lengths))
-    climb = _Climb(puzzle, objective, started, deadline, on_better)
+    climb = _Climb(puzzle, objective, started, deadline, on_better, options.node_limit)
     floor = options.min_score
     if floor is not None:
         floor = _score_number(floor)
     elif scores.has_line:
         floor = ACCEPTABLE  # below it a fill is not worth showing, if another comes
     step = SearchOptions(options.engine, ASCENT_STRATEGY, options.seed, prove=options.prove)
-    proved, last = _climb(climb, puzzle, floor, options.min_score is None, step, progress)
+    least = _least_slice(options.timeout, options.node_limit)
+    proved, last = _climb(climb, puzzle, floor, options.min_score is None, step, progress, least)
     if not proved and climb.best is not None and objective == "sum":
-        proved, last = _bound(climb, puzzle, options, progress, 1.0) or (proved, last)
+        proved, last = _bound(climb, puzzle, options, progress, None) or (proved, last)
     return _climbed(climb, options, proved, last)
 
 
@@ -555,16 +574,18 @@ def _climb(
     floor_chosen: bool,
     step: SearchOptions,
     progress: Watch | None,
+    least: int | None,
 ) -> tuple[bool, Outcome | None]:
     """wdeg's fills at rising floors: from the last fill's min, the next
     floor is `stride` score levels higher; the stride doubles after each
     fill, up to MAX_STRIDE, and halves after a floor not filled, bisecting
     towards the lowest floor not filled. The first floor gets all the time;
-    each later one a slice (_Slices): a floor not filled in its slice is
-    tried again, when the climb comes back to it, with another seed and
-    twice the slice. For min, the first floor proved unfillable above the
-    best fill (climb.ceiling) hands over to the branch and bound (see
-    above). Whether the best is proved, and the last run's outcome."""
+    each later one a slice of nodes (_Slices, at least `least`): a floor
+    not filled in its slice is tried again, when the climb comes back to
+    it, with another seed and twice the slice. For min, the first floor
+    proved unfillable above the best fill (climb.ceiling) hands over to the
+    branch and bound (see above). Whether the best is proved, and the last
+    run's outcome."""
     scores = climb.puzzle.scores
     assert scores is not None
     levels = scores.levels
@@ -572,22 +593,23 @@ def _climb(
     stride = FIRST_STRIDE
     ceiling = len(levels)  # the lowest level proved not to be filled
     handed = False  # to the branch and bound
-    slices = _Slices(climb.left(), step.seed)
+    slices = _Slices(least, step.seed)
     at = None if floor is None else bisect.bisect_left(levels, floor)
     if at == len(levels):  # no word scores so much
         at = None if floor_chosen else at
     base = -1  # the level of the best fill's min
     while True:
-        left = climb.left()
-        if left is not None and left <= 0:
+        if climb.over():
             return False, last
+        left = climb.left()
         asked = puzzle if at is None else at_least(puzzle, floor if base < 0 else levels[at])
         if climb.best is None:
-            limit, seed = left, step.seed
+            limit, nodes, seed = left, None, step.seed
         else:
             assert at is not None
-            limit, seed = slices.next(at, _share(left, climb.objective))
-        last = _run(asked, replace(step, timeout=limit, seed=seed), progress, None)
+            limit, (nodes, seed) = _share(left, climb.objective), slices.next(at)
+        search = replace(step, timeout=limit, seed=seed, node_limit=climb.within(nodes))
+        last = _run(asked, search, progress, None)
         climb.count(last)
         if last.status == "solved":
             solution = last.solutions[0]
@@ -597,7 +619,7 @@ def _climb(
             assert fill_min is not None
             base = bisect.bisect_left(levels, fill_min)
             stride = min(stride * 2, MAX_STRIDE)
-            slices.filled(last.stats.seconds)
+            slices.filled(last.stats.nodes)
         elif climb.best is None:
             if last.status == "unsolvable" and floor_chosen and at is not None:
                 at = None  # nothing reaches the acceptable line: the best fill below it
@@ -618,7 +640,8 @@ def _climb(
             settled = None
             if not handed and slices.missed_from(base, len(levels)) >= ceiling:
                 handed = True
-                settled = _bound(climb, puzzle, step, progress, HANDOVER_SHARE)
+                handover = max(HANDOVER_FACTOR * climb.nodes, least or 0)
+                settled = _bound(climb, puzzle, step, progress, handover)
             if settled is not None:
                 proved, last = settled
                 if proved:
@@ -634,34 +657,32 @@ def _climb(
 
 @dataclass
 class _Slices:
-    """The time and the seed of each floor after the first fill: a slice
-    of SLICE_FACTOR times the longest fill so far (at least SLICE_SHARE of
-    the ascent's time limit), doubled at each new try of a floor not filled
-    in its slice, which also draws another seed (wdeg's streams from 2 on
-    past the last: a different search of the same floor). A floor's fill
-    time is heavy-tailed: the same floor may take 10 times longer than the
-    next one up, or than itself with another seed, so no floor may take all
-    the time left while others could still be tried (docs/benchmarks.md,
-    "Issue 35, fifth pass")."""
+    """The node limit and the seed of each floor after the first fill: a
+    slice of SLICE_FACTOR times the most nodes of a fill so far (at least
+    `least`), doubled at each new try of a floor not filled in its slice,
+    which also draws another seed (wdeg's streams from 2 on past the last:
+    a different search of the same floor). A floor's fill is heavy-tailed:
+    the same floor may take 10 times more nodes than the next one up, or
+    than itself with another seed, so no floor may take all that is left
+    while others could still be tried (docs/benchmarks.md, "Issue 35, fifth
+    pass"). In nodes, not seconds: the climb is the same in both engines
+    and at any load (docs/benchmarks.md, "Issue 35, sixth pass")."""
 
-    limit: float | None
+    least: int | None
     seed: int | None
-    longest: float = 0.0
+    most: int = 0
     tries: dict[int, int] = field(default_factory=dict)
 
-    def next(self, level: int, left: float | None) -> tuple[float | None, int | None]:
-        """The time limit and the seed of a try at `level`, given the time left."""
+    def next(self, level: int) -> tuple[int | None, int | None]:
+        """The node limit (None: none) and the seed of a try at `level`."""
         tries = self.tries.get(level, 0)
-        least = 0.0 if self.limit is None else self.limit * SLICE_SHARE
-        if self.limit is None and self.longest == 0.0:
-            return left, self.seed  # no clock to share
-        share = max(least, SLICE_FACTOR * self.longest) * 2**tries
-        limit = share if left is None else min(left, share)
         seed = self.seed if tries == 0 else (self.seed or 0) + STREAMS_PER_SEED * tries
-        return limit, seed
+        if self.least is None and self.most == 0:
+            return None, seed  # nothing to measure a slice by
+        return max(self.least or 0, SLICE_FACTOR * self.most) * 2**tries, seed
 
-    def filled(self, seconds: float) -> None:
-        self.longest = max(self.longest, seconds)
+    def filled(self, nodes: int) -> None:
+        self.most = max(self.most, nodes)
 
     def missed(self, level: int) -> None:
         self.tries[level] = self.tries.get(level, 0) + 1
@@ -669,6 +690,16 @@ class _Slices:
     def missed_from(self, base: int, none: int) -> int:
         """The lowest level above `base` not filled in its slice (`none`: none)."""
         return min((level for level in self.tries if level > base), default=none)
+
+
+def _least_slice(timeout: float | None, node_limit: int | None) -> int | None:
+    """The least slice of a floor after the first, in nodes: SLICE_SHARE of
+    the node limit, or of the time limit at NODES_PER_SECOND, the smaller
+    (None without either)."""
+    limits = [] if node_limit is None else [node_limit]
+    if timeout is not None:
+        limits.append(int(timeout * NODES_PER_SECOND))
+    return None if not limits else max(1, int(min(limits) * SLICE_SHARE))
 
 
 def _share(left: float | None, objective: Objective) -> float | None:
@@ -680,15 +711,20 @@ def _share(left: float | None, objective: Objective) -> float | None:
 
 
 def _bound(
-    climb: _Climb, puzzle: Puzzle, options: SearchOptions, progress: Watch | None, share: float
+    climb: _Climb,
+    puzzle: Puzzle,
+    options: SearchOptions,
+    progress: Watch | None,
+    nodes: int | None,
 ) -> tuple[bool, Outcome] | None:
-    """valued's branch and bound in `share` of the time left, from the best
-    fill's value (only better fills are searched): for min, on the words
-    scoring more than the best fill's min; for sum, on every word (or those
-    of --min-score). Whether it proved the best, and its outcome; None when
+    """valued's branch and bound in the time left and at most `nodes`
+    nodes (None: no limit but the budget's), from the best fill's value
+    (only better fills are searched): for min, on the words scoring more
+    than the best fill's min; for sum, on every word (or those of
+    --min-score). Whether it proved the best, and its outcome; None when
     no time was left."""
     left = climb.left()
-    if left is not None and left <= 0.001:
+    if (left is not None and left <= 0.001) or climb.over():
         return None
     scores = puzzle.scores
     assert scores is not None
@@ -706,9 +742,12 @@ def _bound(
     def told(better: BetterFill) -> None:
         climb.offer(better.solution, before + better.nodes)
 
-    limit = None if left is None else left * share
     search = SearchOptions(
-        options.engine, OPTIMISING_STRATEGY, timeout=limit, maximize=climb.objective
+        options.engine,
+        OPTIMISING_STRATEGY,
+        timeout=left,
+        maximize=climb.objective,
+        node_limit=climb.within(nodes),
     )
     outcome = _run(asked, search, progress, told, beat=climb.value)
     climb.count(outcome)

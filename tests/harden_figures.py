@@ -48,6 +48,15 @@ a person to read; not a test:
     .venv/bin/python tests/harden_figures.py proofs [--grids g05.01,puzzle09]
         [--engine prolog|python] [--profile N]
 
+- start: what starting the Prolog engine costs a command, each round in a
+  fresh process (medians of the rounds' CPU): importing pyswip (which
+  loads libswipl and initialises SWI-Prolog), consulting crossword.pl (with
+  kernel.pl, layout.pl and the libraries they load), loading wdeg.pl (with
+  arcs.pl) and valued.pl, as a --maximize proof does, and the bridge's
+  check of GMP's limbs.
+
+    .venv/bin/python tests/harden_figures.py start [--rounds 9]
+
 Each grid or cell runs in a process of its own, after a warm-up run in it
 (loading SWI-Prolog and sending the dictionary are not the search's); not
 the proofs, which count what a command pays.
@@ -58,6 +67,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -330,6 +340,42 @@ def proof_figures(args: argparse.Namespace) -> None:
             print(profile.rstrip())
 
 
+START_ONE = """
+import json, time
+from pybridge.bridge import ffi, session
+marks = [time.process_time()]
+with session._told(session._remembered_location()):
+    import pyswip
+marks.append(time.process_time())
+session.engine()
+marks.append(time.process_time())
+for name in ("wdeg", "valued"):
+    session.load_module(name)
+    marks.append(time.process_time())
+ffi.whole_integers()
+marks.append(time.process_time())
+print(json.dumps([b - a for a, b in zip(marks, marks[1:])]))
+"""
+START_PARTS = ("pyswip + SWI-Prolog's start", "crossword.pl", "wdeg.pl + arcs.pl", "valued.pl",
+               "GMP check")  # fmt: skip
+
+
+def start_figures(args: argparse.Namespace) -> None:
+    print(
+        f"# {time.strftime('%Y-%m-%d %H:%M')}, load {os.getloadavg()[0]:.1f}, {args.rounds} rounds"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "CROSSWORD_INTERPRETED"}
+    rounds = []
+    for _ in range(args.rounds):
+        ran = subprocess.run(
+            [sys.executable, "-c", START_ONE], capture_output=True, text=True, check=True, env=env
+        )
+        rounds.append(json.loads(ran.stdout))
+    for k, part in enumerate(START_PARTS):
+        print(f"{part:30} {1000 * statistics.median(r[k] for r in rounds):6.1f} ms")
+    print(f"{'in all':30} {1000 * statistics.median(sum(r) for r in rounds):6.1f} ms")
+
+
 def _status(pid: int, field: str) -> int:
     with open(f"/proc/{pid}/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith(field))
@@ -438,6 +484,9 @@ def main() -> None:
     proofs.add_argument("--engine", default="prolog", choices=("prolog", "python"))
     proofs.add_argument("--profile", type=int, default=0, help="show the top N predicates")
     proofs.set_defaults(run=proof_figures)
+    start = figures.add_parser("start")
+    start.add_argument("--rounds", type=int, default=9)
+    start.set_defaults(run=start_figures)
     args = parser.parse_args()
     if not SHARED.is_dir():
         sys.exit(f"harden_figures: the reference data {SHARED} is absent")

@@ -5,9 +5,9 @@ independent scored list of ../shared.
 
     .venv/bin/python tests/quality_figures.py compare [--seconds 20] [--patterns 10] \
         [--size 15x15] [--engine prolog] [--floors 30,35,...] [--only 1,3] [--clock cpu] \
-        [--no-ascent]
+        [--no-ascent] [--nodes N]
     .venv/bin/python tests/quality_figures.py profile [--seconds 20] [--patterns 10] \
-        [--levels 35-60] [--seeds=-,2,4] [--only 1,3]
+        [--levels 35-60] [--seeds=-,2,4] [--only 1,3] [--nodes N]
     .venv/bin/python tests/quality_figures.py independent
     .venv/bin/python tests/quality_figures.py proofs [--engine python] [--objective min]
 
@@ -27,8 +27,10 @@ nodes, the value and the bound of each (what issue 38's proofs cost).
 Run it with `nice` on a shared machine. The time limits are wall-clock,
 so the load changes how far each run gets (say the load with the
 figures), unless `--clock cpu` (with `--engine python`): then every time
-limit, the ascent's slices included, counts this process's CPU seconds,
-and the figures hold at any load.
+limit counts this process's CPU seconds. `--nodes N` gives every run a
+node limit too (compare: the ascent N nodes in all, each single floor N):
+with a time limit too long to reach, the figures are then the same at any
+load and in both engines.
 """
 
 from __future__ import annotations
@@ -70,12 +72,18 @@ def fill_min(outcome: Outcome) -> Decimal | None:
 
 
 def single(
-    puzzle: Puzzle, floor: Decimal, engine: str, seconds: float, seed: int | None = None
+    puzzle: Puzzle,
+    floor: Decimal,
+    engine: str,
+    seconds: float,
+    seed: int | None = None,
+    nodes: int | None = None,
 ) -> tuple[Outcome, float]:
-    """One wdeg run on the words scoring at least `floor`: its outcome and
-    CPU seconds (this process's: the Prolog engine runs in it too)."""
+    """One wdeg run on the words scoring at least `floor` (at most `nodes`
+    nodes): its outcome and CPU seconds (this process's: the Prolog engine
+    runs in it too)."""
     started = time.process_time()
-    options = SearchOptions(engine, "wdeg", seed, timeout=seconds)
+    options = SearchOptions(engine, "wdeg", seed, timeout=seconds, node_limit=nodes)
     outcome = run(at_least(puzzle, floor), options)
     return outcome, time.process_time() - started
 
@@ -90,14 +98,17 @@ def compare(args: argparse.Namespace) -> int:
         reached, better = None, "no ascent"
         if not args.no_ascent:
             started = time.process_time()
-            ascent = run(puzzle, SearchOptions(args.engine, maximize="min", timeout=args.seconds))
+            options = SearchOptions(
+                args.engine, maximize="min", timeout=args.seconds, node_limit=args.nodes
+            )
+            ascent = run(puzzle, options)
             cpu = time.process_time() - started
             reached = fill_min(ascent)
             better = ", ".join(f"{b.value}@{b.seconds:.1f}s" for b in ascent.improvements)
             better += f"; {ascent.stats.nodes} nodes, {cpu:.1f} s CPU"
         singles = []
         for floor in floors:
-            outcome, seconds = single(puzzle, floor, args.engine, args.seconds)
+            outcome, seconds = single(puzzle, floor, args.engine, args.seconds, nodes=args.nodes)
             singles.append((floor, outcome.status, seconds))
         filled = [floor for floor, status, _ in singles if status == "solved"]
         best = max(filled, default=None)
@@ -130,7 +141,9 @@ def profile(args: argparse.Namespace) -> int:
         for level in levels:
             filled = False
             for run_seed in seeds:
-                outcome, cpu = single(puzzle, level, args.engine, args.seconds, run_seed)
+                outcome, cpu = single(
+                    puzzle, level, args.engine, args.seconds, run_seed, args.nodes
+                )
                 found.append(
                     f"{level}:{'-' if run_seed is None else run_seed}:{outcome.status[:4]}"
                     f"/{cpu:.2f}s/{outcome.stats.nodes}n/min{fill_min(outcome)}"
@@ -207,6 +220,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=("compare", "profile", "independent", "proofs"))
     parser.add_argument("--seconds", type=float, default=20.0, help="each run's time limit")
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        help="each run's node limit too (compare: the ascent's, all its steps together)",
+    )
     parser.add_argument("--patterns", type=int, default=10)
     parser.add_argument("--size", default="15x15")
     parser.add_argument("--engine", default="prolog")

@@ -122,3 +122,31 @@ def test_short_lists_and_lists_with_line_breaks_are_not_cached(folder: Path) -> 
     for words in (few, odd, ("ab",), ("cd",), ()):
         assert fresh(words) == built(words)
     assert not folder.exists()
+
+
+def test_a_grammars_parser_is_kept_and_read_back_only_when_signed(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pybridge import readers
+
+    monkeypatch.setattr(readers, "_parser", readers._parser.__wrapped__)  # no per-process copy
+    sample = "ab\ncd\n\n..\n..\n"  # a P-99 file: words, a blank line, the framework
+    built = readers._parser("p99")
+    [entry] = folder.iterdir()
+    assert entry.name.endswith(".grammar")
+    assert readers._parser("p99").parse(sample) == built.parse(sample)  # read back
+    load = readers.Lark.load
+    loads: list[object] = []
+    monkeypatch.setattr(readers.Lark, "load", lambda *a: loads.append(a) or load(*a))
+    readers._parser("p99")
+    assert len(loads) == 1  # the tables came from the entry
+    kept = entry.read_bytes()
+    entry.write_bytes(kept[:-1] + bytes([kept[-1] ^ 1]))  # not as signed
+    assert readers._parser("p99").parse(sample) == built.parse(sample)
+    assert len(loads) == 1  # built again: the edited entry was never unpickled
+    cache.write(entry.name, {"grammar": "p99"}, b"signed, but no tables")
+    assert readers._parser("p99").parse(sample) == built.parse(sample)  # built again
+    assert len(loads) == 2
+    rewritten = cache.read(entry.name)
+    assert rewritten is not None
+    assert rewritten[1] != b"signed, but no tables"  # the good tables written again

@@ -63,3 +63,26 @@ def test_a_search_with_slow_nodes_stops_at_its_time_limit(
     outcome = run(puzzle, engine="python", strategy="mrv", timeout=1.0)
     assert outcome.status == "timeout"
     assert outcome.stats.nodes <= 4
+
+
+def test_a_node_limit_stops_at_its_node_counting_nothing() -> None:
+    """The node limit, as kernel.pl's count_node keeps it: the node past it
+    raises SearchTimeout and is not counted."""
+    counters = kernel.Counters(most_nodes=2)
+    counters.node()
+    counters.node()
+    with pytest.raises(kernel.SearchTimeout):
+        counters.node()
+    assert counters.nodes == 2
+
+
+def test_a_search_stops_at_its_node_limit() -> None:
+    puzzle = load(DEMO)
+    whole = run(puzzle, engine="python", strategy="mrv", prove=False)
+    assert whole.status == "solved"
+    assert whole.stats.nodes == 11
+    for most in range(11):
+        cut = run(puzzle, engine="python", strategy="mrv", prove=False, node_limit=most)
+        assert (cut.status, cut.stats.nodes) == ("timeout", most)
+    enough = run(puzzle, engine="python", strategy="mrv", prove=False, node_limit=11)
+    assert (enough.status, enough.stats.nodes) == ("solved", 11)

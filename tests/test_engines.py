@@ -252,3 +252,33 @@ def test_one_letter_broken_engines_agree(case: tuple[Puzzle, Grid], rng: random.
         assert_verified(outcome)
     # Solvability does not depend on the search order.
     assert len(statuses) <= 1
+
+
+# ---------------------------------------------------------------- node limits
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(sizes=(3, 7), words=(4, 12), max_length=5), st.randoms(use_true_random=False))
+def test_a_node_limit_stops_both_engines_at_the_same_node(
+    case: tuple[Puzzle, Grid], rng: random.Random
+) -> None:
+    """A node limit (SearchOptions.node_limit, the ascent's slices) is kept
+    inside each engine (Counters.node, kernel.pl's count_node): cut after
+    any number of nodes, every strategy stops at the same node in both,
+    with the same status, counters and solutions so far."""
+    puzzle = case[0]
+    for strategy in STRATEGIES:
+        whole = run(puzzle, engine="python", strategy=strategy, limit=FIRST, prove=False)
+        if whole.status == "timeout":
+            continue
+        stops = {0, 1, whole.stats.nodes - 1, whole.stats.nodes, rng.randint(0, whole.stats.nodes)}
+        for stop in sorted(n for n in stops if n >= 0):
+            python, prolog = both(
+                puzzle, strategy=strategy, limit=FIRST, prove=False, node_limit=stop, timeout=GUARD
+            )
+            assert_agree(python, prolog)
+            assert python.stats.nodes <= stop
+            if stop < whole.stats.nodes:
+                assert python.status == "timeout"
+            else:
+                assert key(python) == key(whole)

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 import pybridge
-from pybridge import portfolio
+from pybridge import compiled, portfolio, verify
 from pybridge.cli import main
+from pybridge.engines import choose_engine, choose_streams_engine
 from pybridge.errors import UsageError
 from pybridge.model import Puzzle
 from pybridge.portfolio import Portfolio, Stream, streams
@@ -88,12 +89,36 @@ def test_the_answer_is_the_winning_streams_own(engine: str) -> None:
         assert outcome.status == "solved"
         assert outcome.winner is not None
         assert outcome.winner.jobs == 2
+        assert verify.problems(puzzle, outcome.solutions[0].grid) == []
         again = alone(puzzle, outcome, engine, limit=1)
         assert [s.grid for s in outcome.solutions] == [s.grid for s in again.solutions]
         assert (outcome.stats.nodes, outcome.stats.backtracks) == (
             again.stats.nodes,
             again.stats.backtracks,
         )
+
+
+def test_a_portfolio_without_an_engine_runs_compiled_python_and_one_job_the_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the same search in either engine, sooner in compiled python
+    # (docs/benchmarks.md, "The portfolio's engine"): what the streams default to
+    monkeypatch.setattr(compiled, "in_use", lambda: True)
+    assert choose_streams_engine(None, 2) == choose_streams_engine(None, 8) == "python"
+    assert Portfolio(2).engine == "python"
+    assert choose_streams_engine(None, 1) == choose_engine(None)  # one job: as before
+    assert Portfolio(1).engine == choose_engine(None)
+    assert choose_streams_engine("prolog", 2) == "prolog"  # asked for: always
+    assert choose_streams_engine("python", 1) == "python"
+    with pytest.raises(UsageError, match="unknown engine"):
+        choose_streams_engine("java", 2)
+    monkeypatch.setattr(compiled, "in_use", lambda: False)  # interpreted: as one job
+    assert choose_streams_engine(None, 2) == choose_engine(None)
+    assert choose_streams_engine("python", 2) == "python"
+
+
+def test_compiled_in_use_says_what_form_says() -> None:
+    assert compiled.in_use() == (compiled.form() == compiled.COMPILED_FORM)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -241,6 +266,21 @@ def test_solve_jobs_names_the_winning_stream_in_json(
     assert doc["portfolio"]["seed"] == (None, 2)[doc["portfolio"]["stream"]]
     assert main(base) == 0
     assert "portfolio" not in json.loads(capsys.readouterr().out)  # one job: as before
+
+
+def test_solve_jobs_without_an_engine_fills_verified(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    grid, words = grid_files(tmp_path, "\n".join(WORDS) + "\n")
+    base = ["solve", str(grid), "--dict", str(words), "--output", "json", "--stats"]
+    assert main([*base, "--jobs", "2"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["stats"]["engine"] == choose_streams_engine(None, 2)
+    assert doc["portfolio"]["jobs"] == 2
+    puzzle = pybridge.load(str(grid), dictionary=str(words))  # as the command read it
+    assert verify.problems(puzzle, doc["solutions"][0]["grid"]) == []
+    assert main(base) == 0  # one job: the default engine, as before
+    assert json.loads(capsys.readouterr().out)["stats"]["engine"] == choose_engine(None)
 
 
 def test_solve_jobs_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,6 +8,7 @@ fails here, not just noise on a terminal.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -69,6 +70,45 @@ def test_plunit_suite_passes(suite: str) -> None:
 
 @pytest.mark.parametrize("module", MODULES)
 def test_module_loads_without_warnings(module: str) -> None:
-    result = swipl("-g", f"use_module(prolog/{module})", "-t", "halt")
+    # the .pl named: compiled from its source, not loaded from a .qlf setup.sh made
+    result = swipl("-g", f"use_module('prolog/{module}.pl')", "-t", "halt")
+    assert result.returncode == 0, shown(result)
+    assert "Warning" not in result.stderr, shown(result)
+
+
+def test_a_precompiled_module_older_than_its_source_is_not_loaded(tmp_path: Path) -> None:
+    """The bridge names the modules without their extension, so that a
+    .qlf setup.sh made is loaded (docs/search.md#the-prolog-files-precompiled):
+    once the .pl is edited, SWI-Prolog must load the .pl, not the old .qlf."""
+    source = tmp_path / "layout.pl"
+    shutil.copy(ROOT / "prolog" / "layout.pl", source)
+    made = swipl("-q", "-g", f"qcompile('{source}')", "-t", "halt")
+    assert made.returncode == 0, shown(made)
+    assert source.with_suffix(".qlf").is_file(), shown(made)
+    source.write_text(source.read_text() + "\nedited_after_qlf.\n")
+    qlf_time = source.with_suffix(".qlf").stat().st_mtime
+    os.utime(source, (qlf_time + 10, qlf_time + 10))  # newer, whatever the clock's grain
+    loaded = swipl(
+        "-q", "-g", f"use_module('{tmp_path / 'layout'}'), layout:edited_after_qlf", "-t", "halt"
+    )
+    assert loaded.returncode == 0, shown(loaded)
+    assert "Warning" not in loaded.stderr, shown(loaded)
+
+
+def test_the_engine_starts_without_the_options_checker() -> None:
+    """crossword.pl loads library(time) with autoloading kept to declared
+    predicates, so that library(predicate_options) (17 ms at every start)
+    is not loaded; the autoload flag is as it was afterwards, and a time
+    limit still fires."""
+    checker = "source_file(F), sub_atom(F, _, _, _, predicate_options)"
+    result = swipl(
+        "-q",
+        "-g",
+        "use_module(prolog/crossword), current_prolog_flag(autoload, true),"
+        f" \\+ ({checker}),"
+        " catch(kernel:limited(0.05, (repeat, fail)), time_limit_exceeded, true)",
+        "-t",
+        "halt",
+    )
     assert result.returncode == 0, shown(result)
     assert "Warning" not in result.stderr, shown(result)

@@ -222,8 +222,8 @@ def test_an_ascent_cut_short_before_its_bound_still_bounds(
 def test_a_floor_missed_in_its_slice_is_tried_again_with_another_seed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A floor's fill time is heavy-tailed, so a floor after the first fill
-    gets a slice of the time, not all of it: one not filled in its slice
+    """A floor's fill is heavy-tailed, so a floor after the first fill gets
+    a slice of nodes, not all the time left: one not filled in its slice
     (here every first try from 54 up is made to miss) does not end the
     climb; the climb comes back to it with another seed and twice the
     slice, and still reaches the optimum that the branch and bound proves.
@@ -238,7 +238,7 @@ def test_a_floor_missed_in_its_slice_is_tried_again_with_another_seed(
     assert expected.score is not None
     assert expected.score.min is not None
     assert expected.score.min > 54
-    tries: dict[Decimal, list[tuple[int | None, float]]] = {}
+    tries: dict[Decimal, list[tuple[int | None, int | None]]] = {}
     searched = solver._run
 
     def missing_first_tries(
@@ -247,8 +247,7 @@ def test_a_floor_missed_in_its_slice_is_tried_again_with_another_seed(
         assert puzzle.scores is not None
         floor = min(map(puzzle.scores.score, puzzle.words))
         if options.strategy == "wdeg" and floor >= 54:
-            assert options.timeout is not None
-            tries.setdefault(floor, []).append((options.seed, options.timeout))
+            tries.setdefault(floor, []).append((options.seed, options.node_limit))
             if options.seed is None:
                 return solver.Outcome("timeout", stats=solver.Stats("python", "wdeg"))
         return searched(puzzle, options, *rest, **beat)  # type: ignore[arg-type]
@@ -257,11 +256,14 @@ def test_a_floor_missed_in_its_slice_is_tried_again_with_another_seed(
     outcome = run(puzzle, engine="python", maximize="min", timeout=60)
     again = [floor for floor, each in tries.items() if len(each) > 1]
     assert again  # the climb came back to a floor it had missed
+    least = solver._least_slice(60, None)
     for floor in again:
         (first_seed, first), (second_seed, second) = tries[floor][:2]
         assert (first_seed, second_seed) == (None, solver.STREAMS_PER_SEED)
-        assert first <= 60 / 4  # a slice, not all the time left
-        assert second == pytest.approx(2 * first, rel=0.01)
+        assert first is not None
+        assert least is not None
+        assert first >= least  # a slice of nodes, at least the least one
+        assert second == 2 * first
     assert outcome.status == "solved"
     assert outcome.score is not None
     assert outcome.score.min == expected.score.min
@@ -295,3 +297,42 @@ def test_the_shipped_list_comes_with_its_default_ban_list_unless_opted_out() -> 
     assert own.ban == ()  # a list of one's own has no default ban list
     for command in ("solve", "make", "serve"):
         assert "--no-default-ban" in crossword(command, "--help").stdout, command
+
+
+@needs_prolog
+def test_a_node_limit_gives_the_same_climb_in_both_engines(tmp_path: Path) -> None:
+    """--node-limit: the ascent's steps share it, each floor's slice is in
+    nodes too, so both engines climb alike and stop at the same node,
+    whatever the load: the same better fills, the same fill, the same
+    counters; exit 3, saying which limit ended it."""
+    grid = tmp_path / "grid.txt"
+    grid.write_text(".....\n.....\n.....\n", encoding="utf-8")
+    answers = []
+    for engine in solver.ENGINES:
+        done = crossword(
+            "solve", str(grid), "--maximize", "min", "--node-limit", "300", "--engine", engine
+        )
+        assert done.returncode == 3, done.stderr
+        assert "node limit of 300 nodes reached" in done.stdout
+        assert "the node limit was reached before a proof" in done.stdout
+        shown = crossword(
+            *("solve", str(grid), "--maximize", "min", "--node-limit", "300"),
+            *("--engine", engine, "--output", "json"),
+        )
+        document = json.loads(shown.stdout)
+        assert document["stats"]["nodes"] == 300
+        del document["stats"]["seconds"], document["stats"]["engine"]
+        for better in document["improvements"]:
+            del better["seconds"]
+        answers.append((done.stdout, document))
+    assert answers[0] == answers[1]
+    whole = crossword("solve", str(grid), "--maximize", "min", "--engine", "python")
+    assert whole.returncode == 0  # proved within the default time: the limit cut it short
+
+
+def test_node_limit_is_not_for_split(tmp_path: Path) -> None:
+    grid = tmp_path / "grid.txt"
+    grid.write_text("...\n", encoding="utf-8")
+    done = crossword("solve", str(grid), "--node-limit", "5", "--split", "2")
+    assert done.returncode == 2
+    assert "--node-limit" in done.stderr

@@ -198,6 +198,29 @@ def test_a_timeout_leaves_a_sound_bound(monkeypatch: pytest.MonkeyPatch) -> None
                     assert puzzle.scores.unscaled(result.bound) >= best
 
 
+@settings(max_examples=20, deadline=None)
+@given(puzzles(sizes=(3, 6), words=(3, 9), max_length=5), st.randoms(use_true_random=False))
+def test_a_node_limit_stops_both_engines_at_the_same_node(
+    made: tuple[Puzzle, tuple[str, ...]], rng: random.Random
+) -> None:
+    """valued cut by a node limit after any number of nodes: the same better
+    fills, counters and bound in both engines (the ascent's branch and
+    bound runs in a slice of nodes)."""
+    puzzle = with_scores(as_lexicon(made[0], rng), rng)
+    for objective in OBJECTIVES:
+        whole = run(puzzle, engine="python", maximize=objective, strategy="valued", prove=False)
+        for stop in range(whole.stats.nodes + 1):
+            cut = [
+                run(puzzle, replace(cut_at(stop), engine=e, maximize=objective)) for e in ENGINES
+            ]
+            assert signature(cut[0]) == signature(cut[1])
+            assert cut[1].status == ("timeout" if stop < whole.stats.nodes else whole.status)
+
+
+def cut_at(stop: int) -> SearchOptions:
+    return SearchOptions(strategy="valued", timeout=20, prove=False, node_limit=stop)
+
+
 def _stopped_after(monkeypatch: pytest.MonkeyPatch, request: Request, nodes: int) -> kernel.Result:
     def check_clock(counters: kernel.Counters) -> None:
         if counters.nodes >= nodes:

@@ -66,7 +66,7 @@ def search(request: Request) -> Result:
                 strategy,
                 wire.seed(request.seed),
                 wire.mode(request.limit, request.count),
-                wire.time_limit(timeout),
+                wire.limits(timeout, request.node_limit),
             ]
             with session.sized_stacks(prolog, [len(cells) for cells in sites], request.words):
                 answer = ffi.once(b"crossword", b"solve", controls, [words, *texts, None])
@@ -119,7 +119,7 @@ def _optimise(request: Request) -> Result:
                 str(request.objective),
                 "none" if cap is None else str(cap),
                 "none" if request.beat is None else str(request.beat),
-                wire.time_limit(timeout),
+                wire.limits(timeout, request.node_limit),
             ]
             with (
                 session.sized_stacks(prolog, lengths, request.words),

@@ -9,7 +9,6 @@ or pyswip's PrologError (which session.engine_errors turns into EngineError).
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -33,13 +32,15 @@ def whole_integers() -> tuple[Any, Any] | None:
     """SWI-Prolog's PL_unify_mpz and PL_cons_list (with the int results
     pyswip's own bindings drop), when libswipl has PL_unify_mpz (it is built
     with GMP, as Debian's is) and GMP's limbs are 64 bits; else None.  They
-    put a mask in time linear in its bits, where the text path parses hex."""
+    put a mask in time linear in its bits, where the text path parses hex.
+    GMP's limb size is looked up through libswipl, which links GMP: a symbol
+    looked up in a library is found in the libraries it loaded too (where
+    ctypes.util.find_library would run `ldconfig -p` in a child process)."""
     from pyswip import core
 
-    gmp = ctypes.util.find_library("gmp")
     try:
         unify, cons = core._lib["PL_unify_mpz"], core._lib["PL_cons_list"]
-        bits = ctypes.c_int.in_dll(ctypes.CDLL(gmp), "__gmp_bits_per_limb").value if gmp else 0
+        bits = ctypes.c_int.in_dll(core._lib, "__gmp_bits_per_limb").value
     except (AttributeError, OSError, ValueError):
         return None
     if bits != 8 * LIMB_BYTES:

@@ -66,7 +66,11 @@ def engine() -> Any:
             _remember_location()
         prolog = Prolog()
         with engine_errors():
-            prolog.consult(str(prolog_path("crossword.pl")), catcherrors=True)
+            # named without its extension, as crossword.pl names the modules
+            # it loads: SWI-Prolog then loads a module's .qlf (made by
+            # setup.sh) while it is newer than the .pl, else the .pl
+            # (docs/search.md#the-prolog-files-precompiled)
+            prolog.consult(str(prolog_path("crossword")), catcherrors=True)
             # Ctrl-C stops a search: see interrupts_stop_prolog. on_signal/3 also
             # takes SIGINT from the operating system, signals off or not. Where
             # SIGINT had its default action (the CLI's: Ctrl-C ends the process

@@ -83,6 +83,14 @@ def time_limit(timeout: float | None) -> str:
     return "none" if timeout is None else repr(float(timeout))
 
 
+def limits(timeout: float | None, node_limit: int | None) -> str:
+    """A search's time limit, and its node limit when it has one
+    (crossword.pl's limits/3)."""
+    if node_limit is None:
+        return time_limit(timeout)
+    return f"limits({time_limit(timeout)}, {int(node_limit)})"
+
+
 def split(joined: str, lengths: Sequence[int]) -> list[str]:
     """The words of a solution, from their concatenation in site order."""
     words, start = [], 0

@@ -25,6 +25,7 @@ from pybridge.commands.common import (
     worst,
     write_crossword,
 )
+from pybridge.errors import UsageError
 from pybridge.options import CubeOptions, OutputOptions, SearchOptions
 from pybridge.render import blocks_text, json_document
 from pybridge.scores import ACCEPTABLE, Score, score_text
@@ -47,7 +48,8 @@ exit codes:
   1    proven unsolvable: a proof layer (length, no-fit, hall, propagation)
        or the exhausted search shows it (the reason is printed)
   2    bad input, bad usage or a missing dependency (the message is on stderr)
-  3    the time limit (--timeout) was reached before the search finished
+  3    the time limit (--timeout), or the node limit (--node-limit), was
+       reached before the search finished
   4    an internal error: an engine failed or the program has a bug
        (the message is on stderr; CROSSWORD_DEBUG=1 shows the traceback)
   130  interrupted (Ctrl-C)
@@ -83,11 +85,12 @@ def solve_command(args: argparse.Namespace) -> int:
     how = clueing(clue_options(values), False, "solve", listener)
     cubes = cube_options(values)
     if cubes is not None:
+        if search.node_limit is not None:
+            raise UsageError("--node-limit counts one search's nodes: leave it out with --split")
         return split_command(values, output, search, cubes, listener, how)
     solved = jobs.solve(puzzle_options(values), search, listener)
-    return worst(
-        [show_solved(each, output, search.maximize, search.timeout, how) for each in solved]
-    )
+    limits = (search.timeout, search.node_limit)
+    return worst([show_solved(each, output, search.maximize, *limits, how) for each in solved])
 
 
 def split_command(
@@ -115,7 +118,7 @@ def split_command(
         out("\n".join([*counted, f"no verdict: {_unsettled(conquest.stopped, search.timeout)}"]))
         out("\n".join(cube_lines(conquest)))
     else:
-        show_solved(Solved(puzzle, outcome, False), output, None, search.timeout, how)
+        show_solved(Solved(puzzle, outcome, False), output, None, search.timeout, None, how)
         out("\n".join(cube_lines(conquest)))
     if conquest.stopped == "interrupted":
         return EXIT_INTERRUPTED
@@ -135,10 +138,12 @@ def show_solved(
     output: OutputOptions,
     maximize: str | None,
     timeout: float | None,
+    node_limit: int | None = None,
     how: Clueing | None = None,
 ) -> int:
     """Print (or write) one puzzle's answer as --output says; its exit code.
-    `how`: the clues its solutions get (--clues, --suggest, --title...)."""
+    `how`: the clues its solutions get (--clues, --suggest, --title...);
+    `timeout` and `node_limit` the limits the search had, for the verdict."""
     puzzle, outcome, many = solved.puzzle, solved.outcome, solved.many
     kind, path = output.kind, output.path
     if how is not None and (how.asked or kind in SHEETS):
@@ -147,7 +152,7 @@ def show_solved(
             from pybridge.commands.publish import tell_clues  # the sheets load when used
 
             tell_clues(outcome)
-    scored = score_lines(outcome, maximize)
+    scored = score_lines(outcome, maximize, node_limit)
     if kind == "json":
         out_json(json_document(puzzle, outcome, many))
     elif kind in EXCHANGES + SHEETS:
@@ -160,25 +165,31 @@ def show_solved(
             out(write_pdf(first.puzzle, first.grid, target, output.paper))
         else:
             out(write_crossword(kind, puzzle, outcome, target))
-        verdict = verdict_lines(outcome, timeout)  # a count or `unique` too (issue 34)
+        verdict = verdict_lines(outcome, timeout, node_limit)  # a count or `unique` too
         if lines := scored + verdict:
             out("\n".join(lines))
     elif kind in PICTURES:
         assert path is not None
         drawn = draw(puzzle, outcome, numbered(path, puzzle) if many else path, output.dpi)
-        out("\n".join(drawn_lines(drawn) + scored + verdict_lines(outcome, timeout)))
+        out("\n".join(drawn_lines(drawn) + scored + verdict_lines(outcome, timeout, node_limit)))
     else:
-        out(outcome_text(outcome, timeout, blocks=kind == "blocks", maximize=maximize))
+        text = outcome_text(outcome, timeout, kind == "blocks", maximize, node_limit)
+        out(text)
     if output.stats and kind != "json":
         print(stats_text(outcome.stats), file=sys.stderr)
     return EXIT_BY_STATUS[outcome.status]
 
 
-def verdict_lines(outcome: Outcome, timeout: float | None) -> list[str]:
+def verdict_lines(
+    outcome: Outcome, timeout: float | None, node_limit: int | None = None
+) -> list[str]:
     found = outcome.count if outcome.count is not None else len(outcome.solutions)
     if outcome.status == "timeout":
-        reached = f"time limit of {timeout:g} s reached after {plural(found, 'solution')}"
-        return [reached + default_bound(timeout)]
+        after = f"reached after {plural(found, 'solution')}"
+        if _stopped_by(outcome, node_limit):
+            assert node_limit is not None
+            return [f"node limit of {plural(node_limit, 'node')} {after}"]
+        return [f"time limit of {timeout:g} s {after}" + default_bound(timeout)]
     lines = [] if outcome.count is None else [plural(found, "solution")]
     if outcome.unique is not None:
         lines.append(
@@ -192,13 +203,19 @@ def verdict_lines(outcome: Outcome, timeout: float | None) -> list[str]:
 
 
 def outcome_text(
-    outcome: Outcome, timeout: float | None, blocks: bool = False, maximize: str | None = None
+    outcome: Outcome,
+    timeout: float | None,
+    blocks: bool = False,
+    maximize: str | None = None,
+    node_limit: int | None = None,
 ) -> str:
     """What `solve` prints on stdout: the solutions, a blank line between two,
     then the score line, the count and the verdict, if any."""
     show = blocks_text if blocks else str
     parts = [show(solution) for solution in outcome.solutions]
-    verdict = score_lines(outcome, maximize) + verdict_lines(outcome, timeout)
+    verdict = score_lines(outcome, maximize, node_limit) + verdict_lines(
+        outcome, timeout, node_limit
+    )
     if verdict:
         parts.append("\n".join(verdict))
     return "\n\n".join(parts)
@@ -207,7 +224,7 @@ def outcome_text(
 SCORES = ("min", "sum", "mean")
 
 
-def score_lines(outcome: Outcome, maximize: str | None) -> list[str]:
+def score_lines(outcome: Outcome, maximize: str | None, node_limit: int | None = None) -> list[str]:
     """The score line of the first solution (when the words have scores),
     and with --maximize whether it is optimal, or how good a fill may be."""
     score = outcome.score
@@ -219,7 +236,8 @@ def score_lines(outcome: Outcome, maximize: str | None) -> list[str]:
         values = [f"{name} {score_text(v)}" for name, v in zip(SCORES, scored, strict=True)]
         parts.append("score: " + ", ".join(values))
     if maximize is not None and score.optimal is not None:
-        parts.append(_optimality(score, maximize))
+        limit = "the node limit" if _stopped_by(outcome, node_limit) else "the time limit"
+        parts.append(_optimality(score, maximize, limit))
     lines = [" ".join(parts)] if parts else []
     return quality_lines(score) + lines  # the score line last, as it always was
 
@@ -236,15 +254,24 @@ def quality_lines(score: Score) -> list[str]:
     return [f"{figures}; lowest: {lowest}"]
 
 
-def _optimality(score: Score, objective: str) -> str:
+def _optimality(score: Score, objective: str, limit: str) -> str:
     if score.optimal:
         return f"(optimal {objective}: proved)"
     if score.bound is None:
-        return "(not proved optimal: the time limit was reached)"
+        return f"(not proved optimal: {limit} was reached)"
     if score.min is None:
         return f"score: no fill found yet ({objective} at most {score_text(score.bound)})"
     bound = score_text(score.bound)
-    return f"({objective} at most {bound}: the time limit was reached before a proof)"
+    return f"({objective} at most {bound}: {limit} was reached before a proof)"
+
+
+def _stopped_by(outcome: Outcome, node_limit: int | None) -> bool:
+    """Whether the node limit (not the clock) ended a search that timed out."""
+    return (
+        outcome.status == "timeout"
+        and node_limit is not None
+        and (outcome.stats.nodes >= node_limit)
+    )
 
 
 def stats_text(stats: Stats) -> str:

@@ -79,6 +79,7 @@ class Tick(NamedTuple):
 
 Watch = Callable[[Tick], None]
 TICK_SECONDS = 0.2  # how often an engine reports a search under way to its Watch
+NO_NODE_LIMIT = 2**50  # the node limit of a search without one (kernel.pl's no_node_limit)
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,11 @@ class Request:
     `report` as it is found (docs/search.md#valued). `beat` (with an
     objective): a value a fill already has (the ascent's best): only better
     fills are searched, and, a fill being in hand, the search never
-    restarts."""
+    restarts.
+
+    `node_limit`: the most nodes the search may count (None: no limit);
+    reached, the search ends as at its time limit (status timeout), at the
+    same node in both engines (Counters.node)."""
 
     layout: Layout
     words: Sequence[str]
@@ -113,6 +118,7 @@ class Request:
     objective: Objective | None = None
     report: Callable[[Improvement], None] | None = field(default=None, compare=False)
     beat: int | None = None
+    node_limit: int | None = None
 
 
 @dataclass(frozen=True)
@@ -148,7 +154,8 @@ class Result:
 
 
 class SearchTimeout(Exception):
-    """The deadline passed (while finding the layout, proving or searching)."""
+    """The deadline passed (while finding the layout, proving or searching),
+    or the search reached its node limit (Counters.node)."""
 
 
 def deadline(timeout: float | None) -> float | None:
@@ -176,7 +183,9 @@ class Counters:
     microseconds with a word list to many milliseconds with a large
     dictionary, so no fixed number of nodes between looks keeps a time limit.
     The solutions found, the restarts and the deepest run are kept for a
-    progress display (Tick) only."""
+    progress display (Tick) only. `most_nodes`: the node limit; node()
+    raises SearchTimeout at it, counting nothing (kernel.pl's count_node:
+    a search stops at the same node in both engines)."""
 
     nodes: int = 0
     backtracks: int = 0
@@ -184,8 +193,11 @@ class Counters:
     solutions: int = 0
     restarts: int = 0
     deepest: int = 0
+    most_nodes: int = field(default=NO_NODE_LIMIT, repr=False)
 
     def node(self) -> None:
+        if self.nodes >= self.most_nodes:
+            raise SearchTimeout
         self.nodes += 1
         self.check_clock()
 
@@ -227,12 +239,16 @@ class WatchedCounters(Counters):
 
 
 def counters_for(request: Request) -> Counters:
-    """The counters of a search of `request`: watched when it asks for progress."""
+    """The counters of a search of `request`, with its time and node
+    limits: watched when it asks for progress."""
     at = deadline(request.timeout)
+    most = NO_NODE_LIMIT if request.node_limit is None else request.node_limit
     if request.progress is None:
-        return Counters(deadline=at)
+        return Counters(deadline=at, most_nodes=most)
     now = time.perf_counter()
-    return WatchedCounters(deadline=at, watch=request.progress, every=TICK_SECONDS, next_tick=now)
+    return WatchedCounters(
+        deadline=at, most_nodes=most, watch=request.progress, every=TICK_SECONDS, next_tick=now
+    )
 
 
 class Lcg:

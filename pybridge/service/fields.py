@@ -230,6 +230,15 @@ TIMEOUT = Field(
     default=DEFAULT_COMMAND_SECONDS,
 )
 MAXIMIZE = Field("maximize", MAXIMIZE_HELP, choices=OBJECTIVES)
+NODE_LIMIT = Field(
+    "node-limit",
+    "give up after this many nodes (words placed; exit code 3, as at the time limit): the "
+    "same stop in both engines and on any machine; with --maximize, all its steps together; "
+    "with --jobs, each stream's (default: none)",
+    positive_int,
+    metavar="N",
+    api=False,
+)
 STATS = Field("stats", "print search statistics to stderr (always in json)", None, api=False)
 
 # The puzzle of solve and check, and how to search it (the puzzle file
@@ -281,12 +290,14 @@ SOLVE = (
         group="how many",
     ),
     MAXIMIZE,
+    NODE_LIMIT,
     STATS,
     Field(
         "jobs",
         "search with N streams at once, each in a process of its own (a portfolio of "
         "seeds): the first to fill the puzzle or prove it unsolvable wins, the others stop; "
-        "which one wins depends on timing (default: 1, one search, reproducible)",
+        "which one wins depends on timing; the streams run the python engine when its search "
+        "is compiled, unless --engine says otherwise (default: 1, one search, reproducible)",
         positive_int,
         metavar="N",
         default=1,

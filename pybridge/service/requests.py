@@ -56,7 +56,7 @@ def puzzle_options(values: Values) -> PuzzleOptions:
 def search_options(values: Values) -> SearchOptions:
     """How solve and check search: --engine, --strategy, --seed, --timeout,
     how many solutions (--all, --count, --limit, --unique), --min-score,
-    --maximize and --jobs."""
+    --maximize, --node-limit and --jobs."""
     limit = None if values.get("all") else (values.get("limit") or 1)
     timeout = values.get("timeout")
     if values.get("maximize") and isinstance(timeout, DefaultSeconds):
@@ -72,6 +72,7 @@ def search_options(values: Values) -> SearchOptions:
         min_score=values.get("min_score"),
         maximize=values.get("maximize"),
         jobs=values.get("jobs") or 1,
+        node_limit=values.get("node_limit"),
     )
 
 
