@@ -799,7 +799,7 @@ class _Framed:
     words: tuple[str, ...]
     symmetry: Symmetry
     orbits: _Orbits
-    spread: bool = True  # whether the entries were found to fit lines apart
+    apart: tuple[int, int] = themes.APART[0]  # how far apart the entries were found to fit
 
     def next(self, rng: Lcg) -> tuple[_BitFrame, tuple[int, ...]]:
         """The next placement, and the counts of blocks to try with it, the
@@ -815,12 +815,12 @@ class _Framed:
                 self.rules.min_length,
                 rng,
                 self._keeps_rules,
-                self.spread,
+                self.apart,
             )
         except themes.ThemeNotPlaced as err:
             raise PatternNotFound(str(err)) from None
         if frame is not None:
-            self.spread = frame.spread
+            self.apart = frame.apart
         if frame is None:
             blocks = self.counts[0] if len(self.counts) == 1 else max(self.counts)
             raise ImpossibleTheme(

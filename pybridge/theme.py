@@ -20,7 +20,9 @@ one length are placed as whole orbits of slots:
 The slots of the entries share no cell and never lie side by side (no cell
 of one next to a cell of another), every end of a slot is a block, and the
 grid with just those blocks must keep the rules (pybridge.patterns checks it:
-no word too short beside a slot, every cell checked, connected). Entries go
+no word too short beside a slot, every cell checked, connected). Entries
+side by side are kept as many lines apart, and from the grid's edge, as
+they fit (APART: newspapers space long entries so). Entries go
 across when they can, down when they are too long for a row or their count
 needs a down slot. Beyond 15x15 the pattern keeps open the cells beside the
 letters that seldom start or end a word (Frame.beside), so that the words
@@ -53,10 +55,23 @@ from pybridge.symmetry import Cell, images
 from pybridge.wording import and_list
 
 PLACEMENT_NODES = 5_000  # orbits tried before a search for slots gives up
-# Entries are first kept this many lines apart (two lines of crossing words
-# between them), then, if they do not fit so, only apart: stacked entries
-# make a grid hard to fill.
-SPREAD = 2
+# Parallel entries are kept as far apart as they fit: first MOST_APART
+# lines between them and as many between each and the grid's edge, then
+# one line fewer to the edge, then one line fewer between them, and so on
+# (APART) down to apart (1 line) anywhere. Long entries close together, or
+# close to the edge, are crossed by words with two given letters, and
+# packed words run along them: make 21x21 --theme with 15, 15 and 11
+# letters, the pool of 64 patterns per seed (seeds 1-3) ranked as make
+# ranks it, the 4 ranked easiest filled at floor 25 for 5 s of CPU:
+# entries on rows 4, 10, 16 (5 lines between, 4 to the edge) 7-10 of 64
+# ruled out at the line by the cheap proofs and 2 of 12 filled; on rows 5,
+# 10, 15 (4 between) 31-34 and none filled; 6, 10, 14: 43-46 and none; 3,
+# 10, 17 (3 to the edge) 1-2 but none filled, 6 of 12 proved unfillable. At
+# 15x15, 15-letter entries on rows 2 and 12 leave 2 lines to the edge, and
+# no pattern of the pool had a fill at all
+# (docs/benchmarks.md#theme-entries-session-6).
+MOST_APART = 5
+APART = (*((n, edge) for n in range(MOST_APART, 0, -1) for edge in (n, n - 1)),)
 # Letters that seldom start (RARE_FIRST) or end (RARE_LAST) a word: the
 # shipped list's words of 3-8 letters from its acceptable line (38,898)
 # start with each of these, or end with it, at most 0.4 (0.3) times as often
@@ -112,7 +127,7 @@ class Frame:
 
     entries: tuple[Placed, ...]
     blocked: frozenset[Cell]
-    spread: bool = True  # the entries SPREAD lines apart
+    apart: tuple[int, int] = APART[0]  # the lines between entries, and to the edge (APART)
 
     @property
     def kept(self) -> frozenset[Cell]:
@@ -258,7 +273,9 @@ class _Orbit:
     cells: frozenset[Cell]
     blocked: frozenset[Cell]
     near: frozenset[Cell]  # its cells and their neighbours
-    zone: frozenset[Cell]  # its cells and those within SPREAD lines beside them
+    zones: tuple[frozenset[Cell], ...]  # by k: its cells and those within k lines beside them
+    apart: int  # the lines between its own slots (up to MOST_APART)
+    edge: int  # the lines between its slots and the grid's edges along them
 
     @property
     def size(self) -> int:
@@ -281,18 +298,37 @@ def _orbit(
             found.append(image)
     cells: set[Cell] = set()
     near: set[Cell] = set()
-    zone: set[Cell] = set()
     for slot in found:
         if _near(slot.cells, slot.across) & cells:
             return None
         cells.update(slot.cells)
         near |= _near(slot.cells, slot.across)
-        zone |= _near(slot.cells, slot.across, SPREAD)
     blocked = frozenset(end for slot in found for end in _ends(slot, rows, cols, min_length))
     if blocked & cells:
         return None
     slots = tuple(sorted(found, key=lambda s: s.cells))
-    return _Orbit(slots, frozenset(cells), blocked, frozenset(near), frozenset(zone))
+    zones = tuple(
+        frozenset(cell for slot in slots for cell in _near(slot.cells, slot.across, k))
+        for k in range(MOST_APART + 1)
+    )
+    edge = min(_to_edge(slot, rows, cols) for slot in slots)
+    return _Orbit(slots, frozenset(cells), blocked, frozenset(near), zones, _apart(slots), edge)
+
+
+def _apart(slots: Sequence[_Slot]) -> int:
+    """The most lines (up to MOST_APART) between the slots of an orbit."""
+    for k in range(1, MOST_APART + 1):
+        for one in slots:
+            reach = _near(one.cells, one.across, k)
+            if any(other is not one and reach & set(other.cells) for other in slots):
+                return k - 1
+    return MOST_APART
+
+
+def _to_edge(slot: _Slot, rows: int, cols: int) -> int:
+    """The lines between a slot and the nearer edge of the grid along it."""
+    line, last = (slot.cells[0][0], rows - 1) if slot.across else (slot.cells[0][1], cols - 1)
+    return min(line, last - line)
 
 
 @cache
@@ -411,38 +447,34 @@ def place(
     min_length: int,
     rng: Lcg,
     keeps_rules: Callable[[frozenset[Cell], frozenset[Cell]], bool],
-    spread: bool = True,
+    apart: tuple[int, int] = APART[0],
 ) -> Frame | None:
     """The entries in symmetric slots, in an order drawn from `rng`: the
     first placement found whose cells and blocks (the slots' ends)
     `keeps_rules`, or None when there is none (asked of each placement on the
     way, it must hold of a placement's part when it holds of the whole);
-    SPREAD lines apart when they fit so (unless `spread` is false: a search
-    before found they do not). ThemeNotPlaced when the search gives up."""
+    the entries as far apart as they fit, from `apart` on in APART (the
+    first, unless a search before found they do not fit so). ThemeNotPlaced
+    when the search gives up."""
     counts = Counter(len(word) for word in words)
     lengths = sorted(counts, reverse=True)
     choices = {
         n: _shuffled(_orbits(n, rows, cols, symmetry, min_length), rng, rows, cols) for n in lengths
     }
-    chosen = None
-    try:
-        if spread:
-            chosen = _Search(counts, lengths, choices, keeps_rules, spread=True).run()
-    except _GaveUp:
-        pass
-    spread = chosen is not None
-    try:
-        if chosen is None:
-            chosen = _Search(counts, lengths, choices, keeps_rules, spread=False).run()
-    except _GaveUp:
-        raise ThemeNotPlaced(
-            f"no placement of the {counted(len(words))} in symmetric slots of "
-            f"a {rows}x{cols} grid found after trying {PLACEMENT_NODES} slots: try fewer or "
-            "shorter entries"
-        ) from None
-    if chosen is None:
-        return None
-    return _frame(words, chosen, rng, spread)
+    for level in APART[APART.index(apart) :]:
+        try:
+            chosen = _Search(counts, lengths, choices, keeps_rules, level).run()
+        except _GaveUp:
+            if level != APART[-1]:
+                continue
+            raise ThemeNotPlaced(
+                f"no placement of the {counted(len(words))} in symmetric slots of "
+                f"a {rows}x{cols} grid found after trying {PLACEMENT_NODES} slots: try fewer "
+                "or shorter entries"
+            ) from None
+        if chosen is not None:
+            return _frame(words, chosen, rng, level)
+    return None
 
 
 def _shuffled(orbits: Sequence[_Orbit], rng: Lcg, rows: int, cols: int) -> list[_Orbit]:
@@ -466,7 +498,7 @@ class _Search:
     lengths: list[int]
     choices: dict[int, list[_Orbit]]
     keeps_rules: Callable[[frozenset[Cell], frozenset[Cell]], bool]
-    spread: bool  # keep the entries SPREAD lines apart, not just apart
+    apart: tuple[int, int]  # the lines kept between the entries, and to the edge
     nodes: int = 0
 
     def run(self) -> list[_Orbit] | None:
@@ -496,7 +528,8 @@ class _Search:
             orbit = options[k]
             if orbit.size > left or orbit.blocked & cells or orbit.cells & near:
                 continue
-            if self.spread and orbit.zone & cells:
+            lines, edge = self.apart
+            if orbit.apart < lines or orbit.edge < edge or orbit.zones[lines] & cells:
                 continue
             self.nodes += 1
             if self.nodes > PLACEMENT_NODES:
@@ -518,7 +551,7 @@ class _Search:
         return None
 
 
-def _frame(words: Sequence[str], chosen: list[_Orbit], rng: Lcg, spread: bool) -> Frame:
+def _frame(words: Sequence[str], chosen: list[_Orbit], rng: Lcg, apart: tuple[int, int]) -> Frame:
     """The words dealt out at random to the slots of their lengths."""
     by_length: dict[int, list[str]] = {}
     for word in words:
@@ -533,4 +566,4 @@ def _frame(words: Sequence[str], chosen: list[_Orbit], rng: Lcg, spread: bool) -
             placed.append(Placed(word, row, col, slot.across))
     placed.sort(key=lambda p: (p.row, p.col, not p.across))
     blocked = frozenset(cell for orbit in chosen for cell in orbit.blocked)
-    return Frame(tuple(placed), blocked, spread)
+    return Frame(tuple(placed), blocked, apart)

@@ -29,12 +29,15 @@ from pybridge.patterns import (
     PatternNotFound,
     generate,
 )
+from pybridge.search.kernel import Lcg
 from pybridge.serve import api
 from pybridge.theme import ImpossibleTheme
 
 needs_prolog = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is missing")
 DAILY = ("WALK IN THE PARK", "PIECE OF CAKE", "CHILD'S PLAYS")  # 13, 11, 11 letters
 FLOWERS = ("SUNFLOWER", "DAFFODILS", "CARNATION")  # three of 9: one through the centre
+SUNDAY = ("SCHOOL OF THOUGHT", "ONE AFTER ANOTHER", "BANK ACCOUNT")  # 15, 15, 11 centred
+SUNDAY4 = ("PRESS CONFERENCE", "HIGHER EDUCATION", "STAGE DIRECTOR", "FOOTBALL FIELD")
 
 
 def entry_breaks(pattern: Pattern, symmetry: str) -> list[str]:
@@ -154,6 +157,80 @@ def test_the_same_seed_places_the_same_theme() -> None:
     assert first.to_json()["theme"] == [e.to_json() for e in first.theme]
 
 
+def lines_apart(pattern: Pattern) -> tuple[int, int]:
+    """From the entries alone: the fewest lines between two parallel
+    entries that lie side by side (their spans overlap), and between an
+    entry and the grid's edge along it."""
+    height, width = len(pattern.grid), len(pattern.grid[0])
+    between, edge = 99, 99
+    for one in pattern.theme:
+        line, along, last = (
+            (one.row, one.col, height - 1) if one.across else (one.col, one.row, width - 1)
+        )
+        edge = min(edge, line, last - line)
+        for other in pattern.theme:
+            if other is one or other.across != one.across:
+                continue
+            other_line, other_along = (
+                (other.row, other.col) if other.across else (other.col, other.row)
+            )
+            if along < other_along + len(other.word) and other_along < along + len(one.word):
+                between = min(between, abs(line - other_line) - 1)
+    return between, edge
+
+
+@pytest.mark.parametrize(
+    ("size", "entries", "rows", "apart"),
+    [
+        # a newspaper's Sunday: 5 lines of crossing words between the
+        # entries, 4 to the edge; not 4 between (rows 5, 10, 15) nor 3 to the
+        # edge (3, 10, 17), whose patterns were far more often unfillable
+        (21, SUNDAY, {4, 10, 16}, (5, 4)),
+        # a daily's 15, 11, 15 on rows 4, 8 and 12 (1-based), not 3 and 13
+        (15, SUNDAY, {3, 7, 11}, (3, 3)),
+        (21, SUNDAY4, None, (3, 3)),
+        (15, ("A PIECE OF CAKE", "PLAIN SAILING"), {4, 10}, (5, 4)),
+    ],
+)
+def test_long_entries_are_placed_as_far_apart_as_they_fit(
+    size: int, entries: tuple[str, ...], rows: set[int] | None, apart: tuple[int, int]
+) -> None:
+    for seed in range(1, 4):
+        pattern = generate(size, size, seed=seed, theme=entries)
+        assert not entry_breaks(pattern, "rot180")
+        assert lines_apart(pattern) >= apart, seed
+        if rows is not None:
+            assert {e.row for e in pattern.theme} == rows, seed
+
+
+def test_the_two_slots_of_a_pair_are_kept_apart_too() -> None:
+    # a pair of slots that are each other's image (rows 9 and 11 of 21)
+    # used to count as one slot, whatever lay between them
+    pair = theme._orbits(15, 21, 21, "rot180", 3)
+    assert all(o.apart == 1 for o in pair if {s.cells[0][0] for s in o.slots} == {9, 11})
+    for seed in range(1, 9):
+        assert lines_apart(generate(21, 21, seed=seed, theme=SUNDAY4))[0] >= 3, seed
+
+
+def test_the_first_level_that_fits_is_taken_and_kept() -> None:
+    """place tries APART in order: the most lines apart first, then fewer;
+    given a level (found by a placement before), it starts there."""
+    assert theme.APART[0] == (theme.MOST_APART, theme.MOST_APART)
+    assert theme.APART[-1] == (1, 0)
+    words = theme.entries(SUNDAY)
+
+    def place(apart: tuple[int, int]) -> theme.Frame | None:
+        return theme.place(words, 21, 21, "rot180", 3, Lcg(1), lambda *_: True, apart)
+
+    first = place(theme.APART[0])
+    assert first is not None
+    assert first.apart == (5, 4)
+    later = place((3, 3))
+    assert later is not None
+    assert later.apart == (3, 3)
+    assert place((4, 4)) is not None
+
+
 # ---------------------------------------------------------------- the letters' crossings
 
 
@@ -173,9 +250,6 @@ def crossing_ends(pattern: Pattern) -> tuple[list[str], list[str]]:
             if after and not before:
                 ends.append(letter)
     return starts, ends
-
-
-SUNDAY = ("SCHOOL OF THOUGHT", "ONE AFTER ANOTHER", "BANK ACCOUNT")  # 15, 15, 11 centred
 
 
 @pytest.mark.parametrize(
