@@ -253,6 +253,26 @@ def test_no_thread_warning_at_exit() -> None:
     assert "Failed to stop Prolog threads" not in done.stderr
 
 
+@needs_prolog
+def test_prolog_is_not_cleaned_up_at_exit() -> None:
+    """pyswip's atexit hook ran PL_cleanup, whose library(time) cleanup could
+    wait forever on a lock held by the alarm thread it was stopping: the
+    command hung after printing its answer. The bridge unregisters the hook
+    (session._no_cleanup_at_exit): PL_cleanup is not called at exit."""
+    done = _python(
+        """
+        import pybridge
+        from pybridge import bridge
+        from pyswip import core
+        demo = pybridge.load("data/demo.dat")
+        print(pybridge.run(demo, engine="prolog", strategy="wdeg", timeout=30).status)
+        core.PL_cleanup = lambda *args: print("PL_cleanup called")
+        """
+    )
+    assert done.returncode == 0, done.stderr[-600:]
+    assert done.stdout.split() == ["solved"]
+
+
 # -- 4. time limits on huge grids, and interrupts through the API -------------
 
 
