@@ -115,8 +115,8 @@ kernel_state(_, prolog('CROSSWORD_PURE_PROLOG is set')) :-
     Value \== '0',
     !.
 kernel_state(Dir, State) :-
-    directory_file_path(Dir, 'arcs_kernel.so', Library),
-    directory_file_path(Dir, 'arcs_kernel.c', Source),
+    atomic_list_concat([Dir, '/arcs_kernel.so'], Library),  % not directory_file_path/3:
+    atomic_list_concat([Dir, '/arcs_kernel.c'], Source),    % library(filesex) costs a start ~18 ms
     (   \+ exists_file(Library)
     ->  State = prolog('no build of arcs_kernel.c: ./setup.sh makes one where a C compiler is found')
     ;   catch(open_kernel(Library), _, fail)
