@@ -236,6 +236,72 @@ ensure_compiled() {
     echo "$key" >"$COMPILED_STAMP"
 }
 
+# --- the Prolog engine's C kernel (prolog/arcs_kernel.c) ---------------------
+# Optional: prolog/arcs.pl revises its links in C when prolog/arcs_kernel.so
+# is built from the arcs_kernel.c beside it (newer than it, and built from a
+# file of its size; the library also holds its SHA-256), else in Prolog: the
+# same search, slower. It needs a C compiler,
+# SWI-Prolog's headers (swi-prolog-core, which swi-prolog-nox brings) and
+# GMP's (libgmp-dev), installed with apt-get when missing and possible.
+# Rebuilt when arcs_kernel.c or SWI-Prolog changes; CROSSWORD_PURE_PROLOG=1
+# keeps the Prolog revision without removing the build.
+
+KERNEL_SOURCE=prolog/arcs_kernel.c
+KERNEL_LIBRARY=prolog/arcs_kernel.so
+KERNEL_STAMP=$VENV/.crossword-kernel-stamp
+
+swipl_base() {
+    swipl --dump-runtime-variables 2>/dev/null | sed -n 's/^PLBASE="\(.*\)";$/\1/p'
+}
+
+kernel_headers() {
+    command -v cc >/dev/null 2>&1 && [[ -f $(swipl_base)/include/SWI-Prolog.h ]] &&
+        printf '#include <gmp.h>\n' | cc -E - >/dev/null 2>&1
+}
+
+ensure_kernel_tools() {
+    kernel_headers && return 0
+    local -a run=()
+    if [[ $(id -u) -ne 0 ]]; then
+        command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null && run=(sudo -n)
+    fi
+    if [[ $(id -u) -eq 0 || ${#run[@]} -gt 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        say "installing a C compiler and GMP's headers (Debian packages gcc, libgmp-dev)..."
+        { "${run[@]}" apt-get update -qq &&
+          "${run[@]}" env DEBIAN_FRONTEND=noninteractive \
+              apt-get install -y -qq gcc libgmp-dev; } >/dev/null 2>&1 || true
+    fi
+    kernel_headers
+}
+
+ensure_prolog_kernel() {
+    local digest bytes key
+    digest=$(sha256sum "$KERNEL_SOURCE" | cut -d' ' -f1)
+    bytes=$(wc -c <"$KERNEL_SOURCE")
+    key="$digest $(swipl --version 2>/dev/null | head -n 1)"
+    if [[ -f $KERNEL_STAMP && $(cat "$KERNEL_STAMP") == "$key" && -f $KERNEL_LIBRARY ]]; then
+        return 0
+    fi
+    if [[ -f $KERNEL_STAMP && $(cat "$KERNEL_STAMP") == "failed $key" ]]; then
+        return 0  # failed with this source already (the note was given then)
+    fi
+    if ! ensure_kernel_tools; then
+        say "note: no C compiler or GMP headers: Prolog revises without its C kernel (apt-get install gcc libgmp-dev)"
+        return 0
+    fi
+    say "building the Prolog engine's C kernel (prolog/arcs_kernel.c)..."
+    # built aside and moved in: a process running the old library keeps it
+    if ! cc -O2 -Wall -shared -fPIC -I"$(swipl_base)/include" -DKERNEL_SOURCE="\"$digest\"" \
+        -DKERNEL_SOURCE_BYTES="$bytes" -o "$KERNEL_LIBRARY.new" "$KERNEL_SOURCE" -lgmp >"$VENV/setup-kernel.log" 2>&1; then
+        rm -f "$KERNEL_LIBRARY.new" "$KERNEL_LIBRARY"
+        say "note: the C kernel did not build (see $VENV/setup-kernel.log): Prolog revises without it"
+        echo "failed $key" >"$KERNEL_STAMP"
+        return 0
+    fi
+    mv -f "$KERNEL_LIBRARY.new" "$KERNEL_LIBRARY"
+    echo "$key" >"$KERNEL_STAMP"
+}
+
 ensure_swipl
 ensure_prolog_qlf
 ensure_chromium
@@ -243,4 +309,5 @@ ensure_debian_data
 ensure_venv
 ensure_package
 ensure_compiled
-say "ready ($(swipl --version 2>/dev/null | head -n 1); $("$VENV/bin/python" -V 2>&1) in $VENV; $("$VENV/bin/python" -c 'from pybridge import compiled; print(compiled.form())'))"
+ensure_prolog_kernel
+say "ready ($(swipl --version 2>/dev/null | head -n 1); $("$VENV/bin/python" -V 2>&1) in $VENV; $("$VENV/bin/python" -c 'from pybridge import bridge, compiled; print(f"{compiled.form()}; {bridge.revision_form()}")'))"

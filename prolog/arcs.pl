@@ -18,7 +18,7 @@
     A search keeps its sites in one term, the net:
 
         net(Dom, Open, Left, Weights, Links, Lengths, ByLength, Tables, Sup,
-            Dead)
+            Dead, Kernel)
 
     Dom (per site its domain), Open (per site true or false), Left (per
     length the copies left of each word, or none), Sup (per site what it
@@ -30,8 +30,11 @@
     crossing) with nb_setarg/3, never undone.
     The rest is fixed: Links per site its arcs (as links/5 extends
     layout:layout/5's), Lengths per site its length, ByLength per length
-    its sites, Tables the dictionary's.  A family's state holds its net
-    beside what the family adds.
+    its sites, Tables the dictionary's, and Kernel none or, when the C
+    kernel revises (see kernel_form/1), kernel(Handle, Full): Handle its
+    copy of the masks that the links read, Full per site the live letters
+    of a first revision.  A family's state holds its net beside what the
+    family adds.
 
     No I/O here.
 */
@@ -51,7 +54,8 @@
             fill_board/2,               % +Net, +Board
             choose/3,                   % +Region, +Net, -Site
             place/3,                    % +Site, +K, +Net
-            propagate/2                 % +Changed, +Net
+            propagate/2,                % +Changed, +Net
+            kernel_form/1               % -Form
           ]).
 
 :- use_module(library(apply)).
@@ -66,6 +70,69 @@ few_words(16).          % up to this many words, a revision reads their letters 
 kept_dictionaries(4).   % dictionaries kept loaded, most recently loaded first
 mask_piece_bits(1024).  % bits per piece of a long mask (bridge.MASK_CHUNK)
 max_code_span(4096).    % letters looked up by code in a term up to this span (by_code/2)
+kernel_letters(62).     % the C kernel's live sets hold letters 1..62 (arcs_kernel.c)
+kernel_memory(268435456). % bytes of the C kernels of past nets before an atom GC frees them
+
+                 /*******************************
+                 *         THE C KERNEL         *
+                 *******************************/
+
+%!  kernel_form(-Form) is det.
+%
+%   Which form revises: c when the C kernel does (prolog/arcs_kernel.c, a
+%   foreign library that setup.sh builds beside this file), else
+%   prolog(Why), this file's revision alone.  The kernel is loaded with
+%   this file, when its build is here, loads, is newer than the
+%   arcs_kernel.c beside it and was built from a file of that size (what
+%   make and SWI-Prolog's .qlf files go by, at the cost of a look at the
+%   files: a digest of the source would cost a library and a read at every
+%   start), and CROSSWORD_PURE_PROLOG is unset (or 0).  Either form gives
+%   the same search; a net whose alphabet has more than kernel_letters/1
+%   letters, or with two crossings between two sites, revises in Prolog.
+
+kernel_form(Form) :-
+    kernel_state(Form).
+
+:- dynamic kernel_state/1.
+
+%   open_kernel(+Library): load the library (once per process; with the
+%   built-ins, as library(shlib) would add milliseconds to every start).
+open_kernel(Library) :-
+    (   current_predicate(arcs_kernel:built_from/2)
+    ->  true
+    ;   open_shared_object(Library, Handle),
+        call_shared_object_function(Handle, install_arcs_kernel)
+    ).
+
+load_kernel(Dir) :-
+    kernel_state(Dir, State),
+    retractall(kernel_state(_)),
+    assertz(kernel_state(State)).
+
+kernel_state(_, prolog('CROSSWORD_PURE_PROLOG is set')) :-
+    getenv('CROSSWORD_PURE_PROLOG', Value),
+    Value \== '',
+    Value \== '0',
+    !.
+kernel_state(Dir, State) :-
+    directory_file_path(Dir, 'arcs_kernel.so', Library),
+    directory_file_path(Dir, 'arcs_kernel.c', Source),
+    (   \+ exists_file(Library)
+    ->  State = prolog('no build of arcs_kernel.c: ./setup.sh makes one where a C compiler is found')
+    ;   catch(open_kernel(Library), _, fail)
+    ->  (   arcs_kernel:built_from(Bytes, _),
+            size_file(Source, Bytes),
+            time_file(Source, Written),
+            time_file(Library, Built),
+            Built >= Written
+        ->  State = c
+        ;   State = prolog('the build of arcs_kernel.c is older than it: ./setup.sh rebuilds it')
+        )
+    ;   State = prolog('the build of arcs_kernel.c did not load')
+    ).
+
+:- prolog_load_context(directory, Dir),
+   load_kernel(Dir).
 
                  /*******************************
                  *          DICTIONARIES        *
@@ -338,7 +405,43 @@ net(Tables, Copies, Board, Arcs, Crossings, Net) :-
     uniform(weights, Crossings, 1, Weights),
     alphabet_size(Alphabet, Size),
     Flags is Crossings * Size,
-    fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables, Flags), Net).
+    net_kernel(Tables, LengthList, Arcs, Alphabet, Kernel),
+    fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables, Flags, Kernel), Net).
+
+%   net_kernel(+Tables, +Lengths, +Arcs, +Alphabet, -Kernel): the net's C
+%   kernel (see kernel_form/1), or none when it does not run, the alphabet
+%   has more letters than its live sets hold or a site crosses another
+%   twice (arcs_kernel.c's kernel_net/5).
+net_kernel(Tables, Lengths, Arcs, alphabet(Size, Assoc), Kernel) :-
+    (   kernel_form(c),
+        kernel_letters(Most),
+        Size =< Most,
+        assoc_to_keys(Assoc, Codes),
+        kernel_room,
+        arcs_kernel:kernel_net(Tables, Lengths, Arcs, Codes, Handle)
+    ->  length(Lengths, N),
+        numlist(1, N, Sites1),
+        maplist(full_live(Handle), Sites1, Lives),
+        Full =.. [full|Lives],
+        Kernel = kernel(Handle, Full)
+    ;   Kernel = none
+    ).
+
+%   kernel_room: the memory of the C kernels of nets no longer used given
+%   back, when it is over kernel_memory/1.  A kernel is a blob, freed when
+%   atom garbage collection finds no term referring to it; SWI-Prolog runs
+%   one after so many new atoms, whatever the blobs hold.
+kernel_room :-
+    arcs_kernel:kernel_bytes(Bytes),
+    kernel_memory(Most),
+    (   Bytes > Most
+    ->  garbage_collect_atoms
+    ;   true
+    ).
+
+full_live(Handle, S1, Lives) :-
+    S is S1 - 1,
+    arcs_kernel:full_live(Handle, S, Lives).
 
 %!  net_sibling(+Net, -Sibling) is det.
 %
@@ -346,16 +449,18 @@ net(Tables, Copies, Board, Arcs, Crossings, Net) :-
 %   copies, which no search has touched yet, copied; every weight 1); it
 %   shares Net's fixed arguments.
 
-net_sibling(net(Dom0, _, Left0, Weights0, Links, Lengths, ByLength, Tables, _, Dead0),
+net_sibling(net(Dom0, _, Left0, Weights0, Links, Lengths, ByLength, Tables, _, Dead0,
+                Kernel),
             Net) :-
     duplicate_term(Dom0-Left0, Dom-Left),
     functor(Weights0, _, Crossings),
     uniform(weights, Crossings, 1, Weights),
     functor(Dead0, _, Flags),
-    fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables, Flags), Net).
+    fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables, Flags, Kernel), Net).
 
-fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables, Flags), Net) :-
-    Net = net(Dom, Open, Left, Weights, Links, Lengths, ByLength, Tables, Sup, Dead),
+fresh(Dom, Left, Weights, fixed(Links, Lengths, ByLength, Tables, Flags, Kernel), Net) :-
+    Net = net(Dom, Open, Left, Weights, Links, Lengths, ByLength, Tables, Sup, Dead,
+              Kernel),
     functor(Dom, _, N),
     uniform(open, N, true, Open),
     uniform(sup, N, none, Sup),
@@ -387,7 +492,7 @@ sites(Net, Sites) :-
 %
 %   Bind every site of Board to the word of its domain (one word each).
 
-fill_board(net(Dom, _, _, _, _, Lengths, _, Tables, _, _), Board) :-
+fill_board(net(Dom, _, _, _, _, Lengths, _, Tables, _, _, _), Board) :-
     foldl(fill_site(Dom, Lengths, Tables), Board, 1, _).
 
 fill_site(Dom, Lengths, Tables, Vars, S1, S2) :-
@@ -641,7 +746,7 @@ choose([S|Ss], Net, Best0, Size0, Weight0, Best) :-
     ;   choose(Ss, Net, Best0, Size0, Weight0, Best)
     ).
 
-site_measure(net(Dom, Open, _, Weights, Links, _, _, _, _, _), S, Size, Weight) :-
+site_measure(net(Dom, Open, _, Weights, Links, _, _, _, _, _, _), S, Size, Weight) :-
     S1 is S + 1,
     arg(S1, Dom, D),
     Size is popcount(D),
@@ -669,7 +774,7 @@ open_weight([l(_, T, _, X, _, _)|Links], Open, Weights, W0, W) :-
 %   copy is placed the word leaves the other open sites of its length.
 
 place(S, K, Net) :-
-    Net = net(Dom, Open, Left, _, _, Lengths, ByLength, _, _, _),
+    Net = net(Dom, Open, Left, _, _, Lengths, ByLength, _, _, _, _),
     S1 is S + 1,
     arg(S1, Lengths, L),
     setarg(S1, Open, false),
@@ -742,9 +847,19 @@ propagate([], Back, Queued, Net) :-
     reverse(Back, Front),
     propagate(Front, [], Queued, Net).
 propagate([S|Front], Back0, Queued, Net) :-
-    Net = net(Dom, Open, _, Weights, Links, Lengths, _, Tables, Sup, Dead),
     S1 is S + 1,
     setarg(S1, Queued, false),
+    arg(11, Net, Kernel),
+    (   Kernel == none
+    ->  revise_site(S1, Queued, Back0, Back, Net)
+    ;   kernel_revise_site(Kernel, S1, Queued, Back0, Back, Net)
+    ),
+    propagate(Front, Back, Queued, Net).
+
+%   revise_site(+S1, +Queued, +Back0, -Back, +Net): the revision from site
+%   S1 - 1 in Prolog; Back0-Back the sites it queues.
+revise_site(S1, Queued, Back0, Back, Net) :-
+    Net = net(Dom, Open, _, Weights, Links, Lengths, _, Tables, Sup, Dead, _),
     arg(S1, Links, SiteLinks),
     arg(S1, Dom, DS),
     arg(S1, Sup, Last),
@@ -758,8 +873,89 @@ propagate([S|Front], Back0, Queued, Net) :-
     ;   revise_links(SiteLinks, Live0, Live, Source, Queued, Back0, Back, Dom, Open,
                      Weights, Dead),
         setarg(S1, Sup, sup(DS, Live))
+    ).
+
+%   kernel_revise_site(+Kernel, +S1, +Queued, +Back0, -Back, +Net): the
+%   same revision as revise_site/5, by the C kernel: one call revises every
+%   open link (arcs_kernel.c's revise/9); here each domain that changed is
+%   set and its site queued, or the crossing that wiped one out weighed.
+%   Live is per link a set of letter numbers (an integer) rather than a
+%   list of entries, and no letter is marked in Dead: both only spare the
+%   Prolog revision work, never change its result.
+kernel_revise_site(kernel(Handle, Full), S1, Queued, Back0, Back, Net) :-
+    Net = net(Dom, Open, _, Weights, _, Lengths, _, Tables, Sup, _, _),
+    arg(S1, Dom, DS),
+    arg(S1, Sup, Last),
+    kernel_source(Last, DS, S1, Full, Lengths, Tables, Source, Live0),
+    (   Source == unchanged
+    ->  Back = Back0
+    ;   S is S1 - 1,
+        arcs_kernel:revise(Handle, S, Source, Live0, Dom, Open, Live, Changes, Wipe),
+        (   Wipe == none
+        ->  true
+        ;   X1 is Wipe + 1,
+            arg(X1, Weights, W0),
+            W is W0 + 1,
+            nb_setarg(X1, Weights, W),
+            count_backtrack,
+            fail
+        ),
+        set_changed(Changes, Dom, Queued, Back0, Back),
+        setarg(S1, Sup, sup(DS, Live))
+    ).
+
+%   kernel_source(+Last, +DS, +S1, +Full, +Lengths, +Tables, -Source,
+%   -Live): source/8 for the kernel: the same sources, with the words
+%   themselves (strings) where source/8 has their letters.
+kernel_source(none, DS, S1, Full, Lengths, Tables, Source, Live) :-
+    !,
+    arg(S1, Full, Live),
+    kernel_whole_source(DS, S1, Lengths, Tables, Source).
+kernel_source(sup(Last, Live), DS, S1, _, Lengths, Tables, Source, Live) :-
+    (   Last == DS
+    ->  Source = unchanged
+    ;   popcount(Last) - popcount(DS) =:= 1
+    ->  K is msb(Last xor DS),
+        word_of(S1, K, Lengths, Tables, Word),
+        Source = lost(Word, DS)
+    ;   kernel_whole_source(DS, S1, Lengths, Tables, Source)
+    ).
+
+kernel_whole_source(DS, S1, Lengths, Tables, Source) :-
+    Count is popcount(DS),
+    (   Count =:= 1
+    ->  K is msb(DS),
+        word_of(S1, K, Lengths, Tables, Word),
+        Source = word(Word)
+    ;   Count > 1,
+        few_words(Few),
+        Count =< Few
+    ->  members(DS, Ks, []),
+        arg(S1, Lengths, L),
+        arg(L, Tables, table(Words, _, _)),
+        words_at(Ks, Words, Strings),
+        Source = few(Strings)
+    ;   Source = domain(DS)
+    ).
+
+words_at([], _, []).
+words_at([K|Ks], Words, [Word|Strings]) :-
+    word(Words, K, Word),
+    words_at(Ks, Words, Strings).
+
+%   set_changed(+Changes, +Dom, +Queued, +Back0, -Back): each T-Kept of
+%   Changes: T's domain is Kept, and T is queued unless it is already.
+set_changed([], _, _, Back, Back).
+set_changed([T-Kept|Changes], Dom, Queued, Back0, Back) :-
+    T1 is T + 1,
+    setarg(T1, Dom, Kept),
+    (   arg(T1, Queued, Q),
+        Q == true
+    ->  Back1 = Back0
+    ;   setarg(T1, Queued, true),
+        Back1 = [T|Back0]
     ),
-    propagate(Front, Back, Queued, Net).
+    set_changed(Changes, Dom, Queued, Back1, Back).
 
 %   still_held(+Links, +Word, +DS, +Open): the one word lost leaves every
 %   letter it has at an open link with its residue in DS, so the revision

@@ -350,7 +350,7 @@ cut_site(State, Best, Total, S, Changed, Tail) :-
         Cut is Best - (Total - Own)
     ),
     arg(1, State, Net),
-    Net = net(Dom, _, _, _, _, Lengths, _, _, _, _),
+    Net = net(Dom, _, _, _, _, Lengths, _, _, _, _, _),
     S1 is S + 1,
     arg(S1, Lengths, L),
     arg(3, State, Scores),

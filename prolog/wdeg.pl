@@ -306,7 +306,7 @@ start_phase(Number, Phase) :-
 %   a support is a term the net holds already, kept here by reference), and
 %   a copy of the net's dead-letter marks (one small term, copied in C).
 fill(Region, State) :-
-    State = st(net(Dom, Open, _, _, _, _, _, _, Sup, Dead), _, _, _, _),
+    State = st(net(Dom, Open, _, _, _, _, _, _, Sup, Dead, _), _, _, _, _),
     open_sites(Region, Open, Left),
     (   Left == []
     ->  true
@@ -465,7 +465,7 @@ chain([Head|Rest], AtSplit, DeadAtSplit, Done, State) :-
 %   those of the split again; a crossing with a closed site is never read).
 fills_alone(Parts, AtSplit, DeadAtSplit, Done, State) :-
     \+ \+ ( State = st(Net, _, _, _, _),
-            Net = net(Dom, Open, Left, _, _, Lengths, _, _, Sup, _),
+            Net = net(Dom, Open, Left, _, _, Lengths, _, _, Sup, _, _),
             append(Parts, Sites),
             close_others(Open, Sites),
             maplist(maplist(reset_domain(Dom, Sup)), Parts, AtSplit),
@@ -519,7 +519,7 @@ give_back(Dom, Left, Lengths, S) :-
 %   the usual case, costs no term on the global stack (a fresh term of
 %   every site per node was most of what the search allocated).
 parts(Left, State, Parts) :-
-    State = st(net(_, Open, _, _, Links, _, _, _, _, _), _, _, _, Seen),
+    State = st(net(_, Open, _, _, Links, _, _, _, _, _, _), _, _, _, Seen),
     ascending(Left, Sorted),
     Seen = seen(Last, Marks, ToDo),
     First is Last + 1,
@@ -633,7 +633,7 @@ labelled_part(PartsTerm, First, Label, Part) :-
 %   (most first, stable); then the word the run prefers there, if D(Site)
 %   has it, goes first.
 order(S, State, Candidates) :-
-    State = st(net(Dom, Open, _, _, Links, Lengths, _, Tables, _, _), Run, Phase, _, _),
+    State = st(net(Dom, Open, _, _, Links, Lengths, _, Tables, _, _, _), Run, Phase, _, _),
     S1 is S + 1,
     arg(S1, Dom, D),
     Count is popcount(D),

@@ -95,9 +95,13 @@ class _Version(argparse.Action):
         values: object,
         option_string: str | None = None,
     ) -> None:
-        from pybridge import compiled
+        from pybridge import bridge, compiled
 
-        print(f"{parser.prog} {_version()}; {compiled.form()}")
+        try:
+            prolog = bridge.revision_form()
+        except CrosswordError as exc:  # no SWI-Prolog, or it failed to start
+            prolog = f"no Prolog engine ({exc})"
+        print(f"{parser.prog} {_version()}; {compiled.form()}; {prolog}")
         parser.exit()
 
 

@@ -41,9 +41,7 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Literal, cast
-
-from lark import Token, Transformer
+from typing import TYPE_CHECKING, Literal, cast
 
 from pybridge.errors import InputError, UsageError, shown
 from pybridge.exchange import EXCHANGE_FORMATS, ExchangeFormat
@@ -67,6 +65,9 @@ from pybridge.readers import (
     sniff_exchange,
     text_kind,
 )
+
+if TYPE_CHECKING:
+    from lark import Token
 
 GridFormat = Literal["cs50", "rp2016", "grid"]
 GRID_FORMATS: tuple[GridFormat, ...] = ("cs50", "rp2016", "grid")
@@ -136,11 +137,10 @@ def _cs50_rows(text: str, source: str) -> list[str]:
     return lines
 
 
-class _PlainGridBuilder(Transformer[Token, Any]):
+class _PlainGridBuilder:
     """Checks every cell of a plain grid and upper-cases its given letters."""
 
     def __init__(self, source: str) -> None:
-        super().__init__(visit_tokens=False)
         self.source = source
 
     def grid(self, lines: list[Token]) -> list[str]:
@@ -164,11 +164,10 @@ class _PlainGridBuilder(Transformer[Token, Any]):
         raise InputError(message, self.source, line.line, bad + 1, line_text(line))
 
 
-class _RP2016Builder(Transformer[Token, Any]):
+class _RP2016Builder:
     """Reads the numbers of each block of an RP 2016 file: a list of grids."""
 
     def __init__(self, source: str) -> None:
-        super().__init__(visit_tokens=False)
         self.source = source
 
     def block(self, lines: list[Token]) -> list[Token]:
@@ -261,6 +260,27 @@ _RP2016_COMPLAINTS: Mapping[Complaint, list[str]] = {
 }
 
 
+def _plain_grid(text: str) -> list[str] | None:
+    """The rows of normalised plain-grid `text` read line by line, or None
+    when the text is not plainly well formed: the grammar then reads it (and
+    explains what is wrong). It accepts only what grammar/fillin.lark's grid
+    and _PlainGridBuilder accept (rows, then only blank lines) and gives the
+    same rows; lark's import alone would cost more than reading a grid."""
+    lines = text.split("\n")[:-1]  # the text ends with a newline
+    rows = []
+    for line in lines:
+        row = line.rstrip(" \t")
+        if not row:
+            break
+        upper = row.upper()
+        if not is_plain_row(row) or len(upper) != len(row):
+            return None
+        rows.append(upper)
+    if not rows or any(line.strip(" \t") for line in lines[len(rows) :]):
+        return None
+    return rows
+
+
 def _lexicon_puzzle(rows: list[str] | tuple[str, ...], format: GridFormat, source: str) -> Puzzle:
     widths = tuple(len(row) for row in rows)
     return Puzzle((), padded(list(rows)), format, source, widths, mode="lexicon")
@@ -278,9 +298,11 @@ def parse_grid(text: str, source: str = "<grid>", format: GridFormat | None = No
         ]
         return [_lexicon_puzzle(rows, "cs50", source)]
     if kind == "grid":
-        builder = _PlainGridBuilder(source)
-        rows = parse_with("fillin", "grid", text, source, builder, GRID_COMPLAINTS)
-        return [_lexicon_puzzle(rows, "grid", source)]
+        plain = _plain_grid(text)
+        if plain is None:
+            builder = _PlainGridBuilder(source)
+            plain = parse_with("fillin", "grid", text, source, builder, GRID_COMPLAINTS)
+        return [_lexicon_puzzle(plain, "grid", source)]
     builder_rp = _RP2016Builder(source)
     grids = parse_with("rp2016", "start", text, source, builder_rp, _RP2016_COMPLAINTS)
     names = [source] if len(grids) == 1 else [f"{source}#{n}" for n in range(1, len(grids) + 1)]

@@ -43,7 +43,10 @@ Decisions worth knowing (each one is tested):
 
 The grammars (grammar/p99.lark, grammar/fillin.lark) make every line one
 token, which keeps parsing fast; the characters inside a line are checked
-here, so that an error can point at the exact column.
+here, so that an error can point at the exact column. The builders of
+their trees are plain classes (`built` walks a tree as lark's Transformer
+would), and lark is imported only by parse_with: a plainly written P-99
+file (_plain_p99) or plain grid (gridfiles._plain_grid) is read without it.
 """
 
 from __future__ import annotations
@@ -59,11 +62,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from functools import cache
-from typing import Any, Literal, NamedTuple
-
-import lark
-from lark import Lark, Token, Transformer, Tree, UnexpectedInput, UnexpectedToken
-from lark.exceptions import VisitError
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from pybridge import cache as file_cache
 from pybridge.errors import InputError, UsageError, shown
@@ -78,6 +77,9 @@ from pybridge.exchange import (
 from pybridge.model import BLOCK, OPEN, Format, Puzzle
 from pybridge.resources import grammar_path
 from pybridge.scores import Scores, parse_score
+
+if TYPE_CHECKING:  # lark loads when a text needs its grammar (parse_with)
+    from lark import Lark, Token, Tree, UnexpectedInput
 
 BOM = "\ufeff"
 FORMATS: tuple[Format, ...] = ("p99", "fillin")  # the text formats of exact mode
@@ -377,11 +379,10 @@ def padded(rows: list[str]) -> tuple[str, ...]:
 # ---------------------------------------------------------------- builders
 
 
-class _P99Builder(Transformer[Token, Any]):
+class _P99Builder:
     """Checks every character of a P-99 parse tree and builds the Puzzle."""
 
     def __init__(self, source: str) -> None:
-        super().__init__(visit_tokens=False)
         self.source = source
 
     def words(self, lines: list[Token]) -> tuple[str, ...]:
@@ -410,11 +411,10 @@ class _P99Builder(Transformer[Token, Any]):
         return Puzzle(words, grid, "p99", self.source, widths)
 
 
-class _FillinBuilder(Transformer[Token, Any]):
+class _FillinBuilder:
     """Checks every character of a fill-in grid or word file."""
 
     def __init__(self, source: str) -> None:
-        super().__init__(visit_tokens=False)
         self.source = source
         self.scores: dict[str, Decimal] = {}  # a word list's `WORD;score` lines
 
@@ -536,6 +536,8 @@ def _syntax_error(
     parse: Callable[[str], Tree[Token]],
     complaints: Mapping[Complaint, list[str]],
 ) -> InputError:
+    from lark import UnexpectedToken
+
     lines = text.split("\n")[:-1]
     if not isinstance(err, UnexpectedToken):
         # Every line is some token, so lark only ever reports unexpected tokens;
@@ -560,6 +562,8 @@ def _parser(name: str) -> Lark:
     of the grammar, its start rules and the versions of lark and Python.
     The tables are a pickle (lark's Lark.save): the cache reads an entry
     only when this user's key signed it, so a planted one is never loaded."""
+    from lark import Lark
+
     start = ["grid", "words"] if name == "fillin" else ["start"]
     text = grammar_path(f"{name}.lark").read_text(encoding="utf-8")
     entry = _parser_entry(text, start)
@@ -578,6 +582,8 @@ PARSER_BYTES = 1 << 20  # a grammar's parse tables: a few kB
 
 
 def _parser_entry(text: str, start: list[str]) -> str:
+    import lark
+
     made_by = f"{lark.__version__} {sys.version_info[0]}.{sys.version_info[1]} {start}"
     digest = hashlib.sha256(f"{made_by}\n{text}".encode()).hexdigest()
     return f"v1-{digest}.grammar"
@@ -588,10 +594,15 @@ def parse_with(
     start: str,
     text: str,
     source: str,
-    builder: Transformer[Token, Any],
+    builder: object,
     complaints: Mapping[Complaint, list[str]],
 ) -> Any:
-    """Parse normalised `text` from rule `start` and run `builder` over the tree."""
+    """Parse normalised `text` from rule `start` and build it with `builder`
+    (see built). lark loads here, the first time a text needs a grammar: a
+    plainly written P-99 file or plain grid is read without it (_plain_p99,
+    gridfiles._plain_grid), and its import is a third of a small command's."""
+    from lark import UnexpectedInput
+
     parser = _parser(name)
 
     def parse(sample: str) -> Tree[Token]:
@@ -601,13 +612,17 @@ def parse_with(
         tree = parse(text)
     except UnexpectedInput as err:
         raise _syntax_error(err, text, source, parse, complaints) from None
-    try:
-        return builder.transform(tree)
-    except VisitError as err:
-        # lark wraps what a transformer raises; ours is the user's error.
-        if isinstance(err.orig_exc, InputError):
-            raise err.orig_exc from None
-        raise
+    return built(builder, tree)
+
+
+def built(builder: object, tree: Tree[Token]) -> Any:
+    """What `builder` makes of a parse tree, as a lark Transformer (without
+    visiting tokens) would: each rule's children built first, then handed
+    to the builder's method of the rule's name (every rule of our grammars
+    has one). A builder is a plain class, so that defining one loads no
+    lark; what it raises (InputError) comes through as it is."""
+    children = [c if isinstance(c, str) else built(builder, c) for c in tree.children]
+    return getattr(builder, str(tree.data))(children)
 
 
 def parse_p99(text: str, source: str = "<p99>") -> Puzzle:

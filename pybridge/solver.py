@@ -466,8 +466,9 @@ HANDOVER_FACTOR = 1  # min: the bound's slice, this many times the nodes the cli
 FIRST_STRIDE = 2  # score levels from one floor to the next, at first
 MAX_STRIDE = 8  # ... doubling after each fill up to this
 SLICE_FACTOR = 4  # a later floor's nodes: this many times the most of a fill so far ...
+STEP_NODES = 500  # ... each fill counted this many more (a step's own cost: its floor's tables)
 SLICE_SHARE = 1 / 8  # ... and at least this share of the limit, in nodes (_Slices) ...
-NODES_PER_SECOND = 2000  # ... a time limit counting as this many nodes a second
+NODES_PER_SECOND = 4000  # ... a time limit counting as this many nodes a second
 STREAMS_PER_SEED = 2  # wdeg's seed N searches in streams N and N + 1: a new try skips both
 
 
@@ -658,8 +659,10 @@ def _climb(
 @dataclass
 class _Slices:
     """The node limit and the seed of each floor after the first fill: a
-    slice of SLICE_FACTOR times the most nodes of a fill so far (at least
-    `least`), doubled at each new try of a floor not filled in its slice,
+    slice of SLICE_FACTOR times the most nodes of a fill so far, each fill
+    counted STEP_NODES more (what a step costs besides its nodes, so that
+    after a quick first fill the slices are not too small to pay for their
+    steps; at least `least`), doubled at each new try of a floor not filled in its slice,
     which also draws another seed (wdeg's streams from 2 on past the last:
     a different search of the same floor). A floor's fill is heavy-tailed:
     the same floor may take 10 times more nodes than the next one up, or
@@ -679,7 +682,7 @@ class _Slices:
         seed = self.seed if tries == 0 else (self.seed or 0) + STREAMS_PER_SEED * tries
         if self.least is None and self.most == 0:
             return None, seed  # nothing to measure a slice by
-        return max(self.least or 0, SLICE_FACTOR * self.most) * 2**tries, seed
+        return max(self.least or 0, SLICE_FACTOR * (self.most + STEP_NODES)) * 2**tries, seed
 
     def filled(self, nodes: int) -> None:
         self.most = max(self.most, nodes)

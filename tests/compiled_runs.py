@@ -2,9 +2,11 @@
 forms of the Python engine (pybridge/compiled.py), in this process's form
 (CROSSWORD_INTERPRETED says which), and prints one JSON line per search:
 what both forms must agree on, nothing of the timing. The first line is the
-form in use.
+form in use. With `prolog`, the same searches in the Prolog engine, whose
+two forms tests/test_prolog_kernel.py compares (arcs.pl's revision with its
+C kernel or without: CROSSWORD_PURE_PROLOG says which).
 
-    python tests/compiled_runs.py SHARED_DIR
+    python tests/compiled_runs.py SHARED_DIR [python|prolog]
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pybridge
-from pybridge import compiled
+from pybridge import bridge, compiled
 from pybridge.solver import STRATEGIES
 
 P99 = ("p7_09a", "p7_09b", "p7_09c", "p7_09d")
@@ -53,26 +55,27 @@ def corpus(shared: Path, name: str) -> pybridge.Puzzle:
     return pybridge.load(folder / f"puzzle{stem}", words=folder / f"words{stem}")
 
 
-def main(shared: Path) -> None:
-    print(json.dumps({"form": compiled.form()}), flush=True)
+def main(shared: Path, engine: str = "python") -> None:
+    form = compiled.form() if engine == "python" else bridge.revision_form()
+    print(json.dumps({"form": form}), flush=True)
     for name in CORPUS:
         puzzle = corpus(shared, name)
         for strategy in STRATEGIES:
             if (strategy, name) in SLOW or (strategy in ("given", "sorted") and name == "fillin/1"):
                 continue
-            outcome = pybridge.run(puzzle, engine="python", strategy=strategy, limit=20)
+            outcome = pybridge.run(puzzle, engine=engine, strategy=strategy, limit=20)
             print(json.dumps({"case": [name, strategy], **key(outcome)}), flush=True)
     grids, dicts = shared / "bench" / "grids" / "vanbeek", shared / "bench" / "dicts"
     for grid in VANBEEK_WDEG:
         puzzle = pybridge.load(grids / f"{grid}.txt", dictionary=dicts / "scowl55.txt")
-        outcome = pybridge.run(puzzle, engine="python", strategy="wdeg")
+        outcome = pybridge.run(puzzle, engine=engine, strategy="wdeg")
         print(json.dumps({"case": [grid, "wdeg"], **key(outcome)}), flush=True)
     scored = dicts / "scored" / "scowl55-wordfreq.txt"
     for grid, objective in VALUED:
         puzzle = pybridge.load(grids / f"{grid}.txt", dictionary=scored)
-        outcome = pybridge.run(puzzle, engine="python", maximize=objective)  # type: ignore[arg-type]
+        outcome = pybridge.run(puzzle, engine=engine, maximize=objective)  # type: ignore[arg-type]
         print(json.dumps({"case": [grid, objective], **key(outcome)}), flush=True)
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), *sys.argv[2:3])

@@ -36,7 +36,13 @@ MODULES = (
     "crossword",
 )
 # One plunit suite per file; test_crossword.plt runs the families through crossword.pl.
-SUITES = ("test_kernel.plt", "test_layout.plt", "test_crossword.plt", "test_wordsearch.plt")
+SUITES = (
+    "test_kernel.plt",
+    "test_layout.plt",
+    "test_arcs.plt",
+    "test_crossword.plt",
+    "test_wordsearch.plt",
+)
 
 
 def swipl(*args: str) -> subprocess.CompletedProcess[str]:

@@ -27,6 +27,7 @@ from pybridge.bridge.engine import (
     load_dictionary,
     load_ranked,
     preload,
+    revision_form,
     search,
     strategies,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "load_dictionary",
     "load_ranked",
     "preload",
+    "revision_form",
     "search",
     "strategies",
 ]

@@ -231,6 +231,22 @@ def _dictionary(prolog: Any, words: Sequence[str]) -> int:
     return key
 
 
+KERNEL_FORM = "Prolog revision in C"  # revision_form() when arcs.pl's C kernel runs
+
+
+def revision_form() -> str:
+    """Which form revises in the Prolog engine (arcs:kernel_form/1), in a
+    few words: KERNEL_FORM, or "Prolog revision in Prolog" and why."""
+    with session.lock, session.engine_errors():
+        session.attach_thread()
+        prolog = session.engine()
+        session.load_module("arcs")
+        if list(prolog.query("arcs:kernel_form(c)", maxresult=1)):
+            return KERNEL_FORM
+        [answer] = list(prolog.query("arcs:kernel_form(prolog(Why))", maxresult=1))
+        return f"Prolog revision in Prolog ({ffi.text(str(answer['Why']))})"
+
+
 def load_dictionary(words: Sequence[str], scores: Sequence[int] | None = None) -> None:
     """Send `words` (and their `scores`, integers as pybridge.scores makes
     them) to arcs.pl now, if it does not hold them yet, so that the first
