@@ -104,13 +104,16 @@ def test_a_precompiled_module_older_than_its_source_is_not_loaded(tmp_path: Path
 def test_the_engine_starts_without_the_options_checker() -> None:
     """crossword.pl loads library(time) with autoloading kept to declared
     predicates, so that library(predicate_options) (17 ms at every start)
-    is not loaded; the autoload flag is as it was afterwards, and a time
-    limit still fires."""
+    is not loaded, nor by the modules a --maximize proof loads (wdeg.pl,
+    arcs.pl, valued.pl: a library that declares options, such as filesex,
+    would load it again); the autoload flag is as it was afterwards, and a
+    time limit still fires."""
     checker = "source_file(F), sub_atom(F, _, _, _, predicate_options)"
     result = swipl(
         "-q",
         "-g",
-        "use_module(prolog/crossword), current_prolog_flag(autoload, true),"
+        "use_module(prolog/crossword), crossword:engine_module(wdeg),"
+        " crossword:engine_module(valued), current_prolog_flag(autoload, true),"
         f" \\+ ({checker}),"
         " catch(kernel:limited(0.05, (repeat, fail)), time_limit_exceeded, true)",
         "-t",
