@@ -296,6 +296,9 @@ def test_issue34_1_what_is_answered_when_the_default_fires() -> None:
     assert line.startswith("time limit of 300 s reached after 0 solutions")
     assert "--timeout none" in line
     assert "--timeout" not in verdict_lines(timed_out, 20.0)[0]
+    # no time limit in force (--timeout none) yet a search stopped: said, not a crash
+    [stopped] = verdict_lines(timed_out, None)
+    assert stopped == "the search stopped after 0 solutions, before it ended"
     puzzle = load(REPO / "data" / "demo.dat")
     assert "the default limit" in check_text(puzzle, timed_out, DEFAULT_COMMAND_SECONDS)
 

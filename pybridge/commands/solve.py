@@ -189,6 +189,8 @@ def verdict_lines(
         if _stopped_by(outcome, node_limit):
             assert node_limit is not None
             return [f"node limit of {plural(node_limit, 'node')} {after}"]
+        if timeout is None:  # a limit of the search's own (a step's), not the user's
+            return [f"the search stopped after {plural(found, 'solution')}, before it ended"]
         return [f"time limit of {timeout:g} s {after}" + default_bound(timeout)]
     lines = [] if outcome.count is None else [plural(found, "solution")]
     if outcome.unique is not None:
