@@ -25,9 +25,9 @@
     was last revised from, or none: see propagate/2) and Dead (per crossing
     and letter true once neither site has that letter there: see
     kept_live/7) change with setarg/3 and so come back for free on
-    backtracking (wdeg's fills_alone/5, which sets domains back to those
-    of a split, sets Dead back to a copy made then); Weights (per
-    crossing) with nb_setarg/3, never undone.
+    backtracking (wdeg's fills_alone/4, which sets domains back to those
+    of a split, starts with no mark); Weights (per crossing) with
+    nb_setarg/3, never undone.
     The rest is fixed: Links per site its arcs (as links/5 extends
     layout:layout/5's), Lengths per site its length, ByLength per length
     its sites, Tables the dictionary's, and Kernel none or, when the C

@@ -301,12 +301,11 @@ start_phase(Number, Phase) :-
 
 %   fill(+Region, +State): fill the open sites of Region; succeeds once per
 %   fill of them.  At a split, the domains and supports of the sites of the
-%   later parts are kept for fills_alone/5 (only theirs: a copy of every
+%   later parts are kept for fills_alone/4 (only theirs: a copy of every
 %   site's domain at every split made the memory grow with sites x depth;
-%   a support is a term the net holds already, kept here by reference), and
-%   a copy of the net's dead-letter marks (one small term, copied in C).
+%   a support is a term the net holds already, kept here by reference).
 fill(Region, State) :-
-    State = st(net(Dom, Open, _, _, _, _, _, _, Sup, Dead, _), _, _, _, _),
+    State = st(net(Dom, Open, _, _, _, _, _, _, Sup, _, _), _, _, _, _),
     open_sites(Region, Open, Left),
     (   Left == []
     ->  true
@@ -315,8 +314,7 @@ fill(Region, State) :-
         ->  branch(Left, State)
         ;   Parts = [_|Later],
             maplist(domains_of(Dom, Sup), Later, AtSplit),
-            duplicate_term(Dead, DeadAtSplit),
-            chain(Parts, AtSplit, DeadAtSplit, [], State)
+            chain(Parts, AtSplit, [], State)
         )
     ).
 
@@ -427,49 +425,52 @@ refuted([W|Ws], S, K, Failed) :-
 dead_end :-
     count_backtrack.
 
-%   chain(+Parts, +AtSplit, +DeadAtSplit, +Done, +State): fill the parts
-%   one after the other; AtSplit: per part after the first, its sites'
-%   domains and supports at the split, each at(Domain, Support);
-%   DeadAtSplit: the net's dead-letter marks then; Done: the sites filled
+%   chain(+Parts, +AtSplit, +Done, +State): fill the parts one after the
+%   other; AtSplit: per part after the first, its sites' domains and
+%   supports at the split, each at(Domain, Support); Done: the sites filled
 %   since the split, in earlier parts.  When a later part fails just after
 %   an earlier part was filled, it is tried alone once from the domains at
 %   the split; if that fails too, stop.
-chain([Head], _, _, _, State) :-
+chain([Head], _, _, State) :-
     !,
     fill(Head, State).
-chain([Head|Rest], AtSplit, DeadAtSplit, Done, State) :-
+chain([Head|Rest], AtSplit, Done, State) :-
     Tried = tried(false),
     append(Done, Head, Done1),
     fill(Head, State),
     Filled = filled(false),
     AtSplit = [_|Later],
-    (   chain(Rest, Later, DeadAtSplit, Done1, State),
+    (   chain(Rest, Later, Done1, State),
         nb_setarg(1, Filled, true)
     ;   arg(1, Filled, false),
         arg(1, Tried, false),
         nb_setarg(1, Tried, true),
-        \+ fills_alone(Rest, AtSplit, DeadAtSplit, Done1, State),
+        \+ fills_alone(Rest, AtSplit, Done1, State),
         !,
         fail
     ).
 
-%   fills_alone(+Parts, +AtSplit, +DeadAtSplit, +Done, +State): Parts can
-%   be filled from their domains at the split (AtSplit, per part), with the
-%   copies of the words Done took given back, as if no other site were open
-%   (a word used up in Parts must not fail the probe by emptying a site
-%   elsewhere).  Nodes, weights and draws count; all else is undone.  The
-%   dead-letter marks go back to those of the split (DeadAtSplit, itself
-%   changed with setarg/3 only, so that a second probe from the same split
-%   finds it as it was): a mark made since may no longer hold, as the
-%   domains grow back, and each of the split's still does (the domains are
-%   those of the split again; a crossing with a closed site is never read).
-fills_alone(Parts, AtSplit, DeadAtSplit, Done, State) :-
+%   fills_alone(+Parts, +AtSplit, +Done, +State): Parts can be filled from
+%   their domains at the split (AtSplit, per part), with the copies of the
+%   words Done took given back, as if no other site were open (a word used
+%   up in Parts must not fail the probe by emptying a site elsewhere).
+%   Nodes, weights and draws count; all else is undone.  The probe starts
+%   with no dead-letter mark: a mark made since the split may no longer
+%   hold, as the domains grow back, and a mark only spares a revision work,
+%   never changes its result (arcs.pl).  Not a copy of the split's marks
+%   kept at each split: one term of every crossing's letters per level made
+%   the memory grow with crossings x depth (issue 39 item 5; a 65x65 exact
+%   grid grew 300 MB instead of 45).
+fills_alone(Parts, AtSplit, Done, State) :-
     \+ \+ ( State = st(Net, _, _, _, _),
             Net = net(Dom, Open, Left, _, _, Lengths, _, _, Sup, _, _),
             append(Parts, Sites),
             close_others(Open, Sites),
             maplist(maplist(reset_domain(Dom, Sup)), Parts, AtSplit),
-            setarg(10, Net, DeadAtSplit),
+            arg(10, Net, Dead),
+            functor(Dead, _, Flags),
+            uniform(dead, Flags, false, NoMarks),
+            setarg(10, Net, NoMarks),
             maplist(give_back(Dom, Left, Lengths), Done),
             fill(Sites, State)
           ).
