@@ -12,6 +12,8 @@ C kernel or without: CROSSWORD_PURE_PROLOG says which).
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -75,6 +77,21 @@ def main(shared: Path, engine: str = "python") -> None:
         puzzle = pybridge.load(grids / f"{grid}.txt", dictionary=scored)
         outcome = pybridge.run(puzzle, engine=engine, maximize=objective)  # type: ignore[arg-type]
         print(json.dumps({"case": [grid, objective], **key(outcome)}), flush=True)
+
+
+def in_child(shared: Path, engine: str, variable: str, value: str, timeout: float) -> list[Any]:
+    """The JSON lines of this script run on `engine` in a process of its
+    own, with the environment's `variable` (which form runs) set to `value`."""
+    done = subprocess.run(
+        [sys.executable, __file__, str(shared), engine],
+        capture_output=True,
+        text=True,
+        env={**os.environ, variable: value},
+        timeout=timeout,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return [json.loads(line) for line in done.stdout.splitlines()]
 
 
 if __name__ == "__main__":

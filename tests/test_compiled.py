@@ -9,7 +9,6 @@ not allow. Here each form runs in a process of its own."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from compiled_runs import in_child
 
 from pybridge import cli, compiled
 
@@ -25,17 +25,7 @@ BUILT = compiled.why_interpreted(ignore_environment=True) is None
 
 
 def runs(shared: Path, interpreted: bool) -> list[dict[str, Any]]:
-    env = {**os.environ, compiled.INTERPRETED: "1" if interpreted else "0"}
-    done = subprocess.run(
-        [sys.executable, str(HERE / "compiled_runs.py"), str(shared)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=900,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return [json.loads(line) for line in done.stdout.splitlines()]
+    return in_child(shared, "python", compiled.INTERPRETED, "1" if interpreted else "0", 900)
 
 
 @pytest.mark.skipif(not BUILT, reason=f"no compiled build: {compiled.why_interpreted()}")

@@ -10,7 +10,6 @@ own, as the kernel is loaded (or not) with arcs.pl."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from compiled_runs import in_child
 
 from pybridge import bridge, cli
 from pybridge.bridge import engine
@@ -43,17 +43,7 @@ BUILT = (ROOT / "prolog" / "arcs_kernel.so").exists()
 
 
 def runs(shared: Path, pure: bool) -> list[dict[str, Any]]:
-    env = {**os.environ, PURE: "1" if pure else "0"}
-    done = subprocess.run(
-        [sys.executable, str(HERE / "compiled_runs.py"), str(shared), "prolog"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=1800,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return [json.loads(line) for line in done.stdout.splitlines()]
+    return in_child(shared, "prolog", PURE, "1" if pure else "0", 1800)
 
 
 @pytest.mark.skipif(not BUILT, reason="no build of prolog/arcs_kernel.c: ./setup.sh makes one")
