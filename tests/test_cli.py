@@ -361,16 +361,18 @@ def test_real_command_exit_codes_without_tracebacks(p99: Path, tmp_path: Path) -
     assert f"{bad}:2:2: error:" in run_cli("solve", bad).stderr
 
 
-def _command_script(*bodies: str) -> subprocess.CompletedProcess[str]:
+def _command_script(*bodies: str, after: str = "") -> subprocess.CompletedProcess[str]:
     """The `bodies`, then the real command (main() as the `crossword` script
-    calls it) solving demo.dat, in a child process."""
+    calls it) solving demo.dat, then `after` if main returns, in a child
+    process."""
     script = "".join(map(textwrap.dedent, bodies)) + textwrap.dedent(
         """
         from pybridge.cli import main
         sys.argv = ["crossword", "solve", "data/demo.dat", "--engine", "python"]
-        raise SystemExit(main())
+        code = main()
         """
     )
+    script += textwrap.dedent(after) + "raise SystemExit(code)\n"
     return subprocess.run(
         [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60
     )
@@ -412,20 +414,26 @@ def test_the_command_ends_without_the_interpreters_teardown(
 
 
 def test_a_running_thread_is_waited_for(capsys: pytest.CaptureFixture[str]) -> None:
-    """A thread that is not a daemon (a server's) still runs: the
-    interpreter ends as usual, once it is done."""
+    """A thread that is not a daemon (a server's) still runs when the
+    command is done: main returns and the interpreter ends as usual, once
+    the thread is done (here it waits for main to return)."""
     child = _command_script(
-        _TEARDOWN,
         """
+        import sys, threading
+        returned = threading.Event()
         def late():
-            time.sleep(0.3)
+            returned.wait()
             print("thread done", file=sys.stderr, flush=True)
         threading.Thread(target=late).start()
+        """,
+        after="""
+        print("main returned", file=sys.stderr, flush=True)
+        returned.set()
         """,
     )
     assert child.returncode == 0, child.stderr
     assert child.stdout == _demo_solution(capsys)
-    assert child.stderr == "thread done\ninterpreter teardown\n"
+    assert child.stderr == "main returned\nthread done\n"
 
 
 def test_output_to_a_closed_pipe_at_the_end_exits_141_quietly() -> None:
