@@ -108,12 +108,65 @@ class _Version(argparse.Action):
 ALL = "all"  # build_parser's default: every command's options
 
 
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size() finds it (COLUMNS,
+    else the terminal of stdout, else 80), without importing shutil (it
+    loads bz2, lzma and zlib: a few milliseconds of every command)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+_SIZED: dict[type[argparse.HelpFormatter], type[argparse.HelpFormatter]] = {}
+
+
+def _sized(formatter: type[argparse.HelpFormatter]) -> type[argparse.HelpFormatter]:
+    """`formatter`, given the terminal's width (_columns) when it is made
+    without one, as argparse gives it from shutil."""
+    if formatter not in _SIZED:
+
+        class Sized(formatter):  # type: ignore[valid-type,misc]
+            def __init__(
+                self,
+                prog: str,
+                indent_increment: int = 2,
+                max_help_position: int = 24,
+                width: int | None = None,
+            ) -> None:
+                width = _columns() - 2 if width is None else width
+                super().__init__(prog, indent_increment, max_help_position, width)
+
+        _SIZED[formatter] = Sized
+    return _SIZED[formatter]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose help formatters find the terminal's width
+    without shutil (see _columns); the subcommands' parsers are of its
+    class too (add_subparsers makes them so)."""
+
+    def __init__(
+        self,
+        *,
+        formatter_class: type[argparse.HelpFormatter] = argparse.HelpFormatter,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(formatter_class=_sized(formatter_class), **kwargs)
+
+
 def build_parser(only: str | None = ALL) -> argparse.ArgumentParser:
     """The parser of the command line: every command's options, or with
     `only` that command's alone (None: no command's), the others listed
     with their summaries (as --help shows them, and an unknown command's
     message)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="crossword",
         description="Fill crossword puzzles by backtracking, in SWI-Prolog or in Python.",
         epilog=MAIN_EPILOG,

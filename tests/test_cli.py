@@ -336,6 +336,21 @@ def test_help_lists_commands_and_exit_codes(capsys: pytest.CaptureFixture[str]) 
     assert "required: COMMAND" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("columns", [None, "60", "200", "0", "-3", "wide"])
+def test_help_is_as_wide_as_shutil_says(
+    columns: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The help's width is found without importing shutil (a few ms of
+    every command), the same as shutil.get_terminal_size() finds it."""
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert cli._columns() == shutil.get_terminal_size().columns
+    formatter = cli.build_parser("solve")._get_formatter()
+    assert formatter._width == shutil.get_terminal_size().columns - 2
+
+
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("crossword ")
