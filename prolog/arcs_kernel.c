@@ -90,6 +90,7 @@ typedef struct
   int maxlen;
   uint8_t **nums_by_length;     /* per length, the letter numbers of its words */
   size_t pool_limbs, pool_lives; /* a scratch's room: 2 domains per site, a live set per link */
+  size_t max_limbs;             /* the most limbs of a site's domain */
   scratch_t *scratch;           /* for propagate/7 */
   int busy;                     /* scratch in use */
   size_t bytes;                 /* what it took */
@@ -282,6 +283,7 @@ struct scratch
   size_t queue_room;
   int *touched;
   int ntouched;
+  uint32_t *nz_source, *nz_other; /* the limbs not 0 of a revision's source, of a neighbour */
   mpz_t big;                    /* a domain read or made (not thread-local: no TLS look-up) */
   int big_ready;
 };
@@ -296,6 +298,8 @@ free_scratch(scratch_t *sc)
     free(sc->lives);
     free(sc->queue);
     free(sc->touched);
+    free(sc->nz_source);
+    free(sc->nz_other);
     free(sc);
   }
 }
@@ -313,8 +317,11 @@ new_scratch(const kernel_t *k)
     sc->queue_room = 2 * n + 1;
     sc->queue = malloc(sc->queue_room * sizeof(int));
     sc->touched = malloc((n ? n : 1) * sizeof(int));
+    sc->nz_source = malloc((k->max_limbs ? k->max_limbs : 1) * sizeof(uint32_t));
+    sc->nz_other = malloc((k->max_limbs ? k->max_limbs : 1) * sizeof(uint32_t));
   }
-  if ( !sc || !sc->states || !sc->limbs || !sc->lives || !sc->queue || !sc->touched )
+  if ( !sc || !sc->states || !sc->limbs || !sc->lives || !sc->queue || !sc->touched ||
+       !sc->nz_source || !sc->nz_other )
   { free_scratch(sc);
     PL_resource_error("memory");
     return NULL;
@@ -596,12 +603,14 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
     site->pool_limbs = k->pool_limbs;
     site->pool_lives = k->pool_lives;
     k->pool_limbs += 2 * site->limbs;
+    if ( site->limbs > k->max_limbs )
+      k->max_limbs = site->limbs;
     k->pool_lives += (size_t)site->nlinks;
   }
   if ( !(k->scratch = new_scratch(k)) )
     goto out;
   k->bytes += (size_t)k->nsites * (sizeof(state_t) + 3 * sizeof(int)) +
-              (k->pool_limbs + k->pool_lives) * sizeof(limb);
+              (k->pool_limbs + k->pool_lives) * sizeof(limb) + 2 * k->max_limbs * sizeof(uint32_t);
   __atomic_add_fetch(&live_bytes, k->bytes, __ATOMIC_RELAXED);
   k->in_live = TRUE;
   { kernel_t *blob = k;
@@ -630,7 +639,8 @@ typedef struct
 { source_kind kind;
   const limb *ds;               /* the site's domain (DOMAIN, LOST) */
   size_t ds_size;               /* its limbs */
-  size_t ds_low;                /* its lowest limb not 0 */
+  const uint32_t *nz;           /* the limbs not 0, ascending */
+  size_t nnz;
   int nwords;                   /* LOST, WORD: 1; FEW: how many */
   const uint8_t *words[FEW_WORDS]; /* their letter numbers, by position */
 } source_t;
@@ -648,8 +658,9 @@ supported(const source_t *src, entry *e)
 { if ( has_bit(src, e->residue) )
     return TRUE;
   if ( e->here )
-  { for (size_t w = src->ds_low; w < src->ds_size; w++)
-    { limb both = src->ds[w] & e->here[w];
+  { for (size_t i = 0; i < src->nnz; i++)
+    { size_t w = src->nz[i];
+      limb both = src->ds[w] & e->here[w];
       if ( both )
       { e->residue = (int64_t)w * 64 + __builtin_ctzll(both);
         return TRUE;
@@ -659,6 +670,24 @@ supported(const source_t *src, entry *e)
   return FALSE;
 }
 
+static void
+trim(state_t *st)
+{ while ( st->size && !st->dom[st->size - 1] )
+    st->size--;
+}
+
+/* The limbs of d not 0, ascending, into nz; how many. */
+static size_t
+nonzero_limbs(const limb *d, size_t size, uint32_t *nz)
+{ size_t n = 0;
+
+  for (size_t w = 0; w < size; w++)
+  { if ( d[w] )
+      nz[n++] = (uint32_t)w;
+  }
+  return n;
+}
+
 static int
 overlaps(const limb *a, size_t n, const limb *b)
 { for (size_t w = 0; w < n; w++)
@@ -666,12 +695,6 @@ overlaps(const limb *a, size_t n, const limb *b)
       return TRUE;
   }
   return FALSE;
-}
-
-static void
-trim(state_t *st)
-{ while ( st->size && !st->dom[st->size - 1] )
-    st->size--;
 }
 
 /* The neighbour's domain less the words of each letter of gone (bit a)
@@ -695,13 +718,16 @@ take_away(const link_t *link, state_t *n, uint64_t gone)
 }
 
 /* The neighbour's domain kept to its words with one of the letters of
-   allowed (bit a); whether it lost some. */
+   allowed (bit a); whether it lost some.  Only its limbs not 0 are
+   looked at (nz: room). */
 static int
-keep_only(const link_t *link, state_t *n, uint64_t allowed)
-{ limb lost = 0;
+keep_only(const link_t *link, state_t *n, uint64_t allowed, uint32_t *nz)
+{ size_t nnz = nonzero_limbs(n->dom, n->size, nz);
+  limb lost = 0;
 
-  for (size_t w = 0; w < n->size; w++)
-  { limb any = 0;
+  for (size_t i = 0; i < nnz; i++)
+  { size_t w = nz[i];
+    limb any = 0;
     for (uint64_t g = allowed; g; g &= g - 1)
       any |= link->by_letter[__builtin_ctzll(g)].there[w];
     lost |= n->dom[w] & ~any;
@@ -728,7 +754,7 @@ source_letters(const source_t *src, int i)
 /* One link's revision, the neighbour's domain n changed in place; the live
    letters in *live (in: before); whether n lost words. */
 static int
-revise_link(const source_t *src, link_t *link, state_t *n, uint64_t *live)
+revise_link(const source_t *src, link_t *link, state_t *n, uint64_t *live, uint32_t *nz)
 { switch ( src->kind )
   { case SOURCE_DOMAIN:
     { uint64_t gone = 0;
@@ -755,7 +781,7 @@ revise_link(const source_t *src, link_t *link, state_t *n, uint64_t *live)
     { uint64_t letters = source_letters(src, link->i) & link->letters;
       if ( src->kind == SOURCE_FEW )
         *live = letters;
-      return keep_only(link, n, letters);
+      return keep_only(link, n, letters, nz);
     }
   }
   return FALSE;
@@ -915,9 +941,8 @@ revise_site(prop_t *p, int s, size_t *tail, int *wipe)
     return FALSE;
   src.ds = st->dom;
   src.ds_size = st->size;
-  src.ds_low = 0;
-  while ( src.ds_low < src.ds_size && !src.ds[src.ds_low] )
-    src.ds_low++;
+  src.nz = p->sc->nz_source;
+  src.nnz = nonzero_limbs(src.ds, src.ds_size, p->sc->nz_source);
   src.nwords = 0;
   count = popcount(st->dom, st->size);
   if ( st->has_prev && st->prev_size == st->size &&
@@ -932,8 +957,9 @@ revise_site(prop_t *p, int s, size_t *tail, int *wipe)
     src.words[0] = site->nums + K * (int64_t)site->length;
   } else if ( count >= 1 && count <= FEW_WORDS )
   { src.kind = count == 1 ? SOURCE_WORD : SOURCE_FEW;
-    for (size_t w = src.ds_low; w < src.ds_size; w++)
-    { for (limb bits = src.ds[w]; bits; bits &= bits - 1)
+    for (size_t i = 0; i < src.nnz; i++)
+    { size_t w = src.nz[i];
+      for (limb bits = src.ds[w]; bits; bits &= bits - 1)
       { int64_t K = (int64_t)w * 64 + __builtin_ctzll(bits);
         if ( K >= site->nwords || !site->nums )
           return PL_domain_error("word_of_site_length", p->dom);
@@ -950,7 +976,7 @@ revise_site(prop_t *p, int s, size_t *tail, int *wipe)
     { state_t *n = &p->sc->states[link->t];
       if ( !load_domain(p, link->t) )
         return FALSE;
-      if ( revise_link(&src, link, n, &live) )
+      if ( revise_link(&src, link, n, &live, p->sc->nz_other) )
       { if ( n->size == 0 )
         { *wipe = link->x;
           return TRUE;
