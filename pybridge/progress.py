@@ -119,6 +119,17 @@ class Progress:
         """The Watch given to solver.run: the latest counters of the search."""
         self.tick = tick
 
+    def heard(self) -> bool:
+        """Whether a search's counters reach anyone: the line is drawn."""
+        return self.shown
+
+    @property
+    def watcher(self) -> Callable[[Tick], None] | None:
+        """What to give a search to watch it: `watch`, or None when no one
+        hears it (--quiet, or stderr no terminal), so that the engines keep
+        no watch at all (the Prolog engine then arms no alarm for it)."""
+        return self.watch if self.heard() else None
+
     def start(self, item: str) -> None:
         """A new run (or phase) begins: `item` names it on the line."""
         with self.lock:

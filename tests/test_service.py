@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import io
+from collections.abc import Callable
 from contextlib import redirect_stderr
 from pathlib import Path
 from typing import Any
@@ -178,3 +179,34 @@ def test_the_jobs_hear_their_listener() -> None:
 
 def _values_of_grid() -> dict[str, Any]:
     return fields.json_values(fields.GRID, {}, "", frozenset())
+
+
+def test_a_search_no_one_hears_is_given_no_watch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search whose progress no one hears (--quiet, stderr no terminal, a
+    job with no page to tell) is given no watch, so that the Prolog engine
+    arms none; a drawn line, or the workbench's Told, gets its watch."""
+    from pybridge.progress import Progress
+    from pybridge.serve.api import Told
+
+    given: list[object] = []
+    monkeypatch.setattr(jobs, "run", lambda *args, progress=None, **kw: given.append(progress))
+    demo = pybridge.load(str(Path(__file__).resolve().parents[1] / "data" / "demo.dat"))
+
+    class Drawn(jobs.Listener):
+        def line(self, what: str, timeout: float | None) -> Progress:
+            return Progress(True, what, stream=io.StringIO())
+
+    class Page(jobs.Listener):
+        def __init__(self, tell: Callable[[str], None] | None) -> None:
+            self.tell = tell
+
+        def line(self, what: str, timeout: float | None) -> Progress:
+            return Told(self.tell, what)
+
+    for listener in (jobs.QUIET, Drawn(), Page(lambda text: None), Page(None)):
+        jobs.solve_puzzle(demo, SearchOptions(engine="python"), None, listener)
+    quiet, drawn, page, no_page = given
+    assert quiet is None
+    assert no_page is None
+    assert callable(drawn)
+    assert callable(page)

@@ -292,6 +292,9 @@ class Told(Progress):
         if self.tell is not None:
             self.tell(f"{self.item or self.what}: {tick_text(tick, self.elapsed())}")
 
+    def heard(self) -> bool:
+        return self.tell is not None
+
     def start(self, item: str) -> None:
         super().start(item)
         if self.tell is not None:

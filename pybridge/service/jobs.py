@@ -134,8 +134,8 @@ def solve_puzzle(
     with listener.line(f"solve {shown(puzzle.source)}", timeout) as line:
         on_better = None if search.maximize is None else partial(listener.better, line=line)
         if portfolio is None:
-            return run(puzzle, asked, progress=line.watch, on_better=on_better)
-        return portfolio.run(puzzle, asked, progress=line.watch, on_better=on_better)
+            return run(puzzle, asked, progress=line.watcher, on_better=on_better)
+        return portfolio.run(puzzle, asked, progress=line.watcher, on_better=on_better)
 
 
 def check(
@@ -165,7 +165,7 @@ def check_puzzle(
     why: the search's proof, its core shrunk for as long again as the
     verdict took (proofs.shrink_seconds), minimal if that was enough."""
     asked = SearchOptions(search.engine, search.strategy, search.seed, timeout)
-    outcome = run(puzzle, asked, progress=line.watch)
+    outcome = run(puzzle, asked, progress=line.watcher)
     if outcome.status != "unsolvable":
         return outcome
     # the verdict stands; the core is shrunk only within a budget (issue 34)
@@ -231,7 +231,7 @@ def make(
             words.words,
             options,
             report=report,
-            progress=line.watch,
+            progress=line.watcher,
             scores=words.scores,
             on_better=on_better,
         )
