@@ -54,6 +54,7 @@
             choose/3,                   % +Region, +Net, -Site
             place/3,                    % +Site, +K, +Net
             propagate/2,                % +Changed, +Net
+            look_ahead/4,               % +Net, +Site, +Ids, -Keyed
             kernel_form/1               % -Form
           ]).
 
@@ -921,6 +922,17 @@ set_updates([u(S1, D, U)|Updates], Dom, Sup) :-
     ;   setarg(S1, Sup, U)
     ),
     set_updates(Updates, Dom, Sup).
+
+%!  look_ahead(+Net, +Site:integer, +Ids:list(integer), -Keyed:list(pair)) is semidet.
+%
+%   wdeg.pl's score/4 by the C kernel (arcs_kernel.c's look_ahead/6): per
+%   word K of Ids (of Site's length), in order, Neg-K, Neg minus the
+%   product over Site's crossings with open sites of the words of the
+%   other site's domain that have K's letter there.  Fails when Net has no
+%   kernel (then wdeg.pl's score/4 counts them).
+
+look_ahead(net(Dom, Open, _, _, _, _, _, _, _, _, kernel(Handle)), S, Ids, Keyed) :-
+    arcs_kernel:look_ahead(Handle, S, Ids, Dom, Open, Keyed).
 
 %   still_held(+Links, +Word, +DS, +Open): the one word lost leaves every
 %   letter it has at an open link with its residue in DS, so the revision
