@@ -333,12 +333,15 @@ dictionary(Key, Tables, Copies) :-
 %!  members(+Domain:integer, -Ids:list(integer), ?Tail) is det.
 %
 %   The indices of the set bits of Domain, ascending, as the difference
-%   list Ids-Tail.  Halves a big integer until the pieces are small, so
-%   the work stays near linear (unless there are only a few bits to take
-%   off one by one).
+%   list Ids-Tail.  Read off in C when the kernel is loaded (see
+%   kernel_form/1); else halves a big integer until the pieces are small,
+%   so the work stays near linear (unless there are only a few bits to
+%   take off one by one).
 
 members(Domain, Ids, Tail) :-
-    (   popcount(Domain) =< 16
+    (   kernel_state(c)                 % in C when the kernel is loaded
+    ->  arcs_kernel:members(Domain, Ids, Tail)
+    ;   popcount(Domain) =< 16
     ->  peel_members(Domain, 0, Ids, Tail)
     ;   members(Domain, 0, Ids, Tail)
     ).

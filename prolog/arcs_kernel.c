@@ -1333,6 +1333,47 @@ out:
   return rc;
 }
 
+/* members(+Domain, -Ids, ?Tail): arcs.pl's members/3: the indices of the
+   bits of Domain (an integer >= 0), ascending, as the difference list
+   Ids-Tail. */
+static foreign_t
+members(term_t domain, term_t ids, term_t tail)
+{ term_t list = PL_copy_term_ref(ids), head = PL_new_term_ref();
+  int64_t small;
+  mpz_t big;
+  const limb *d;
+  size_t size;
+  limb one;
+  int rc = TRUE, big_ready = FALSE;
+
+  if ( PL_get_int64(domain, &small) && small >= 0 )
+  { one = (limb)small;
+    d = &one;
+    size = small ? 1 : 0;
+  } else
+  { mpz_init(big);
+    big_ready = TRUE;
+    if ( !PL_get_mpz(domain, big) )
+    { mpz_clear(big);
+      return PL_type_error("integer", domain);
+    }
+    if ( mpz_sgn(big) < 0 )
+    { mpz_clear(big);
+      return PL_domain_error("not_less_than_zero", domain);
+    }
+    d = mpz_limbs_read(big);
+    size = mpz_size(big);
+  }
+  for (size_t w = 0; rc && w < size; w++)
+  { for (limb bits = d[w]; rc && bits; bits &= bits - 1)
+      rc = PL_unify_list(list, head, list) &&
+           PL_unify_int64(head, (int64_t)w * 64 + __builtin_ctzll(bits));
+  }
+  if ( big_ready )
+    mpz_clear(big);
+  return rc && PL_unify(list, tail);
+}
+
 /* few_words(-N): FEW_WORDS, which must be arcs.pl's few_words/1 (a test
    says so). */
 static foreign_t
@@ -1368,6 +1409,7 @@ install_arcs_kernel(void)
   PL_register_foreign_in_module("arcs_kernel", "propagate", 7, propagate, 0);
   PL_register_foreign_in_module("arcs_kernel", "place", 9, place, 0);
   PL_register_foreign_in_module("arcs_kernel", "look_ahead", 6, look_ahead, 0);
+  PL_register_foreign_in_module("arcs_kernel", "members", 3, members, 0);
   PL_register_foreign_in_module("arcs_kernel", "built_from", 2, built_from, 0);
   PL_register_foreign_in_module("arcs_kernel", "kernel_bytes", 1, kernel_bytes, 0);
   PL_register_foreign_in_module("arcs_kernel", "few_words", 1, few_words, 0);

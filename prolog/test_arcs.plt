@@ -371,6 +371,29 @@ test(random_walks) :-
            ( nets(Seed, NetP, NetK),
              walk(NetP, NetK, 8) )).
 
+%   members/3 in C as arcs.pl's: empty, small, big, few bits, a tail.
+test(members_as_in_prolog) :-
+    set_random(seed(11)),
+    forall(( member(Bits, [0, 1, 5, 17, 64, 200, 3000]), between(1, 5, _) ),
+           ( random_domain(Bits, D),
+             arcs_kernel:members(D, IdsC, TailC),
+             TailC = [end],
+             findall(K, ( between(0, 5000, K), getbit(D, K) =:= 1 ), Ks),
+             ( popcount(D) =< 16
+             -> arcs:peel_members(D, 0, IdsP, [end])
+             ;  arcs:members(D, 0, IdsP, [end])
+             ),
+             append(Ks, [end], IdsC),
+             assertion(IdsC == IdsP) )).
+
+test(members_of_a_negative, error(domain_error(not_less_than_zero, -1))) :-
+    arcs_kernel:members(-1, _, []).
+
+random_domain(Bits, D) :-
+    length(Ks, Bits),
+    maplist(random_between(0, 4000), Ks),
+    foldl(set_bit, Ks, 0, D).
+
 %   wdeg's look-ahead counts, at the root and along random walks.
 test(look_ahead_as_wdeg_counts) :-
     forall(between(1, 20, Seed),
