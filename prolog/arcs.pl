@@ -95,31 +95,34 @@ kernel_form(Form) :-
 
 :- dynamic kernel_state/1.
 
-%   open_kernel(+Library): load the library (once per process; with the
-%   built-ins, as library(shlib) would add milliseconds to every start).
-open_kernel(Library) :-
-    (   current_predicate(arcs_kernel:built_from/2)
+%   open_kernel(+Library, +When): load the library (with the built-ins, as
+%   library(shlib) would add milliseconds to every start): When once, once
+%   per process (arcs.pl loaded again keeps it); again, whether or not its
+%   predicates are there (a saved state keeps them, not the library).
+open_kernel(Library, When) :-
+    (   When == once,
+        current_predicate(arcs_kernel:built_from/2)
     ->  true
     ;   open_shared_object(Library, Handle),
         call_shared_object_function(Handle, install_arcs_kernel)
     ).
 
-load_kernel(Dir) :-
-    kernel_state(Dir, State),
+load_kernel(Dir, When) :-
+    kernel_state(Dir, When, State),
     retractall(kernel_state(_)),
     assertz(kernel_state(State)).
 
-kernel_state(_, prolog('CROSSWORD_PURE_PROLOG is set')) :-
+kernel_state(_, _, prolog('CROSSWORD_PURE_PROLOG is set')) :-
     getenv('CROSSWORD_PURE_PROLOG', Value),
     Value \== '',
     Value \== '0',
     !.
-kernel_state(Dir, State) :-
+kernel_state(Dir, When, State) :-
     atomic_list_concat([Dir, '/arcs_kernel.so'], Library),  % not directory_file_path/3:
     atomic_list_concat([Dir, '/arcs_kernel.c'], Source),    % library(filesex) costs a start ~18 ms
     (   \+ exists_file(Library)
     ->  State = prolog('no build of arcs_kernel.c: ./setup.sh makes one where a C compiler is found')
-    ;   catch(open_kernel(Library), _, fail)
+    ;   catch(open_kernel(Library, When), _, fail)
     ->  (   arcs_kernel:built_from(Bytes, _),
             size_file(Source, Bytes),
             time_file(Source, Written),
@@ -132,7 +135,17 @@ kernel_state(Dir, State) :-
     ).
 
 :- prolog_load_context(directory, Dir),
-   load_kernel(Dir).
+   load_kernel(Dir, once).
+
+%   A saved state (qsave_program/2) holding this module keeps the kernel's
+%   predicates but not its library: when the state starts, the kernel is
+%   decided and loaded again, from beside this file.
+:- initialization(reload_kernel, restore).
+
+reload_kernel :-
+    module_property(arcs, file(File)),
+    file_directory_name(File, Dir),
+    load_kernel(Dir, again).
 
                  /*******************************
                  *          DICTIONARIES        *
