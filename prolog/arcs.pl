@@ -54,6 +54,7 @@
             choose/3,                   % +Region, +Net, -Site
             place/3,                    % +Site, +K, +Net
             propagate/2,                % +Changed, +Net
+            look_ahead/4,               % +Net, +Site, +Ids, -Keyed
             kernel_form/1               % -Form
           ]).
 
@@ -94,31 +95,34 @@ kernel_form(Form) :-
 
 :- dynamic kernel_state/1.
 
-%   open_kernel(+Library): load the library (once per process; with the
-%   built-ins, as library(shlib) would add milliseconds to every start).
-open_kernel(Library) :-
-    (   current_predicate(arcs_kernel:built_from/2)
+%   open_kernel(+Library, +When): load the library (with the built-ins, as
+%   library(shlib) would add milliseconds to every start): When once, once
+%   per process (arcs.pl loaded again keeps it); again, whether or not its
+%   predicates are there (a saved state keeps them, not the library).
+open_kernel(Library, When) :-
+    (   When == once,
+        current_predicate(arcs_kernel:built_from/2)
     ->  true
     ;   open_shared_object(Library, Handle),
         call_shared_object_function(Handle, install_arcs_kernel)
     ).
 
-load_kernel(Dir) :-
-    kernel_state(Dir, State),
+load_kernel(Dir, When) :-
+    kernel_state(Dir, When, State),
     retractall(kernel_state(_)),
     assertz(kernel_state(State)).
 
-kernel_state(_, prolog('CROSSWORD_PURE_PROLOG is set')) :-
+kernel_state(_, _, prolog('CROSSWORD_PURE_PROLOG is set')) :-
     getenv('CROSSWORD_PURE_PROLOG', Value),
     Value \== '',
     Value \== '0',
     !.
-kernel_state(Dir, State) :-
+kernel_state(Dir, When, State) :-
     atomic_list_concat([Dir, '/arcs_kernel.so'], Library),  % not directory_file_path/3:
     atomic_list_concat([Dir, '/arcs_kernel.c'], Source),    % library(filesex) costs a start ~18 ms
     (   \+ exists_file(Library)
     ->  State = prolog('no build of arcs_kernel.c: ./setup.sh makes one where a C compiler is found')
-    ;   catch(open_kernel(Library), _, fail)
+    ;   catch(open_kernel(Library, When), _, fail)
     ->  (   arcs_kernel:built_from(Bytes, _),
             size_file(Source, Bytes),
             time_file(Source, Written),
@@ -131,7 +135,17 @@ kernel_state(Dir, State) :-
     ).
 
 :- prolog_load_context(directory, Dir),
-   load_kernel(Dir).
+   load_kernel(Dir, once).
+
+%   A saved state (qsave_program/2) holding this module keeps the kernel's
+%   predicates but not its library: when the state starts, the kernel is
+%   decided and loaded again, from beside this file.
+:- initialization(reload_kernel, restore).
+
+reload_kernel :-
+    module_property(arcs, file(File)),
+    file_directory_name(File, Dir),
+    load_kernel(Dir, again).
 
                  /*******************************
                  *          DICTIONARIES        *
@@ -332,12 +346,15 @@ dictionary(Key, Tables, Copies) :-
 %!  members(+Domain:integer, -Ids:list(integer), ?Tail) is det.
 %
 %   The indices of the set bits of Domain, ascending, as the difference
-%   list Ids-Tail.  Halves a big integer until the pieces are small, so
-%   the work stays near linear (unless there are only a few bits to take
-%   off one by one).
+%   list Ids-Tail.  Read off in C when the kernel is loaded (see
+%   kernel_form/1); else halves a big integer until the pieces are small,
+%   so the work stays near linear (unless there are only a few bits to
+%   take off one by one).
 
 members(Domain, Ids, Tail) :-
-    (   popcount(Domain) =< 16
+    (   kernel_state(c)                 % in C when the kernel is loaded
+    ->  arcs_kernel:members(Domain, Ids, Tail)
+    ;   popcount(Domain) =< 16
     ->  peel_members(Domain, 0, Ids, Tail)
     ;   members(Domain, 0, Ids, Tail)
     ).
@@ -921,6 +938,17 @@ set_updates([u(S1, D, U)|Updates], Dom, Sup) :-
     ;   setarg(S1, Sup, U)
     ),
     set_updates(Updates, Dom, Sup).
+
+%!  look_ahead(+Net, +Site:integer, +Ids:list(integer), -Keyed:list(pair)) is semidet.
+%
+%   wdeg.pl's score/4 by the C kernel (arcs_kernel.c's look_ahead/6): per
+%   word K of Ids (of Site's length), in order, Neg-K, Neg minus the
+%   product over Site's crossings with open sites of the words of the
+%   other site's domain that have K's letter there.  Fails when Net has no
+%   kernel (then wdeg.pl's score/4 counts them).
+
+look_ahead(net(Dom, Open, _, _, _, _, _, _, _, _, kernel(Handle)), S, Ids, Keyed) :-
+    arcs_kernel:look_ahead(Handle, S, Ids, Dom, Open, Keyed).
 
 %   still_held(+Links, +Word, +DS, +Open): the one word lost leaves every
 %   letter it has at an open link with its residue in DS, so the revision

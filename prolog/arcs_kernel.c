@@ -91,6 +91,7 @@ typedef struct
   uint8_t **nums_by_length;     /* per length, the letter numbers of its words */
   size_t pool_limbs, pool_lives; /* a scratch's room: 2 domains per site, a live set per link */
   size_t max_limbs;             /* the most limbs of a site's domain */
+  int max_links;                /* the most links of a site */
   scratch_t *scratch;           /* for propagate/7 */
   int busy;                     /* scratch in use */
   size_t bytes;                 /* what it took */
@@ -180,7 +181,7 @@ get_kernel(term_t t, kernel_t **k)
                  *******************************/
 
 static atom_t ATOM_true, ATOM_none, ATOM_same, ATOM_keep, ATOM_used_up;
-static functor_t FUNCTOR_table3, FUNCTOR_sup2, FUNCTOR_u3;
+static functor_t FUNCTOR_table3, FUNCTOR_sup2, FUNCTOR_u3, FUNCTOR_minus2;
 
 static __thread mpz_t scratch_out;
 static __thread int scratch_ready = 0;
@@ -284,6 +285,7 @@ struct scratch
   int *touched;
   int ntouched;
   uint32_t *nz_source, *nz_other; /* the limbs not 0 of a revision's source, of a neighbour */
+  int64_t *counts;              /* look_ahead/6's: per look and letter */
   mpz_t big;                    /* a domain read or made (not thread-local: no TLS look-up) */
   int big_ready;
 };
@@ -300,6 +302,7 @@ free_scratch(scratch_t *sc)
     free(sc->touched);
     free(sc->nz_source);
     free(sc->nz_other);
+    free(sc->counts);
     free(sc);
   }
 }
@@ -319,9 +322,10 @@ new_scratch(const kernel_t *k)
     sc->touched = malloc((n ? n : 1) * sizeof(int));
     sc->nz_source = malloc((k->max_limbs ? k->max_limbs : 1) * sizeof(uint32_t));
     sc->nz_other = malloc((k->max_limbs ? k->max_limbs : 1) * sizeof(uint32_t));
+    sc->counts = malloc(((size_t)k->max_links + 1) * (MAX_LETTERS + 1) * sizeof(int64_t));
   }
   if ( !sc || !sc->states || !sc->limbs || !sc->lives || !sc->queue || !sc->touched ||
-       !sc->nz_source || !sc->nz_other )
+       !sc->nz_source || !sc->nz_other || !sc->counts )
   { free_scratch(sc);
     PL_resource_error("memory");
     return NULL;
@@ -605,12 +609,15 @@ kernel_net(term_t tables, term_t lengths, term_t arcs, term_t codes, term_t hand
     k->pool_limbs += 2 * site->limbs;
     if ( site->limbs > k->max_limbs )
       k->max_limbs = site->limbs;
+    if ( site->nlinks > k->max_links )
+      k->max_links = site->nlinks;
     k->pool_lives += (size_t)site->nlinks;
   }
   if ( !(k->scratch = new_scratch(k)) )
     goto out;
   k->bytes += (size_t)k->nsites * (sizeof(state_t) + 3 * sizeof(int)) +
-              (k->pool_limbs + k->pool_lives) * sizeof(limb) + 2 * k->max_limbs * sizeof(uint32_t);
+              (k->pool_limbs + k->pool_lives) * sizeof(limb) + 2 * k->max_limbs * sizeof(uint32_t) +
+              ((size_t)k->max_links + 1) * (MAX_LETTERS + 1) * sizeof(int64_t);
   __atomic_add_fetch(&live_bytes, k->bytes, __ATOMIC_RELAXED);
   k->in_live = TRUE;
   { kernel_t *blob = k;
@@ -899,6 +906,19 @@ popcount(const limb *d, size_t size)
 
   for (size_t w = 0; w < size; w++)
     count += __builtin_popcountll(d[w]);
+  return count;
+}
+
+/* The bits of a and b both have, a of size limbs. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+static int64_t
+and_popcount(const limb *a, const limb *b, size_t size)
+{ int64_t count = 0;
+
+  for (size_t w = 0; w < size; w++)
+    count += __builtin_popcountll(a[w] & b[w]);
   return count;
 }
 
@@ -1195,6 +1215,165 @@ place(term_t handle, term_t site, term_t word, term_t same, term_t dom, term_t o
   return propagation(handle, none, s, K, same, dom, open, sup, updates, wipe);
 }
 
+                 /*******************************
+                 *          LOOK-AHEAD          *
+                 *******************************/
+
+/* look_ahead(+Kernel, +S, +Ids, +Dom, +Open, -Keyed): wdeg.pl's score/4
+   from the kernel's masks: per word K of Ids (of site S's length), in
+   order, Neg-K, Neg minus the product over S's links to open sites of the
+   words of the neighbour's domain with K's letter at the crossing (0 when
+   it has none there).  A letter's count is counted once per call. */
+static foreign_t
+look_ahead(term_t handle, term_t site_index, term_t ids, term_t dom, term_t open, term_t keyed)
+{ kernel_t *k = NULL;
+  scratch_t *sc, *own = NULL;
+  int s, rc = FALSE, nlooks = 0;
+  site_t *site;
+  term_t list = PL_copy_term_ref(ids), head = PL_new_term_ref();
+  term_t tail = PL_copy_term_ref(keyed), item = PL_new_term_ref(), a = PL_new_term_ref();
+  term_t neg = PL_new_term_ref();
+  mpz_t big;
+  int big_ready = FALSE;
+
+  if ( !get_kernel(handle, &k) || !PL_get_integer_ex(site_index, &s) )
+    return FALSE;
+  if ( s < 0 || s >= k->nsites )
+    return PL_domain_error("site", site_index);
+  site = &k->sites[s];
+  if ( __atomic_exchange_n(&k->busy, 1, __ATOMIC_ACQUIRE) )
+  { if ( !(own = new_scratch(k)) )
+      return FALSE;
+    sc = own;
+  } else
+    sc = k->scratch;
+  /* the looks: per link to an open site, its index (in sc->touched) and the
+     neighbour's domain (in its state's room); per look and letter its count
+     (sc->counts, -1 until counted) */
+  for (int l = 0; l < site->nlinks; l++)
+  { link_t *link = &site->links[l];
+    state_t *st = &sc->states[link->t];
+    atom_t flag;
+
+    if ( !PL_get_arg(link->t + 1, open, a) || !PL_get_atom(a, &flag) || flag != ATOM_true )
+      continue;
+    if ( !PL_get_arg(link->t + 1, dom, a) ||
+         !get_limbs(sc->big, a, st->dom, k->sites[link->t].limbs, &st->size) )
+      goto out;
+    sc->touched[nlooks++] = l;
+  }
+  for (int i = 0; i < nlooks * (MAX_LETTERS + 1); i++)
+    sc->counts[i] = -1;
+  while ( PL_get_list(list, head, list) )
+  { int64_t K;
+    uint64_t product = 1;
+    int overflow = FALSE;
+    const uint8_t *word;
+
+    if ( !PL_get_int64_ex(head, &K) )
+      goto out;
+    if ( K < 0 || K >= site->nwords || !site->nums )
+    { PL_domain_error("word_of_site_length", head);
+      goto out;
+    }
+    word = site->nums + K * (int64_t)site->length;
+    for (int i = 0; i < nlooks; i++)
+    { link_t *link = &site->links[sc->touched[i]];
+      int letter = word[link->i];
+      int64_t *count = &sc->counts[i * (MAX_LETTERS + 1) + letter];
+      if ( *count < 0 )
+      { state_t *st = &sc->states[link->t];
+        *count = letter && (link->letters >> letter & 1)
+               ? and_popcount(st->dom, link->by_letter[letter].there, st->size) : 0;
+      }
+      if ( overflow )
+        mpz_mul_ui(big, big, (unsigned long)*count);
+      else if ( __builtin_mul_overflow(product, (uint64_t)*count, &product) )
+      { if ( !big_ready )           /* past 64 bits: again in GMP, from the counts so far */
+        { mpz_init(big);
+          big_ready = TRUE;
+        }
+        overflow = TRUE;
+        mpz_set_ui(big, 1);
+        for (int j = 0; j <= i; j++)
+        { link_t *lj = &site->links[sc->touched[j]];
+          mpz_mul_ui(big, big, (unsigned long)sc->counts[j * (MAX_LETTERS + 1) + word[lj->i]]);
+        }
+      }
+    }
+    if ( overflow )
+    { mpz_neg(big, big);
+      if ( !PL_put_variable(neg) || !PL_unify_mpz(neg, big) )
+        goto out;
+    } else if ( product <= (uint64_t)INT64_MAX )
+    { if ( !PL_put_int64(neg, -(int64_t)product) )
+        goto out;
+    } else
+    { if ( !big_ready )
+      { mpz_init(big);
+        big_ready = TRUE;
+      }
+      mpz_set_ui(big, (unsigned long)product);
+      mpz_neg(big, big);
+      if ( !PL_put_variable(neg) || !PL_unify_mpz(neg, big) )
+        goto out;
+    }
+    if ( !PL_unify_list(tail, item, tail) ||
+         !PL_unify_term(item, PL_FUNCTOR, FUNCTOR_minus2, PL_TERM, neg, PL_INT64, K) )
+      goto out;
+  }
+  rc = PL_unify_nil(tail);
+out:
+  if ( big_ready )
+    mpz_clear(big);
+  if ( own )
+    free_scratch(own);
+  else
+    __atomic_store_n(&k->busy, 0, __ATOMIC_RELEASE);
+  return rc;
+}
+
+/* members(+Domain, -Ids, ?Tail): arcs.pl's members/3: the indices of the
+   bits of Domain (an integer >= 0), ascending, as the difference list
+   Ids-Tail. */
+static foreign_t
+members(term_t domain, term_t ids, term_t tail)
+{ term_t list = PL_copy_term_ref(ids), head = PL_new_term_ref();
+  int64_t small;
+  mpz_t big;
+  const limb *d;
+  size_t size;
+  limb one;
+  int rc = TRUE, big_ready = FALSE;
+
+  if ( PL_get_int64(domain, &small) && small >= 0 )
+  { one = (limb)small;
+    d = &one;
+    size = small ? 1 : 0;
+  } else
+  { mpz_init(big);
+    big_ready = TRUE;
+    if ( !PL_get_mpz(domain, big) )
+    { mpz_clear(big);
+      return PL_type_error("integer", domain);
+    }
+    if ( mpz_sgn(big) < 0 )
+    { mpz_clear(big);
+      return PL_domain_error("not_less_than_zero", domain);
+    }
+    d = mpz_limbs_read(big);
+    size = mpz_size(big);
+  }
+  for (size_t w = 0; rc && w < size; w++)
+  { for (limb bits = d[w]; rc && bits; bits &= bits - 1)
+      rc = PL_unify_list(list, head, list) &&
+           PL_unify_int64(head, (int64_t)w * 64 + __builtin_ctzll(bits));
+  }
+  if ( big_ready )
+    mpz_clear(big);
+  return rc && PL_unify(list, tail);
+}
+
 /* few_words(-N): FEW_WORDS, which must be arcs.pl's few_words/1 (a test
    says so). */
 static foreign_t
@@ -1225,9 +1404,12 @@ install_arcs_kernel(void)
   FUNCTOR_table3 = PL_new_functor(PL_new_atom("table"), 3);
   FUNCTOR_sup2 = PL_new_functor(PL_new_atom("sup"), 2);
   FUNCTOR_u3 = PL_new_functor(PL_new_atom("u"), 3);
+  FUNCTOR_minus2 = PL_new_functor(PL_new_atom("-"), 2);
   PL_register_foreign_in_module("arcs_kernel", "kernel_net", 5, kernel_net, 0);
   PL_register_foreign_in_module("arcs_kernel", "propagate", 7, propagate, 0);
   PL_register_foreign_in_module("arcs_kernel", "place", 9, place, 0);
+  PL_register_foreign_in_module("arcs_kernel", "look_ahead", 6, look_ahead, 0);
+  PL_register_foreign_in_module("arcs_kernel", "members", 3, members, 0);
   PL_register_foreign_in_module("arcs_kernel", "built_from", 2, built_from, 0);
   PL_register_foreign_in_module("arcs_kernel", "kernel_bytes", 1, kernel_bytes, 0);
   PL_register_foreign_in_module("arcs_kernel", "few_words", 1, few_words, 0);

@@ -16,6 +16,7 @@
 
 :- use_module(arcs).
 :- use_module(kernel).
+:- use_module(wdeg, []).
 :- use_module(layout).
 :- use_module(library(assoc)).
 :- use_module(library(pairs)).
@@ -212,6 +213,23 @@ walk(NetP, NetK, Steps) :-
         walk(NetP, NetK, Steps1)
     ).
 
+%   same_look_ahead(+NetK): per open site of NetK, look_ahead/4 on its
+%   domain's words gives what wdeg.pl's score/4 gives.
+same_look_ahead(NetK) :-
+    NetK = net(Dom, Open, _, _, Links, Lengths, _, Tables, _, _, _),
+    sites(NetK, Sites),
+    forall(( member(S, Sites), open_site(Open, S) ),
+           ( S1 is S + 1,
+             arg(S1, Dom, D),
+             members(D, Ids, []),
+             look_ahead(NetK, S, Ids, KeyedC),
+             arg(S1, Links, SiteLinks),
+             wdeg:looks(SiteLinks, Open, Dom, Lengths, Tables, Looks),
+             arg(S1, Lengths, L),
+             arg(L, Tables, table(Words, _, _)),
+             wdeg:score(Ids, Words, Looks, KeyedP),
+             assertion(KeyedC == KeyedP) )).
+
 open_site(Open, S) :-
     S1 is S + 1,
     arg(S1, Open, true).
@@ -352,5 +370,74 @@ test(random_walks) :-
     forall(between(1, 30, Seed),
            ( nets(Seed, NetP, NetK),
              walk(NetP, NetK, 8) )).
+
+%   members/3 in C as arcs.pl's: empty, small, big, few bits, a tail.
+test(members_as_in_prolog) :-
+    set_random(seed(11)),
+    forall(( member(Bits, [0, 1, 5, 17, 64, 200, 3000]), between(1, 5, _) ),
+           ( random_domain(Bits, D),
+             arcs_kernel:members(D, IdsC, TailC),
+             TailC = [end],
+             findall(K, ( between(0, 5000, K), getbit(D, K) =:= 1 ), Ks),
+             ( popcount(D) =< 16
+             -> arcs:peel_members(D, 0, IdsP, [end])
+             ;  arcs:members(D, 0, IdsP, [end])
+             ),
+             append(Ks, [end], IdsC),
+             assertion(IdsC == IdsP) )).
+
+test(members_of_a_negative, error(domain_error(not_less_than_zero, -1))) :-
+    arcs_kernel:members(-1, _, []).
+
+random_domain(Bits, D) :-
+    length(Ks, Bits),
+    maplist(random_between(0, 4000), Ks),
+    foldl(set_bit, Ks, 0, D).
+
+%   wdeg's look-ahead counts, at the root and along random walks.
+test(look_ahead_as_wdeg_counts) :-
+    forall(between(1, 20, Seed),
+           ( nets(Seed, NetP, NetK),
+             same_look_ahead(NetK),
+             walk(NetP, NetK, 3),
+             same_look_ahead(NetK) )).
+
+%   Products past 64 bits: a site of 12 letters crossing 12 sites of 10,
+%   over two letters (about 200 words per letter at each crossing).
+test(look_ahead_past_64_bits, true(Big == true)) :-
+    reset_counters,
+    set_random(seed(5)),
+    two_letter_words(12, 150, Twelves),
+    two_letter_words(10, 400, Tens),
+    load_words(960, [12-Twelves, 10-Tens]),
+    dictionary(960, Tables, Copies),
+    numlist(0, 11, Columns),
+    findall(Cells, ( member(C, Columns), findall(R-C, between(0, 9, R), Cells) ), Downs),
+    findall(0-C, member(C, Columns), Across),
+    layout([Across|Downs], [], Board, Arcs, Crossings),
+    net(Tables, Copies, Board, Arcs, Crossings, NetK),
+    arg(11, NetK, kernel(_)),
+    same_look_ahead(NetK),
+    arg(1, NetK, Dom),
+    arg(1, Dom, D),
+    members(D, Ids, []),
+    look_ahead(NetK, 0, Ids, [Neg-_|_]),
+    (   Neg < -(1 << 64)
+    ->  Big = true
+    ;   Big = Neg
+    ).
+
+two_letter_words(L, N, Words) :-
+    length(Words0, N),
+    maplist(two_letter_word(L), Words0),
+    sort(Words0, Words).
+
+two_letter_word(L, Word) :-
+    length(Codes, L),
+    maplist(random_member_code, Codes),
+    string_codes(Word, Codes).
+
+random_member_code(Code) :-
+    random_member(Code, [0'a, 0'b]).
 
 :- end_tests(arcs_kernel).

@@ -634,7 +634,8 @@ labelled_part(PartsTerm, First, Label, Part) :-
 %   (most first, stable); then the word the run prefers there, if D(Site)
 %   has it, goes first.
 order(S, State, Candidates) :-
-    State = st(net(Dom, Open, _, _, Links, Lengths, _, Tables, _, _, _), Run, Phase, _, _),
+    State = st(Net, Run, Phase, _, _),
+    Net = net(Dom, Open, _, _, Links, Lengths, _, Tables, _, _, _),
     S1 is S + 1,
     arg(S1, Dom, D),
     Count is popcount(D),
@@ -652,7 +653,10 @@ order(S, State, Candidates) :-
     ->  Sorted = Rotated
     ;   arg(S1, Lengths, L),
         arg(L, Tables, table(Words, _, _)),
-        score(Rotated, Words, Looks, Keyed0),
+        (   arcs:look_ahead(Net, S, Rotated, Keyed0)    % the same counts in C, when it runs
+        ->  true
+        ;   score(Rotated, Words, Looks, Keyed0)
+        ),
         tie_break(Scores, L, Keyed0, Keyed),
         keysort(Keyed, SortedKeyed),
         pairs_values(SortedKeyed, Sorted)

@@ -117,3 +117,39 @@ def test_a_stale_build_is_not_used(tmp_path: Path, change: str) -> None:
         later = (copy / "arcs_kernel.so").stat().st_mtime_ns + 10**9
         os.utime(source, ns=(later, later))
     assert form_in(copy).startswith("prolog('the build of arcs_kernel.c is older than it")
+
+
+SEARCH_GOAL = (
+    "arcs:kernel_form(F), print(F), nl,"
+    ' arcs:load_dictionary_text(7, "2 2\\nabac\\n\\n97=0x3\\n98=0x1 99=0x2\\n"),'
+    " Board = [[A, _], [A, _]], Arcs = [[x(0, 1, 0, 0)], [x(0, 0, 0, 0)]],"
+    " kernel:reset_counters,"
+    " findall(Board, wdeg:wdeg_search(7, none, Board, Arcs, 1), Fills), print(Fills), nl"
+)
+
+
+@pytest.mark.skipif(not BUILT, reason="no build of prolog/arcs_kernel.c: ./setup.sh makes one")
+@pytest.mark.parametrize("pure", [False, True])
+def test_a_saved_state_loads_the_kernel_again(tmp_path: Path, pure: bool) -> None:
+    # a saved state holding arcs.pl keeps the kernel's predicates but not its
+    # library: arcs.pl decides and loads it again when the state starts
+    state = tmp_path / "engine.state"
+    save = (
+        "consult(crossword), crossword:engine_module(wdeg),"
+        f" qsave_program('{state}', [stand_alone(false), autoload(false), goal(true),"
+        " toplevel(halt)])"
+    )
+    env = {**os.environ, PURE: "0"}
+    subprocess.run(
+        ["swipl", "-g", save, "-t", "halt"], cwd=ROOT / "prolog", env=env, timeout=120, check=True
+    )
+    done = subprocess.run(
+        ["swipl", "-x", str(state), "-g", SEARCH_GOAL, "-t", "halt"],
+        capture_output=True,
+        text=True,
+        env={**env, PURE: "1" if pure else "0"},
+        timeout=60,
+        check=True,
+    )
+    form = "prolog('CROSSWORD_PURE_PROLOG is set')" if pure else "c"
+    assert done.stdout.splitlines() == [form, "[[[a,c],[a,b]],[[a,b],[a,c]]]"]
