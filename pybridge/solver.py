@@ -477,6 +477,7 @@ STEP_NODES = 500  # ... each fill counted this many more (a step's own cost: its
 SLICE_SHARE = 1 / 8  # ... and at least this share of the limit, in nodes (_Slices) ...
 NODES_PER_SECOND = 4000  # ... a time limit counting as this many nodes a second
 STREAMS_PER_SEED = 2  # wdeg's seed N searches in streams N and N + 1: a new try skips both
+LEARNED_PER_CROSSING = 1  # dead ends a fill met per crossing, at least, for its weights to carry
 
 
 def _climbs(puzzle: Puzzle, options: SearchOptions) -> bool:
@@ -621,7 +622,7 @@ def _climb(
         last = _run(asked, search, progress, None, warm=warm)
         climb.count(last)
         if last.status == "solved":
-            warm.start = warm.learned  # the next floor's search starts where this one ended
+            warm.carry()  # the next floor's search starts where this one ended
             solution = last.solutions[0]
             if climb.offer(solution, climb.nodes):
                 climb.best = last
@@ -677,6 +678,19 @@ class _Warm:
 
     start: tuple[int, ...] | None = None
     learned: tuple[int, ...] | None = None
+
+    def carry(self) -> None:
+        """After a fill: the next step starts from what its search learned,
+        if it learned enough (LEARNED_PER_CROSSING); else afresh. A fill
+        with fewer dead ends than crossings (tens of nodes on van Beek's
+        5x5 grids) leaves weights that only break ties another way: that
+        moves the climb without guiding it (there, onto floors costlier
+        to prove: docs/benchmarks.md, "Issue 35, seventh pass")."""
+        learned = self.learned
+        enough = learned is not None and (
+            sum(learned) - len(learned) >= LEARNED_PER_CROSSING * len(learned)
+        )
+        self.start = learned if enough else None
 
 
 @dataclass
