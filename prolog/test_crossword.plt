@@ -466,6 +466,30 @@ test(cross, true(R == result(solved, ["acab", "abac"], 2, 4, 0))) :-
     cross_sites(Sites),
     wdeg([`ab`, `ac`], Sites, [], none, all, R).
 
+%   What a search learned (learned_weights/1): the crossings' weights at
+%   its last fill; none without a fill.  A search started from weights
+%   (wdeg(Key, ScoreKey, WeightsKey)) keeps them where it meets no dead end.
+test(learned_weights, Texts == ["1", "", "4"]) :-
+    cross_sites(Sites),
+    wdeg([`ab`, `ac`], Sites, [], none, first(1), _),
+    learned_weights(Learned),
+    wdeg([`ab`], Sites, [], none, all, result(unsolvable, _, _, _, _)),
+    learned_weights(None),
+    term_hash([`ab`, `ac`], Key),
+    kernel:load_scores_text(925, "2 2\n0 0\n"),
+    load_weights(926, [4]),
+    run(wdeg(Key, 925, 926), none, first(1), none, result(solved, _, _, _, _)),
+    learned_weights(Warm),
+    Texts = [Learned, None, Warm].
+
+test(start_weights_one_per_crossing, error(domain_error(weights_of_crossings(1), _))) :-
+    cross_sites(Sites),
+    wdeg([`ab`, `ac`], Sites, [], none, all, _),
+    term_hash([`ab`, `ac`], Key),
+    kernel:load_scores_text(925, "2 2\n0 0\n"),
+    load_weights(927, [1, 2]),
+    run(wdeg(Key, 925, 927), none, all, none, _).
+
 %   9 nodes where mrv takes 11: after the first fill of the ring the
 %   separate 2-letter site is a part of its own, filled once per ring fill.
 test(ring, true(R == result(solved, [F2, F1], 2, 9, 0))) :-

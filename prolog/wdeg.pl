@@ -21,10 +21,15 @@
 
 :- module(wdeg,
           [ wdeg_search/5,              % +Key, +Seed, +Board, +Arcs, +Crossings
-            wdeg_search/6               % +Key, +ScoreKey, +Seed, +Board, +Arcs, +Crossings
+            wdeg_search/6,              % +Key, +ScoreKey, +Seed, +Board, +Arcs, +Crossings
+            wdeg_search/7,              % +Key, +ScoreKey, +WeightsKey, +Seed, +Board, +Arcs,
+                                        % +Crossings
+            load_weights/2,             % +WeightsKey, +Weights
+            learned_weights/1           % -Text
           ]).
 
 :- use_module(library(apply)).
+:- use_module(library(error), [must_be/2, domain_error/2]).
 :- use_module(library(lists)).
 :- use_module(library(pairs)).
 :- use_module(arcs,
@@ -47,12 +52,15 @@
                 count_restart/1,
                 lcg_state/2,
                 lcg_halves/3,
-                random_below/4
+                random_below/4,
+                remember/4,
+                recall/3
               ]).
 
 %   This family, as crossword.pl knows it (docs/search.md#adding-a-strategy):
 %   it reads a dictionary, its strategy runs as wdeg(Key) or, with scores,
-%   wdeg(Key, ScoreKey).
+%   wdeg(Key, ScoreKey), or with scores and start weights (load_weights/2),
+%   wdeg(Key, ScoreKey, WeightsKey).
 :- multifile crossword:family/2, crossword:family_strategy/3, crossword:family_search/7,
              crossword:reads_dictionary/1.
 
@@ -63,12 +71,16 @@ crossword:family_search(wdeg, wdeg(Key), Seed, _, Board, Arcs, Crossings) :-
     wdeg_search(Key, Seed, Board, Arcs, Crossings).
 crossword:family_search(wdeg, wdeg(Key, ScoreKey), Seed, _, Board, Arcs, Crossings) :-
     wdeg_search(Key, ScoreKey, Seed, Board, Arcs, Crossings).
+crossword:family_search(wdeg, wdeg(Key, ScoreKey, WeightsKey), Seed, _, Board, Arcs,
+                        Crossings) :-
+    wdeg_search(Key, ScoreKey, WeightsKey, Seed, Board, Arcs, Crossings).
 
 :- set_prolog_flag(optimise, true).     % arithmetic compiled inline: the hot loops are arithmetic
 
 first_limit_extra(10).
 streams(2).             % searches taking turns (docs/search.md#two-streams)
 weight_draw(3).         % a seed past the default's draws weights from 1 to this
+kept_weights(2).        % start weights kept loaded (load_weights/2), most recent first
 
                  /*******************************
                  *            SEARCH            *
@@ -95,17 +107,70 @@ weight_draw(3).         % a seed past the default's draws weights from 1 to this
 %   look-ahead, the higher-scored is tried first (docs/search.md#order-of-words).
 %   They are reached through the backtrackable global wdeg_scores (none
 %   without scores), which order/3 reads.
+%
+%   wdeg_search/7 takes the key of start weights too (load_weights/2): each
+%   stream's crossings start with these weights, not 1 nor drawn
+%   (docs/search.md#warm-start).  At the first fill, the weights of the
+%   search that found it are kept for learned_weights/1.
 
 wdeg_search(Key, Seed, Board, Arcs, Crossings) :-
     b_setval(wdeg_scores, none),
-    search(Key, Seed, Board, Arcs, Crossings).
+    search(Key, none, Seed, Board, Arcs, Crossings).
 
 wdeg_search(Key, ScoreKey, Seed, Board, Arcs, Crossings) :-
     scores(ScoreKey, Scores),
     b_setval(wdeg_scores, Scores),
-    search(Key, Seed, Board, Arcs, Crossings).
+    search(Key, none, Seed, Board, Arcs, Crossings).
 
-search(Key, Seed, Board, Arcs, Crossings) :-
+wdeg_search(Key, ScoreKey, WeightsKey, Seed, Board, Arcs, Crossings) :-
+    scores(ScoreKey, Scores),
+    recall(wdeg_weights, WeightsKey, Start),
+    b_setval(wdeg_scores, Scores),
+    search(Key, Start, Seed, Board, Arcs, Crossings).
+
+%!  load_weights(+WeightsKey:integer, +Weights:list(integer)) is det.
+%
+%   Keep under WeightsKey the weights a search's crossings start from, in
+%   crossing id order (as learned_weights/1 gave them), for
+%   wdeg_search/7; the kept_weights/1 loaded last are kept.
+%
+%   ?- load_weights(5, [1, 3, 2]), recall(wdeg_weights, 5, W).
+%   W = weights(1, 3, 2).
+
+load_weights(WeightsKey, Weights) :-
+    must_be(list(positive_integer), Weights),
+    Start =.. [weights|Weights],
+    kept_weights(Kept),
+    remember(wdeg_weights, Kept, WeightsKey, Start).
+
+%!  learned_weights(-Text:string) is det.
+%
+%   The crossings' weights, in id order and space-separated, of the search
+%   that found the first fill of this thread's last wdeg search, as they
+%   were then ("" when it found none): what it learned, to start a search
+%   of the same sites from (load_weights/2; docs/search.md#warm-start).
+
+learned_weights(Text) :-
+    (   nb_current(wdeg_learned, Atom)
+    ->  atom_string(Atom, Text)
+    ;   Text = ""
+    ).
+
+%   learned(+Weights): at the search's first fill, keep the weights as
+%   learned_weights/1 gives them (later fills cost no copy), as an atom: a
+%   compound or a string kept with nb_setval/2 would be copied onto the
+%   global stack and freeze it, so that backtracking over the search no
+%   longer frees what it took.
+learned(Weights) :-
+    (   nb_getval(wdeg_learned, '')
+    ->  Weights =.. [_|List],
+        atomic_list_concat(List, ' ', Atom),
+        nb_setval(wdeg_learned, Atom)
+    ;   true
+    ).
+
+search(Key, Start, Seed, Board, Arcs, Crossings) :-
+    nb_setval(wdeg_learned, ''),
     dictionary(Key, Tables, Copies),
     (   Seed == none
     ->  First = 0
@@ -115,18 +180,20 @@ search(Key, Seed, Board, Arcs, Crossings) :-
     streams(Count),
     Last is First + Count - 1,
     numlist(First, Last, [_|Seeds]),
-    maplist(sibling(Net), Seeds, Siblings),
-    state(Net, First, State),
+    maplist(sibling(Net, Start), Seeds, Siblings),
+    state(Net, First, Start, State),
     solutions([State|Siblings], Found),
     arg(1, Found, FoundNet),
+    arg(4, FoundNet, Weights),
+    learned(Weights),
     fill_board(FoundNet, Board).
 
-%   sibling(+Net, +Seed, -Sibling): a fresh state for the same sites as
-%   Net (before any search), drawing from Seed; its net shares Net's fixed
-%   arguments.
-sibling(Net, Seed, Sibling) :-
+%   sibling(+Net, +Start, +Seed, -Sibling): a fresh state for the same
+%   sites as Net (before any search), drawing from Seed, its weights from
+%   Start; its net shares Net's fixed arguments.
+sibling(Net, Start, Seed, Sibling) :-
     net_sibling(Net, SiblingNet),
-    state(SiblingNet, Seed, Sibling).
+    state(SiblingNet, Seed, Start, Sibling).
 
 %   state(+Net, +Seed, -State): the state st(Net, Run, Phase, Learning,
 %   Seen) of a search of Net (arcs.pl's, before any search) drawing from Seed:
@@ -144,8 +211,12 @@ sibling(Net, Seed, Sibling) :-
 %   per site the label of the part it was last found in, the last label
 %   given (labels only grow, so a part never needs its marks cleared) and
 %   room for the sites its walk has still to visit.
-%   The net's weights are drawn as initial_weights/3 says.
-state(Net, Seed, st(Net, Run, Phase, learning(none, []), seen(0, Marks, ToDo))) :-
+%   The net's weights are Start's, or drawn as initial_weights/3 says
+%   (Start none; state/3 takes none).
+state(Net, Seed, State) :-
+    state(Net, Seed, none, State).
+
+state(Net, Seed, Start, st(Net, Run, Phase, learning(none, []), seen(0, Marks, ToDo))) :-
     arg(1, Net, Dom),
     functor(Dom, _, N),
     phase(N, Phase),
@@ -153,7 +224,20 @@ state(Net, Seed, st(Net, Run, Phase, learning(none, []), seen(0, Marks, ToDo))) 
     uniform(to_do, N, 0, ToDo),
     run(Seed, Run),
     arg(4, Net, Weights),
-    initial_weights(Seed, Run, Weights).
+    (   Start == none
+    ->  initial_weights(Seed, Run, Weights)
+    ;   start_weights(Start, Weights)
+    ).
+
+%   start_weights(+Start, +Weights): each crossing's weight as in Start
+%   (no draw: the LCG is not touched).
+start_weights(Start, Weights) :-
+    functor(Weights, _, N),
+    (   functor(Start, _, N)
+    ->  true
+    ;   domain_error(weights_of_crossings(N), Start)
+    ),
+    copy_args(N, Start, Weights).
 
 %   initial_weights(+Seed, +Run, +Weights): with a seed of the default
 %   search (below streams/1) every weight stays 1; another seed draws each

@@ -310,9 +310,12 @@ def _run(
     progress: Watch | None,
     on_better: Callable[[BetterFill], None] | None,
     beat: Decimal | None = None,
+    warm: _Warm | None = None,
 ) -> Outcome:
     """run()'s work; `beat` (the ascent's branch and bound): the value of a
-    fill in hand, which the search need only beat (Request.beat)."""
+    fill in hand, which the search need only beat (Request.beat); `warm`
+    (the ascent's wdeg steps): the weights the search starts from, and
+    where it leaves those it learned (Request.weights, Result.weights)."""
     if options.maximize is not None and options.timeout is None:
         options = replace(options, timeout=MAXIMIZE_TIMEOUT)  # never minutes unasked
     if _climbs(puzzle, options):
@@ -351,6 +354,7 @@ def _run(
         report=report,
         beat=None if beat is None or puzzle.scores is None else _scaled(beat, puzzle.scores),
         node_limit=options.node_limit,
+        weights=None if warm is None else warm.start,
     )
     quick = prove and maximize is None  # better fills are reported once
     prepared = _prepare(puzzle, request, chosen, prove, started, quick=quick)
@@ -366,6 +370,8 @@ def _run(
         )
     searched_from = time.perf_counter() - started
     result = prepared if isinstance(prepared, Result) else engines.search(chosen, prepared)
+    if warm is not None:
+        warm.learned = result.weights
     stats.nodes, stats.backtracks = result.nodes, result.backtracks
     stats.seconds = time.perf_counter() - started
     solutions = [make_solution(puzzle, layout.sites, w) for w in result.solutions]
@@ -452,8 +458,9 @@ def _score(
 # it starts from the best fill's value (Request.beat: only better fills,
 # no restart), finds any better fill and proves the best; if its slice
 # runs out first, the floors climb on. For sum, the branch and bound, from
-# the best fill's sum, gets the time kept for it at the end. Every step is
-# a run() of either engine (wdeg with a seed, or valued) and every slice is
+# the best fill's sum, gets the time kept for it at the end. Each floor's
+# wdeg search starts from the crossing weights the last fill learned (_Warm).
+# Every step is a run() of either engine (wdeg with a seed, or valued) and every slice is
 # in nodes, so both engines climb alike at any load: same steps, same
 # fills, same nodes; the clock only decides where the climb stops.
 
@@ -470,6 +477,7 @@ STEP_NODES = 500  # ... each fill counted this many more (a step's own cost: its
 SLICE_SHARE = 1 / 8  # ... and at least this share of the limit, in nodes (_Slices) ...
 NODES_PER_SECOND = 4000  # ... a time limit counting as this many nodes a second
 STREAMS_PER_SEED = 2  # wdeg's seed N searches in streams N and N + 1: a new try skips both
+LEARNED_PER_CROSSING = 1  # dead ends a fill met per crossing, at least, for its weights to carry
 
 
 def _climbs(puzzle: Puzzle, options: SearchOptions) -> bool:
@@ -599,6 +607,7 @@ def _climb(
     if at == len(levels):  # no word scores so much
         at = None if floor_chosen else at
     base = -1  # the level of the best fill's min
+    warm = _Warm()
     while True:
         if climb.over():
             return False, last
@@ -610,9 +619,10 @@ def _climb(
             assert at is not None
             limit, (nodes, seed) = _share(left, climb.objective), slices.next(at)
         search = replace(step, timeout=limit, seed=seed, node_limit=climb.within(nodes))
-        last = _run(asked, search, progress, None)
+        last = _run(asked, search, progress, None, warm=warm)
         climb.count(last)
         if last.status == "solved":
+            warm.carry()  # the next floor's search starts where this one ended
             solution = last.solutions[0]
             if climb.offer(solution, climb.nodes):
                 climb.best = last
@@ -654,6 +664,33 @@ def _climb(
         top = min(ceiling, slices.missed_from(base, len(levels)))
         at = min(base + stride, (base + top) // 2) if top < len(levels) else base + stride
         at = min(max(at, base + 1), len(levels) - 1)
+
+
+@dataclass
+class _Warm:
+    """wdeg's crossing weights carried from one floor's fill to the next
+    floor's search (docs/search.md#warm-start): the crossings where the
+    fill at f met its dead ends are, most often, where f + 1 meets its
+    own, so the next search chooses them first from its first node, not
+    after relearning them. `start`: the weights the next step starts from
+    (None: a fresh search's); `learned`: those of the last step's search
+    at its fill (None without one)."""
+
+    start: tuple[int, ...] | None = None
+    learned: tuple[int, ...] | None = None
+
+    def carry(self) -> None:
+        """After a fill: the next step starts from what its search learned,
+        if it learned enough (LEARNED_PER_CROSSING); else afresh. A fill
+        with fewer dead ends than crossings (tens of nodes on van Beek's
+        5x5 grids) leaves weights that only break ties another way: that
+        moves the climb without guiding it (there, onto floors costlier
+        to prove: docs/benchmarks.md, "Issue 35, seventh pass")."""
+        learned = self.learned
+        enough = learned is not None and (
+            sum(learned) - len(learned) >= LEARNED_PER_CROSSING * len(learned)
+        )
+        self.start = learned if enough else None
 
 
 @dataclass

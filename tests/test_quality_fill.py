@@ -28,6 +28,7 @@ from pybridge.model import Puzzle
 from pybridge.options import PatternOptions, SearchOptions
 from pybridge.patterns import pattern_for
 from pybridge.scores import Scores
+from pybridge.search.kernel import Request, Result
 from pybridge.solver import run
 from pybridge.wordlist import ACCEPTABLE, LIST_PATH
 
@@ -336,3 +337,41 @@ def test_node_limit_is_not_for_split(tmp_path: Path) -> None:
     done = crossword("solve", str(grid), "--node-limit", "5", "--split", "2")
     assert done.returncode == 2
     assert "--node-limit" in done.stderr
+
+
+def test_the_ascent_carries_weights_only_once_they_have_learned() -> None:
+    """A fill's weights carry to the next floor once they hold at least one
+    dead end per crossing (a weight of 1 + k is k of them); fewer only break
+    ties another way, and the next floor starts afresh (solver._Warm)."""
+    warm = solver._Warm(learned=(1, 2, 1, 3))  # 3 dead ends, 4 crossings
+    warm.carry()
+    assert warm.start is None
+    warm.learned = (2, 2, 1, 3)  # 4 dead ends
+    warm.carry()
+    assert warm.start == (2, 2, 1, 3)
+    warm.learned = None  # a step without a fill learned nothing
+    warm.carry()
+    assert warm.start is None
+
+
+def test_each_floor_after_a_fill_that_learned_starts_from_its_weights(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The climb hands each floor's search the weights its last fill
+    learned (Request.weights), the first floor none."""
+    seen: list[tuple[int, ...] | None] = []
+    search = solver.engines.search
+
+    def watched(engine: str, request: Request) -> Result:
+        seen.append(request.weights)
+        return search(engine, request)
+
+    monkeypatch.setattr(solver.engines, "search", watched)
+    monkeypatch.setattr(solver, "LEARNED_PER_CROSSING", 0)  # carry whatever was learned
+    shape = PatternOptions(15, 15, blocks=1 / 6, seed=3)
+    words = load_dictionary([LIST_PATH])
+    puzzle = pattern_for(shape).puzzle(words.words, words.scores)
+    outcome = solver.run(puzzle, engine="python", maximize="min", node_limit=6000, timeout=600)
+    assert len(outcome.improvements) >= 3
+    assert seen[0] is None
+    assert any(weights is not None for weights in seen[1:])

@@ -1,8 +1,9 @@
 """wdeg in both engines: on real grids filled from a real dictionary they
 must give the same fills in the same order with the same node and dead-end
 counts, through restarts, the runs that prefer the words of an earlier run
-and the probes of split regions; and the Prolog engine takes a dictionary
-over once, not once per grid."""
+and the probes of split regions, and from the weights an earlier search
+learned (the warm start); and the Prolog engine takes a dictionary over
+once, not once per grid."""
 
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ from typing import Any
 import pytest
 from puzzlegen import open_square, random_puzzle
 
-from pybridge import bridge
+from pybridge import bridge, engines
 from pybridge.gridfiles import load_grid
+from pybridge.layout import layout_of
 from pybridge.lexicon import load_dictionary
 from pybridge.model import Puzzle
 from pybridge.search import wdeg
+from pybridge.search.kernel import Request, Result
 from pybridge.solver import Outcome, run
 
 pytestmark = pytest.mark.skipif(shutil.which("swipl") is None, reason="SWI-Prolog is missing")
@@ -123,6 +126,55 @@ def test_engines_agree_on_bench_grids(
         assert events.restarts % 2 == 1, "the first stream fills it now: pick another"
     if name == "g21.03" or (name, seed) == ("g19.02", None):
         assert events.probes > 0, "the case no longer probes a split: pick another"
+
+
+def learned(result: Result) -> tuple[object, ...]:
+    return result.status, result.solutions, result.nodes, result.backtracks, result.weights
+
+
+# (grid, seed of the search that learns, seed of the one that starts from
+# what it learned): a fill after restarts, and a seed that would draw its weights
+WARM_CASES = [("g19.02", None, None), ("g19.02", None, 2), ("g15.04", None, None)]
+
+
+@pytest.mark.parametrize(("name", "seed", "again"), WARM_CASES)
+def test_engines_agree_from_learned_weights(
+    shared_dir: Path, scowl55: tuple[str, ...], name: str, seed: int | None, again: int | None
+) -> None:
+    """A search's Result.weights (its crossings' weights at its fill) are
+    the same in both engines, and a search started from them
+    (Request.weights, the ascent's warm start) is the same search in both:
+    fills, nodes, dead ends and what it learned in turn."""
+    puzzle = bench_grid(shared_dir, name, scowl55)
+    request = Request(layout_of(puzzle), puzzle.words, "wdeg", seed=seed, timeout=120)
+    first = [engines.search(e, request) for e in ("python", "prolog")]
+    assert learned(first[1]) == learned(first[0])
+    weights = first[0].weights
+    assert weights is not None
+    assert len(weights) == len(request.layout.crossings)
+    assert max(weights) > 1, "no dead end: pick a case that learns"
+    warm = replace(request, seed=again, weights=weights)
+    second = [engines.search(e, warm) for e in ("python", "prolog")]
+    assert learned(second[1]) == learned(second[0])
+    assert second[0].status == "solved"
+    fresh = engines.search("python", replace(request, seed=again))
+    assert learned(fresh) != learned(second[0]), "the start weights changed nothing"
+
+
+def test_no_fill_learns_no_weights(shared_dir: Path) -> None:
+    words = load_dictionary([shared_dir / "bench" / "dicts" / "scowl35.txt"]).words
+    puzzle = bench_grid(shared_dir, "g15.04", words)  # no fill (see below)
+    request = Request(layout_of(puzzle), puzzle.words, "wdeg", timeout=300)
+    for engine in ("python", "prolog"):
+        assert engines.search(engine, request).weights is None
+        assert engines.search(engine, replace(request, node_limit=10)).weights is None
+
+
+def test_start_weights_must_be_one_per_crossing() -> None:
+    puzzle = Puzzle(("ab", "ac"), ("..", ".#"), format="grid", mode="lexicon")
+    request = Request(layout_of(puzzle), puzzle.words, "wdeg", weights=(1, 1))
+    with pytest.raises(ValueError, match="2 weights for 1 crossings"):
+        engines.search("python", request)
 
 
 def test_engines_agree_on_a_proof_that_refuted_words_shorten(

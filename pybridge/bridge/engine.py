@@ -70,6 +70,7 @@ def search(request: Request) -> Result:
             ]
             with session.sized_stacks(prolog, [len(cells) for cells in sites], request.words):
                 answer = ffi.once(b"crossword", b"solve", controls, [words, *texts, None])
+            learned = _learned(chosen, answer)
     finally:
         session.lock.release()
     head, *lines = answer.split("\n")
@@ -83,7 +84,18 @@ def search(request: Request) -> Result:
         count=int(n),
         nodes=int(nodes),
         backtracks=int(backtracks),
+        weights=learned,
     )
+
+
+def _learned(strategy: Strategy, answer: str) -> tuple[int, ...] | None:
+    """The crossing weights a wdeg search had at its last fill
+    (wdeg:learned_weights/1; Result.weights), None for another strategy
+    or without a fill."""
+    if strategy.family != "wdeg" or answer.split(maxsplit=2)[1] == "0":
+        return None  # "Status Count ...": no fill
+    text = ffi.once(b"wdeg", b"learned_weights", [], [None])
+    return tuple(map(int, text.split())) if text else None
 
 
 def _optimise(request: Request) -> Result:
@@ -193,10 +205,23 @@ def _strategy_term(prolog: Any, strategy: Strategy, request: Request) -> tuple[s
     if strategy.reads == "ranked":
         return _ranked(prolog, *valued.listed(request), name=strategy.name), ()
     key = _dictionary(prolog, request.words)
-    if request.scores is None:
+    if request.scores is None and request.weights is None:
         return f"{strategy.name}({key})", ()
-    score_key = _scores(prolog, tuple(request.words), tuple(request.scores))
-    return f"{strategy.name}({key}, {score_key})", ()
+    scores = request.scores or (0,) * len(request.words)  # none: every word 0, the same order
+    score_key = _scores(prolog, tuple(request.words), tuple(scores))
+    if request.weights is None or strategy.family != "wdeg":
+        return f"{strategy.name}({key}, {score_key})", ()
+    return f"{strategy.name}({key}, {score_key}, {_weights(request.weights)})", ()
+
+
+def _weights(weights: tuple[int, ...]) -> int:
+    """The key under which wdeg.pl keeps `weights` as a search's start
+    weights (wdeg:load_weights/2), sending them first if this thread does
+    not hold them."""
+    key = wire.integers_key(weights)
+    if not list(session.engine().query(f"kernel:remembered(wdeg_weights, {key})", maxresult=1)):
+        ffi.once(b"wdeg", b"load_weights", [str(key)], [list(weights)])
+    return key
 
 
 def _ranked(

@@ -148,6 +148,12 @@ def scores_text(words: tuple[str, ...], scores: tuple[int, ...]) -> tuple[int, s
     return int.from_bytes(digest, "little") ^ dictionary_key(words), text
 
 
+def integers_key(values: Sequence[int]) -> int:
+    """A 64-bit digest of a list of integers (a search's start weights)."""
+    text = " ".join(map(str, values)).encode("ascii")
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
+
+
 def dictionary_key(words: Sequence[str]) -> int:
     """A 64-bit digest of the word list (order and repeats included)."""
     return _digest(tuple(words))

@@ -169,7 +169,8 @@ def search(request: Request) -> Result:
     if request.progress is not None and not timed_out:
         request.progress(counters.tick())  # the final counters, as the Prolog engine gives them
     status: Status = "timeout" if timed_out else ("solved" if n else "unsolvable")
-    return Result(status, found, n, counters.nodes, counters.backtracks)
+    weights = counters.weights if n else None
+    return Result(status, found, n, counters.nodes, counters.backtracks, weights=weights)
 
 
 def optimise(request: Request) -> Result:

@@ -103,7 +103,13 @@ class Request:
 
     `node_limit`: the most nodes the search may count (None: no limit);
     reached, the search ends as at its time limit (status timeout), at the
-    same node in both engines (Counters.node)."""
+    same node in both engines (Counters.node).
+
+    `weights` (wdeg only): the weights its crossings start from, one per
+    crossing of the layout in order, as a Result's `weights` gave them for
+    the same sites: what an earlier search learned (the ascent's warm
+    start, docs/search.md#warm-start). None: each weight 1, or drawn
+    (a seed past the default's)."""
 
     layout: Layout
     words: Sequence[str]
@@ -119,6 +125,7 @@ class Request:
     report: Callable[[Improvement], None] | None = field(default=None, compare=False)
     beat: int | None = None
     node_limit: int | None = None
+    weights: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -139,7 +146,9 @@ class Result:
     With an objective: the better fills in the order found, the best the
     only solution, and `bound` the greatest value a fill can have, as far
     as the search got (the best fill's value once it ends: then that fill
-    is optimal; None without a fill and without a bound)."""
+    is optimal; None without a fill and without a bound). `weights` (wdeg,
+    with a fill): its crossings' weights when its first fill was found, in
+    crossing order (what it learned: Request.weights)."""
 
     status: Status
     solutions: list[list[str]]
@@ -148,6 +157,7 @@ class Result:
     backtracks: int
     improvements: list[Improvement] = field(default_factory=list)
     bound: int | None = None
+    weights: tuple[int, ...] | None = None
 
 
 # ---------------------------------------------------------------- the clock
@@ -185,7 +195,8 @@ class Counters:
     The solutions found, the restarts and the deepest run are kept for a
     progress display (Tick) only. `most_nodes`: the node limit; node()
     raises SearchTimeout at it, counting nothing (kernel.pl's count_node:
-    a search stops at the same node in both engines)."""
+    a search stops at the same node in both engines). `weights`: a wdeg
+    search's crossing weights at its first fill (Result.weights)."""
 
     nodes: int = 0
     backtracks: int = 0
@@ -194,6 +205,7 @@ class Counters:
     restarts: int = 0
     deepest: int = 0
     most_nodes: int = field(default=NO_NODE_LIMIT, repr=False)
+    weights: tuple[int, ...] | None = field(default=None, repr=False)
 
     def node(self) -> None:
         if self.nodes >= self.most_nodes:

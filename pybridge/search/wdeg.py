@@ -56,6 +56,7 @@ class Search(Net):
         seed: int | None,
         settled: Settled | None = None,
         scores: Sequence[int] | None = None,
+        weights: tuple[int, ...] | None = None,
     ) -> None:
         super().__init__(tuple(words), layout, counters)
         # with scores, per length the score of each word: they break ties (order)
@@ -70,7 +71,11 @@ class Search(Net):
             else None
         )
         self.lcg = Lcg(seed or 0)
-        if (seed or 0) >= STREAMS:  # not the default search's: its own from the first choice
+        if weights is not None:  # learned by an earlier search (docs/search.md#warm-start)
+            if len(weights) != len(self.weights):
+                raise ValueError(f"{len(weights)} weights for {len(self.weights)} crossings")
+            self.weights = list(weights)
+        elif (seed or 0) >= STREAMS:  # not the default search's: its own from the first choice
             self.weights = [1 + self.lcg.below(WEIGHT_DRAW) for _ in self.weights]
         n = len(self.lengths)
         self.limit: int | None = None
@@ -115,6 +120,8 @@ class Search(Net):
             try:
                 for _ in self.fill(list(sites)):
                     self.limit = None
+                    if self.counters.weights is None:  # what it learned, at the first fill
+                        self.counters.weights = tuple(self.weights)
                     yield self.words()
                 return
             except Restart:
@@ -352,7 +359,15 @@ def _stream(
 ) -> Generator[list[str] | int, None, None]:
     """One stream's runs; its search is made at its first turn (most grids
     are filled in the first stream's first run)."""
-    search = Search(request.words, request.layout, counters, seed, request.settled, request.scores)
+    search = Search(
+        request.words,
+        request.layout,
+        counters,
+        seed,
+        request.settled,
+        request.scores,
+        request.weights,
+    )
     yield from search.solutions()
 
 
