@@ -31,10 +31,9 @@
     The rest is fixed: Links per site its arcs (as links/5 extends
     layout:layout/5's), Lengths per site its length, ByLength per length
     its sites, Tables the dictionary's, and Kernel none or, when the C
-    kernel revises (see kernel_form/1), kernel(Handle, Full): Handle its
-    copy of the masks that the links read, Full per site the live letters
-    of a first revision.  A family's state holds its net beside what the
-    family adds.
+    kernel propagates (see kernel_form/1), kernel(Handle): Handle its
+    copy of the masks that the links read and its room to propagate in.
+    A family's state holds its net beside what the family adds.
 
     No I/O here.
 */
@@ -419,11 +418,7 @@ net_kernel(Tables, Lengths, Arcs, alphabet(Size, Assoc), Kernel) :-
         assoc_to_keys(Assoc, Codes),
         kernel_room,
         arcs_kernel:kernel_net(Tables, Lengths, Arcs, Codes, Handle)
-    ->  length(Lengths, N),
-        numlist(1, N, Sites1),
-        maplist(full_live(Handle), Sites1, Lives),
-        Full =.. [full|Lives],
-        Kernel = kernel(Handle, Full)
+    ->  Kernel = kernel(Handle)
     ;   Kernel = none
     ).
 
@@ -438,10 +433,6 @@ kernel_room :-
     ->  garbage_collect_atoms
     ;   true
     ).
-
-full_live(Handle, S1, Lives) :-
-    S is S1 - 1,
-    arcs_kernel:full_live(Handle, S, Lives).
 
 %!  net_sibling(+Net, -Sibling) is det.
 %
@@ -788,8 +779,12 @@ place(S, K, Net) :-
     (   C > 0
     ->  propagate([S], Net)
     ;   arg(L, ByLength, Same),
-        used_up(Same, K, Bit, Dom, Open, Changed),
-        propagate([S|Changed], Net)
+        arg(11, Net, Kernel),
+        (   Kernel == none
+        ->  used_up(Same, K, Bit, Dom, Open, Changed),
+            propagate([S|Changed], Net)
+        ;   kernel_place(Kernel, S, K, Same, Net)   % used_up/6 and propagate/2 in one
+        )
     ).
 
 used_up([], _, _, _, _, []).
@@ -826,11 +821,15 @@ used_up([T|Ts], K, Bit, Dom, Open, Changed) :-
 %   entries of Live only.
 
 propagate(Changed, Net) :-
-    arg(1, Net, Dom),
-    functor(Dom, _, N),
-    functor(Queued, queued, N),         % argument S + 1 true: S is in the queue
-    queue(Changed, Queued),
-    propagate(Changed, [], Queued, Net).
+    arg(11, Net, Kernel),
+    (   Kernel == none
+    ->  arg(1, Net, Dom),
+        functor(Dom, _, N),
+        functor(Queued, queued, N),     % argument S + 1 true: S is in the queue
+        queue(Changed, Queued),
+        propagate(Changed, [], Queued, Net)
+    ;   kernel_propagate(Kernel, Changed, Net)
+    ).
 
 %   (This loop and every_letter/2's are written out: they run at every
 %   node, and maplist/2,3 would make each step a call/N.)
@@ -849,11 +848,7 @@ propagate([], Back, Queued, Net) :-
 propagate([S|Front], Back0, Queued, Net) :-
     S1 is S + 1,
     setarg(S1, Queued, false),
-    arg(11, Net, Kernel),
-    (   Kernel == none
-    ->  revise_site(S1, Queued, Back0, Back, Net)
-    ;   kernel_revise_site(Kernel, S1, Queued, Back0, Back, Net)
-    ),
+    revise_site(S1, Queued, Back0, Back, Net),
     propagate(Front, Back, Queued, Net).
 
 %   revise_site(+S1, +Queued, +Back0, -Back, +Net): the revision from site
@@ -875,53 +870,57 @@ revise_site(S1, Queued, Back0, Back, Net) :-
         setarg(S1, Sup, sup(DS, Live))
     ).
 
-%   kernel_revise_site(+Kernel, +S1, +Queued, +Back0, -Back, +Net): the
-%   same revision as revise_site/5, by the C kernel: one call revises every
-%   open link (arcs_kernel.c's revise/10, which also works out the source
-%   from Sup's last domain as source/8 does); here each domain that changed is
-%   set and its site queued, or the crossing that wiped one out weighed.
-%   Live is per link a set of letter numbers (an integer) rather than a
-%   list of entries, and no letter is marked in Dead: both only spare the
-%   Prolog revision work, never change its result.
-kernel_revise_site(kernel(Handle, Full), S1, Queued, Back0, Back, Net) :-
-    Net = net(Dom, Open, _, Weights, _, _, _, _, Sup, _, _),
-    arg(S1, Dom, DS),
-    arg(S1, Sup, Last),
-    (   Last == none
-    ->  Prev = none,
-        arg(S1, Full, Live0)
-    ;   Last = sup(Prev, Live0)
-    ),
-    S is S1 - 1,
-    arcs_kernel:revise(Handle, S, Prev, DS, Live0, Dom, Open, Live, Changes, Wipe),
-    (   Live == unchanged
-    ->  Back = Back0
-    ;   (   Wipe == none
-        ->  true
-        ;   X1 is Wipe + 1,
-            arg(X1, Weights, W0),
-            W is W0 + 1,
-            nb_setarg(X1, Weights, W),
-            count_backtrack,
-            fail
-        ),
-        set_changed(Changes, Dom, Queued, Back0, Back),
-        setarg(S1, Sup, sup(DS, Live))
-    ).
+%   kernel_propagate(+Kernel, +Changed, +Net): propagate/2 by the C kernel:
+%   one call (arcs_kernel.c's propagate/7) runs the whole queue, each
+%   revision as revise_site/5 does (the source worked out as source/8
+%   does); here each domain that changed is set once and each support
+%   kept, or the crossing that wiped a domain out weighed.  Live is per
+%   link a set of letter numbers (an integer) rather than a list of
+%   entries, and no letter is marked in Dead: both only spare the Prolog
+%   revision work, never change its result.
+kernel_propagate(kernel(Handle), Changed, Net) :-
+    Net = net(Dom, Open, _, _, _, _, _, _, Sup, _, _),
+    arcs_kernel:propagate(Handle, Changed, Dom, Open, Sup, Updates, Wipe),
+    kernel_outcome(Wipe, Updates, Net).
 
-%   set_changed(+Changes, +Dom, +Queued, +Back0, -Back): each T-Kept of
-%   Changes: T's domain is Kept, and T is queued unless it is already.
-set_changed([], _, _, Back, Back).
-set_changed([T-Kept|Changes], Dom, Queued, Back0, Back) :-
-    T1 is T + 1,
-    setarg(T1, Dom, Kept),
-    (   arg(T1, Queued, Q),
-        Q == true
-    ->  Back1 = Back0
-    ;   setarg(T1, Queued, true),
-        Back1 = [T|Back0]
+%   kernel_place(+Kernel, +S, +K, +Same, +Net): place/3's last steps when
+%   the last copy of word K went to site S: used_up/6 (a site emptied so
+%   is a dead end, no crossing weighed) and propagate/2, by one call.
+kernel_place(kernel(Handle), S, K, Same, Net) :-
+    Net = net(Dom, Open, _, _, _, _, _, _, Sup, _, _),
+    arcs_kernel:place(Handle, S, K, Same, Dom, Open, Sup, Updates, Wipe),
+    kernel_outcome(Wipe, Updates, Net).
+
+kernel_outcome(none, Updates, Net) :-
+    !,
+    Net = net(Dom, _, _, _, _, _, _, _, Sup, _, _),
+    set_updates(Updates, Dom, Sup).
+kernel_outcome(used_up, _, _) :-
+    !,
+    count_backtrack,
+    fail.
+kernel_outcome(X, _, Net) :-
+    arg(4, Net, Weights),
+    X1 is X + 1,
+    arg(X1, Weights, W0),
+    W is W0 + 1,
+    nb_setarg(X1, Weights, W),
+    count_backtrack,
+    fail.
+
+%   set_updates(+Updates, +Dom, +Sup): each u(S1, D, U): site S1 - 1's
+%   domain is D (same: unchanged) and its support U (keep: unchanged).
+set_updates([], _, _).
+set_updates([u(S1, D, U)|Updates], Dom, Sup) :-
+    (   D == same
+    ->  true
+    ;   setarg(S1, Dom, D)
     ),
-    set_changed(Changes, Dom, Queued, Back1, Back).
+    (   U == keep
+    ->  true
+    ;   setarg(S1, Sup, U)
+    ),
+    set_updates(Updates, Dom, Sup).
 
 %   still_held(+Links, +Word, +DS, +Open): the one word lost leaves every
 %   letter it has at an open link with its residue in DS, so the revision

@@ -51,8 +51,11 @@
 %   A search of a small puzzle builds a few hundred kilobytes that are all
 %   freed when it returns; with the default free space (256 cells) nearly
 %   every search of a P-99 puzzle ran the garbage collector, a tenth of its
-%   time.  A megabyte of room (in the loading thread) spares that.
+%   time.  A megabyte of room (in the loading thread) spares that; set
+%   again when the engine starts from a saved state (setup.sh makes one),
+%   which keeps the program but not the stacks' settings.
 :- set_prolog_stack(global, min_free(131072)).
+:- initialization(set_prolog_stack(global, min_free(131072)), restore).
 
 :- use_module(library(apply)).
 :- use_module(library(lists)).

@@ -4,8 +4,8 @@
     (docs/search.md#seeds); this module is the twin of those parts of
     pybridge/search/kernel.py (Counters, Lcg) and gives the same numbers.
 
-    The counters are global variables (flag/3 would take a mutex each
-    time), per thread, and are reached only through the predicates below:
+    The counters are one term in a global variable (flag/3 would take a
+    mutex each time), per thread, and are reached only through the predicates below:
     reset_counters/0, count_node/0 and its like (add one) and counter/2
     (read).  They are not undone on backtracking.  A predicate per counter,
     without arguments, is the cheapest call there is: the searches count
@@ -103,13 +103,19 @@ reset_counters(NodeLimit) :-
     ;   must_be(nonneg, NodeLimit),
         Most = NodeLimit
     ),
-    nb_setval(kernel_node_limit, Most),
-    nb_setval(kernel_nodes, 0),
-    nb_setval(kernel_backtracks, 0),
-    nb_setval(kernel_solutions, 0),
-    nb_setval(kernel_leaves, 0),
-    nb_setval(kernel_restarts, 0),
-    nb_setval(kernel_deepest, 0).
+    (   nb_current(kernel_counters, Counters),
+        compound(Counters)
+    ->  forall(between(1, 6, A), nb_setarg(A, Counters, 0)),
+        nb_setarg(7, Counters, Most)
+    ;   nb_setval(kernel_counters, counters(0, 0, 0, 0, 0, 0, Most))
+    ).
+
+%   The counters: one term in a global variable, counters(Nodes,
+%   Backtracks, Solutions, Leaves, Restarts, Deepest, NodeLimit), each
+%   argument a small integer changed in place with nb_setarg/3 (nb_setval/2
+%   would copy its value into the global variable at every count).  The
+%   term is made once per thread: nb_setval/2 of a compound puts it on the
+%   global stack, which backtracking then no longer frees below it.
 
 %!  count_node is det.
 %!  count_backtrack is det.
@@ -142,27 +148,28 @@ count_node :-
 %   fails, counting nothing, at the node limit.
 
 counted_node :-
-    nb_getval(kernel_nodes, N0),
-    nb_getval(kernel_node_limit, Most),
+    nb_getval(kernel_counters, Counters),
+    arg(1, Counters, N0),
+    arg(7, Counters, Most),
     N0 < Most,
     N is N0 + 1,
-    nb_setval(kernel_nodes, N).
+    nb_setarg(1, Counters, N).
 
 %   no_node_limit(-Most): the node limit of a search without one: more
 %   nodes than any search counts, small enough to be a tagged integer.
 no_node_limit(1125899906842624).        % 2^50
 count_backtrack :-
-    nb_getval(kernel_backtracks, N0),
-    N is N0 + 1,
-    nb_setval(kernel_backtracks, N).
+    add_one(2).
 count_solution :-
-    nb_getval(kernel_solutions, N0),
-    N is N0 + 1,
-    nb_setval(kernel_solutions, N).
+    add_one(3).
 count_leaf :-
-    nb_getval(kernel_leaves, N0),
+    add_one(4).
+
+add_one(A) :-
+    nb_getval(kernel_counters, Counters),
+    arg(A, Counters, N0),
     N is N0 + 1,
-    nb_setval(kernel_leaves, N).
+    nb_setarg(A, Counters, N).
 
 %!  count_restart(+Depth:integer) is det.
 %
@@ -175,12 +182,11 @@ count_leaf :-
 %   D = 5.
 
 count_restart(Depth) :-
-    nb_getval(kernel_restarts, R0),
-    R is R0 + 1,
-    nb_setval(kernel_restarts, R),
-    nb_getval(kernel_deepest, D0),
+    add_one(5),
+    nb_getval(kernel_counters, Counters),
+    arg(6, Counters, D0),
     D is max(D0, Depth),
-    nb_setval(kernel_deepest, D).
+    nb_setarg(6, Counters, D).
 
 %!  counter(+Counter, -Value) is det.
 %
@@ -190,18 +196,17 @@ count_restart(Depth) :-
 %   ?- reset_counters, counter(solutions, S).
 %   S = 0.
 
-counter(nodes, N) :-
-    nb_getval(kernel_nodes, N).
-counter(backtracks, N) :-
-    nb_getval(kernel_backtracks, N).
-counter(solutions, N) :-
-    nb_getval(kernel_solutions, N).
-counter(leaves, N) :-
-    nb_getval(kernel_leaves, N).
-counter(restarts, N) :-
-    nb_getval(kernel_restarts, N).
-counter(deepest, N) :-
-    nb_getval(kernel_deepest, N).
+counter(Counter, N) :-
+    counter_arg(Counter, A),
+    nb_getval(kernel_counters, Counters),
+    arg(A, Counters, N).
+
+counter_arg(nodes, 1).
+counter_arg(backtracks, 2).
+counter_arg(solutions, 3).
+counter_arg(leaves, 4).
+counter_arg(restarts, 5).
+counter_arg(deepest, 6).
 
                  /*******************************
                  *           WATCHING           *

@@ -230,7 +230,7 @@ same_nets(NetP, NetK) :-
              assertion(XP == XK) )),
     arg(9, NetP, SupP),
     arg(9, NetK, SupK),
-    arg(11, NetK, kernel(_, _)),
+    arg(11, NetK, kernel(_)),
     arcs_codes(NetK, Codes),
     SupP =.. [_|SP],
     SupK =.. [_|SK],
@@ -283,7 +283,7 @@ test(prolog_twin_revises_in_prolog, true(Kernel == none)) :-
 
 :- begin_tests(arcs_kernel, [condition(kernel_form(c))]).
 
-test(kernel_revises, true(Kernel = kernel(_, _))) :-
+test(kernel_revises, true(Kernel = kernel(_))) :-
     nets(1, _, NetK),
     arg(11, NetK, Kernel).
 
@@ -299,7 +299,7 @@ test(a_length_without_words, true(OutP-Kernel == OutK-true)) :-
     net(Tables, Copies, Board, Arcs, Crossings, NetK),
     net_sibling(NetK, NetP),
     setarg(11, NetP, none),
-    ( arg(11, NetK, kernel(_, _)) -> Kernel = true ; Kernel = false ),
+    ( arg(11, NetK, kernel(_)) -> Kernel = true ; Kernel = false ),
     sites(NetP, All),
     outcome(propagate(All, NetP), OutP),
     outcome(propagate(All, NetK), OutK).
@@ -317,12 +317,10 @@ test(kernels_are_freed, true(After =< Before)) :-
 %   A domain longer than its length's words is refused, not read past.
 test(domain_too_long, error(domain_error(domain_of_its_length, _))) :-
     nets(1, _, NetK),
-    arg(11, NetK, kernel(Handle, Full)),
-    arg(1, Full, Lives),
     arg(1, NetK, Dom),
-    arg(2, NetK, Open),
     D is 1 << 5000,
-    arcs_kernel:revise(Handle, 0, none, D, Lives, Dom, Open, _, _, _).
+    setarg(1, Dom, D),
+    propagate([0], NetK).
 
 %   The kernel reads a few words' letters up to as many words as arcs.pl.
 test(few_words_alike, true(N == M)) :-
@@ -330,7 +328,7 @@ test(few_words_alike, true(N == M)) :-
     arcs:few_words(M).
 
 test(not_a_kernel, error(type_error(arcs_kernel, foo))) :-
-    arcs_kernel:full_live(foo, 0, _).
+    arcs_kernel:propagate(foo, [], dom, open, sup, _, _).
 
 %   A first revision from a domain of many words, a few, one.
 test(first_revision_from_a_domain, true(Kinds == [domain])) :-

@@ -102,20 +102,11 @@ def _refuse(folder: Path, what: str) -> None:
 def _key(path: Path) -> bytes | None:
     """The secret key at `path`, made (random, user-only) when missing; None
     when it cannot be made or read, or is not this user's alone."""
-    import tempfile  # json, hmac and tempfile load when an entry is read or written
-
     if not _private(path.parent):
         _refuse(path.parent, "cache key's folder")
         return None
-    with contextlib.suppress(OSError):
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".key")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(os.urandom(KEY_BYTES))
-            with contextlib.suppress(FileExistsError):  # another process made it first
-                os.link(temporary, path)
-        finally:
-            os.unlink(temporary)
+    if not os.path.lexists(path):  # else made already: no temporary file at every start
+        _make_key(path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
@@ -128,6 +119,22 @@ def _key(path: Path) -> bytes | None:
             return None
         key = stream.read(KEY_BYTES + 1)
     return key if len(key) == KEY_BYTES else None
+
+
+def _make_key(path: Path) -> None:
+    """Put a new random key at `path`, whole or not at all, unless another
+    process does first (its key is then the one kept)."""
+    import tempfile  # json, hmac and tempfile load when an entry is read or written
+
+    with contextlib.suppress(OSError):
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".key")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(os.urandom(KEY_BYTES))
+            with contextlib.suppress(FileExistsError):  # another process made it first
+                os.link(temporary, path)
+        finally:
+            os.unlink(temporary)
 
 
 def entry(name: str) -> Path | None:

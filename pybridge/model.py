@@ -19,7 +19,6 @@ from pybridge.errors import InputError, shown
 from pybridge.notation import BLOCK as BLOCK
 from pybridge.notation import OPEN as OPEN
 from pybridge.notation import framework_text, solution_text
-from pybridge.pictures import draw_svg
 from pybridge.scores import Scores
 
 Direction = Literal["across", "down"]
@@ -151,6 +150,8 @@ class Puzzle:
 
     def _repr_svg_(self) -> str:
         """A notebook shows the framework as a picture, with its clue numbers."""
+        from pybridge.pictures import draw_svg  # loaded when a picture is asked for
+
         return draw_svg(self, self.grid)
 
 
@@ -192,4 +193,6 @@ class Solution:
 
     def _repr_svg_(self) -> str:
         """A notebook shows the filled grid as a picture, with its clue numbers."""
+        from pybridge.pictures import draw_svg
+
         return draw_svg(self.puzzle, self.grid)

@@ -336,6 +336,21 @@ def test_help_lists_commands_and_exit_codes(capsys: pytest.CaptureFixture[str]) 
     assert "required: COMMAND" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("columns", [None, "60", "200", "0", "-3", "wide"])
+def test_help_is_as_wide_as_shutil_says(
+    columns: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The help's width is found without importing shutil (a few ms of
+    every command), the same as shutil.get_terminal_size() finds it."""
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert cli._columns() == shutil.get_terminal_size().columns
+    formatter = cli.build_parser("solve")._get_formatter()
+    assert formatter._width == shutil.get_terminal_size().columns - 2
+
+
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("crossword ")
@@ -359,6 +374,98 @@ def test_real_command_exit_codes_without_tracebacks(p99: Path, tmp_path: Path) -
         assert child.returncode == code, (args, child.stderr)
         assert "Traceback" not in child.stderr
     assert f"{bad}:2:2: error:" in run_cli("solve", bad).stderr
+
+
+def _command_script(*bodies: str, after: str = "") -> subprocess.CompletedProcess[str]:
+    """The `bodies`, then the real command (main() as the `crossword` script
+    calls it) solving demo.dat, then `after` if main returns, in a child
+    process."""
+    script = "".join(map(textwrap.dedent, bodies)) + textwrap.dedent(
+        """
+        from pybridge.cli import main
+        sys.argv = ["crossword", "solve", "data/demo.dat", "--engine", "python"]
+        code = main()
+        """
+    )
+    script += textwrap.dedent(after) + "raise SystemExit(code)\n"
+    return subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+
+
+_TEARDOWN = """
+    import atexit, os, sys, tempfile, threading, time
+    def teardown(event, args, write=os.write):  # raised by the interpreter's finalisation
+        if event in ("cpython.PyInterpreterState_Clear", "cpython._PySys_ClearAuditHooks"):
+            write(2, b"interpreter teardown\\n")
+    sys.addaudithook(teardown)
+"""
+
+
+def _demo_solution(capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["solve", str(REPO / "data" / "demo.dat"), "--engine", "python"]) == 0
+    return capsys.readouterr().out
+
+
+def test_the_command_ends_without_the_interpreters_teardown(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Once its command is done, the process ends at once (os._exit) after
+    running what atexit holds (a temporary folder's finalizer, a callback)
+    and writing its output whole; the interpreter's teardown is skipped."""
+    child = _command_script(
+        _TEARDOWN,
+        """
+        folder = tempfile.TemporaryDirectory()
+        print(folder.name, file=sys.stderr)
+        atexit.register(lambda: print("atexit ran", file=sys.stderr))
+        """,
+    )
+    assert child.returncode == 0, child.stderr
+    assert child.stdout == _demo_solution(capsys)
+    folder, *notes = child.stderr.split("\n")
+    assert notes == ["atexit ran", ""]  # and no teardown
+    assert not Path(folder).exists()
+
+
+def test_a_running_thread_is_waited_for(capsys: pytest.CaptureFixture[str]) -> None:
+    """A thread that is not a daemon (a server's) still runs when the
+    command is done: main returns and the interpreter ends as usual, once
+    the thread is done (here it waits for main to return)."""
+    child = _command_script(
+        """
+        import sys, threading
+        returned = threading.Event()
+        def late():
+            returned.wait()
+            print("thread done", file=sys.stderr, flush=True)
+        threading.Thread(target=late).start()
+        """,
+        after="""
+        print("main returned", file=sys.stderr, flush=True)
+        returned.set()
+        """,
+    )
+    assert child.returncode == 0, child.stderr
+    assert child.stdout == _demo_solution(capsys)
+    assert child.stderr == "main returned\nthread done\n"
+
+
+def test_output_to_a_closed_pipe_at_the_end_exits_141_quietly() -> None:
+    """The reader went away before the answer was flushed at the end (not
+    while it was written): 141 and nothing on stderr, as a pipe closed
+    under a long output (test_check)."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "pybridge", "solve", "data/demo.dat", "--engine", "python"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None
+    assert child.stderr is not None
+    child.stdout.close()
+    assert child.wait(timeout=60) == 141
+    assert child.stderr.read() == b""
 
 
 @needs_prolog

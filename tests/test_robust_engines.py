@@ -7,6 +7,7 @@ limits. Each test names its defect in its docstring.
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import shutil
 import subprocess
@@ -271,6 +272,108 @@ def test_prolog_is_not_cleaned_up_at_exit() -> None:
     )
     assert done.returncode == 0, done.stderr[-600:]
     assert done.stdout.split() == ["solved"]
+
+
+def _child(script: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+_SEARCHES = """
+    import sys
+    import pybridge
+    from pybridge.bridge import session
+    from pybridge.search.registry import STRATEGIES
+    [flag] = session.engine().query("current_prolog_flag(resource_database, D)")
+    print(flag["D"])
+    demo = pybridge.load("data/demo.dat")
+    for strategy in STRATEGIES[:-1]:  # but valued, which needs scores
+        outcome = pybridge.run(demo, engine="prolog", strategy=strategy, timeout=60)
+        grids = [solution.grid for solution in outcome.solutions]
+        print(strategy, outcome.status, outcome.stats.nodes, outcome.stats.backtracks, grids)
+    grid, scored = sys.argv[1:]
+    proof = pybridge.run(
+        pybridge.load(grid, dictionary=scored), engine="prolog", maximize="min", timeout=120
+    )
+    print(proof.status, proof.stats.nodes, proof.score)
+"""
+
+
+@needs_prolog
+def test_the_engine_starts_from_its_saved_state_and_searches_alike(shared_dir: Path) -> None:
+    """Prolog compiled its libraries from source at every start (~0.02 s):
+    setup.sh now saves the engine with crossword.pl loaded
+    (session.save_engine_state) and the bridge starts from that state. The
+    searches are the same with it and without it (CROSSWORD_NO_PROLOG_STATE),
+    valued's proof of g05.06 too."""
+    found = _python("from pyswip import core; print(core._path); print(core.SWI_HOME_DIR)")
+    library, home = found.stdout.split("\n")[:2]
+    location = {"LIBSWIPL_PATH": library, "SWI_HOME_DIR": home}  # as the cache keeps them
+    made = _python("from pybridge.bridge import session; print(session.save_engine_state())")
+    assert made.returncode == 0, made.stderr[-600:]
+    state = made.stdout.strip()
+    bench = shared_dir / "bench"
+    script = _SEARCHES.replace(
+        "sys.argv[1:]",
+        repr(
+            [
+                str(bench / "grids" / "vanbeek" / "g05.06.txt"),
+                str(bench / "dicts" / "scored" / "scowl55-wordfreq.txt"),
+            ]
+        ),
+    )
+    runs = {
+        off: _child(script, {**location, "CROSSWORD_NO_PROLOG_STATE": off}) for off in ("0", "1")
+    }
+    for done in runs.values():
+        assert done.returncode == 0, done.stderr[-600:]
+    started, *searched = runs["0"].stdout.splitlines()
+    assert started == state
+    without, *searched_without = runs["1"].stdout.splitlines()
+    assert without != state
+    assert searched == searched_without
+    assert len(searched) == 9
+    assert searched[-1].startswith("solved 4743 ")
+
+
+def test_a_state_is_used_only_while_whole_and_current(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SWI-Prolog aborts the process on a state it cannot read, and a state
+    older than a file of prolog/ may hold an older crossword.pl: such a state,
+    or one made for another libswipl, is never given to Prolog."""
+    from pybridge.bridge import session
+
+    folder = tmp_path / "prolog"
+    folder.mkdir()
+    monkeypatch.setattr(session, "prolog_path", lambda name: folder / name)
+    library = tmp_path / "libswipl.so"
+    library.write_bytes(b"a library")
+    source = folder / "crossword.pl"
+    source.write_text("% the source\n")
+    os.utime(source, ns=(1, 1))
+    state = session.engine_state(str(library), str(tmp_path))
+    state.write_bytes(b"#!/bin/sh\n" + b"\0" * 100 + b"PK\x05\x06" + b"\0" * 18)
+    monkeypatch.delenv(session.STATE_OFF, raising=False)
+    assert session._usable_state(str(library), str(tmp_path)) == state
+    monkeypatch.setenv(session.STATE_OFF, "1")
+    assert session._usable_state(str(library), str(tmp_path)) is None
+    monkeypatch.setenv(session.STATE_OFF, "0")
+    os.utime(source)  # edited since: newer than the state
+    assert session._usable_state(str(library), str(tmp_path)) is None
+    os.utime(source, ns=(1, 1))
+    state.write_bytes(state.read_bytes()[:-1])  # cut short
+    assert session._usable_state(str(library), str(tmp_path)) is None
+    library.write_bytes(b"another library")
+    assert session.engine_state(str(library), str(tmp_path)) != state
+    assert session._usable_state(str(library), str(tmp_path / "nowhere")) is None
 
 
 # -- 4. time limits on huge grids, and interrupts through the API -------------

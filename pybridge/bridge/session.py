@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from pybridge.errors import EngineError, MissingDependency
@@ -57,9 +58,10 @@ def engine() -> Any:
     global _prolog
     if _prolog is None:
         remembered = _remembered_location()
+        started = _start_from_the_state(remembered or _given_location())
         try:
             with _told(remembered):
-                from pyswip import Prolog
+                from pyswip import Prolog  # starts Prolog, unless it runs already
         except Exception as exc:  # pyswip raises several kinds when libswipl is absent
             raise MissingDependency(f"{INSTALL_HINT} ({exc})") from None
         if remembered is None:
@@ -71,7 +73,8 @@ def engine() -> Any:
             # it loads: SWI-Prolog then loads a module's .qlf (made by
             # setup.sh) while it is newer than the .pl, else the .pl
             # (docs/search.md#the-prolog-files-precompiled)
-            prolog.consult(str(prolog_path("crossword")), catcherrors=True)
+            if not started:  # else it is loaded already
+                prolog.consult(str(prolog_path("crossword")), catcherrors=True)
             # Ctrl-C stops a search: see interrupts_stop_prolog. on_signal/3 also
             # takes SIGINT from the operating system, signals off or not. Where
             # SIGINT had its default action (the CLI's: Ctrl-C ends the process
@@ -108,6 +111,122 @@ def _no_cleanup_at_exit() -> None:
     from pyswip import core
 
     atexit.unregister(core.cleanupProlog)
+
+
+# SWI-Prolog compiles its own libraries that crossword.pl loads (lists,
+# apply, error, time, ...) from source at every start: about 0.02 s of
+# processor time, most of loading crossword.pl. setup.sh saves the engine
+# as it is once crossword.pl is loaded (qsave_program/2: crossword.pl,
+# kernel.pl, layout.pl and those libraries; the families load as before when
+# first needed), and the engine starts from that state (`-x`) when it is
+# newer than every file of prolog/ and was made here, by the very libswipl
+# that pyswip loads: its name holds a digest of that library (path, size,
+# time), SWI-Prolog's home and the folder prolog/. SWI-Prolog aborts the
+# process on a state it cannot read, so one that is not a whole ZIP (it
+# ends with the archive's end record) is never given it.
+# CROSSWORD_NO_PROLOG_STATE=1 starts without it.
+STATE_FORMAT = 1
+STATE_OFF = "CROSSWORD_NO_PROLOG_STATE"
+_ZIP_END = b"PK\x05\x06"  # a ZIP's end of central directory record
+_ZIP_END_BYTES = 22  # its size without a comment (qsave_program writes none)
+
+
+def engine_state(library: str, home: str) -> Path:
+    """Where the engine's saved state for the SWI-Prolog library `library`
+    (a path) and its `home` is; OSError if there is no such library."""
+    import hashlib
+
+    info = os.stat(library)
+    folder = os.path.realpath(prolog_path(""))
+    identity = (STATE_FORMAT, os.path.realpath(library), info.st_size, info.st_mtime_ns)
+    where = (os.path.realpath(home), folder)
+    digest = hashlib.blake2b(repr((*identity, *where)).encode(), digest_size=8)
+    return prolog_path(f"crossword-{digest.hexdigest()}.state")
+
+
+def _given_location() -> dict[str, str] | None:
+    """LIBSWIPL_PATH and SWI_HOME_DIR when the environment gives both."""
+    given = {name: os.environ.get(name, "") for name in LOCATION_VARIABLES}
+    return given if all(given.values()) else None
+
+
+def _usable_state(library: str, home: str) -> Path | None:
+    """The engine's state for the libswipl at `library`, if there is a
+    whole one, newer than the files of prolog/ (and it is not switched off)."""
+    if os.environ.get(STATE_OFF, "") not in ("", "0"):
+        return None
+    try:
+        state = engine_state(library, home)
+        with open(state, "rb") as stream:
+            made = os.fstat(stream.fileno()).st_mtime_ns
+            stream.seek(-_ZIP_END_BYTES, os.SEEK_END)
+            whole = stream.read(len(_ZIP_END)) == _ZIP_END
+        sources = os.scandir(state.parent)
+        current = all(
+            source.stat().st_mtime_ns < made for source in sources if source.name.endswith(".pl")
+        )
+    except OSError:
+        return None
+    return state if whole and current else None
+
+
+_argv: Any = None  # the arguments Prolog was started with: it keeps pointers to them
+
+
+def _start_from_the_state(location: dict[str, str] | None) -> bool:
+    """Start SWI-Prolog from the engine's state, with the arguments pyswip
+    gives it and `-x`, when where SWI-Prolog is is known (pyswip then loads
+    the same library, finds Prolog started and goes on), there is a usable
+    state and Prolog has not started yet (importing pyswip starts it);
+    True if it did, else crossword.pl is still to be loaded."""
+    global _argv
+    if location is None:
+        return False
+    library, home = (location[name] for name in LOCATION_VARIABLES)
+    state = _usable_state(library, home)
+    if state is None:
+        return False
+    swipl = ctypes.CDLL(library, mode=ctypes.RTLD_GLOBAL)  # as pyswip loads it
+    if swipl.PL_is_initialised(None, None):  # started already (pyswip was imported)
+        return False
+    arguments = [b"./", b"-q", b"--nosignals", b"-x", os.fsencode(state)]
+    arguments.append(b"--home=" + os.fsencode(home))
+    _argv = (ctypes.c_char_p * len(arguments))(*arguments)
+    if not swipl.PL_initialise(len(arguments), _argv):
+        raise EngineError(f"SWI-Prolog did not start from {state}")
+    return True
+
+
+def save_engine_state() -> Path:
+    """Save the engine's state (see STATE_FORMAT) for the libswipl that
+    pyswip loads, in prolog/, and remove the states made for others; what
+    setup.sh runs, in a process of its own (the engine must not have
+    started). Returns its path. The state is the engine as pyswip starts it
+    with crossword.pl loaded, without pyswip's pyrun/2 (added at every
+    start) and before the bridge adds anything."""
+    os.environ[STATE_OFF] = "1"
+    from pyswip import Prolog, core
+
+    prolog = Prolog()
+    prolog.consult(str(prolog_path("crossword")), catcherrors=True)
+    state = engine_state(core._path, core.SWI_HOME_DIR)
+    saving = state.with_name(state.name + ".new")
+    here = os.getcwd()
+    os.chdir(saving.parent)  # the file is named in the goal: our own name, no path
+    try:
+        goal = (  # pyrun/2 runs this very query
+            "retractall(user:pyrun(_, _)),"
+            f" qsave_program('{saving.name}',"
+            " [stand_alone(false), autoload(false), goal(true), toplevel(halt)])"
+        )
+        list(prolog.query(goal, catcherrors=True))
+    finally:
+        os.chdir(here)
+    os.replace(saving, state)
+    for old in state.parent.glob("crossword-*.state"):
+        if old != state:
+            old.unlink()
+    return state
 
 
 # Where SWI-Prolog is. pyswip finds its library and home at import by running
