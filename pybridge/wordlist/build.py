@@ -94,6 +94,14 @@ ROMAN = re.compile(r"m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
 # is a species or a unit (MARSH TEA, LEAD TREE, ACRE INCH), rarely fill
 TAXONOMY = frozenset({"noun.plant", "noun.animal", "noun.quantity"})
 ANSWERS_ONLY = 22  # the most a phrase scores that only the crossword answers hold
+# A phrase of WordNet's that no crossword list holds and that its glosses
+# use once at most (its own gloss) is, up to this many letters, a term (MEAN SUN, SET GUN, TIME
+# BALL, TRADE BILL, AREA UNIT) or a plural no one writes (PEACE CORPSES,
+# GRAPH PAPERS), unless text writes it solid (JUNKFOOD, CHOKEHOLD): its
+# common words made it look like fill, and it scores as a phrase only the
+# crossword answers hold (ANSWERS_ONLY). Longer ones are
+# more often real phrases (HONORABLE DISCHARGE) and keep their score.
+UNUSED_TERM = 9
 SHORT = 5  # letters: a rare or unknown word this short is mostly crosswordese (LADE, DOST)
 # A longer phrase of common words that a crossword list holds is mostly a
 # phrase (TOUGH COOKIE, THREE CHEERS, LOCKED HORNS): (letters, bonus, cap)
@@ -169,6 +177,30 @@ BY_HAND = {
     "areamap": "no phrase of its own (a map of an area)",
     "meatstew": "no phrase of its own (a stew of meat)",
     "leadtree": "a tree only botanists name",
+    # the editor's reading of make's default fills, seeds 1-20 (session 7)
+    "inti": "crosswordese: a former Peruvian currency",
+    "bani": "crosswordese: a plural of ban, a Romanian coin",
+    "liras": "a plural editors write as lire",
+    "ameer": "a variant spelling (emir)",
+    "cissy": "a variant spelling (sissy)",
+    "effed": "a euphemism that fails the breakfast test",
+    "noreast": "crosswordese: a contraction only sailors' songs use",
+    "botree": "crosswordese: the pipal, a fig tree",
+    "laotse": "a variant spelling (Lao-tzu)",
+    "capapie": "French, met only in crosswords (cap-a-pie)",
+    "tralas": "a plural of an interjection",
+    "rattats": "a plural of an interjection",
+    "anyrate": "a partial (at any rate)",
+    "penis": "unpleasant",
+    "semen": "unpleasant",
+    "sperm": "unpleasant",
+    "erection": "unpleasant",
+    "orgasm": "unpleasant",
+    "orgasms": "unpleasant",
+    "testes": "unpleasant",
+    "rectal": "unpleasant",
+    "brothel": "unpleasant",
+    "brothels": "unpleasant",
 }
 BY_HAND_SCORE = 20
 
@@ -352,7 +384,9 @@ def read_sources(shared: Path, wordnet: Path) -> Sources:
     wordnet_words, wordnet_phrases, wordnet_nouns, wordnet_verbs = read_wordnet(wordnet)
     words = sorted(set().union(*(lists[name] for name in SHARED_LISTS if name != "answers")))
     facts = read_wordnet_facts(wordnet, words)
-    glosses = read_glosses(wordnet, lists["answers"])
+    # (the phrases of WordNet too: a gloss using one vouches for it as fill)
+    phrases = frozenset(phrase.replace(" ", "") for phrase in wordnet_phrases)
+    glosses = read_glosses(wordnet, lists["answers"] | phrases)
     return Sources(
         lists,
         wordnet_words,
@@ -410,7 +444,8 @@ class Scorer:
             forms.append((*words[:-1], words[-1] + "s"))
             if words[-1].endswith(("s", "x", "z", "ch", "sh")):
                 forms.append((*words[:-1], words[-1] + "es"))
-        if phrase in self.sources.wordnet_verbs:
+        if phrase in self.sources.wordnet_verbs and words[0] != "be":
+            # (not BE WELL as IS WELL, WAS DUE: a form of BE reads as a partial)
             verb_forms = self.sources.wordnet.verb_forms.get(words[0], ())
             forms.extend((form, *words[1:]) for form in verb_forms)
         return forms
@@ -561,6 +596,13 @@ class Scorer:
         # correct, but dull; a species or a unit is, even if one has
         unused = 25 if len(entry) <= 7 else 18  # (short ones are mostly terms: RED TAI)
         score = self._rarest(content) - (0 if entry in self.answers else unused)
+        if entry not in self.answers and len(entry) <= UNUSED_TERM:
+            if words[0] in PARTIAL_START or words[0] == "be":
+                return min(15.0, score)  # a partial, even in WordNet: AS WE SAY, BE DUE
+            used = self.sources.in_glosses.get(" ".join(words), 0)
+            # (text that writes it solid vouches for it too: JUNKFOOD, CHOKEHOLD)
+            if used < IN_GLOSSES[0][0] and not self.zipf(entry):
+                score = min(score, ANSWERS_ONLY)  # a term or a made-up plural: MEAN SUN, POP ARTS
         if " ".join(words) in self.sources.wordnet.taxonomy:
             score -= 10
         noun = " ".join(words) in self.sources.wordnet_nouns
