@@ -368,7 +368,8 @@ def test_each_floor_after_a_fill_that_learned_starts_from_its_weights(
 
     monkeypatch.setattr(solver.engines, "search", watched)
     monkeypatch.setattr(solver, "LEARNED_PER_CROSSING", 0)  # carry whatever was learned
-    shape = PatternOptions(15, 15, blocks=1 / 6, seed=3)
+    # seed 1 fills 4 times in 6,000 nodes from the shipped list (the list moves it)
+    shape = PatternOptions(15, 15, blocks=1 / 6, seed=1)
     words = load_dictionary([LIST_PATH])
     puzzle = pattern_for(shape).puzzle(words.words, words.scores)
     outcome = solver.run(puzzle, engine="python", maximize="min", node_limit=6000, timeout=600)

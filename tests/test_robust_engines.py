@@ -342,7 +342,8 @@ def test_the_engine_starts_from_its_saved_state_and_searches_alike(shared_dir: P
     assert len(searched) == 9
     # the proof itself (its node count belongs to the climb, pinned elsewhere)
     proof = searched[-1]
-    assert proof.startswith("solved ") and "min=Decimal('51')" in proof
+    assert proof.startswith("solved ")
+    assert "min=Decimal('51')" in proof
     assert "optimal=True" in proof
 
 
