@@ -211,15 +211,15 @@ def _strategy_term(prolog: Any, strategy: Strategy, request: Request) -> tuple[s
     score_key = _scores(prolog, tuple(request.words), tuple(scores))
     if request.weights is None or strategy.family != "wdeg":
         return f"{strategy.name}({key}, {score_key})", ()
-    return f"{strategy.name}({key}, {score_key}, {_weights(request.weights)})", ()
+    return f"{strategy.name}({key}, {score_key}, {_weights(prolog, request.weights)})", ()
 
 
-def _weights(weights: tuple[int, ...]) -> int:
+def _weights(prolog: Any, weights: tuple[int, ...]) -> int:
     """The key under which wdeg.pl keeps `weights` as a search's start
     weights (wdeg:load_weights/2), sending them first if this thread does
     not hold them."""
     key = wire.integers_key(weights)
-    if not list(session.engine().query(f"kernel:remembered(wdeg_weights, {key})", maxresult=1)):
+    if not list(prolog.query(f"kernel:remembered(wdeg_weights, {key})", maxresult=1)):
         ffi.once(b"wdeg", b"load_weights", [str(key)], [list(weights)])
     return key
 
